@@ -1,0 +1,51 @@
+# Two commands do all the set-up: `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test check lint typecheck unit browser-deps bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# The app and its runtime dependencies; re-run when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	$(BIN)/ginrummy serve --host $(HOST) --port $(PORT)
+
+# Browser tests need Debian's Chromium; install it when missing and we may (root + apt).
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "warning: /usr/bin/chromium missing and cannot be installed; browser tests will fail"; fi; \
+	fi
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
+
+typecheck: $(VENV)/.installed-test
+	$(BIN)/mypy
+
+unit: $(VENV)/.installed-test browser-deps
+	$(BIN)/pytest --cov --cov-report=term
+
+test: lint typecheck unit
+
+bench: $(VENV)/.installed
+	$(BIN)/ginrummy bench engine
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage

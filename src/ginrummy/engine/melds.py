@@ -1,0 +1,299 @@
+"""Meld maths over cards: arrangements, deadwood, best discards, layoffs (RULES.md §2, §3.4).
+
+Pure functions, no game state. Hands are handled as 52-bit masks (``Card.bit``), one
+13-bit field per suit. The key fact that makes it fast: once the sets are chosen, the
+best way to cover the rest of a suit with runs is to take every maximal sequence of
+three or more cards whole (card values are positive). So an optimal arrangement is a
+choice of sets (for each rank held three or four times: none, all, or three of four)
+plus per-suit table look-ups. Random hands rarely hold three of a rank, so the usual
+cost is eight table look-ups.
+
+>>> from ginrummy.engine.cards import parse_cards
+>>> a = best_arrangement(parse_cards("7h 8h 9h Tc Td Ts 2c 3d 4s Kh"))
+>>> a.deadwood, [str(m) for m in a.melds], [str(c) for c in a.unmatched]
+(19, ['Tc Td Ts', '7h 8h 9h'], ['2c', '3d', '4s', 'Kh'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from ginrummy.engine.cards import Card, Suit, card_from_index, from_mask, to_mask
+from ginrummy.engine.errors import DuplicateCardError
+
+SUIT_MASK = 0x1FFF
+_RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))  # by 0-based rank
+
+
+def _suit_tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    values: list[int] = []
+    covers: list[int] = []
+    segments: list[tuple[int, ...]] = []
+    for m in range(1 << 13):
+        values.append(sum(_RANK_VALUE[r] for r in range(13) if m >> r & 1))
+        segs: list[int] = []
+        r = 0
+        while r < 13:
+            if m >> r & 1:
+                start = r
+                while r < 13 and m >> r & 1:
+                    r += 1
+                if r - start >= 3:  # a run is three or more in sequence; ace low only
+                    segs.append(((1 << (r - start)) - 1) << start)
+            else:
+                r += 1
+        segments.append(tuple(segs))
+        covers.append(sum(_seg_value(seg) for seg in segs))
+    return tuple(values), tuple(covers), tuple(segments)
+
+
+def _seg_value(seg: int) -> int:
+    return sum(_RANK_VALUE[r] for r in range(13) if seg >> r & 1)
+
+
+SUIT_VALUE, RUN_COVER, RUN_SEGMENTS = _suit_tables()
+"""Per 13-bit suit mask: value of the cards, value covered by runs, the runs (as masks)."""
+
+
+class MeldKind(str, Enum):
+    SET = "set"
+    RUN = "run"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A set (3-4 of a rank) or a run (3+ in sequence, one suit, ace low)."""
+
+    mask: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        cards = from_mask(self.mask)
+        return tuple(sorted(cards, key=lambda c: (c.rank, c.suit)))
+
+    @property
+    def kind(self) -> MeldKind:
+        low = (self.mask & -self.mask).bit_length() - 1
+        return MeldKind.RUN if self.mask >> low & 0b11 == 0b11 and low % 13 <= 11 else MeldKind.SET
+
+    @property
+    def value(self) -> int:
+        return sum(c.value for c in from_mask(self.mask))
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+
+def is_meld(cards: Iterable[Card]) -> bool:
+    """True for a valid set or run (RULES.md §2). ``Q-K-A`` is not a run; ``A-2-3`` is."""
+    cs = list(cards)
+    if len(cs) < 3 or len({c.index for c in cs}) != len(cs):
+        return False
+    if len({c.rank for c in cs}) == 1:
+        return len(cs) <= 4
+    if len({c.suit for c in cs}) != 1:
+        return False
+    ranks = sorted(c.rank for c in cs)
+    return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+class Arrangement:
+    """A split of a hand into melds and unmatched cards; ``deadwood`` is the unmatched value."""
+
+    __slots__ = ("deadwood", "mask", "meld_masks")
+
+    def __init__(self, mask: int, meld_masks: tuple[int, ...], deadwood: int) -> None:
+        self.mask = mask
+        self.meld_masks = meld_masks
+        self.deadwood = deadwood
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        return tuple(Meld(m) for m in self.meld_masks)
+
+    @property
+    def unmatched_mask(self) -> int:
+        covered = 0
+        for m in self.meld_masks:
+            covered |= m
+        return self.mask & ~covered
+
+    @property
+    def unmatched(self) -> tuple[Card, ...]:
+        return tuple(sorted(from_mask(self.unmatched_mask), key=lambda c: (c.rank, c.suit)))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Arrangement)
+            and self.mask == other.mask
+            and set(self.meld_masks) == set(other.meld_masks)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.mask, frozenset(self.meld_masks)))
+
+    def __repr__(self) -> str:
+        melds = " | ".join(str(m) for m in self.melds)
+        rest = " ".join(str(c) for c in self.unmatched)
+        return f"Arrangement([{melds}] deadwood {self.deadwood}: {rest})"
+
+
+def _split(mask: int) -> tuple[int, int, int, int]:
+    return mask & SUIT_MASK, mask >> 13 & SUIT_MASK, mask >> 26 & SUIT_MASK, mask >> 39
+
+
+def _ranks_held_three_times(c: int, d: int, h: int, s: int) -> int:
+    return (c & d & (h | s)) | (h & s & (c | d))
+
+
+def _set_choices(suits: tuple[int, int, int, int], three: int) -> Iterator[tuple[int, int]]:
+    """Yield (value of the chosen sets, mask of their cards) for every choice of sets.
+
+    For each rank held three or four times: no set, a set of all of them, or (four
+    held) a set of three leaving any one out for a run.
+    """
+    if not three:
+        yield 0, 0
+        return
+    low = three & -three
+    r = low.bit_length() - 1
+    rest = three ^ low
+    held = [k for k in range(4) if suits[k] & low]
+    value = _RANK_VALUE[r]
+    options = [0, sum(low << (13 * k) for k in held)]
+    if len(held) == 4:
+        options += [options[1] ^ (low << (13 * k)) for k in held]
+    for sub_value, sub_mask in _set_choices(suits, rest):
+        for opt in options:
+            yield sub_value + value * opt.bit_count(), sub_mask | opt
+
+
+def deadwood_of_mask(mask: int) -> int:
+    """Minimum deadwood of the cards in ``mask``."""
+    c, d, h, s = _split(mask)
+    total = SUIT_VALUE[c] + SUIT_VALUE[d] + SUIT_VALUE[h] + SUIT_VALUE[s]
+    three = _ranks_held_three_times(c, d, h, s)
+    if not three:
+        return total - RUN_COVER[c] - RUN_COVER[d] - RUN_COVER[h] - RUN_COVER[s]
+    best = 0
+    for set_value, set_mask in _set_choices((c, d, h, s), three):
+        rc, rd, rh, rs = _split(mask & ~set_mask)
+        cover = set_value + RUN_COVER[rc] + RUN_COVER[rd] + RUN_COVER[rh] + RUN_COVER[rs]
+        best = max(best, cover)
+    return total - best
+
+
+def _runs_of(mask: int) -> tuple[int, ...]:
+    runs: list[int] = []
+    for k, suit in enumerate(_split(mask)):
+        runs.extend(seg << (13 * k) for seg in RUN_SEGMENTS[suit])
+    return tuple(runs)
+
+
+def _sets_in(set_mask: int) -> tuple[int, ...]:
+    out = []
+    for r in range(13):
+        group = set_mask & (0x8004002001 << r)
+        if group:
+            out.append(group)
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def arrangement_of_mask(mask: int) -> Arrangement:
+    """The optimal arrangement of ``mask``; ties resolved by a fixed enumeration order."""
+    c, d, h, s = _split(mask)
+    total = SUIT_VALUE[c] + SUIT_VALUE[d] + SUIT_VALUE[h] + SUIT_VALUE[s]
+    three = _ranks_held_three_times(c, d, h, s)
+    best_cover, best_sets = -1, 0
+    for set_value, set_mask in _set_choices((c, d, h, s), three):
+        rc, rd, rh, rs = _split(mask & ~set_mask)
+        cover = set_value + RUN_COVER[rc] + RUN_COVER[rd] + RUN_COVER[rh] + RUN_COVER[rs]
+        if cover > best_cover:
+            best_cover, best_sets = cover, set_mask
+    melds = _sets_in(best_sets) + _runs_of(mask & ~best_sets)
+    return Arrangement(mask, melds, total - best_cover)
+
+
+def best_arrangement(cards: Iterable[Card]) -> Arrangement:
+    """The arrangement of a hand with minimum deadwood (any number of distinct cards)."""
+    mask = 0
+    n = 0
+    for card in cards:
+        mask |= card.bit
+        n += 1
+    if mask.bit_count() != n:
+        raise DuplicateCardError("a hand may not hold the same card twice")
+    return arrangement_of_mask(mask)
+
+
+def hand_deadwood(cards: Iterable[Card]) -> int:
+    return deadwood_of_mask(to_mask(cards))
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    card: Card
+    deadwood: int  # deadwood of the ten cards kept
+
+
+def best_discards(cards: Iterable[Card]) -> tuple[DiscardOption, ...]:
+    """Every discard of a hand with the deadwood left, best first (ties: canonical order)."""
+    mask = to_mask(cards)
+    options = [DiscardOption(c, deadwood_of_mask(mask ^ c.bit)) for c in from_mask(mask)]
+    return tuple(sorted(options, key=lambda o: (o.deadwood, -o.card.value, o.card.index)))
+
+
+# --- every meld and every arrangement (for the showdown) -------------------------------
+
+
+def melds_in_mask(mask: int) -> tuple[int, ...]:
+    """Every possible meld (as a mask) within ``mask``: all sets and all sub-runs."""
+    c, d, h, s = _split(mask)
+    suits = (c, d, h, s)
+    out: list[int] = []
+    three = _ranks_held_three_times(c, d, h, s)
+    while three:
+        low = three & -three
+        three ^= low
+        full = sum(low << (13 * k) for k in range(4) if suits[k] & low)
+        out.append(full)
+        if full.bit_count() == 4:
+            out.extend(full ^ (low << (13 * k)) for k in range(4))
+    for k, suit in enumerate(suits):
+        for seg in RUN_SEGMENTS[suit]:
+            lo = (seg & -seg).bit_length() - 1
+            hi = seg.bit_length()  # exclusive
+            for a in range(lo, hi - 2):
+                for b in range(a + 3, hi + 1):
+                    out.append((((1 << (b - a)) - 1) << a) << (13 * k))
+    return tuple(out)
+
+
+def all_arrangements(mask: int) -> Iterator[Arrangement]:
+    """Every way to choose pairwise disjoint melds in ``mask`` (the empty choice included)."""
+    melds = melds_in_mask(mask)
+    total = sum(c.value for c in from_mask(mask))
+    values = [sum(c.value for c in from_mask(m)) for m in melds]
+
+    def walk(start: int, used: int, chosen: tuple[int, ...], cover: int) -> Iterator[Arrangement]:
+        yield Arrangement(mask, chosen, total - cover)
+        for i in range(start, len(melds)):
+            if not melds[i] & used:
+                yield from walk(i + 1, used | melds[i], (*chosen, melds[i]), cover + values[i])
+
+    yield from walk(0, 0, (), 0)
+
+
+def meld_of(cards: Iterable[Card]) -> Meld:
+    return Meld(to_mask(cards))
+
+
+def card_at(suit: Suit, rank: int) -> Card:
+    return card_from_index(int(suit) * 13 + rank - 1)

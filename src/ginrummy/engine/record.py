@@ -1,0 +1,152 @@
+"""Records and replay: a round is (rules, deck order, dealer, actions); a match is its
+rules, first dealer and rounds. Both convert to plain data (``to_dict``) that any JSON
+library writes, and replay to identical states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ginrummy.engine.actions import Action, parse_action
+from ginrummy.engine.cards import Card, parse_card
+from ginrummy.engine.errors import GinRummyError, RecordError
+from ginrummy.engine.match import MatchPhase, MatchState, deal, new_match
+from ginrummy.engine.match import apply as apply_match
+from ginrummy.engine.round import RoundState, new_round
+from ginrummy.engine.round import apply as apply_round
+from ginrummy.engine.rules import Rules
+from ginrummy.engine.seats import Seat
+
+FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    deck: tuple[Card, ...]
+    dealer: Seat
+    actions: tuple[Action, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deck": " ".join(str(c) for c in self.deck),
+            "dealer": self.dealer.label,
+            "actions": [str(a) for a in self.actions],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RoundRecord:
+        try:
+            return cls(
+                deck=tuple(parse_card(t) for t in str(data["deck"]).split()),
+                dealer=Seat.parse(str(data["dealer"])),
+                actions=tuple(parse_action(a) for a in data["actions"]),
+            )
+        except (KeyError, TypeError) as exc:
+            raise RecordError(f"malformed round record: missing or bad {exc}") from None
+        except GinRummyError as exc:
+            raise RecordError(f"malformed round record: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    rules: Rules
+    first_dealer: Seat
+    rounds: tuple[RoundRecord, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "kind": "match",
+            "rules": self.rules.to_dict(),
+            "first_dealer": self.first_dealer.label,
+            "rounds": [r.to_dict() for r in self.rounds],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchRecord:
+        try:
+            rules = Rules.from_dict(dict(data["rules"]))
+            first = Seat.parse(str(data["first_dealer"]))
+            rounds = tuple(RoundRecord.from_dict(r) for r in data["rounds"])
+        except (KeyError, TypeError) as exc:
+            raise RecordError(f"malformed match record: missing or bad {exc}") from None
+        except GinRummyError as exc:
+            raise RecordError(f"malformed match record: {exc}") from None
+        return cls(rules, first, rounds)
+
+
+def round_record_dict(rules: Rules, record: RoundRecord) -> dict[str, Any]:
+    """A stand-alone round record (with its rules) as plain data."""
+    return {"format": FORMAT, "kind": "round", "rules": rules.to_dict(), **record.to_dict()}
+
+
+def load_record(data: Mapping[str, Any]) -> tuple[Rules, RoundRecord] | MatchRecord:
+    """Read a stand-alone round record or a match record."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a JSON object")
+    kind = data.get("kind")
+    if kind == "match":
+        return MatchRecord.from_dict(data)
+    if kind == "round":
+        try:
+            rules = Rules.from_dict(dict(data["rules"]))
+        except (KeyError, TypeError):
+            raise RecordError("malformed round record: missing or bad 'rules'") from None
+        except GinRummyError as exc:
+            raise RecordError(f"malformed round record: {exc}") from None
+        return rules, RoundRecord.from_dict(data)
+    raise RecordError(f"unknown record kind {kind!r}; expected 'round' or 'match'")
+
+
+def replay_round_steps(rules: Rules, record: RoundRecord) -> Iterator[RoundState]:
+    """Every state of a recorded round, from the deal to the last action."""
+    state = new_round(rules, record.deck, record.dealer)
+    yield state
+    for i, action in enumerate(record.actions, 1):
+        try:
+            state = apply_round(state, action)
+        except GinRummyError as exc:
+            raise RecordError(f"action {i} ({action}) does not replay: {exc}") from None
+        yield state
+
+
+def replay_round(rules: Rules, record: RoundRecord) -> RoundState:
+    state = None
+    for state in replay_round_steps(rules, record):  # noqa: B007
+        pass
+    assert state is not None
+    return state
+
+
+def replay_match(record: MatchRecord) -> MatchState:
+    """Rebuild a match from its record; the dealers must be the ones the rules give."""
+    match = new_match(record.rules, record.first_dealer)
+    for n, rnd in enumerate(record.rounds, 1):
+        if match.phase is not MatchPhase.DEAL:
+            raise RecordError(f"round {n} is recorded but the match cannot deal it")
+        if rnd.dealer is not match.next_dealer:
+            raise RecordError(
+                f"round {n}: recorded dealer {rnd.dealer.label}, the rules give "
+                f"{match.next_dealer.label}"
+            )
+        try:
+            match = deal(match, rnd.deck)
+        except GinRummyError as exc:
+            raise RecordError(f"round {n} does not deal: {exc}") from None
+        for i, action in enumerate(rnd.actions, 1):
+            try:
+                match = apply_match(match, action)
+            except GinRummyError as exc:
+                raise RecordError(f"round {n}, action {i} ({action}): {exc}") from None
+    return match
+
+
+def record_of(match: MatchState) -> MatchRecord:
+    """The record of a match so far: finished rounds and the one under way."""
+    rounds = [RoundRecord(r.deck, r.dealer, r.actions) for r in match.played]
+    if match.phase is MatchPhase.ROUND and match.round is not None:
+        rnd = match.round
+        rounds.append(RoundRecord(rnd.deck, rnd.dealer, rnd.actions))
+    return MatchRecord(match.rules, match.first_dealer, tuple(rounds))

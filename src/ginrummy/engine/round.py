@@ -1,0 +1,362 @@
+"""One round of gin: phases, the legal actions of each, and the one transition ``apply``.
+
+A round is fully determined by (rules, deck order, dealer, actions). ``legal_actions``
+is the single truth about what may happen next; ``apply`` refuses anything else with
+an ``IllegalActionError`` naming the action, the phase and the reason.
+
+Deck order convention: the non-dealer gets ``deck[0:10]`` (``deck[0:11]`` with the
+11-card deal), the dealer the next ten, then the first upcard (10-card deal only); the
+rest is the stock, ``deck[21]`` on top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from ginrummy.engine.actions import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    PASS,
+    TAKE,
+    Action,
+    ActionKind,
+)
+from ginrummy.engine.cards import DECK, Card, Suit, check_distinct, from_mask, to_mask
+from ginrummy.engine.errors import IllegalActionError, RecordError
+from ginrummy.engine.melds import deadwood_of_mask
+from ginrummy.engine.rules import Rules, StockRule
+from ginrummy.engine.seats import Pair, Seat
+from ginrummy.engine.showdown import Showdown, Side, settle
+
+STOCK_FLOOR = 2  # the last two stock cards are never drawn (RULES.md §3.6)
+
+
+class Phase(str, Enum):
+    FIRST_UPCARD = "first_upcard"  # take or pass the first upcard (non-dealer, then dealer)
+    DRAW = "draw"
+    DISCARD = "discard"
+    LAST_DISCARD = "last_discard"  # alternative stock rule: take the last discard to knock?
+    OVER = "over"
+
+
+class ResultKind(str, Enum):
+    KNOCK = "knock"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    UNDERCUT = "undercut"
+    VOID = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How a round ended. ``showdown`` carries the full breakdown unless the round was void."""
+
+    kind: ResultKind
+    knocker: Seat | None
+    winner: Seat | None
+    points: int
+    showdown: Showdown | None
+    hands: Pair[tuple[Card, ...]]  # both final hands (after the knock discard)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    rules: Rules
+    dealer: Seat
+    deck: tuple[Card, ...]
+    hands: Pair[int]  # card masks; hidden from the other seat
+    stock: tuple[Card, ...]  # stock[0] is the top; hidden order
+    discard_pile: tuple[Card, ...]  # discard_pile[-1] is the top
+    phase: Phase
+    turn: Seat  # the seat to decide (meaningless once OVER)
+    first_upcard: Card | None
+    knock_limit: int
+    doubled: bool  # Oklahoma spade doubling applies this round
+    known: Pair[int]  # cards each seat is known to hold: taken from the pile, not yet discarded
+    upcard_passes: tuple[Seat, ...] = ()
+    taken: Card | None = None  # just taken from the discard pile: may not be discarded now
+    stock_only: bool = False  # both passed the first upcard: the non-dealer must draw the stock
+    must_knock: bool = False  # took the last discard under the alternative stock rule
+    knock_discard: Card | None = None  # face down; never shown to the other seat
+    history: tuple[tuple[Seat, Action], ...] = ()
+    result: RoundResult | None = None
+
+    @property
+    def non_dealer(self) -> Seat:
+        return self.dealer.other
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        return from_mask(self.hands[seat])
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(a for _, a in self.history)
+
+
+def _oklahoma_limit(upcard: Card) -> int:
+    # Oklahoma: the knock limit is the first upcard's value; an ace means gin only.
+    return 0 if upcard.rank == 1 else upcard.value
+
+
+def new_round(rules: Rules, deck: Sequence[Card], dealer: Seat) -> RoundState:
+    """Deal a round from a full deck order (see the module doc for the convention)."""
+    deck = tuple(deck)
+    if len(deck) != 52 or set(deck) != set(DECK):
+        raise RecordError(f"a deck must hold each of the 52 cards once, got {len(deck)} cards")
+    check_distinct(deck)
+    non_dealer = dealer.other
+    if rules.eleven_card_deal:
+        # 11 to the non-dealer, who opens by discarding; no upcard (RULES.md §4).
+        hands = Pair.of(lambda s: to_mask(deck[0:11] if s is non_dealer else deck[11:21]))
+        return RoundState(
+            rules=rules,
+            dealer=dealer,
+            deck=deck,
+            hands=hands,
+            stock=deck[21:],
+            discard_pile=(),
+            phase=Phase.DISCARD,
+            turn=non_dealer,
+            first_upcard=None,
+            knock_limit=rules.knock_limit,
+            doubled=False,
+            known=Pair(0, 0),
+        )
+    upcard = deck[20]
+    hands = Pair.of(lambda s: to_mask(deck[0:10] if s is non_dealer else deck[10:20]))
+    return RoundState(
+        rules=rules,
+        dealer=dealer,
+        deck=deck,
+        hands=hands,
+        stock=deck[21:],
+        discard_pile=(upcard,),
+        phase=Phase.FIRST_UPCARD,
+        turn=non_dealer,  # the non-dealer is offered the upcard first (RULES.md §3.2)
+        first_upcard=upcard,
+        knock_limit=_oklahoma_limit(upcard) if rules.oklahoma else rules.knock_limit,
+        doubled=rules.spade_doubling and upcard.suit is Suit.SPADES,
+        known=Pair(0, 0),
+    )
+
+
+# --- legal actions ----------------------------------------------------------------------
+
+
+def legal_actions(state: RoundState) -> tuple[Action, ...]:
+    """Every action the seat ``state.turn`` may take now, in a fixed order."""
+    phase = state.phase
+    if phase is Phase.FIRST_UPCARD:
+        return (TAKE, PASS)
+    if phase is Phase.DRAW:
+        if state.stock_only or not state.discard_pile:
+            return (DRAW_STOCK,)
+        return (DRAW_STOCK, DRAW_DISCARD)
+    if phase is Phase.DISCARD:
+        return _discard_actions(state)
+    if phase is Phase.LAST_DISCARD:
+        return (DRAW_DISCARD, PASS) if _can_knock_with(state, state.discard_pile[-1]) else (PASS,)
+    return ()
+
+
+def _discard_actions(state: RoundState) -> tuple[Action, ...]:
+    hand = state.hands[state.turn]
+    discards: list[Action] = []
+    knocks: list[Action] = []
+    for card in from_mask(hand):
+        if card is state.taken:
+            continue  # a card just taken from the discard pile may not go back (§3.3)
+        if not state.must_knock:
+            discards.append(Action(ActionKind.DISCARD, card))
+        deadwood = deadwood_of_mask(hand ^ card.bit)  # counted after the discard (§3.3)
+        if deadwood == 0:
+            knocks.append(Action(ActionKind.GIN, card))
+        elif deadwood <= state.knock_limit:
+            knocks.append(Action(ActionKind.KNOCK, card))
+    if state.rules.big_gin_bonus is not None and deadwood_of_mask(hand) == 0:
+        knocks.append(Action(ActionKind.BIG_GIN))
+    return (*discards, *knocks)
+
+
+def _can_knock_with(state: RoundState, card: Card) -> bool:
+    hand = state.hands[state.turn] | card.bit
+    taken_ok = [c for c in from_mask(hand) if c is not card]
+    if state.rules.big_gin_bonus is not None and deadwood_of_mask(hand) == 0:
+        return True
+    return any(deadwood_of_mask(hand ^ c.bit) <= state.knock_limit for c in taken_ok)
+
+
+def is_legal(state: RoundState, action: Action) -> bool:
+    return action in legal_actions(state)
+
+
+# --- apply ------------------------------------------------------------------------------
+
+
+def apply(state: RoundState, action: Action) -> RoundState:
+    """The state after ``action`` by ``state.turn``; refuses anything not legal."""
+    if action not in legal_actions(state):
+        raise IllegalActionError(action, state.phase.value, why_illegal(state, action))
+    seat = state.turn
+    moved = replace(state, history=(*state.history, (seat, action)))
+    kind = action.kind
+    if kind is ActionKind.TAKE:
+        return _take(moved, seat, state.discard_pile[-1])
+    if kind is ActionKind.PASS:
+        return _pass(moved, seat)
+    if kind is ActionKind.DRAW_STOCK:
+        card = state.stock[0]
+        return replace(
+            moved,
+            hands=state.hands.replace(seat, state.hands[seat] | card.bit),
+            stock=state.stock[1:],
+            phase=Phase.DISCARD,
+            taken=None,
+        )
+    if kind is ActionKind.DRAW_DISCARD:
+        moved = _take(moved, seat, state.discard_pile[-1])
+        # Under the alternative stock rule the last discard may only be taken to knock.
+        return replace(moved, must_knock=state.phase is Phase.LAST_DISCARD)
+    if kind is ActionKind.DISCARD:
+        return _discard(moved, seat, action.card)  # type: ignore[arg-type]
+    return _knock(moved, seat, action)
+
+
+def _take(state: RoundState, seat: Seat, card: Card) -> RoundState:
+    return replace(
+        state,
+        hands=state.hands.replace(seat, state.hands[seat] | card.bit),
+        discard_pile=state.discard_pile[:-1],
+        known=state.known.replace(seat, state.known[seat] | card.bit),  # public (§5)
+        phase=Phase.DISCARD,
+        taken=card,
+    )
+
+
+def _pass(state: RoundState, seat: Seat) -> RoundState:
+    if state.phase is Phase.LAST_DISCARD:
+        return _end_void(state)
+    passes = (*state.upcard_passes, seat)
+    if len(passes) == 1:
+        return replace(state, upcard_passes=passes, turn=seat.other)
+    # Both passed: the non-dealer must draw from the stock (§3.2).
+    return replace(
+        state, upcard_passes=passes, turn=state.non_dealer, phase=Phase.DRAW, stock_only=True
+    )
+
+
+def _discard(state: RoundState, seat: Seat, card: Card) -> RoundState:
+    discarded = replace(
+        state,
+        hands=state.hands.replace(seat, state.hands[seat] ^ card.bit),
+        discard_pile=(*state.discard_pile, card),
+        known=state.known.replace(seat, state.known[seat] & ~card.bit),
+        taken=None,
+        stock_only=False,
+        turn=seat.other,
+        phase=Phase.DRAW,
+    )
+    if len(state.stock) <= STOCK_FLOOR:
+        # Stock exhaustion (§3.6): void, unless the alternative rule lets the next
+        # player take this discard to knock.
+        if state.rules.stock_rule is StockRule.LAST_DISCARD:
+            return replace(discarded, phase=Phase.LAST_DISCARD)
+        return _end_void(discarded)
+    return discarded
+
+
+def _end_void(state: RoundState) -> RoundState:
+    result = RoundResult(
+        kind=ResultKind.VOID,
+        knocker=None,
+        winner=None,
+        points=0,
+        showdown=None,
+        hands=Pair.of(state.hand),
+    )
+    return replace(state, phase=Phase.OVER, result=result)
+
+
+def _knock(state: RoundState, seat: Seat, action: Action) -> RoundState:
+    hands = state.hands
+    if action.card is not None:
+        hands = hands.replace(seat, hands[seat] ^ action.card.bit)
+    showdown = settle(
+        from_mask(hands[seat]),
+        from_mask(hands[seat.other]),
+        state.rules,
+        knock_limit=state.knock_limit,
+        doubled=state.doubled,
+    )
+    winner = seat if showdown.winner is Side.KNOCKER else seat.other
+    ended = replace(
+        state,
+        hands=hands,
+        knock_discard=action.card,
+        known=state.known.replace(seat, state.known[seat] & hands[seat]),
+        taken=None,
+        phase=Phase.OVER,
+    )
+    result = RoundResult(
+        kind=ResultKind(showdown.kind.value),
+        knocker=seat,
+        winner=winner,
+        points=showdown.points,
+        showdown=showdown,
+        hands=Pair.of(ended.hand),
+    )
+    return replace(ended, result=result)
+
+
+# --- why an action is not legal ---------------------------------------------------------
+
+
+def why_illegal(state: RoundState, action: Action) -> str:
+    """A human reason for refusing ``action``; diagnostic only (``legal_actions`` decides)."""
+    phase, kind, card = state.phase, action.kind, action.card
+    choices = ", ".join(str(a) for a in legal_actions(state)[:6])
+    if phase is Phase.OVER:
+        return "the round is over"
+    if phase is Phase.FIRST_UPCARD:
+        return f"the first upcard may only be taken or passed (take, pass), not {kind.value}"
+    if phase is Phase.LAST_DISCARD:
+        if kind is ActionKind.DRAW_DISCARD:
+            return "the last discard may only be taken to knock, and no knock is possible with it"
+        return "with two stock cards left you may only take the last discard to knock, or pass"
+    if phase is Phase.DRAW:
+        if kind is ActionKind.DRAW_DISCARD and state.stock_only:
+            return "after both passed on the first upcard the non-dealer must draw from the stock"
+        if kind is ActionKind.DRAW_DISCARD:
+            return "the discard pile is empty"
+        return f"draw first: {choices}"
+    # Phase.DISCARD
+    hand = state.hands[state.turn]
+    if card is None:
+        if kind is ActionKind.BIG_GIN:
+            if state.rules.big_gin_bonus is None:
+                return "Big Gin is not played with these rules"
+            return f"Big Gin needs all 11 cards melded; deadwood is {deadwood_of_mask(hand)}"
+        return "you have drawn already; now discard, knock or gin"
+    if not hand & card.bit:
+        return f"{card} is not in your hand"
+    if card is state.taken:
+        return f"{card} was just taken from the discard pile and may not be discarded now"
+    deadwood = deadwood_of_mask(hand ^ card.bit)
+    if kind is ActionKind.DISCARD:
+        return "the last discard was taken to knock: you must knock or go gin"
+    if kind is ActionKind.GIN:
+        return f"deadwood after discarding {card} would be {deadwood}; gin needs 0"
+    if deadwood == 0:
+        return f"deadwood after discarding {card} would be 0: that is gin, not a knock"
+    if state.knock_limit == 0:
+        return "the first upcard was an ace: this round may only end with gin"
+    return (
+        f"deadwood after discarding {card} would be {deadwood}, "
+        f"above the knock limit {state.knock_limit}"
+    )

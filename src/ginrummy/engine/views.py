@@ -1,0 +1,155 @@
+"""What each side may know (RULES.md §5): the only path from a state to bots, JSON and logs.
+
+A seat sees its own hand, the whole discard pile, the stock size, the cards the
+opponent took from the discard pile (and has not discarded since), passes on the first
+upcard, the opponent's hand size and the scores; after a round both hands. A spectator
+sees the same public facts with both hands hidden until the round ends. The knock
+discard is face down and only its knocker sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ginrummy.engine.actions import Action, ActionKind
+from ginrummy.engine.cards import Card, from_mask, hand_order
+from ginrummy.engine.match import MatchPhase, MatchResult, MatchState, ScoredRound
+from ginrummy.engine.melds import Arrangement, arrangement_of_mask
+from ginrummy.engine.round import Phase, RoundResult, RoundState, legal_actions
+from ginrummy.engine.rules import Rules
+from ginrummy.engine.seats import Pair, Seat
+
+
+@dataclass(frozen=True, slots=True)
+class PublicMove:
+    """One move as others may see it: ``card`` is None where the card is hidden."""
+
+    seat: Seat
+    kind: ActionKind
+    card: Card | None
+
+    def __str__(self) -> str:
+        return self.kind.value if self.card is None else f"{self.kind.value} {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The public part of the table, the same for everyone."""
+
+    rules: Rules
+    match_phase: MatchPhase
+    round_phase: Phase | None  # None before the first deal
+    round_number: int
+    dealer: Seat | None
+    turn: Seat | None  # who decides now (None between rounds / after the match)
+    stock_size: int
+    discard_pile: tuple[Card, ...]  # bottom first; the last card is the top
+    first_upcard: Card | None
+    upcard_passes: tuple[Seat, ...]
+    knock_limit: int
+    doubled: bool
+    hand_sizes: Pair[int]
+    known: Pair[tuple[Card, ...]]  # cards each seat took from the pile and still holds
+    scores: Pair[int]
+    rounds_won: Pair[int]
+    rounds: tuple[ScoredRound, ...]  # finished rounds (public: both hands shown)
+    round_result: RoundResult | None  # the current round's result once it is over
+    match_result: MatchResult | None
+
+    @property
+    def discard_top(self) -> Card | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything a player in ``seat`` may know; all a bot or a client ever gets."""
+
+    seat: Seat
+    table: TableView
+    hand: tuple[Card, ...]
+    arrangement: Arrangement  # best arrangement of the own hand
+    legal_actions: tuple[Action, ...]  # empty unless it is this seat's decision
+    taken: Card | None  # the card just taken from the pile (may not be discarded now)
+    moves: tuple[PublicMove, ...]  # this round's moves as this seat may see them
+    knock_discard: Card | None  # only this seat's own knock discard
+
+    @property
+    def deadwood(self) -> int:
+        return self.arrangement.deadwood
+
+    @property
+    def to_act(self) -> bool:
+        return bool(self.legal_actions)
+
+    @property
+    def opponent_known(self) -> tuple[Card, ...]:
+        return self.table.known[self.seat.other]
+
+
+@dataclass(frozen=True, slots=True)
+class SpectatorView:
+    table: TableView
+    moves: tuple[PublicMove, ...]
+
+
+def _public_moves(rnd: RoundState, viewer: Seat | None) -> tuple[PublicMove, ...]:
+    out = []
+    for seat, action in rnd.history:
+        card = action.card
+        if action.kind in (ActionKind.KNOCK, ActionKind.GIN) and seat is not viewer:
+            card = None  # the knock discard is placed face down (§3.3)
+        out.append(PublicMove(seat, action.kind, card))
+    return tuple(out)
+
+
+def _table(match: MatchState) -> TableView:
+    rnd = match.round
+    in_round = match.phase is MatchPhase.ROUND
+    return TableView(
+        rules=match.rules,
+        match_phase=match.phase,
+        round_phase=rnd.phase if rnd is not None else None,
+        round_number=match.round_number,
+        dealer=rnd.dealer if rnd is not None else None,
+        turn=rnd.turn if (rnd is not None and in_round) else None,
+        stock_size=len(rnd.stock) if rnd is not None else 0,
+        discard_pile=rnd.discard_pile if rnd is not None else (),
+        first_upcard=rnd.first_upcard if rnd is not None else None,
+        upcard_passes=rnd.upcard_passes if rnd is not None else (),
+        knock_limit=rnd.knock_limit if rnd is not None else match.rules.knock_limit,
+        doubled=rnd.doubled if rnd is not None else False,
+        hand_sizes=rnd.hands.map(int.bit_count) if rnd is not None else Pair(0, 0),
+        known=rnd.known.map(lambda m: hand_order(from_mask(m))) if rnd else Pair((), ()),
+        scores=match.scores,
+        rounds_won=match.rounds_won,
+        rounds=match.rounds,
+        round_result=rnd.result if rnd is not None else None,
+        match_result=match.result,
+    )
+
+
+def view_for_seat(match: MatchState, seat: Seat) -> SeatView:
+    """The view of the player in ``seat``."""
+    rnd = match.round
+    table = _table(match)
+    if rnd is None:
+        return SeatView(seat, table, (), arrangement_of_mask(0), (), None, (), None)
+    mine = rnd.hands[seat]
+    acting = match.phase is MatchPhase.ROUND and rnd.turn is seat
+    return SeatView(
+        seat=seat,
+        table=table,
+        hand=hand_order(from_mask(mine)),
+        arrangement=arrangement_of_mask(mine),
+        legal_actions=legal_actions(rnd) if acting else (),
+        taken=rnd.taken if rnd.turn is seat else None,
+        moves=_public_moves(rnd, seat),
+        knock_discard=rnd.knock_discard if rnd.result and rnd.result.knocker is seat else None,
+    )
+
+
+def view_for_spectator(match: MatchState) -> SpectatorView:
+    """The view of someone watching: no hidden card at all."""
+    rnd = match.round
+    return SpectatorView(_table(match), _public_moves(rnd, None) if rnd is not None else ())
