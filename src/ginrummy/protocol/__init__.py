@@ -1,0 +1,28 @@
+"""The JSON contract (docs/protocol.md): encode views, decode actions and client messages.
+
+The only Python code that knows wire field names. Imports the engine only.
+"""
+
+from ginrummy.protocol.codec import (
+    MAX_FRAME_BYTES,
+    ClientMessage,
+    ProtocolError,
+    decode_action,
+    decode_client_message,
+    encode_round_result,
+    encode_rules,
+    encode_seat_view,
+    encode_spectator_view,
+)
+
+__all__ = [
+    "MAX_FRAME_BYTES",
+    "ClientMessage",
+    "ProtocolError",
+    "decode_action",
+    "decode_client_message",
+    "encode_round_result",
+    "encode_rules",
+    "encode_seat_view",
+    "encode_spectator_view",
+]

@@ -1,0 +1,237 @@
+"""Encode engine views to JSON-ready dicts and decode what clients send.
+
+Cards travel as their two-character text (``7h``), actions as their engine text
+(``discard Qs``), seats as ``"one"``/``"two"``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ginrummy.engine import (
+    Action,
+    Arrangement,
+    Card,
+    GinRummyError,
+    MatchResult,
+    Pair,
+    RoundResult,
+    Rules,
+    ScoredRound,
+    Seat,
+    SeatView,
+    SpectatorView,
+    TableView,
+    parse_action,
+)
+from ginrummy.engine.views import PublicMove
+
+MAX_FRAME_BYTES = 4096
+"""Largest client frame the server reads; anything longer is refused unread."""
+
+
+class ProtocolError(ValueError):
+    """A client message that is malformed; ``code`` is the wire error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)
+
+
+def _cards(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _pair(pair: Pair[Any], fn: Any = lambda x: x) -> dict[str, Any]:
+    return {seat.label: fn(pair[seat]) for seat in Seat}
+
+
+def _seat(seat: Seat | None) -> str | None:
+    return None if seat is None else seat.label
+
+
+def encode_rules(rules: Rules) -> dict[str, Any]:
+    return rules.to_dict()
+
+
+def _arrangement(arr: Arrangement) -> dict[str, Any]:
+    return {
+        "melds": [_cards(m.cards) for m in arr.melds],
+        "deadwood_cards": _cards(arr.unmatched),
+        "deadwood": arr.deadwood,
+    }
+
+
+def encode_round_result(result: RoundResult) -> dict[str, Any]:
+    """A finished round with its full score breakdown."""
+    out: dict[str, Any] = {
+        "kind": result.kind.value,
+        "knocker": _seat(result.knocker),
+        "winner": _seat(result.winner),
+        "points": result.points,
+        "hands": _pair(result.hands, _cards),
+        "showdown": None,
+    }
+    sd = result.showdown
+    if sd is not None:
+        out["showdown"] = {
+            "knocker_melds": [_cards(m.cards) for m in sd.knocker.melds],
+            "knocker_deadwood_cards": _cards(sd.knocker.unmatched),
+            "knocker_deadwood": sd.knocker_deadwood,
+            "defender_melds": [_cards(m.cards) for m in sd.defender.melds],
+            "defender_deadwood_cards": _cards(sd.defender_deadwood_cards),
+            "defender_deadwood": sd.defender_deadwood,
+            "layoffs": [{"card": str(lo.card), "onto": _cards(lo.onto.cards)} for lo in sd.layoffs],
+            "base_points": sd.base_points,
+            "bonus": sd.bonus,
+            "multiplier": sd.multiplier,
+            "points": sd.points,
+        }
+    return out
+
+
+def _scored_round(r: ScoredRound) -> dict[str, Any]:
+    return {
+        "number": r.number,
+        "dealer": r.dealer.label,
+        "result": encode_round_result(r.result),
+        "scores": _pair(r.scores),
+    }
+
+
+def _match_result(m: MatchResult | None) -> dict[str, Any] | None:
+    if m is None:
+        return None
+    return {
+        "winner": m.winner.label,
+        "round_points": _pair(m.round_points),
+        "rounds_won": _pair(m.rounds_won),
+        "box_bonus": _pair(m.box_bonus),
+        "game_bonus": _pair(m.game_bonus),
+        "shutout_bonus": _pair(m.shutout_bonus),
+        "totals": _pair(m.totals),
+    }
+
+
+def _table(t: TableView) -> dict[str, Any]:
+    return {
+        "rules": encode_rules(t.rules),
+        "match_phase": t.match_phase.value,
+        "round_phase": None if t.round_phase is None else t.round_phase.value,
+        "round": t.round_number,
+        "dealer": _seat(t.dealer),
+        "turn": _seat(t.turn),
+        "stock_size": t.stock_size,
+        "discard_pile": _cards(t.discard_pile),
+        "first_upcard": None if t.first_upcard is None else str(t.first_upcard),
+        "upcard_passes": [s.label for s in t.upcard_passes],
+        "knock_limit": t.knock_limit,
+        "doubled": t.doubled,
+        "hand_sizes": _pair(t.hand_sizes),
+        "known": _pair(t.known, _cards),
+        "scores": _pair(t.scores),
+        "rounds_won": _pair(t.rounds_won),
+        "rounds": [_scored_round(r) for r in t.rounds],
+        "result": None if t.round_result is None else encode_round_result(t.round_result),
+        "match_result": _match_result(t.match_result),
+    }
+
+
+def _moves(moves: Iterable[PublicMove]) -> list[dict[str, Any]]:
+    return [{"seat": m.seat.label, "action": str(m)} for m in moves]
+
+
+def encode_seat_view(view: SeatView) -> dict[str, Any]:
+    """The view of one seat; nothing in it is hidden from that seat."""
+    return {
+        "seat": view.seat.label,
+        "hand": _cards(view.hand),
+        "arrangement": _arrangement(view.arrangement),
+        "legal_actions": [str(a) for a in view.legal_actions],
+        "taken": None if view.taken is None else str(view.taken),
+        "knock_discard": None if view.knock_discard is None else str(view.knock_discard),
+        "table": _table(view.table),
+        "moves": _moves(view.moves),
+    }
+
+
+def encode_spectator_view(view: SpectatorView) -> dict[str, Any]:
+    """The view of a spectator: no hidden card."""
+    return {
+        "seat": None,
+        "hand": [],
+        "arrangement": None,
+        "legal_actions": [],
+        "taken": None,
+        "knock_discard": None,
+        "table": _table(view.table),
+        "moves": _moves(view.moves),
+    }
+
+
+def decode_action(obj: object) -> Action:
+    """An action from the wire: its engine text, e.g. ``"discard Qs"``."""
+    if not isinstance(obj, str):
+        raise ProtocolError("bad_action", f"an action is a text like 'discard Qs', got {obj!r}")
+    try:
+        return parse_action(obj)
+    except GinRummyError as exc:
+        raise ProtocolError("bad_action", str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    """A decoded client frame: its ``type`` and the validated fields."""
+
+    type: str
+    fields: Mapping[str, Any]
+
+
+# type -> {field: (python type(s), required)}
+_SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "hello": {
+        "room": ((str,), True),
+        "token": ((str, type(None)), False),
+        "version": ((int,), False),
+    },
+    "act": {"version": ((int,), True), "action": ((str,), True)},
+    "next_round": {"version": ((int,), False)},
+    "new_match": {"version": ((int,), False)},
+    "resync": {},
+    "tip": {},
+    "ping": {"t": ((int, float, str), False)},
+}
+
+
+def decode_client_message(raw: str | bytes) -> ClientMessage:
+    """Parse and validate one client frame; raises ``ProtocolError`` with a wire code."""
+    if len(raw) > MAX_FRAME_BYTES:
+        raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _SCHEMAS:
+        known = ", ".join(sorted(_SCHEMAS))
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; known: {known}")
+    schema = _SCHEMAS[kind]
+    extra = sorted(set(data) - set(schema) - {"type"})
+    if extra:
+        raise ProtocolError("bad_message", f"{kind}: unknown field(s) {', '.join(extra)}")
+    fields: dict[str, Any] = {}
+    for name, (types, required) in schema.items():
+        if name not in data:
+            if required:
+                raise ProtocolError("bad_message", f"{kind}: missing field {name!r}")
+            continue
+        value = data[name]
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise ProtocolError("bad_message", f"{kind}: field {name!r} has the wrong type")
+        fields[name] = value
+    return ClientMessage(kind, fields)
