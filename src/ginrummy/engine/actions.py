@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ginrummy.engine.cards import Card, parse_card
+from ginrummy.engine.cards import DECK, Card, parse_card
 from ginrummy.engine.errors import ActionParseError, CardParseError
 
 
@@ -50,6 +50,16 @@ DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
 DRAW_DISCARD = Action(ActionKind.DRAW_DISCARD)
 BIG_GIN = Action(ActionKind.BIG_GIN)
 
+_BY_CARD: dict[ActionKind, tuple[Action, ...]] = {
+    kind: tuple(Action(kind, c) for c in DECK) for kind in ActionKind if kind.takes_card
+}
+
+
+def card_action(kind: ActionKind, card: Card) -> Action:
+    """The interned ``discard``/``knock``/``gin`` action with ``card``."""
+    return _BY_CARD[kind][card.index]
+
+
 _PLAIN = {a.kind.value: a for a in (TAKE, PASS, DRAW_STOCK, DRAW_DISCARD, BIG_GIN)}
 _WITH_CARD = {k.value: k for k in ActionKind if k.takes_card}
 
@@ -65,7 +75,7 @@ def parse_action(text: str) -> Action:
         return _PLAIN[joined]
     if len(words) == 2 and words[0] in _WITH_CARD:
         try:
-            return Action(_WITH_CARD[words[0]], parse_card(words[1]))
+            return card_action(_WITH_CARD[words[0]], parse_card(words[1]))
         except CardParseError as exc:
             raise ActionParseError(f"{text.strip()!r}: {exc}") from None
     expected = "take, pass, draw stock, draw discard, discard <card>, knock <card>, gin <card>"

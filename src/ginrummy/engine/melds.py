@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from itertools import product
 
 from ginrummy.engine.cards import Card, Suit, card_from_index, from_mask, to_mask
 from ginrummy.engine.errors import DuplicateCardError
@@ -56,6 +56,10 @@ def _seg_value(seg: int) -> int:
 
 SUIT_VALUE, RUN_COVER, RUN_SEGMENTS = _suit_tables()
 """Per 13-bit suit mask: value of the cards, value covered by runs, the runs (as masks)."""
+IN_RUN = tuple(sum(segs) for segs in RUN_SEGMENTS)
+"""Per 13-bit suit mask: the ranks that lie in a sequence of three or more."""
+SUIT_DEADWOOD = tuple(v - r for v, r in zip(SUIT_VALUE, RUN_COVER, strict=True))
+"""Per 13-bit suit mask: deadwood when only runs are formed in that suit."""
 
 
 class MeldKind(str, Enum):
@@ -104,14 +108,27 @@ def is_meld(cards: Iterable[Card]) -> bool:
 
 
 class Arrangement:
-    """A split of a hand into melds and unmatched cards; ``deadwood`` is the unmatched value."""
+    """A split of a hand into melds and unmatched cards; ``deadwood`` is the unmatched value.
 
-    __slots__ = ("deadwood", "mask", "meld_masks")
+    Built from the hand mask and the mask of its cards in sets (the runs follow from
+    those); ``meld_masks`` is worked out on first use.
+    """
 
-    def __init__(self, mask: int, meld_masks: tuple[int, ...], deadwood: int) -> None:
+    __slots__ = ("_melds", "deadwood", "mask", "set_mask")
+
+    def __init__(
+        self, mask: int, set_mask: int, deadwood: int, melds: tuple[int, ...] | None = None
+    ) -> None:
         self.mask = mask
-        self.meld_masks = meld_masks
+        self.set_mask = set_mask
         self.deadwood = deadwood
+        self._melds = melds
+
+    @property
+    def meld_masks(self) -> tuple[int, ...]:
+        if self._melds is None:
+            self._melds = _sets_in(self.set_mask) + _runs_of(self.mask & ~self.set_mask)
+        return self._melds
 
     @property
     def melds(self) -> tuple[Meld, ...]:
@@ -152,41 +169,87 @@ def _ranks_held_three_times(c: int, d: int, h: int, s: int) -> int:
     return (c & d & (h | s)) | (h & s & (c | d))
 
 
-def _set_choices(suits: tuple[int, int, int, int], three: int) -> Iterator[tuple[int, int]]:
-    """Yield (value of the chosen sets, mask of their cards) for every choice of sets.
+def _set_options(c: int, d: int, h: int, s: int, three: int) -> list[tuple[int, ...]]:
+    """Per rank held three or four times, the set choices worth trying, as card masks.
 
-    For each rank held three or four times: no set, a set of all of them, or (four
-    held) a set of three leaving any one out for a run.
+    In general: no set, a set of all of them, or (four held) a set of three leaving one
+    out for a run. A card that lies in no sequence of three in its suit can never be in
+    a run, so leaving it out of the set only adds deadwood: those choices are skipped
+    (and "no set" too when no card of the rank can be in a run).
     """
-    if not three:
-        yield 0, 0
-        return
-    low = three & -three
-    r = low.bit_length() - 1
-    rest = three ^ low
-    held = [k for k in range(4) if suits[k] & low]
-    value = _RANK_VALUE[r]
-    options = [0, sum(low << (13 * k) for k in held)]
-    if len(held) == 4:
-        options += [options[1] ^ (low << (13 * k)) for k in held]
-    for sub_value, sub_mask in _set_choices(suits, rest):
-        for opt in options:
-            yield sub_value + value * opt.bit_count(), sub_mask | opt
+    options: list[tuple[int, ...]] = []
+    runnable = (
+        (IN_RUN[c] & three)
+        | (IN_RUN[d] & three) << 13
+        | (IN_RUN[h] & three) << 26
+        | (IN_RUN[s] & three) << 39
+    )
+    while three:
+        low = three & -three
+        three ^= low
+        full = (
+            (low if c & low else 0)
+            | (low << 13 if d & low else 0)
+            | (low << 26 if h & low else 0)
+            | (low << 39 if s & low else 0)
+        )
+        free = full & runnable  # cards of this rank that could be in a run instead
+        if not free:
+            options.append((full,))
+        elif full.bit_count() == 4:
+            singles = []
+            while free:
+                bit = free & -free
+                free ^= bit
+                singles.append(full ^ bit)
+            options.append((0, full, *singles))
+        else:
+            options.append((0, full))
+    return options
+
+
+def _best_sets(mask: int, c: int, d: int, h: int, s: int, three: int) -> tuple[int, int]:
+    """(deadwood, mask of the cards in sets) of the best choice of sets; ties: first found."""
+    best_dw, best_sets = 1 << 30, 0
+    dw_table = SUIT_DEADWOOD
+    for combo in product(*_set_options(c, d, h, s, three)):
+        sets = sum(combo)  # the parts are disjoint, so their sum is their union
+        rest = mask & ~sets
+        dw = (
+            dw_table[rest & SUIT_MASK]
+            + dw_table[rest >> 13 & SUIT_MASK]
+            + dw_table[rest >> 26 & SUIT_MASK]
+            + dw_table[rest >> 39]
+        )
+        if dw < best_dw:
+            best_dw, best_sets = dw, sets
+    return best_dw, best_sets
+
+
+_DEADWOOD_CACHE: dict[int, int] = {}
+_CACHE_LIMIT = 1 << 18
+
+
+def clear_caches() -> None:
+    """Forget memoised results (benchmarks use it to measure computation, not look-ups)."""
+    _DEADWOOD_CACHE.clear()
 
 
 def deadwood_of_mask(mask: int) -> int:
     """Minimum deadwood of the cards in ``mask``."""
-    c, d, h, s = _split(mask)
-    total = SUIT_VALUE[c] + SUIT_VALUE[d] + SUIT_VALUE[h] + SUIT_VALUE[s]
-    three = _ranks_held_three_times(c, d, h, s)
+    c = mask & SUIT_MASK
+    d = mask >> 13 & SUIT_MASK
+    h = mask >> 26 & SUIT_MASK
+    s = mask >> 39
+    three = (c & d & (h | s)) | (h & s & (c | d))
     if not three:
-        return total - RUN_COVER[c] - RUN_COVER[d] - RUN_COVER[h] - RUN_COVER[s]
-    best = 0
-    for set_value, set_mask in _set_choices((c, d, h, s), three):
-        rc, rd, rh, rs = _split(mask & ~set_mask)
-        cover = set_value + RUN_COVER[rc] + RUN_COVER[rd] + RUN_COVER[rh] + RUN_COVER[rs]
-        best = max(best, cover)
-    return total - best
+        return SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d] + SUIT_DEADWOOD[h] + SUIT_DEADWOOD[s]
+    cached = _DEADWOOD_CACHE.get(mask)
+    if cached is None:
+        if len(_DEADWOOD_CACHE) >= _CACHE_LIMIT:
+            _DEADWOOD_CACHE.clear()  # a bounded memo; results never change
+        cached = _DEADWOOD_CACHE[mask] = _best_sets(mask, c, d, h, s, three)[0]
+    return cached
 
 
 def _runs_of(mask: int) -> tuple[int, ...]:
@@ -205,30 +268,26 @@ def _sets_in(set_mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
 def arrangement_of_mask(mask: int) -> Arrangement:
     """The optimal arrangement of ``mask``; ties resolved by a fixed enumeration order."""
-    c, d, h, s = _split(mask)
-    total = SUIT_VALUE[c] + SUIT_VALUE[d] + SUIT_VALUE[h] + SUIT_VALUE[s]
-    three = _ranks_held_three_times(c, d, h, s)
-    best_cover, best_sets = -1, 0
-    for set_value, set_mask in _set_choices((c, d, h, s), three):
-        rc, rd, rh, rs = _split(mask & ~set_mask)
-        cover = set_value + RUN_COVER[rc] + RUN_COVER[rd] + RUN_COVER[rh] + RUN_COVER[rs]
-        if cover > best_cover:
-            best_cover, best_sets = cover, set_mask
-    melds = _sets_in(best_sets) + _runs_of(mask & ~best_sets)
-    return Arrangement(mask, melds, total - best_cover)
+    c = mask & SUIT_MASK
+    d = mask >> 13 & SUIT_MASK
+    h = mask >> 26 & SUIT_MASK
+    s = mask >> 39
+    three = (c & d & (h | s)) | (h & s & (c | d))
+    if not three:
+        dw = SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d] + SUIT_DEADWOOD[h] + SUIT_DEADWOOD[s]
+        return Arrangement(mask, 0, dw)
+    dw, sets = _best_sets(mask, c, d, h, s, three)
+    return Arrangement(mask, sets, dw)
 
 
 def best_arrangement(cards: Iterable[Card]) -> Arrangement:
     """The arrangement of a hand with minimum deadwood (any number of distinct cards)."""
-    mask = 0
-    n = 0
-    for card in cards:
-        mask |= card.bit
-        n += 1
-    if mask.bit_count() != n:
+    if not isinstance(cards, tuple | list):
+        cards = tuple(cards)
+    mask = sum([card.bit for card in cards])
+    if mask.bit_count() != len(cards) or mask >> 52:
         raise DuplicateCardError("a hand may not hold the same card twice")
     return arrangement_of_mask(mask)
 
@@ -283,7 +342,7 @@ def all_arrangements(mask: int) -> Iterator[Arrangement]:
     values = [sum(c.value for c in from_mask(m)) for m in melds]
 
     def walk(start: int, used: int, chosen: tuple[int, ...], cover: int) -> Iterator[Arrangement]:
-        yield Arrangement(mask, chosen, total - cover)
+        yield Arrangement(mask, 0, total - cover, chosen)
         for i in range(start, len(melds)):
             if not melds[i] & used:
                 yield from walk(i + 1, used | melds[i], (*chosen, melds[i]), cover + values[i])

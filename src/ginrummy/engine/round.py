@@ -12,7 +12,8 @@ rest is the stock, ``deck[21]`` on top.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from typing import Any
 from enum import Enum
 
 from ginrummy.engine.actions import (
@@ -22,6 +23,7 @@ from ginrummy.engine.actions import (
     TAKE,
     Action,
     ActionKind,
+    card_action,
 )
 from ginrummy.engine.cards import DECK, Card, Suit, check_distinct, from_mask, to_mask
 from ginrummy.engine.errors import IllegalActionError, RecordError
@@ -99,6 +101,21 @@ class RoundState:
         return tuple(a for _, a in self.history)
 
 
+_FIELDS = tuple(f.name for f in fields(RoundState))
+_FIELD_SET = frozenset(_FIELDS)
+
+
+def replace(state: RoundState, **changes: Any) -> RoundState:
+    """``dataclasses.replace`` for the hot path: copies fields without re-validating."""
+    if not _FIELD_SET.issuperset(changes):
+        raise TypeError(f"RoundState has no field(s) {sorted(set(changes) - _FIELD_SET)}")
+    new = object.__new__(RoundState)
+    setter = object.__setattr__
+    for name in _FIELDS:
+        setter(new, name, changes[name] if name in changes else getattr(state, name))
+    return new
+
+
 def _oklahoma_limit(upcard: Card) -> int:
     # Oklahoma: the knock limit is the first upcard's value; an ace means gin only.
     return 0 if upcard.rank == 1 else upcard.value
@@ -173,12 +190,12 @@ def _discard_actions(state: RoundState) -> tuple[Action, ...]:
         if card is state.taken:
             continue  # a card just taken from the discard pile may not go back (§3.3)
         if not state.must_knock:
-            discards.append(Action(ActionKind.DISCARD, card))
+            discards.append(card_action(ActionKind.DISCARD, card))
         deadwood = deadwood_of_mask(hand ^ card.bit)  # counted after the discard (§3.3)
         if deadwood == 0:
-            knocks.append(Action(ActionKind.GIN, card))
+            knocks.append(card_action(ActionKind.GIN, card))
         elif deadwood <= state.knock_limit:
-            knocks.append(Action(ActionKind.KNOCK, card))
+            knocks.append(card_action(ActionKind.KNOCK, card))
     if state.rules.big_gin_bonus is not None and deadwood_of_mask(hand) == 0:
         knocks.append(Action(ActionKind.BIG_GIN))
     return (*discards, *knocks)
@@ -193,7 +210,36 @@ def _can_knock_with(state: RoundState, card: Card) -> bool:
 
 
 def is_legal(state: RoundState, action: Action) -> bool:
-    return action in legal_actions(state)
+    """``action in legal_actions(state)``, without listing every action (the hot path)."""
+    phase, kind = state.phase, action.kind
+    if phase is Phase.FIRST_UPCARD:
+        return kind is ActionKind.TAKE or kind is ActionKind.PASS
+    if phase is Phase.DRAW:
+        if kind is ActionKind.DRAW_STOCK:
+            return True
+        return kind is ActionKind.DRAW_DISCARD and not state.stock_only and bool(state.discard_pile)
+    if phase is Phase.DISCARD:
+        hand = state.hands[state.turn]
+        card = action.card
+        if card is None:
+            return (
+                kind is ActionKind.BIG_GIN
+                and state.rules.big_gin_bonus is not None
+                and deadwood_of_mask(hand) == 0
+            )
+        if not hand & card.bit or card is state.taken:
+            return False
+        if kind is ActionKind.DISCARD:
+            return not state.must_knock
+        deadwood = deadwood_of_mask(hand ^ card.bit)
+        if kind is ActionKind.GIN:
+            return deadwood == 0
+        return 0 < deadwood <= state.knock_limit
+    if phase is Phase.LAST_DISCARD:
+        if kind is ActionKind.PASS:
+            return True
+        return kind is ActionKind.DRAW_DISCARD and _can_knock_with(state, state.discard_pile[-1])
+    return False
 
 
 # --- apply ------------------------------------------------------------------------------
@@ -201,7 +247,7 @@ def is_legal(state: RoundState, action: Action) -> bool:
 
 def apply(state: RoundState, action: Action) -> RoundState:
     """The state after ``action`` by ``state.turn``; refuses anything not legal."""
-    if action not in legal_actions(state):
+    if not is_legal(state, action):
         raise IllegalActionError(action, state.phase.value, why_illegal(state, action))
     seat = state.turn
     moved = replace(state, history=(*state.history, (seat, action)))
