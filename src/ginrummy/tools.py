@@ -28,6 +28,8 @@ from ginrummy.engine import (
     best_discards,
     load_record,
     parse_cards,
+)
+from ginrummy.engine import (
     settle as engine_settle,
 )
 from ginrummy.engine.match import MatchState
@@ -195,7 +197,8 @@ def _result_lines(result: RoundResult) -> list[str]:
         + (" | ".join(" ".join(m) for m in sd["defender_melds"]) or "-")
         + "; layoffs "
         + (", ".join(f"{lo['card']} on {' '.join(lo['onto'])}" for lo in sd["layoffs"]) or "-")
-        + f"; deadwood {' '.join(sd['defender_deadwood_cards']) or '-'} = {sd['defender_deadwood']}",
+        + f"; deadwood {' '.join(sd['defender_deadwood_cards']) or '-'}"
+        + f" = {sd['defender_deadwood']}",
     ]
     calc = f"{sd['base_points']}"
     if sd["bonus"]:

@@ -29,7 +29,8 @@ from ginrummy.engine import (
     parse_cards,
     settle,
 )
-from ginrummy.engine.melds import clear_caches, deadwood_of_mask, melds_in_mask, to_mask
+from ginrummy.engine.cards import to_mask
+from ginrummy.engine.melds import clear_caches, deadwood_of_mask, melds_in_mask
 
 DENSE_HANDS = (
     "Ac 2c 3c 4c 5c Ad 2d 3d 4d 5d",  # A-5 of two suits
@@ -64,9 +65,11 @@ def _summary(samples: list[int]) -> dict[str, float]:
     }
 
 
-def _knock_situations(rng: random.Random, n: int) -> list[tuple[tuple[Card, ...], ...]]:
+def _knock_situations(
+    rng: random.Random, n: int
+) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
     """Knocker hands within the knock limit (built from melds) with random defenders."""
-    out = []
+    out: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
     while len(out) < n:
         deck = list(DECK)
         rng.shuffle(deck)

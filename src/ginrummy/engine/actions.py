@@ -9,13 +9,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from ginrummy.engine.cards import DECK, Card, parse_card
 from ginrummy.engine.errors import ActionParseError, CardParseError
 
 
-class ActionKind(str, Enum):
+class ActionKind(StrEnum):
     TAKE = "take"  # take the first upcard
     PASS = "pass"  # pass on the first upcard (or on the last discard, alternative stock rule)
     DRAW_STOCK = "draw stock"

@@ -132,14 +132,16 @@ def to_mask(cards: Iterable[Card]) -> int:
     return mask
 
 
+_SUIT_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(_CARDS[k * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
+    for k in range(4)
+)
+
+
 def from_mask(mask: int) -> tuple[Card, ...]:
-    """The cards of a bitmask in canonical order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    """The cards of a bitmask in canonical order (suit, then rank)."""
+    c0, c1, c2, c3 = _SUIT_CARDS
+    return c0[mask & 0x1FFF] + c1[mask >> 13 & 0x1FFF] + c2[mask >> 26 & 0x1FFF] + c3[mask >> 39]
 
 
 def hand_order(cards: Iterable[Card]) -> tuple[Card, ...]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 from ginrummy.engine.actions import Action
 from ginrummy.engine.cards import Card
@@ -25,7 +25,7 @@ from ginrummy.engine.rules import AfterVoid, NextDealer, Rules
 from ginrummy.engine.seats import Pair, Seat
 
 
-class MatchPhase(str, Enum):
+class MatchPhase(StrEnum):
     DEAL = "deal"  # waiting for the next deck order
     ROUND = "round"  # a round is being played
     OVER = "over"
@@ -106,7 +106,9 @@ def new_match(rules: Rules, first_dealer: Seat) -> MatchState:
 def deal(match: MatchState, deck: Sequence[Card]) -> MatchState:
     """Start the next round with ``deck`` (52 cards in deal order)."""
     if match.phase is not MatchPhase.DEAL:
-        raise IllegalActionError("deal", match.phase.value, "a round is under way or the match is over")
+        raise IllegalActionError(
+            "deal", match.phase.value, "a round is under way or the match is over"
+        )
     rnd = new_round(match.rules, deck, match.next_dealer)
     return replace(match, phase=MatchPhase.ROUND, round=rnd)
 

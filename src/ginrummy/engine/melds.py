@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from itertools import product
 
 from ginrummy.engine.cards import Card, Suit, card_from_index, from_mask, to_mask
@@ -62,7 +62,7 @@ SUIT_DEADWOOD = tuple(v - r for v, r in zip(SUIT_VALUE, RUN_COVER, strict=True))
 """Per 13-bit suit mask: deadwood when only runs are formed in that suit."""
 
 
-class MeldKind(str, Enum):
+class MeldKind(StrEnum):
     SET = "set"
     RUN = "run"
 

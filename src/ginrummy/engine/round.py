@@ -12,9 +12,9 @@ rest is the stock, ``deck[21]`` on top.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from typing import Any
-from enum import Enum
 
 from ginrummy.engine.actions import (
     DRAW_DISCARD,
@@ -35,7 +35,7 @@ from ginrummy.engine.showdown import Showdown, Side, settle
 STOCK_FLOOR = 2  # the last two stock cards are never drawn (RULES.md §3.6)
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     FIRST_UPCARD = "first_upcard"  # take or pass the first upcard (non-dealer, then dealer)
     DRAW = "draw"
     DISCARD = "discard"
@@ -43,7 +43,25 @@ class Phase(str, Enum):
     OVER = "over"
 
 
-class ResultKind(str, Enum):
+@dataclass(frozen=True, slots=True)
+class PublicMove:
+    """One move as anyone may see it: ``card`` is None where it is hidden (the drawn
+    stock card is not part of a move; the knock discard lies face down)."""
+
+    seat: Seat
+    kind: ActionKind
+    card: Card | None
+
+    def __str__(self) -> str:
+        return self.kind.value if self.card is None else f"{self.kind.value} {self.card}"
+
+
+def public_move(seat: Seat, action: Action) -> PublicMove:
+    hidden = action.kind is ActionKind.KNOCK or action.kind is ActionKind.GIN
+    return PublicMove(seat, action.kind, None if hidden else action.card)
+
+
+class ResultKind(StrEnum):
     KNOCK = "knock"
     GIN = "gin"
     BIG_GIN = "big_gin"
@@ -83,7 +101,10 @@ class RoundState:
     must_knock: bool = False  # took the last discard under the alternative stock rule
     knock_discard: Card | None = None  # face down; never shown to the other seat
     history: tuple[tuple[Seat, Action], ...] = ()
+    public_moves: tuple[PublicMove, ...] = ()  # the history as anyone may see it
     result: RoundResult | None = None
+    # Memo of legal_actions(self): a pure function of the other fields.
+    legal_memo: tuple[Action, ...] | None = field(default=None, compare=False, repr=False)
 
     @property
     def non_dealer(self) -> Seat:
@@ -101,7 +122,7 @@ class RoundState:
         return tuple(a for _, a in self.history)
 
 
-_FIELDS = tuple(f.name for f in fields(RoundState))
+_FIELDS = tuple(f.name for f in fields(RoundState) if f.name != "legal_memo")
 _FIELD_SET = frozenset(_FIELDS)
 
 
@@ -113,6 +134,7 @@ def replace(state: RoundState, **changes: Any) -> RoundState:
     setter = object.__setattr__
     for name in _FIELDS:
         setter(new, name, changes[name] if name in changes else getattr(state, name))
+    setter(new, "legal_memo", None)
     return new
 
 
@@ -168,6 +190,14 @@ def new_round(rules: Rules, deck: Sequence[Card], dealer: Seat) -> RoundState:
 
 def legal_actions(state: RoundState) -> tuple[Action, ...]:
     """Every action the seat ``state.turn`` may take now, in a fixed order."""
+    memo = state.legal_memo
+    if memo is None:
+        memo = _legal_actions(state)
+        object.__setattr__(state, "legal_memo", memo)  # a memo, not a change of state
+    return memo
+
+
+def _legal_actions(state: RoundState) -> tuple[Action, ...]:
     phase = state.phase
     if phase is Phase.FIRST_UPCARD:
         return (TAKE, PASS)
@@ -250,7 +280,11 @@ def apply(state: RoundState, action: Action) -> RoundState:
     if not is_legal(state, action):
         raise IllegalActionError(action, state.phase.value, why_illegal(state, action))
     seat = state.turn
-    moved = replace(state, history=(*state.history, (seat, action)))
+    moved = replace(
+        state,
+        history=(*state.history, (seat, action)),
+        public_moves=(*state.public_moves, public_move(seat, action)),
+    )
     kind = action.kind
     if kind is ActionKind.TAKE:
         return _take(moved, seat, state.discard_pile[-1])

@@ -9,23 +9,23 @@ True
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from ginrummy.engine.errors import RulesError
 
 
-class NextDealer(str, Enum):
+class NextDealer(StrEnum):
     ALTERNATE = "alternate"  # "Der Geber wechselt jede Runde"
     LOSER = "loser"  # the loser of the previous round deals (Wikipedia)
 
 
-class AfterVoid(str, Enum):
+class AfterVoid(StrEnum):
     NEXT = "next"  # the next dealer as usual (void rounds count for alternation)
     SAME = "same"  # the same dealer deals again (Wikipedia)
 
 
-class StockRule(str, Enum):
+class StockRule(StrEnum):
     VOID = "void"  # void at 2 stock cards left
     LAST_DISCARD = "last_discard"  # ...but the next player may first take the last discard to knock
 

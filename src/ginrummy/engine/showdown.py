@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from ginrummy.engine.cards import Card, check_distinct, from_mask, to_mask
 from ginrummy.engine.errors import HandSizeError, NotAKnockError
 from ginrummy.engine.melds import (
-
     Arrangement,
     Meld,
     MeldKind,
@@ -31,14 +30,14 @@ from ginrummy.engine.melds import (
 from ginrummy.engine.rules import Rules
 
 
-class ShowdownKind(str, Enum):
+class ShowdownKind(StrEnum):
     KNOCK = "knock"
     GIN = "gin"
     BIG_GIN = "big_gin"
     UNDERCUT = "undercut"
 
 
-class Side(str, Enum):
+class Side(StrEnum):
     KNOCKER = "knocker"
     DEFENDER = "defender"
 
@@ -131,8 +130,6 @@ def defender_reply(
             best = (arrangement, tuple(lays), deadwood)
     assert best is not None  # the empty arrangement is always there
     return best
-
-
 
 
 def _defender_arrangements(mask: int) -> tuple[Arrangement, ...]:

@@ -11,25 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ginrummy.engine.actions import Action, ActionKind
-from ginrummy.engine.cards import Card, from_mask, hand_order
+from ginrummy.engine.actions import Action
+from ginrummy.engine.cards import Card, from_mask
 from ginrummy.engine.match import MatchPhase, MatchResult, MatchState, ScoredRound
 from ginrummy.engine.melds import Arrangement, arrangement_of_mask
-from ginrummy.engine.round import Phase, RoundResult, RoundState, legal_actions
+from ginrummy.engine.round import Phase, PublicMove, RoundResult, legal_actions
 from ginrummy.engine.rules import Rules
 from ginrummy.engine.seats import Pair, Seat
-
-
-@dataclass(frozen=True, slots=True)
-class PublicMove:
-    """One move as others may see it: ``card`` is None where the card is hidden."""
-
-    seat: Seat
-    kind: ActionKind
-    card: Card | None
-
-    def __str__(self) -> str:
-        return self.kind.value if self.card is None else f"{self.kind.value} {self.card}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,16 +81,6 @@ class SpectatorView:
     moves: tuple[PublicMove, ...]
 
 
-def _public_moves(rnd: RoundState, viewer: Seat | None) -> tuple[PublicMove, ...]:
-    out = []
-    for seat, action in rnd.history:
-        card = action.card
-        if action.kind in (ActionKind.KNOCK, ActionKind.GIN) and seat is not viewer:
-            card = None  # the knock discard is placed face down (§3.3)
-        out.append(PublicMove(seat, action.kind, card))
-    return tuple(out)
-
-
 def _table(match: MatchState) -> TableView:
     rnd = match.round
     in_round = match.phase is MatchPhase.ROUND
@@ -120,7 +98,7 @@ def _table(match: MatchState) -> TableView:
         knock_limit=rnd.knock_limit if rnd is not None else match.rules.knock_limit,
         doubled=rnd.doubled if rnd is not None else False,
         hand_sizes=rnd.hands.map(int.bit_count) if rnd is not None else Pair(0, 0),
-        known=rnd.known.map(lambda m: hand_order(from_mask(m))) if rnd else Pair((), ()),
+        known=rnd.known.map(from_mask) if rnd else Pair((), ()),
         scores=match.scores,
         rounds_won=match.rounds_won,
         rounds=match.rounds,
@@ -140,11 +118,11 @@ def view_for_seat(match: MatchState, seat: Seat) -> SeatView:
     return SeatView(
         seat=seat,
         table=table,
-        hand=hand_order(from_mask(mine)),
+        hand=from_mask(mine),
         arrangement=arrangement_of_mask(mine),
         legal_actions=legal_actions(rnd) if acting else (),
         taken=rnd.taken if rnd.turn is seat else None,
-        moves=_public_moves(rnd, seat),
+        moves=rnd.public_moves,
         knock_discard=rnd.knock_discard if rnd.result and rnd.result.knocker is seat else None,
     )
 
@@ -152,4 +130,4 @@ def view_for_seat(match: MatchState, seat: Seat) -> SeatView:
 def view_for_spectator(match: MatchState) -> SpectatorView:
     """The view of someone watching: no hidden card at all."""
     rnd = match.round
-    return SpectatorView(_table(match), _public_moves(rnd, None) if rnd is not None else ())
+    return SpectatorView(_table(match), rnd.public_moves if rnd is not None else ())

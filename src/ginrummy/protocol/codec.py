@@ -27,7 +27,7 @@ from ginrummy.engine import (
     TableView,
     parse_action,
 )
-from ginrummy.engine.views import PublicMove
+from ginrummy.engine.round import PublicMove
 
 MAX_FRAME_BYTES = 4096
 """Largest client frame the server reads; anything longer is refused unread."""
