@@ -52,6 +52,13 @@ class Rules:
     move_timer_seconds: int | None = None  # per draw and per discard; enforced by the server
 
     def __post_init__(self) -> None:
+        # Rules(...) and with_(...) get from_dict's type checks: a text such as "loser"
+        # must become the enum member (the match compares with `is`), never pass as is.
+        for f in fields(self):
+            try:
+                object.__setattr__(self, f.name, _coerce(f.name, getattr(self, f.name)))
+            except ValueError as exc:
+                raise RulesError(f"invalid rules: {exc}") from None
         problems = list(self._problems())
         if problems:
             raise RulesError("invalid rules: " + "; ".join(problems))
