@@ -1,0 +1,280 @@
+"""The JSON HTTP API (docs/protocol.md, "HTTP"): identities, rooms, seats, records."""
+
+from __future__ import annotations
+
+import json
+import logging
+import unicodedata
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ginrummy.engine import Rules, RulesError, Seat
+from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
+from ginrummy.server.rooms import Room, RoomError, RoomManager
+from ginrummy.server.store import StoreError
+from ginrummy.server.tokens import hash_token, new_token
+
+log = logging.getLogger("ginrummy.server.api")
+
+MAX_BODY_BYTES = 4096
+MAX_NAME = 24
+TARGETS = (50, 100, 200)
+STATUS = {
+    "bad_json": 400,
+    "bad_request": 400,
+    "bad_rules": 400,
+    "bad_name": 400,
+    "unauthorized": 401,
+    "bad_token": 401,
+    "match_running": 403,
+    "unknown_room": 404,
+    "room_full": 409,
+    "unavailable": 503,
+}
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+        self.code = code
+        self.message = message
+        self.status = status or STATUS.get(code, 400)
+        super().__init__(message)
+
+
+def error_response(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _rooms(request: Request) -> RoomManager:
+    rooms: RoomManager = request.app.state.rooms
+    return rooms
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY_BYTES:
+        raise ApiError("bad_request", f"the body is limited to {MAX_BODY_BYTES} bytes", 413)
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError("bad_json", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError("bad_json", "the body must be a JSON object")
+    return data
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+async def _identity(request: Request, required: bool = True) -> str | None:
+    """The hash of the caller's token, checked against the store."""
+    token = _bearer(request)
+    if token is None:
+        if required:
+            raise ApiError("unauthorized", "send 'Authorization: Bearer <token>'")
+        return None
+    token_hash = hash_token(token)
+    if not await _rooms(request).store.has_identity(token_hash):
+        if required:
+            raise ApiError("bad_token", "unknown token; create one with POST /api/identity")
+        return None
+    return token_hash
+
+
+def _name(data: dict[str, Any], default: str) -> str:
+    name = data.get("name", default)
+    if name is None:
+        name = default
+    if not isinstance(name, str):
+        raise ApiError("bad_name", "name must be a text")
+    name = " ".join(name.split())
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ApiError("bad_name", "name must not contain control characters")
+    if not 1 <= len(name) <= MAX_NAME:
+        raise ApiError("bad_name", f"name must be 1 to {MAX_NAME} characters")
+    return name
+
+
+def _rules(data: dict[str, Any]) -> Rules:
+    preset = data.get("preset", "standard")
+    if not isinstance(preset, str):
+        raise ApiError("bad_rules", "preset must be a text")
+    try:
+        base = Rules.preset(preset)
+    except RulesError as exc:
+        raise ApiError("bad_rules", str(exc)) from None
+    if "target_score" not in data or data["target_score"] is None:
+        return base
+    target = data["target_score"]
+    if base.target_score is None:
+        raise ApiError("bad_rules", f"the preset {preset!r} has no target score")
+    if isinstance(target, bool) or target not in TARGETS:
+        raise ApiError("bad_rules", f"target_score must be one of {', '.join(map(str, TARGETS))}")
+    try:
+        return Rules.preset(preset, target_score=target)
+    except RulesError as exc:
+        raise ApiError("bad_rules", str(exc)) from None
+
+
+def _opponent(data: dict[str, Any], kind: str) -> str | None:
+    """The computer level for seat two, or None to leave it to a friend."""
+    default = f"bot:{DEFAULT_LEVEL}" if kind == "solo" else "friend"
+    opponent = data.get("opponent", default)
+    if opponent == "friend" and kind == "room":
+        return None
+    if isinstance(opponent, str) and opponent.startswith("bot:"):
+        level = opponent[4:]
+        if level in level_keys():
+            return level
+        raise ApiError("bad_request", f"unknown computer level {level!r}; see GET /api/levels")
+    allowed = "'bot:<level>'" if kind == "solo" else "'friend' or 'bot:<level>'"
+    raise ApiError("bad_request", f"opponent must be {allowed}")
+
+
+async def _room(request: Request) -> Room:
+    room_id = request.path_params["room_id"]
+    room = await _rooms(request).get(room_id)
+    if room is None:
+        raise ApiError("unknown_room", "there is no such room")
+    return room
+
+
+async def create_identity(request: Request) -> JSONResponse:
+    await _body(request)
+    token = new_token()
+    await _rooms(request).store.add_identity(hash_token(token))
+    log.info("identity created")
+    return JSONResponse({"token": token}, status_code=201)
+
+
+async def me(request: Request) -> JSONResponse:
+    identity = await _identity(request)
+    rooms = _rooms(request)
+    games = []
+    for ref in await rooms.store.games_of(identity or ""):
+        room = await rooms.get(ref.room)
+        if room is None:
+            continue
+        seat = Seat.parse(ref.seat)
+        other = room.seats.get(seat.other)
+        games.append(
+            {
+                "room": room.id,
+                "seat": seat.label,
+                "kind": room.kind,
+                "status": room.status,
+                "opponent": None if other is None else other.name,
+                "opponent_bot": None if other is None else other.bot,
+                "rules": room.rules.name,
+            }
+        )
+    return JSONResponse({"games": games})
+
+
+async def create_room(request: Request) -> JSONResponse:
+    identity = await _identity(request)
+    assert identity is not None
+    data = await _body(request)
+    kind = data.get("kind", "solo")
+    if kind not in ("solo", "room"):
+        raise ApiError("bad_request", "kind must be 'solo' or 'room'")
+    rules = _rules(data)
+    bot = _opponent(data, kind)
+    name = _name(data, "Player")
+    spectators = data.get("spectators", kind == "room")
+    if not isinstance(spectators, bool):
+        raise ApiError("bad_request", "spectators must be true or false")
+    unknown = sorted(
+        set(data) - {"kind", "preset", "target_score", "opponent", "name", "spectators"}
+    )
+    if unknown:
+        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    bot_name = next((lv.en for lv in levels() if lv.key == bot), bot or "")
+    room = await _rooms(request).create(
+        kind=kind,
+        rules=rules,
+        creator_hash=identity,
+        name=name,
+        opponent_bot=bot,
+        spectators=spectators,
+        opponent_name=bot_name,
+    )
+    return JSONResponse(
+        {"room": room.id, "seat": Seat.ONE.label, "invite_path": f"/r/{room.id}"},
+        status_code=201,
+    )
+
+
+async def room_info(request: Request) -> JSONResponse:
+    room = await _room(request)
+    identity = await _identity(request, required=False)
+    return JSONResponse(room.info(room.seat_of(identity)))
+
+
+async def join_room(request: Request) -> JSONResponse:
+    identity = await _identity(request)
+    assert identity is not None
+    room = await _room(request)
+    data = await _body(request)
+    name = _name(data, "Player")
+    seat = await room.join(identity, name)
+    return JSONResponse({"room": room.id, "seat": seat.label})
+
+
+async def room_record(request: Request) -> JSONResponse:
+    room = await _room(request)
+    return JSONResponse(room.record().to_dict())
+
+
+async def get_levels(request: Request) -> JSONResponse:
+    return JSONResponse(
+        {
+            "levels": [{"key": lv.key, "names": {"de": lv.de, "en": lv.en}} for lv in levels()],
+            "default": DEFAULT_LEVEL,
+        }
+    )
+
+
+async def health(request: Request) -> JSONResponse:
+    return JSONResponse({"ok": True})
+
+
+def _guard(endpoint: Any) -> Any:
+    """Turn ``ApiError``/``RoomError``/``StoreError`` into the JSON error shape."""
+
+    async def handler(request: Request) -> JSONResponse:
+        try:
+            response: JSONResponse = await endpoint(request)
+        except ApiError as exc:
+            return error_response(exc.code, exc.message, exc.status)
+        except RoomError as exc:
+            return error_response(exc.code, exc.message, STATUS.get(exc.code, 400))
+        except StoreError as exc:
+            log.error("store error on %s: %s", request.url.path, exc)
+            return error_response("unavailable", "the server cannot save right now", 503)
+        return response
+
+    handler.__name__ = endpoint.__name__
+    return handler
+
+
+routes = [
+    Route("/api/identity", _guard(create_identity), methods=["POST"]),
+    Route("/api/me", _guard(me), methods=["GET"]),
+    Route("/api/rooms", _guard(create_room), methods=["POST"]),
+    Route("/api/rooms/{room_id}", _guard(room_info), methods=["GET"]),
+    Route("/api/rooms/{room_id}/join", _guard(join_room), methods=["POST"]),
+    Route("/api/rooms/{room_id}/record", _guard(room_record), methods=["GET"]),
+    Route("/api/levels", _guard(get_levels), methods=["GET"]),
+    Route("/api/health", _guard(health), methods=["GET"]),
+]

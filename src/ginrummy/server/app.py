@@ -1,0 +1,65 @@
+"""The ASGI app: ``create_app(settings)`` wires store, bus, rooms, HTTP, WebSocket and
+the static client."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from ginrummy.server import api
+from ginrummy.server.pubsub import open_bus
+from ginrummy.server.rooms import RoomManager
+from ginrummy.server.settings import Settings
+from ginrummy.server.store import open_store
+from ginrummy.server.ws import websocket_endpoint
+
+log = logging.getLogger("ginrummy.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The app for ``settings``; the store opens (and rooms come back) on start-up."""
+    settings = settings or Settings()
+    web_dir = settings.web_dir or WEB_DIR
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = open_store(settings.store_url)
+        await store.open()
+        bus = open_bus()
+        rooms = RoomManager(store, bus, settings.bot_delay)
+        app.state.rooms = rooms
+        log.info("store %s open", settings.store_url.split(":", 1)[0])
+        try:
+            yield
+        finally:
+            await rooms.close()
+            await bus.close()
+            await store.close()
+            log.info("server stopped")
+
+    async def index(request: Request) -> Response:
+        page = web_dir / "index.html"
+        if not page.is_file():
+            return PlainTextResponse("the web client is not installed", status_code=404)
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+    routes = [
+        Route("/", index, methods=["GET", "HEAD"]),
+        Route("/r/{room_id}", index, methods=["GET", "HEAD"]),
+        *api.routes,
+        WebSocketRoute("/ws", websocket_endpoint),
+        Mount("/static", StaticFiles(directory=web_dir, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.settings = settings
+    return app

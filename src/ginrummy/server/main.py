@@ -1,0 +1,87 @@
+"""``ginrummy serve``: parse flags over the environment, then run uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from ginrummy.server.settings import WS_MAX_BYTES, Settings, parse_origins
+
+
+def parse_settings(argv: list[str], base: Settings) -> Settings:
+    parser = argparse.ArgumentParser(
+        prog="ginrummy serve",
+        description="Run the Gin Rummy web server (docs/operations.md).",
+    )
+    parser.add_argument("--host", default=base.host, help=f"interface (default {base.host})")
+    parser.add_argument("--port", type=int, default=base.port, help=f"port (default {base.port})")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=base.data_dir,
+        help=f"directory of the SQLite file (default {base.data_dir}; env GINRUMMY_DATA_DIR)",
+    )
+    parser.add_argument(
+        "--db",
+        default=base.database_url,
+        help="store URL: sqlite:///path/file.sqlite3 or memory:// (env GINRUMMY_DB)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=base.bot_delay,
+        help=f"seconds before a computer move (default {base.bot_delay}; env GINRUMMY_BOT_DELAY)",
+    )
+    parser.add_argument(
+        "--allowed-origins",
+        default=",".join(base.allowed_origins),
+        help="extra WebSocket origins, comma-separated (env GINRUMMY_ALLOWED_ORIGINS)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default=base.log_level,
+        choices=["debug", "info", "warning", "error"],
+        help=f"log level (default {base.log_level}; env GINRUMMY_LOG_LEVEL)",
+    )
+    args = parser.parse_args(argv)
+    if not 0 <= args.bot_delay <= 60:
+        parser.error("--bot-delay must be between 0 and 60 seconds")
+    return replace(
+        base,
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir,
+        database_url=args.db or None,
+        bot_delay=args.bot_delay,
+        allowed_origins=parse_origins(args.allowed_origins),
+        log_level=args.log_level,
+    )
+
+
+def main(argv: list[str]) -> int:
+    try:
+        settings = parse_settings(argv, Settings.from_env())
+    except ValueError as exc:
+        print(f"ginrummy serve: {exc}", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    from ginrummy.server.app import create_app
+
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    config = uvicorn.Config(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        ws_max_size=WS_MAX_BYTES,
+        lifespan="on",
+    )
+    uvicorn.Server(config).run()
+    return 0

@@ -1,0 +1,17 @@
+"""Room event fan-out by URL scheme; in-process by default (``memory://``)."""
+
+from __future__ import annotations
+
+from ginrummy.server.pubsub.base import Bus, Subscription
+
+
+def open_bus(url: str = "memory://") -> Bus:
+    scheme = url.split(":", 1)[0].lower()
+    if scheme == "memory":
+        from ginrummy.server.pubsub.memory import MemoryBus
+
+        return MemoryBus()
+    raise ValueError(f"unsupported bus URL {scheme!r}: use memory://")
+
+
+__all__ = ["Bus", "Subscription", "open_bus"]

@@ -1,0 +1,79 @@
+"""Server configuration: defaults, then environment variables, then command-line flags."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+DEFAULT_BOT_DELAY = 0.8
+WS_MAX_BYTES = 65536
+"""Transport limit for one WebSocket frame (uvicorn drops the connection above it);
+frames between the protocol's ``MAX_FRAME_BYTES`` and this get a ``frame_too_large``
+error and the connection stays usable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the app needs to start; ``create_app(Settings())`` runs in memory."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path("data")
+    database_url: str | None = None  # None: sqlite file under data_dir
+    bot_delay: float = DEFAULT_BOT_DELAY  # seconds before a computer move
+    allowed_origins: tuple[str, ...] = ()  # extra WebSocket origins besides the server's own
+    log_level: str = "info"
+    ws_rate: float = 20.0  # client messages per second per socket, sustained (burst: 3x)
+    web_dir: Path | None = None  # None: the package's web/ directory
+
+    @property
+    def store_url(self) -> str:
+        """The store's URL: ``database_url`` or ``sqlite:///<data_dir>/ginrummy.sqlite3``."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'ginrummy.sqlite3'}"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Defaults overridden by ``GINRUMMY_*`` variables (and ``DATABASE_URL``)."""
+        env = os.environ if env is None else env
+        s = cls()
+        if v := env.get("GINRUMMY_HOST"):
+            s = replace(s, host=v)
+        if v := env.get("GINRUMMY_PORT"):
+            s = replace(s, port=_int("GINRUMMY_PORT", v))
+        if v := env.get("GINRUMMY_DATA_DIR"):
+            s = replace(s, data_dir=Path(v))
+        if v := env.get("GINRUMMY_DB") or env.get("DATABASE_URL"):
+            s = replace(s, database_url=v)
+        if v := env.get("GINRUMMY_BOT_DELAY"):
+            s = replace(s, bot_delay=_delay("GINRUMMY_BOT_DELAY", v))
+        if v := env.get("GINRUMMY_ALLOWED_ORIGINS"):
+            s = replace(s, allowed_origins=parse_origins(v))
+        if v := env.get("GINRUMMY_LOG_LEVEL"):
+            s = replace(s, log_level=v.lower())
+        return s
+
+
+def parse_origins(text: str) -> tuple[str, ...]:
+    """``"https://a.example, https://b.example"`` -> a tuple without trailing slashes."""
+    return tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
+
+
+def _int(name: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, got {text!r}") from None
+
+
+def _delay(name: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, got {text!r}") from None
+    if not 0 <= value <= 60:
+        raise ValueError(f"{name} must be between 0 and 60 seconds, got {value}")
+    return value

@@ -1,0 +1,82 @@
+"""The in-memory store: for tests and throw-away servers (``memory://``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ginrummy.server.store.base import (
+    Event,
+    GameRef,
+    RoomRow,
+    SeatRow,
+    StoreConflict,
+    StoredRoom,
+)
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._identities: set[str] = set()
+        self._rooms: dict[str, RoomRow] = {}
+        self._seats: dict[str, dict[str, SeatRow]] = {}
+        self._events: dict[str, list[Event]] = {}
+
+    async def open(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def add_identity(self, token_hash: str) -> None:
+        self._identities.add(token_hash)
+
+    async def has_identity(self, token_hash: str) -> bool:
+        return token_hash in self._identities
+
+    async def create_room(
+        self, room: RoomRow, seats: Sequence[SeatRow], events: Sequence[Event]
+    ) -> None:
+        if room.id in self._rooms:
+            raise StoreConflict(f"room {room.id} exists")
+        self._rooms[room.id] = room
+        self._seats[room.id] = {s.seat: s for s in seats}
+        self._events[room.id] = []
+        self._append(room.id, events)
+
+    async def claim_seat(self, room_id: str, seat: SeatRow, events: Sequence[Event]) -> None:
+        seats = self._seats[room_id]
+        if seat.seat in seats:
+            raise StoreConflict(f"seat {seat.seat} of room {room_id} is taken")
+        self._check(room_id, events)
+        seats[seat.seat] = seat
+        self._append(room_id, events)
+
+    async def append_events(self, room_id: str, events: Sequence[Event]) -> None:
+        self._append(room_id, events)
+
+    def _check(self, room_id: str, events: Sequence[Event]) -> None:
+        log = self._events[room_id]
+        for i, event in enumerate(events, len(log) + 1):
+            if event.seq != i:
+                raise StoreConflict(f"room {room_id}: event {event.seq} is not the next ({i})")
+
+    def _append(self, room_id: str, events: Sequence[Event]) -> None:
+        self._check(room_id, events)
+        self._events[room_id].extend(events)
+
+    async def load_room(self, room_id: str) -> StoredRoom | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        seats = tuple(sorted(self._seats[room_id].values(), key=lambda s: s.seat != "one"))
+        return StoredRoom(room, seats, tuple(self._events[room_id]))
+
+    async def games_of(self, identity_hash: str, limit: int = 20) -> list[GameRef]:
+        refs = [
+            GameRef(room_id, s.seat, self._rooms[room_id].kind, self._rooms[room_id].created)
+            for room_id, seats in self._seats.items()
+            for s in seats.values()
+            if s.identity_hash == identity_hash
+        ]
+        refs.sort(key=lambda r: r.created, reverse=True)
+        return refs[:limit]

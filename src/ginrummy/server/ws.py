@@ -1,0 +1,272 @@
+"""The WebSocket endpoint: one socket per seat or spectator (docs/protocol.md, "WebSocket").
+
+The first message (``hello``) binds the socket to a room, with the token that holds a
+seat or without one as a spectator. From then on the socket forwards the room's
+notices as ``event``/``view``/``presence`` messages rendered for what it may see, and
+turns the client's intents into calls on the room's master. Every refusal is an
+``error`` message; the connection stays usable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ginrummy.engine import Seat, SeatView
+from ginrummy.protocol import (
+    MAX_FRAME_BYTES,
+    ClientMessage,
+    ProtocolError,
+    decode_client_message,
+    encode_seat_view,
+    encode_spectator_view,
+)
+from ginrummy.server.pubsub import Subscription
+from ginrummy.server.rooms import Room, RoomError, RoomManager, Snapshot
+from ginrummy.server.settings import Settings
+from ginrummy.server.tips import TipsUnavailable, tip_for
+from ginrummy.server.tokens import hash_token
+
+log = logging.getLogger("ginrummy.server.ws")
+
+ORIGIN_REFUSED = 4403
+
+
+def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
+    """Same origin as the server (by host), or a configured origin; no Origin: not a browser."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if origin in settings.allowed_origins:
+        return True
+    host = ws.headers.get("host", "")
+    parts = urlsplit(origin)
+    return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, rooms: RoomManager, rate: float) -> None:
+        self.ws = ws
+        self.rooms = rooms
+        self.room: Room | None = None
+        self.seat: Seat | None = None
+        self.sent_version = 0
+        self.sub: Subscription | None = None
+        self.forwarder: asyncio.Task[None] | None = None
+        self.send_lock = asyncio.Lock()
+        self.rate = rate
+        self.burst = 3 * rate
+        self.allowance = self.burst
+        self.last = time.monotonic()
+
+    # --- sending ----------------------------------------------------------------------
+
+    async def send(self, *messages: Mapping[str, Any]) -> None:
+        """Send messages back to back (no other message in between)."""
+        async with self.send_lock:
+            for message in messages:
+                if self.ws.application_state is not WebSocketState.CONNECTED:
+                    return
+                await self.ws.send_json(message)
+
+    async def error(self, code: str, message: str) -> None:
+        version = self.room.current.version if self.room is not None else None
+        await self.send({"type": "error", "code": code, "message": message, "version": version})
+
+    def _view_message(self, snap: Snapshot) -> dict[str, Any]:
+        assert self.room is not None
+        view = self.room.view(self.seat, snap)
+        body = encode_seat_view(view) if isinstance(view, SeatView) else encode_spectator_view(view)
+        return {
+            "type": "view",
+            "version": snap.version,
+            "view": body,
+            "players": self.room.players(snap),
+        }
+
+    def _event_message(self, notice: Mapping[str, Any], snap: Snapshot) -> dict[str, Any]:
+        assert self.room is not None
+        action = None
+        if notice["kind"] == "action":
+            # The last move as this socket may see it: a knock's card stays face down.
+            moves = self.room.view(self.seat, snap).moves
+            action = str(moves[-1]) if moves else None
+        return {
+            "type": "event",
+            "version": snap.version,
+            "kind": notice["kind"],
+            "seat": notice.get("seat"),
+            "action": action,
+        }
+
+    async def send_view(self, force: bool = False) -> None:
+        assert self.room is not None
+        snap = self.room.current
+        if force or snap.version > self.sent_version:
+            self.sent_version = snap.version
+            await self.send(self._view_message(snap))
+
+    async def forward(self, sub: Subscription) -> None:
+        """Render the room's notices for this socket until it closes."""
+        while True:
+            notice = await sub.get()
+            room = self.room
+            if room is None:
+                return
+            if notice["kind"] == "presence":
+                if self.seat is None or notice.get("seat") != self.seat.label:
+                    await self.send({"type": "presence", "players": room.players()})
+                continue
+            version = int(notice["version"])
+            if version <= self.sent_version:
+                continue  # already sent (the view after hello may be ahead of a notice)
+            snap = room.snapshot_at(version)
+            self.sent_version = snap.version
+            await self.send(self._event_message(notice, snap), self._view_message(snap))
+
+    # --- receiving --------------------------------------------------------------------
+
+    def _rate_ok(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
+        self.last = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def run(self) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            raw: str | bytes | None = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+            if size > MAX_FRAME_BYTES:
+                await self.error(
+                    "frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes"
+                )
+                continue
+            if not self._rate_ok():
+                await self.error("rate_limited", "too many messages; slow down")
+                continue
+            try:
+                await self.handle(decode_client_message(raw))
+            except ProtocolError as exc:
+                await self.error(exc.code, str(exc))
+            except RoomError as exc:
+                await self.error(exc.code, exc.message)
+                if exc.code in ("stale_version", "not_your_turn") and self.room is not None:
+                    await self.send_view(force=True)
+
+    async def handle(self, msg: ClientMessage) -> None:
+        if msg.type == "ping":
+            await self.send({"type": "pong", "t": msg.fields.get("t")})
+            return
+        if msg.type == "hello":
+            await self.hello(msg.fields)
+            return
+        if self.room is None:
+            raise RoomError("hello_first", "send 'hello' with the room first")
+        room = self.room
+        if msg.type == "resync":
+            await self.send_view(force=True)
+            return
+        seat = self.seat
+        if seat is None:
+            raise RoomError("not_a_player", "spectators only watch")
+        if msg.type == "act":
+            await room.act(seat, int(msg.fields["version"]), str(msg.fields["action"]))
+        elif msg.type == "next_round":
+            # Readiness is idempotent, so its version is informational: never stale.
+            await room.next_round(seat)
+        elif msg.type == "new_match":
+            await room.new_match(seat)
+        elif msg.type == "tip":
+            await self.tip(room, seat)
+
+    async def tip(self, room: Room, seat: Seat) -> None:
+        snap = room.current
+        view = room.view(seat, snap)
+        assert isinstance(view, SeatView)
+        try:
+            tip = await tip_for(view)
+        except TipsUnavailable as exc:
+            raise RoomError("tips_unavailable", str(exc)) from None
+        await self.send(
+            {
+                "type": "tip",
+                "version": snap.version,
+                "action": tip.action,
+                "key": tip.key,
+                "params": tip.params,
+                "text": tip.texts,
+            }
+        )
+
+    async def hello(self, fields: Mapping[str, Any]) -> None:
+        room = await self.rooms.get(str(fields["room"]))
+        if room is None:
+            raise RoomError("unknown_room", "there is no such room")
+        token = fields.get("token")
+        seat = room.seat_of(hash_token(token)) if token else None
+        if seat is None and not room.spectators:
+            raise RoomError("no_spectators", "this room has no free seat and allows no spectators")
+        await self.unbind()
+        self.room, self.seat, self.sent_version = room, seat, 0
+        self.sub = self.rooms.bus.subscribe(room.topic)
+        self.forwarder = asyncio.create_task(self.forward(self.sub))
+        if seat is not None:
+            await room.connect(seat)
+        snap = room.current
+        self.sent_version = snap.version
+        welcome = {
+            "type": "welcome",
+            "room": room.info(seat),
+            "seat": None if seat is None else seat.label,
+        }
+        await self.send(welcome, self._view_message(snap))
+        log.info(
+            "room %s: %s joined the socket",
+            room.id,
+            "a spectator" if seat is None else f"seat {seat.label}",
+        )
+
+    async def unbind(self) -> None:
+        if self.forwarder is not None:
+            self.forwarder.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.forwarder
+            self.forwarder = None
+        if self.sub is not None:
+            self.sub.close()
+            self.sub = None
+        if self.room is not None and self.seat is not None:
+            await self.room.disconnect(self.seat)
+        self.room, self.seat = None, None
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    settings: Settings = ws.app.state.settings
+    if not origin_allowed(ws, settings):
+        log.warning("websocket refused: origin %s", ws.headers.get("origin"))
+        await ws.close(code=ORIGIN_REFUSED)
+        return
+    await ws.accept()
+    conn = Connection(ws, ws.app.state.rooms, settings.ws_rate)
+    try:
+        await conn.run()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await conn.unbind()

@@ -1,0 +1,106 @@
+"""Helpers of the server tests: an app on a memory or SQLite store, clients, sockets."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from ginrummy.server.app import create_app
+from ginrummy.server.settings import Settings
+
+Message = dict[str, Any]
+
+
+def settings(db: str = "memory://", **changes: Any) -> Settings:
+    base: dict[str, Any] = {
+        "database_url": db,
+        "bot_delay": 0.0,
+        "web_dir": Path("/nonexistent"),
+        "ws_rate": 10_000.0,
+    }
+    return Settings(**{**base, **changes})
+
+
+@contextmanager
+def client(db: str = "memory://", **changes: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(settings(db, **changes))) as c:
+        yield c
+
+
+def identity(c: TestClient) -> str:
+    r = c.post("/api/identity", json={})
+    assert r.status_code == 201
+    token = r.json()["token"]
+    assert isinstance(token, str)
+    return token
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(c: TestClient, token: str, **body: Any) -> str:
+    r = c.post("/api/rooms", json=body, headers=auth(token))
+    assert r.status_code == 201, r.text
+    room = r.json()["room"]
+    assert isinstance(room, str)
+    return room
+
+
+def receive(ws: WebSocketTestSession, timeout: float = 10.0) -> Message:
+    """The next server message, failing the test instead of hanging forever."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    if message["type"] == "websocket.close":
+        raise AssertionError(f"socket closed: {message}")
+    data = json.loads(message["text"])
+    assert isinstance(data, dict)
+    return data
+
+
+def receive_until(
+    ws: WebSocketTestSession, pred: Callable[[Message], bool], limit: int = 200
+) -> Message:
+    for _ in range(limit):
+        msg = receive(ws)
+        if pred(msg):
+            return msg
+    raise AssertionError("the expected message never came")
+
+
+def hello(ws: WebSocketTestSession, room: str, token: str | None = None) -> tuple[Message, Message]:
+    """Say hello; returns the ``welcome`` and the first ``view``."""
+    ws.send_json({"type": "hello", "room": room, "token": token})
+    welcome = receive(ws)
+    assert welcome["type"] == "welcome", welcome
+    view = receive(ws)
+    assert view["type"] == "view", view
+    return welcome, view
+
+
+def simple_choice(view: Message) -> str:
+    """A plain legal choice for a test player: gin/knock, pass, stock, loose high card."""
+    legal: list[str] = view["legal_actions"]
+    for prefix in ("big gin", "gin ", "knock "):
+        for action in legal:
+            if action.startswith(prefix):
+                return action
+    for plain in ("pass", "draw stock"):
+        if plain in legal:
+            return plain
+    loose = view["arrangement"]["deadwood_cards"]
+    order = "A23456789TJQK"
+    for card in sorted(loose, key=lambda c: order.index(c[0]), reverse=True):
+        if f"discard {card}" in legal:
+            return f"discard {card}"
+    return legal[0]

@@ -1,0 +1,43 @@
+"""Configuration: defaults, environment, flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ginrummy.server.main import parse_settings
+from ginrummy.server.settings import Settings
+
+
+def test_defaults_use_sqlite_under_the_data_dir() -> None:
+    s = Settings()
+    assert s.port == 8000
+    assert s.store_url == "sqlite:///data/ginrummy.sqlite3"
+    assert s.bot_delay == pytest.approx(0.8)
+
+
+def test_environment_then_flags() -> None:
+    env = {
+        "GINRUMMY_DATA_DIR": "/var/lib/gin",
+        "GINRUMMY_BOT_DELAY": "0",
+        "GINRUMMY_PORT": "9000",
+        "GINRUMMY_ALLOWED_ORIGINS": "https://a.example/, https://b.example",
+    }
+    s = Settings.from_env(env)
+    assert s.store_url == "sqlite:////var/lib/gin/ginrummy.sqlite3"
+    assert s.bot_delay == 0
+    assert s.port == 9000
+    assert s.allowed_origins == ("https://a.example", "https://b.example")
+    s = parse_settings(["--port", "8123", "--data-dir", "x", "--db", "memory://"], s)
+    assert (s.port, s.data_dir, s.store_url) == (8123, Path("x"), "memory://")
+    assert Settings.from_env({"DATABASE_URL": "memory://"}).store_url == "memory://"
+
+
+def test_bad_values_are_refused() -> None:
+    with pytest.raises(ValueError, match="GINRUMMY_BOT_DELAY"):
+        Settings.from_env({"GINRUMMY_BOT_DELAY": "soon"})
+    with pytest.raises(ValueError, match="GINRUMMY_PORT"):
+        Settings.from_env({"GINRUMMY_PORT": "eighty"})
+    with pytest.raises(SystemExit):
+        parse_settings(["--bot-delay", "-1"], Settings())
