@@ -1,0 +1,59 @@
+"""Computer players: ``choose(view, rng) -> action`` over a seat view, never a state.
+
+>>> import random
+>>> from ginrummy.bots import LEVELS, make_bot
+>>> sorted(LEVELS)
+['baseline', 'beginner', 'casual', 'expert', 'random', 'strong']
+>>> LEVELS["casual"].names["de"]
+'Gelegenheitsspieler'
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ginrummy.bots.base import Chooser
+from ginrummy.bots.expert import Expert
+from ginrummy.bots.heuristic import BEGINNER, CASUAL, STRONG, Player
+from ginrummy.bots.simple import choose_baseline, choose_random
+from ginrummy.engine import Action, SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level of play with its display names (``de``, ``en``) and its player."""
+
+    key: str
+    names: dict[str, str]
+    choose: Chooser = field(repr=False)
+    offered: bool = True  # shown in the UI; measuring sticks are not
+
+
+LEVELS: dict[str, Level] = {
+    "beginner": Level("beginner", {"de": "Anfänger", "en": "Beginner"}, Player(BEGINNER)),
+    "casual": Level("casual", {"de": "Gelegenheitsspieler", "en": "Casual"}, Player(CASUAL)),
+    "strong": Level("strong", {"de": "Stark", "en": "Strong"}, Player(STRONG)),
+    "expert": Level("expert", {"de": "Experte", "en": "Expert"}, Expert()),
+    "random": Level("random", {"de": "Zufall", "en": "Random"}, choose_random, offered=False),
+    "baseline": Level(
+        "baseline", {"de": "Grundstrategie", "en": "Baseline"}, choose_baseline, offered=False
+    ),
+}
+"""Every level by key; ``offered`` ones are for the UI, the others for measurement."""
+
+
+def make_bot(level: str) -> Chooser:
+    """The player of ``level``; raises ``KeyError`` naming the levels for an unknown one."""
+    try:
+        return LEVELS[level].choose
+    except KeyError:
+        raise KeyError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}") from None
+
+
+def choose(level: str, view: SeatView, rng: random.Random) -> Action:
+    """The action the player of ``level`` takes in ``view``."""
+    return make_bot(level)(view, rng)
+
+
+__all__ = ["LEVELS", "Chooser", "Level", "choose", "make_bot"]
