@@ -1,0 +1,68 @@
+// The HTTP part of the protocol (docs/protocol.md): identity, rooms, levels, own games.
+const TOKEN_KEY = "ginrummy.token";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function storedToken() {
+  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+}
+
+async function request(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, "network", String(err));
+  }
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) {
+    const error = data?.error ?? {};
+    throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? "");
+  }
+  return data;
+}
+
+/** This browser's identity token, created once and kept in localStorage. */
+export async function ensureToken() {
+  const existing = storedToken();
+  if (existing) return existing;
+  const data = await request("POST", "/api/identity", {});
+  try { localStorage.setItem(TOKEN_KEY, data.token); } catch { /* kept for this page only */ }
+  return data.token;
+}
+
+/** Run `fn(token)`; if the server no longer knows the token, make a new one once. */
+async function withToken(fn) {
+  const token = await ensureToken();
+  try {
+    return await fn(token);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      try { localStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+      return fn(await ensureToken());
+    }
+    throw err;
+  }
+}
+
+export const api = {
+  levels: () => request("GET", "/api/levels"),
+  me: () => withToken((token) => request("GET", "/api/me", undefined, token)),
+  createRoom: (body) => withToken((token) => request("POST", "/api/rooms", body, token)),
+  room: (id) => {
+    const token = storedToken();
+    return request("GET", `/api/rooms/${encodeURIComponent(id)}`, undefined, token);
+  },
+  join: (id, name) =>
+    withToken((token) => request("POST", `/api/rooms/${encodeURIComponent(id)}/join`, { name }, token)),
+};

@@ -1,0 +1,127 @@
+// Card text and card art. Cards are their protocol notation: rank then suit ("7h", "Td").
+import { t } from "./i18n.js";
+
+export const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const RANK_LABELS = { T: "10" };
+
+export function rankOf(code) {
+  return code[0].toUpperCase();
+}
+
+export function suitOf(code) {
+  return code[code.length - 1].toLowerCase();
+}
+
+/** The card in words in the page language: "7 of hearts", "Pik Dame". */
+export function cardName(code) {
+  const rank = rankOf(code);
+  const rankWord = "AJQKT".includes(rank) ? t(`rank.${rank}`) : rank;
+  return t("card.name", { rank: rankWord, suit: t(`suit.${suitOf(code)}`) });
+}
+
+export function cardList(codes) {
+  return codes.map(cardName).join(", ");
+}
+
+export function rankLabel(code) {
+  const rank = rankOf(code);
+  return RANK_LABELS[rank] ?? rank;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// Suit shapes drawn for this project in a 20 x 20 box (no font needed).
+const SUIT_PATHS = {
+  h: ["M10 18.5C-5 8 2.5-3 10 5C17.5-3 25 8 10 18.5Z"],
+  d: ["M10 0.5L18.5 10L10 19.5L1.5 10Z"],
+  s: ["M10 0.5C3 8-0.5 11 2 14.8C4 17.5 7.6 16.6 8.8 14.4L7.4 19.5H12.6L11.2 14.4C12.4 16.6 16 17.5 18 14.8C20.5 11 17 8 10 0.5Z"],
+  c: [
+    "M10 1.2a4.4 4.4 0 1 1 0 8.8a4.4 4.4 0 1 1 0-8.8Z",
+    "M5 7.2a4.4 4.4 0 1 1 0 8.8a4.4 4.4 0 1 1 0-8.8Z",
+    "M15 7.2a4.4 4.4 0 1 1 0 8.8a4.4 4.4 0 1 1 0-8.8Z",
+    "M8.9 10L7.4 19.5H12.6L11.1 10Z",
+  ],
+};
+
+function suitShape(suit, x, y, size) {
+  const g = document.createElementNS(SVG_NS, "g");
+  const scale = size / 20;
+  g.setAttribute("transform", `translate(${x - size / 2} ${y - size / 2}) scale(${scale})`);
+  g.classList.add("pip");
+  for (const d of SUIT_PATHS[suit]) {
+    const path = document.createElementNS(SVG_NS, "path");
+    path.setAttribute("d", d);
+    g.append(path);
+  }
+  return g;
+}
+
+function label(text, x, y, size) {
+  const el = document.createElementNS(SVG_NS, "text");
+  el.setAttribute("x", String(x));
+  el.setAttribute("y", String(y));
+  el.setAttribute("font-size", String(size));
+  el.setAttribute("text-anchor", "middle");
+  el.setAttribute("font-weight", "700");
+  el.textContent = text;
+  return el;
+}
+
+/** The face of a card: a small SVG made for this project (corner indices, big centre). */
+export function cardFace(code) {
+  const suit = suitOf(code);
+  const rank = rankLabel(code);
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 60 84");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  svg.classList.add("card-art", `suit-${suit}`);
+  const bg = document.createElementNS(SVG_NS, "rect");
+  bg.setAttribute("x", "0.75");
+  bg.setAttribute("y", "0.75");
+  bg.setAttribute("width", "58.5");
+  bg.setAttribute("height", "82.5");
+  bg.setAttribute("rx", "5");
+  bg.classList.add("card-bg");
+  svg.append(bg);
+  const index = document.createElementNS(SVG_NS, "text");
+  index.setAttribute("x", "4");
+  index.setAttribute("y", "17");
+  index.setAttribute("font-size", rank.length > 1 ? "15" : "18");
+  index.setAttribute("font-weight", "700");
+  index.classList.add("card-index");
+  index.textContent = rank;
+  svg.append(index);
+  svg.append(suitShape(suit, 11, 27, 13));
+  const face = "JQK".includes(rank);
+  if (face) {
+    const frame = document.createElementNS(SVG_NS, "rect");
+    frame.setAttribute("x", "19");
+    frame.setAttribute("y", "30");
+    frame.setAttribute("width", "36");
+    frame.setAttribute("height", "48");
+    frame.setAttribute("rx", "3");
+    frame.classList.add("card-frame");
+    svg.append(frame);
+    svg.append(label(rank, 37, 55, 22));
+    svg.append(suitShape(suit, 37, 68, 13));
+  } else {
+    svg.append(suitShape(suit, 37, 56, rank === "A" ? 34 : 28));
+  }
+  return svg;
+}
+
+/** A card element (no semantics of its own; the caller names it). */
+export function cardElement(code, { small = false } = {}) {
+  const el = document.createElement("span");
+  el.className = `card face suit-${suitOf(code)}${small ? " small" : ""}`;
+  el.dataset.card = code;
+  el.append(cardFace(code));
+  return el;
+}
+
+export function cardBack({ small = false } = {}) {
+  const el = document.createElement("span");
+  el.className = `card back${small ? " small" : ""}`;
+  return el;
+}

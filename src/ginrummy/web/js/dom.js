@@ -1,0 +1,28 @@
+// A tiny element builder. Text is always set as text (never parsed as HTML).
+
+/**
+ * h("button", {class: "x", "aria-label": "y", dataset: {cmd: "z"}}, "text", child)
+ * Attributes with null/undefined/false values are left out.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (key === "value") el.value = value;
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.append(child);
+    else el.append(document.createTextNode(String(child)));
+  }
+}

@@ -1,0 +1,109 @@
+// One WebSocket per seat or spectator: hello on every (re)connect, reconnect with backoff,
+// versioned messages (duplicates dropped, a gap triggers a resync), keep-alive pings.
+
+const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 15000];
+const PING_MS = 20000;
+
+export class GameSocket {
+  /**
+   * @param {object} options
+   * @param {string} options.room
+   * @param {() => string|null} options.token  the seat token, or null for a spectator
+   * @param {(msg: object) => void} options.onMessage  messages that passed the version checks
+   * @param {(state: {connected: boolean, retryIn?: number, attempt?: number}) => void} options.onConnection
+   */
+  constructor({ room, token, onMessage, onConnection, url = defaultUrl() }) {
+    this.room = room;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onConnection = onConnection;
+    this.url = url;
+    this.version = null;
+    this.attempt = 0;
+    this.ws = null;
+    this.closed = false;
+    this.timer = null;
+    this.pinger = null;
+  }
+
+  open() {
+    this.closed = false;
+    this.connect();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close(1000);
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  connect() {
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      const hello = { type: "hello", room: this.room };
+      const token = this.token();
+      if (token) hello.token = token;
+      if (Number.isInteger(this.version)) hello.version = this.version;
+      ws.send(JSON.stringify(hello));
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", () => {
+      clearInterval(this.pinger);
+      if (this.ws === ws) this.ws = null;
+      if (!this.closed) this.retry();
+    });
+    ws.addEventListener("error", () => { /* the close event follows and retries */ });
+  }
+
+  retry() {
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    const jittered = Math.round(delay * (0.8 + Math.random() * 0.4));
+    this.attempt += 1;
+    this.onConnection({ connected: false, retryIn: jittered, attempt: this.attempt });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), jittered);
+  }
+
+  receive(raw) {
+    let msg;
+    try { msg = JSON.parse(raw); } catch { return; }
+    if (!msg || typeof msg !== "object") return;
+    if (msg.type === "welcome") {
+      this.attempt = 0;
+      this.onConnection({ connected: true });
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping", t: Date.now() }), PING_MS);
+    }
+    if (msg.type === "view") {
+      // A view is the whole state: anything not newer than what we have is a duplicate.
+      if (Number.isInteger(this.version) && msg.version <= this.version) return;
+      this.version = msg.version;
+    } else if (msg.type === "event") {
+      if (Number.isInteger(this.version) && msg.version <= this.version) return;
+      // A gap: something was missed; still show this event, and ask for the full view.
+      if (Number.isInteger(this.version) && msg.version > this.version + 1) this.send({ type: "resync" });
+    }
+    this.onMessage(msg);
+  }
+}
+
+export function defaultUrl(loc = globalThis.location) {
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${loc.host}/ws`;
+}

@@ -1,0 +1,255 @@
+// The client state: the last server view plus a little presentation state (language,
+// hand order, tips switch, connection). Messages are folded in by pure functions.
+
+export function initialState() {
+  return {
+    lang: "en",
+    route: { name: "home", room: null },
+    home: {
+      levels: [],
+      games: [],
+      busy: false,
+      error: null,
+      form: { level: null, soloTarget: 100, preset: "standard", roomTarget: 100, seat2: "friend", name: "" },
+    },
+    room: { phase: "loading", info: null, error: null, joinName: "" },
+    seat: null,
+    info: null,
+    view: null,
+    version: null,
+    players: null,
+    connection: { connected: false, retryIn: null, everConnected: false },
+    animation: null,
+    fresh: [],
+    pending: null,
+    manualOrder: null,
+    choose: null,
+    tips: { on: false, left: 0, requested: null, tip: null, message: null },
+    notice: null,
+    fourColour: false,
+    copied: false,
+  };
+}
+
+export function createStore(state) {
+  let current = state;
+  const listeners = new Set();
+  return {
+    get: () => current,
+    /** Replace the state with `fn(state)` (or merge a patch); listeners re-render. */
+    update(change, { silent = false } = {}) {
+      current = typeof change === "function" ? change(current) : { ...current, ...change };
+      if (!silent) for (const listener of listeners) listener(current);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function roundKey(view) {
+  return view ? `${view.table.round}:${view.table.match_phase === "over" ? "over" : ""}` : "";
+}
+
+function roundRunning(view) {
+  return Boolean(view && view.table.match_phase === "round" && view.table.round_phase !== "over");
+}
+
+/**
+ * Fold one server message into the state. Returns the new state and the things worth
+ * announcing in words (structured; the renderer turns them into text).
+ */
+export function applyMessage(state, msg) {
+  const announce = [];
+  let next = state;
+  switch (msg.type) {
+    case "welcome":
+      next = { ...state, seat: msg.seat ?? null, info: msg.room ?? state.info, notice: null };
+      break;
+    case "event": {
+      next = {
+        ...state,
+        animation: { version: msg.version, seat: msg.seat ?? null, action: msg.action ?? null, kind: msg.kind ?? null },
+      };
+      const prevTop = state.view?.table.discard_pile.at(-1) ?? null;
+      if (typeof msg.action === "string" && msg.seat && msg.seat !== state.seat) {
+        announce.push({ kind: "move", seat: msg.seat, action: msg.action, top: prevTop });
+      }
+      break;
+    }
+    case "view": {
+      const view = msg.view;
+      const prev = state.view;
+      const newRound = roundKey(prev) !== roundKey(view);
+      const prevHand = new Set(prev?.hand ?? []);
+      const fresh = newRound || !prev ? [] : view.hand.filter((card) => !prevHand.has(card));
+      let tips = state.tips;
+      if (tips.on && prev && roundRunning(prev) && !roundRunning(view)) {
+        tips = { on: false, left: 0, requested: null, tip: null, message: "tips.ended_round" };
+      } else if (tips.tip && tips.tip.version !== msg.version) {
+        tips = { ...tips, tip: null };
+      }
+      next = {
+        ...state,
+        view,
+        version: msg.version,
+        pending: null,
+        players: msg.players ?? state.players,
+        fresh,
+        manualOrder: newRound ? null : state.manualOrder,
+        choose: state.choose && view.legal_actions.some((a) => /^(knock|gin) /.test(a)) ? state.choose : null,
+        tips,
+        animation: state.animation && state.animation.version === msg.version ? state.animation : null,
+      };
+      if (prev && roundRunning(prev) && !roundRunning(view) && view.table.match_phase !== "round") {
+        announce.push({ kind: "round_end" });
+      } else if (prev && !roundRunning(prev) && roundRunning(view)) {
+        announce.push({ kind: "deal" });
+      }
+      if (msg.players) announce.push(...presenceChanges(state.players, msg.players, state.seat));
+      break;
+    }
+    case "presence":
+      next = { ...state, players: msg.players };
+      announce.push(...presenceChanges(state.players, msg.players, state.seat));
+      break;
+    case "tip":
+      if (state.tips.on) next = { ...state, tips: { ...state.tips, tip: msg, message: null } };
+      break;
+    case "error":
+      if (msg.code === "tips_unavailable") {
+        next = { ...state, tips: { ...state.tips, tip: null, message: "tips.unavailable" } };
+      } else {
+        next = { ...state, pending: null, notice: { code: msg.code, message: msg.message ?? "" } };
+      }
+      break;
+    default:
+      break;
+  }
+  return { state: next, announce };
+}
+
+function presenceChanges(before, after, mySeat) {
+  const out = [];
+  if (!before || !after) return out;
+  for (const seat of ["one", "two"]) {
+    if (seat === mySeat) continue;
+    const was = before[seat];
+    const now = after[seat];
+    if (!now || now.bot) continue;
+    if (!was && now) out.push({ kind: "presence", seat, what: "joined" });
+    else if (was && was.connected && !now.connected) out.push({ kind: "presence", seat, what: "away" });
+    else if (was && !was.connected && now.connected) out.push({ kind: "presence", seat, what: "back" });
+  }
+  return out;
+}
+
+/** The state after this seat confirmed a decision: a tip is used up. */
+export function afterOwnDecision(state) {
+  const tips = state.tips;
+  if (!tips.on) return { ...state, choose: null };
+  const left = tips.left - 1;
+  return {
+    ...state,
+    choose: null,
+    tips: left > 0
+      ? { ...tips, left, tip: null, message: null }
+      : { on: false, left: 0, requested: null, tip: null, message: "tips.done" },
+  };
+}
+
+export function toggleTips(state) {
+  if (state.tips.on) return { ...state, tips: { on: false, left: 0, requested: null, tip: null, message: "tips.off" } };
+  return { ...state, tips: { on: true, left: 3, requested: null, tip: null, message: null } };
+}
+
+/** Whether the coach should be asked now (tips on, this seat decides, not asked yet). */
+export function wantsTip(state) {
+  const view = state.view;
+  return Boolean(
+    state.tips.on && view && state.seat && view.legal_actions.length > 0 && state.tips.requested !== state.version,
+  );
+}
+
+/**
+ * The own hand in display order: melds grouped first (as the server arranged them), then
+ * deadwood; or the player's manual order, with newly drawn cards appended.
+ */
+export function handOrder(view, manualOrder) {
+  if (!view) return [];
+  const hand = view.hand;
+  if (manualOrder) {
+    const inHand = new Set(hand);
+    const kept = manualOrder.filter((card) => inHand.has(card));
+    const keptSet = new Set(kept);
+    return [...kept, ...hand.filter((card) => !keptSet.has(card))];
+  }
+  const arrangement = view.arrangement;
+  if (!arrangement) return [...hand];
+  const ordered = [...arrangement.melds.flat(), ...arrangement.deadwood_cards];
+  const seen = new Set(ordered);
+  return [...ordered.filter((card) => hand.includes(card)), ...hand.filter((card) => !seen.has(card))];
+}
+
+/** Meld index of each card of the own hand (undefined for deadwood). */
+export function meldIndex(view) {
+  const index = new Map();
+  (view?.arrangement?.melds ?? []).forEach((meld, i) => meld.forEach((card) => index.set(card, i)));
+  return index;
+}
+
+/** Move `card` by `delta` places in the displayed order; returns the new manual order. */
+export function moveCard(order, card, delta) {
+  const from = order.indexOf(card);
+  if (from < 0) return order;
+  const to = Math.max(0, Math.min(order.length - 1, from + delta));
+  const next = order.filter((c) => c !== card);
+  next.splice(to, 0, card);
+  return next;
+}
+
+/** Put `card` before `target` (or at the end when target is null). */
+export function placeCard(order, card, target, after = false) {
+  if (card === target) return order;
+  const next = order.filter((c) => c !== card);
+  if (target === null) return [...next, card];
+  const at = next.indexOf(target);
+  if (at < 0) return order;
+  next.splice(after ? at + 1 : at, 0, card);
+  return next;
+}
+
+/** Legal actions of a kind ("discard", "knock", "gin") keyed by card. */
+export function actionsByCard(view, kind) {
+  const out = new Map();
+  for (const action of view?.legal_actions ?? []) {
+    const [verb, card] = splitAction(action);
+    if (verb === kind && card) out.set(card, action);
+  }
+  return out;
+}
+
+export function splitAction(action) {
+  const parts = String(action).trim().split(/\s+/);
+  const last = parts.at(-1);
+  if (parts.length >= 2 && /^[2-9TJQKA][cdhs]$/i.test(last)) return [parts.slice(0, -1).join(" "), last];
+  return [parts.join(" "), null];
+}
+
+const RANK_ORDER = "A23456789TJQK";
+
+/**
+ * The knock (or gin) the big button plays: among the legal ones, a card the server counts
+ * as deadwood, highest rank first. Legality is the server's; this only picks among them.
+ */
+export function preferredCardAction(view, kind) {
+  const options = actionsByCard(view, kind);
+  if (options.size === 0) return null;
+  const deadwood = new Set(view.arrangement?.deadwood_cards ?? []);
+  const cards = [...options.keys()].sort((a, b) => {
+    const dead = Number(deadwood.has(b)) - Number(deadwood.has(a));
+    return dead || RANK_ORDER.indexOf(b[0].toUpperCase()) - RANK_ORDER.indexOf(a[0].toUpperCase());
+  });
+  return options.get(cards[0]);
+}

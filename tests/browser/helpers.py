@@ -1,0 +1,206 @@
+"""Play through the page by role and name only, as a screen-reader user or an agent would."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import expect
+
+
+@dataclass(frozen=True)
+class Words:
+    """The accessible names and status phrases of one page language."""
+
+    status: str
+    hand: str
+    take: str
+    pass_: str
+    draw_stock: str
+    draw_discard: str
+    knock: str
+    gin: str
+    next_round: str
+    new_match: str
+    your_turn: str
+    upcard: str
+    draw: str
+    discard: str
+    can_knock: str
+    can_gin: str
+    last_discard: str
+    press_next: str
+    match_over: str
+    tips: str
+    choose_card: str
+
+
+EN = Words(
+    status="Game status",
+    hand="Your hand",
+    take="Take the upcard",
+    pass_="Pass",
+    draw_stock="Draw from stock",
+    draw_discard="Take the discard",
+    knock="Knock",
+    gin="Gin",
+    next_round="Next round",
+    new_match="New match",
+    your_turn="Your turn",
+    upcard="take the upcard",
+    draw="draw from the stock",
+    discard="discard a card",
+    can_knock="You may knock",
+    can_gin="You can go gin",
+    last_discard="take the last discard",
+    press_next="Press “Next round”",
+    match_over="The match is over",
+    tips="Learn with tips",
+    choose_card="Choose the card yourself",
+)
+DE = Words(
+    status="Spielstand",
+    hand="Deine Hand",
+    take="Offene Karte nehmen",
+    pass_="Passen",
+    draw_stock="Vom Stapel ziehen",
+    draw_discard="Ablage nehmen",
+    knock="Klopfen",
+    gin="Gin",
+    next_round="Nächste Runde",
+    new_match="Neue Partie",
+    your_turn="Du bist dran",
+    upcard="Nimm die offene Karte",
+    draw="Ziehe vom Stapel",
+    discard="Lege eine Karte ab",
+    can_knock="Du darfst klopfen",
+    can_gin="Du kannst Gin machen",
+    last_discard="letzte Ablage",
+    press_next="Drücke „Nächste Runde“",
+    match_over="Die Partie ist vorbei",
+    tips="Mit Tipps lernen",
+    choose_card="Karte selbst wählen",
+)
+
+
+def status(page: Any, w: Words = EN) -> Any:
+    return page.get_by_role("status", name=w.status)
+
+
+def actionable(w: Words) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(x) for x in (w.your_turn, w.press_next, w.match_over)))
+
+
+def hand_cards(page: Any, w: Words = EN) -> list[str]:
+    group = page.get_by_role("group", name=w.hand)
+    # One atomic read: the hand may be re-rendered at any moment.
+    names: list[str] = group.get_by_role("button").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    return names
+
+
+def decide(
+    page: Any,
+    rng: random.Random,
+    w: Words = EN,
+    *,
+    knock: bool = True,
+    timeout: float = 15_000,
+    on_round_end: Any = None,
+) -> str:
+    """Wait until this seat has something to do and do one thing; returns what it did."""
+    st = status(page, w)
+    expect(st).to_have_text(actionable(w), timeout=timeout)
+    text = st.inner_text()
+    if w.match_over in text:
+        return "match_over"
+    if w.press_next in text:
+        if on_round_end is not None:
+            on_round_end()
+        page.get_by_role("button", name=w.next_round).click()
+        expect(st).not_to_contain_text(w.press_next)
+        return "next_round"
+    if w.upcard in text:
+        name = w.take if rng.random() < 0.3 else w.pass_
+        page.get_by_role("button", name=name, exact=True).click()
+        return "upcard"
+    if w.last_discard in text:
+        page.get_by_role("button", name=w.pass_, exact=True).click()
+        return "last_discard"
+    if w.draw in text:
+        names = [w.draw_stock]
+        if page.get_by_role("button", name=w.draw_discard).count():
+            names.append(w.draw_discard)
+        page.get_by_role("button", name=rng.choice(names), exact=True).click()
+        return "draw"
+    if w.discard in text:
+        if w.can_gin in text:
+            page.get_by_role("button", name=w.gin, exact=True).click()
+            return "gin"
+        if knock and w.can_knock in text:
+            choose = page.get_by_role("button", name=w.choose_card)
+            if rng.random() < 0.5 and choose.count():
+                # Pick the face-down card yourself: the hand buttons now knock.
+                choose.click()
+                expect(choose).to_have_attribute("aria-pressed", "true")
+                hand = page.get_by_role("group", name=w.hand)
+                rng.choice(hand.get_by_role("button", disabled=False).all()).click()
+                return "knock"
+            page.get_by_role("button", name=w.knock, exact=True).click()
+            return "knock"
+        group = page.get_by_role("group", name=w.hand)
+        cards = group.get_by_role("button", disabled=False).evaluate_all(
+            "els => els.map(e => [e.getAttribute('aria-label'),"
+            " e.getAttribute('aria-description') || ''])"
+        )
+        name = pick_discard(cards, rng)
+        group.get_by_role("button", name=name, exact=True).click()
+        return "discard"
+    raise AssertionError(f"no decision found in status: {text!r}")
+
+
+def play_until(
+    page: Any,
+    rng: random.Random,
+    stop: set[str],
+    w: Words = EN,
+    limit: int = 400,
+    knock: bool = True,
+) -> str:
+    for _ in range(limit):
+        did = decide(page, rng, w, knock=knock)
+        if did in stop:
+            return did
+    raise AssertionError("the game did not reach the expected point")
+
+
+RANK_WORDS = {
+    "King": 13,
+    "Queen": 12,
+    "Jack": 11,
+    "Ace": 1,
+    "König": 13,
+    "Dame": 12,
+    "Bube": 11,
+    "Ass": 1,
+}
+
+
+def _rank(name: str) -> int:
+    for word in name.split():
+        if word in RANK_WORDS:
+            return RANK_WORDS[word]
+        if word.isdigit():
+            return int(word)
+    return 0
+
+
+def pick_discard(cards: list[list[str]], rng: random.Random) -> str:
+    """Mostly a high unmatched card (the page says which cards are deadwood), sometimes any."""
+    loose = [name for name, desc in cards if desc.endswith(("deadwood", "Restkarte"))]
+    if loose and rng.random() < 0.8:
+        return max(loose, key=_rank)
+    return str(rng.choice(cards)[0])

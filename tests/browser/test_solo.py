@@ -1,0 +1,102 @@
+"""A whole match against the computer, played by role and name only."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import DE, EN, decide, hand_cards, status
+
+pytestmark = pytest.mark.browser
+
+
+def start_solo(page: Any, url: str, target: str = "50", w: Any = EN) -> None:
+    page.goto(url + "/")
+    solo = page.get_by_role("region", name="Play alone" if w is EN else "Allein spielen")
+    target_name = "Target score" if w is EN else "Zielpunktzahl"
+    solo.get_by_role("combobox", name=target_name).select_option(target)
+    play = "Play against the computer" if w is EN else "Gegen den Computer spielen"
+    page.get_by_role("button", name=play).click()
+    expect(status(page, w)).to_be_visible()
+
+
+def test_home_page_in_english_and_german(server: Any, new_page: Any, artifacts: Path) -> None:
+    en = new_page(locale="en-US")
+    en.goto(server.url + "/")
+    expect(en.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    expect(en.get_by_role("button", name="Play against the computer")).to_be_enabled()
+    expect(en.get_by_role("button", name="Open a room")).to_be_visible()
+    expect(en.get_by_role("combobox", name="Computer level")).to_contain_text("Casual")
+    en.screenshot(path=str(artifacts / "home-en.png"), full_page=True)
+
+    de = new_page(locale="de-DE")
+    de.goto(server.url + "/")
+    expect(de.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
+    expect(de.get_by_role("button", name="Gegen den Computer spielen")).to_be_enabled()
+    expect(de.get_by_role("button", name="Raum eröffnen")).to_be_visible()
+    de.screenshot(path=str(artifacts / "home-de.png"), full_page=True)
+
+    # Switchable and remembered.
+    de.get_by_role("button", name="English").click()
+    expect(de.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    de.reload()
+    expect(de.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    assert not en.errors and not de.errors
+
+
+def test_full_match_against_the_computer(server: Any, new_page: Any, artifacts: Path) -> None:
+    page = new_page()
+    rng = random.Random(7)
+    start_solo(page, server.url)
+    page.screenshot(path=str(artifacts / "table-desktop.png"))
+    expect(page.get_by_role("group", name="Your hand").get_by_role("button")).to_have_count(10)
+    log = page.get_by_role("log")
+    shots: list[int] = []
+
+    def round_end() -> None:
+        expect(page.get_by_role("heading", name=re.compile(r"Round \d+: result"))).to_be_visible()
+        if not shots:
+            page.screenshot(path=str(artifacts / "round-end.png"), full_page=True)
+        shots.append(1)
+
+    for _ in range(600):
+        if decide(page, rng, on_round_end=round_end) == "match_over":
+            break
+    else:
+        pytest.fail("the match did not end")
+    expect(page.get_by_role("heading", name="Match over")).to_be_visible()
+    expect(page.get_by_role("table", name="Final totals")).to_be_visible()
+    page.screenshot(path=str(artifacts / "match-end.png"), full_page=True)
+    # The computer's moves were announced in words.
+    assert re.search(r"(discards|draws from the stock|passes)", log.inner_text())
+    page.get_by_role("button", name="New match").click()
+    expect(status(page)).to_contain_text(re.compile(r"Score: You 0, .* 0\."))
+    assert not page.errors
+
+
+def test_phone_sized_table_in_german(server: Any, new_page: Any, artifacts: Path) -> None:
+    page = new_page(locale="de-DE", width=360, height=740, is_mobile=True, has_touch=True)
+    page.goto(server.url + "/")
+    page.screenshot(path=str(artifacts / "home-phone-de.png"), full_page=True)
+    start_solo(page, server.url, "100", DE)
+    hand = page.get_by_role("group", name="Deine Hand")
+    expect(hand.get_by_role("button")).to_have_count(10)
+    rng = random.Random(3)
+    for _ in range(6):
+        decide(page, rng, DE, knock=False)
+        no_scroll = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert no_scroll, "the page scrolls sideways on a phone"
+    # Every hand card is on screen and big enough to tap (checked on our turn: nothing moves).
+    expect(status(page, DE)).to_contain_text("Du bist dran")
+    for card in hand.get_by_role("button").all():
+        box = card.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert box["height"] >= 60
+    assert len(hand_cards(page, DE)) in (10, 11)
+    page.screenshot(path=str(artifacts / "table-phone-de.png"), full_page=True)
+    assert not page.errors

@@ -1,0 +1,26 @@
+"""Runs the client's pure JavaScript tests (``node --test``) as part of the suite."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+
+
+def test_client_modules_with_node() -> None:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("node is required in CI for the client's JavaScript tests")
+        pytest.skip("node is not installed")
+    files = sorted(str(p) for p in HERE.glob("*.test.mjs"))
+    assert files, "no JavaScript tests found"
+    done = subprocess.run(
+        [node, "--test", *files], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
