@@ -19,11 +19,13 @@ from ginrummy.engine.errors import (
     RulesError,
 )
 from ginrummy.engine.match import (
+    ForfeitReason,
     MatchPhase,
     MatchResult,
     MatchState,
     ScoredRound,
     deal,
+    forfeit,
     new_match,
 )
 from ginrummy.engine.match import apply as apply_match
@@ -79,6 +81,7 @@ __all__ = [
     "CardParseError",
     "DiscardOption",
     "DuplicateCardError",
+    "ForfeitReason",
     "GinRummyError",
     "HandSizeError",
     "IllegalActionError",
@@ -119,6 +122,7 @@ __all__ = [
     "cards_text",
     "deal",
     "draw_first_dealer",
+    "forfeit",
     "is_meld",
     "legal_actions",
     "load_record",

@@ -41,6 +41,12 @@ class ScoredRound:
     scores: Pair[int]  # running match scores after this round
 
 
+class ForfeitReason(StrEnum):
+    TIMEOUT = "timeout"  # the move timer ran out (RULES.md §4: running out loses the match)
+    ABANDONED = "abandoned"  # left and did not come back in time; the opponent claimed
+    RESIGNED = "resigned"
+
+
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """The end of a match: points from rounds plus the preset's end-of-match bonuses."""
@@ -52,6 +58,8 @@ class MatchResult:
     game_bonus: Pair[int]  # for reaching the target
     shutout_bonus: Pair[int]  # the opponent scored nothing
     totals: Pair[int]
+    forfeit: ForfeitReason | None = None  # set when the match ended by a forfeit
+    forfeited_by: Seat | None = None
 
     @property
     def margin(self) -> int:
@@ -128,6 +136,29 @@ def apply(match: MatchState, action: Action) -> MatchState:
     if rnd.result is None:
         return replace(match, round=rnd)
     return _finish_round(replace(match, round=rnd), rnd.dealer, rnd.result)
+
+
+def forfeit(match: MatchState, seat: Seat, reason: ForfeitReason) -> MatchState:
+    """End the match with a loss for ``seat`` (timer ran out, abandoned, resigned).
+
+    The round under way stays unfinished and its hidden cards stay hidden; the scores
+    stand as they are and no end-of-match bonus is added.
+    """
+    if match.is_over:
+        raise IllegalActionError(f"forfeit by {seat.label}", match.phase.value, "the match is over")
+    zero = Pair(0, 0)
+    result = MatchResult(
+        winner=seat.other,
+        round_points=match.scores,
+        rounds_won=match.rounds_won,
+        box_bonus=zero,
+        game_bonus=zero,
+        shutout_bonus=zero,
+        totals=match.scores,
+        forfeit=reason,
+        forfeited_by=seat,
+    )
+    return replace(match, phase=MatchPhase.OVER, result=result)
 
 
 def _finish_round(match: MatchState, dealer: Seat, result: RoundResult) -> MatchState:

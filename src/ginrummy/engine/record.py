@@ -12,7 +12,7 @@ from typing import Any
 from ginrummy.engine.actions import Action, parse_action
 from ginrummy.engine.cards import Card, parse_card
 from ginrummy.engine.errors import GinRummyError, RecordError
-from ginrummy.engine.match import MatchPhase, MatchState, deal, new_match
+from ginrummy.engine.match import ForfeitReason, MatchPhase, MatchState, deal, forfeit, new_match
 from ginrummy.engine.match import apply as apply_match
 from ginrummy.engine.round import RoundState, new_round
 from ginrummy.engine.round import apply as apply_round
@@ -54,15 +54,19 @@ class MatchRecord:
     rules: Rules
     first_dealer: Seat
     rounds: tuple[RoundRecord, ...]
+    forfeit: tuple[Seat, ForfeitReason] | None = None  # who forfeited, and why
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": FORMAT,
             "kind": "match",
             "rules": self.rules.to_dict(),
             "first_dealer": self.first_dealer.label,
             "rounds": [r.to_dict() for r in self.rounds],
         }
+        if self.forfeit is not None:
+            out["forfeit"] = {"seat": self.forfeit[0].label, "reason": self.forfeit[1].value}
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchRecord:
@@ -70,11 +74,17 @@ class MatchRecord:
             rules = Rules.from_dict(dict(data["rules"]))
             first = Seat.parse(str(data["first_dealer"]))
             rounds = tuple(RoundRecord.from_dict(r) for r in data["rounds"])
+            lost = data.get("forfeit")
+            forfeit = (
+                None
+                if lost is None
+                else (Seat.parse(str(lost["seat"])), ForfeitReason(lost["reason"]))
+            )
         except (KeyError, TypeError) as exc:
             raise RecordError(f"malformed match record: missing or bad {exc}") from None
-        except GinRummyError as exc:
+        except ValueError as exc:  # GinRummyError, or an unknown forfeit reason
             raise RecordError(f"malformed match record: {exc}") from None
-        return cls(rules, first, rounds)
+        return cls(rules, first, rounds, forfeit)
 
 
 def round_record_dict(rules: Rules, record: RoundRecord) -> dict[str, Any]:
@@ -140,13 +150,23 @@ def replay_match(record: MatchRecord) -> MatchState:
                 match = apply_match(match, action)
             except GinRummyError as exc:
                 raise RecordError(f"round {n}, action {i} ({action}): {exc}") from None
+    if record.forfeit is not None:
+        try:
+            match = forfeit(match, *record.forfeit)
+        except GinRummyError as exc:
+            raise RecordError(f"the recorded forfeit does not apply: {exc}") from None
     return match
 
 
 def record_of(match: MatchState) -> MatchRecord:
     """The record of a match so far: finished rounds and the one under way."""
     rounds = [RoundRecord(r.deck, r.dealer, r.actions) for r in match.played]
-    if match.phase is MatchPhase.ROUND and match.round is not None:
+    if match.round is not None and match.round.result is None:
+        # The round under way (or left unfinished by a forfeit).
         rnd = match.round
         rounds.append(RoundRecord(rnd.deck, rnd.dealer, rnd.actions))
-    return MatchRecord(match.rules, match.first_dealer, tuple(rounds))
+    result = match.result
+    lost = None
+    if result is not None and result.forfeited_by is not None and result.forfeit is not None:
+        lost = (result.forfeited_by, result.forfeit)
+    return MatchRecord(match.rules, match.first_dealer, tuple(rounds), lost)
