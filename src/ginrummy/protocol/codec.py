@@ -113,6 +113,8 @@ def _match_result(m: MatchResult | None) -> dict[str, Any] | None:
         "game_bonus": _pair(m.game_bonus),
         "shutout_bonus": _pair(m.shutout_bonus),
         "totals": _pair(m.totals),
+        "forfeit": None if m.forfeit is None else m.forfeit.value,
+        "forfeited_by": _seat(m.forfeited_by),
     }
 
 
