@@ -150,37 +150,25 @@ def new_round(rules: Rules, deck: Sequence[Card], dealer: Seat) -> RoundState:
         raise RecordError(f"a deck must hold each of the 52 cards once, got {len(deck)} cards")
     check_distinct(deck)
     non_dealer = dealer.other
-    if rules.eleven_card_deal:
-        # 11 to the non-dealer, who opens by discarding; no upcard (RULES.md §4).
-        hands = Pair.of(lambda s: to_mask(deck[0:11] if s is non_dealer else deck[11:21]))
-        return RoundState(
-            rules=rules,
-            dealer=dealer,
-            deck=deck,
-            hands=hands,
-            stock=deck[21:],
-            discard_pile=(),
-            phase=Phase.DISCARD,
-            turn=non_dealer,
-            first_upcard=None,
-            knock_limit=rules.knock_limit,
-            doubled=False,
-            known=Pair(0, 0),
-        )
-    upcard = deck[20]
-    hands = Pair.of(lambda s: to_mask(deck[0:10] if s is non_dealer else deck[10:20]))
+    eleven = rules.eleven_card_deal  # 11 to the non-dealer, who opens by discarding (§4)
+    first = 11 if eleven else 10
+    hands = Pair.of(
+        lambda s: to_mask(deck[0:first] if s is non_dealer else deck[first : first + 10])
+    )
+    upcard = None if eleven else deck[20]
     return RoundState(
         rules=rules,
         dealer=dealer,
         deck=deck,
         hands=hands,
         stock=deck[21:],
-        discard_pile=(upcard,),
-        phase=Phase.FIRST_UPCARD,
-        turn=non_dealer,  # the non-dealer is offered the upcard first (RULES.md §3.2)
+        discard_pile=() if upcard is None else (upcard,),
+        # The non-dealer is offered the upcard first (§3.2), or opens by discarding.
+        phase=Phase.DISCARD if upcard is None else Phase.FIRST_UPCARD,
+        turn=non_dealer,
         first_upcard=upcard,
-        knock_limit=_oklahoma_limit(upcard) if rules.oklahoma else rules.knock_limit,
-        doubled=rules.spade_doubling and upcard.suit is Suit.SPADES,
+        knock_limit=_oklahoma_limit(upcard) if rules.oklahoma and upcard else rules.knock_limit,
+        doubled=upcard is not None and rules.spade_doubling and upcard.suit is Suit.SPADES,
         known=Pair(0, 0),
     )
 
