@@ -40,5 +40,9 @@ class MemoryBus:
             if not subs:
                 del self._topics[sub.topic]
 
+    def topics(self) -> tuple[str, ...]:
+        """The topics that have subscribers now."""
+        return tuple(self._topics)
+
     async def close(self) -> None:
         self._topics.clear()
