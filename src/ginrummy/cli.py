@@ -17,7 +17,7 @@ commands:
   settle    score a knock: knocker's and defender's hands
   replay    print a recorded round or match move by move
   arena     play computer players against each other and print statistics
-  bench     measure speed: bench engine | bench bots
+  bench     measure speed: bench engine | bench bots | bench load
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -57,7 +57,11 @@ def _bench(args: list[str]) -> int:
         from ginrummy.benchmarks.bots import main as bench_bots
 
         return bench_bots(args[1:])
-    print("usage: ginrummy bench engine|bots [options]", file=sys.stderr)
+    if what == "load":
+        from ginrummy.benchmarks.load import main as bench_load
+
+        return bench_load(args[1:])
+    print("usage: ginrummy bench engine|bots|load [options]", file=sys.stderr)
     return 2
 
 

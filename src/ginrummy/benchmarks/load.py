@@ -1,0 +1,364 @@
+"""``ginrummy bench load``: many concurrent games against real server processes.
+
+Starts the server(s) on loopback, opens ``--games`` rooms with two simulated players
+each (every seat its own WebSocket, speaking only the documented protocol), and lets
+them play: at human pace (each decision after a think time drawn uniformly from 1-3 s,
+the default) or at saturation (``--think 0``). It measures, over ``--seconds`` after
+all games are under way: moves per second, the move round trip (from sending an action
+to receiving the view of the resulting version) at p50/p95/p99, errors, and the
+server's CPU and resident memory per game. One JSON object on stdout; a progress line
+on stderr every second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Stats:
+    rtts: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    measuring: bool = False
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> str | None:
+    """A plain legal policy over the JSON view: knock or gin when offered, pass the
+    first upcard, draw from the stock, discard the highest unmatched card."""
+    legal: list[str] = view.get("legal_actions", [])
+    if not legal:
+        return None
+    for prefix in ("gin ", "knock "):
+        for action in legal:
+            if action.startswith(prefix):
+                return action
+    if "pass" in legal:
+        return "pass"
+    if "draw stock" in legal:
+        return "draw stock"
+    arrangement = view.get("arrangement") or {}
+    values = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
+    loose = sorted(
+        arrangement.get("deadwood_cards", []),
+        key=lambda c: values.get(c[0], int(c[0]) if c[0].isdigit() else 0),
+        reverse=True,
+    )
+    for card in loose:
+        if f"discard {card}" in legal:
+            return f"discard {card}"
+    discards = [a for a in legal if a.startswith("discard ")]
+    return rng.choice(discards) if discards else legal[0]
+
+
+class Seat:
+    """One simulated player: its own WebSocket, acting when the view says so."""
+
+    def __init__(
+        self, url: str, room: str, token: str, think: float, stats: Stats, seed: int
+    ) -> None:
+        self.url, self.room, self.token = url, room, token
+        self.think, self.stats = think, stats
+        self.rng = random.Random(seed)
+        self.version = 0
+        self.seat = ""
+        self.sent_at: dict[int, float] = {}  # version acted on -> send time
+        self._pending: asyncio.Task[None] | None = None  # the latest decision under way
+        self.asked: tuple[object, ...] = ()  # the last between-rounds request sent
+
+    async def run(self, stop: asyncio.Event, ready: asyncio.Event) -> None:
+        import websockets
+
+        async with websockets.connect(self.url, max_size=2**20) as ws:
+            await ws.send(json.dumps({"type": "hello", "room": self.room, "token": self.token}))
+            ready.set()
+            reader = asyncio.create_task(self._read(ws, stop))
+            await stop.wait()
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+    async def _read(self, ws: Any, stop: asyncio.Event) -> None:
+        import websockets
+
+        try:
+            await self._read_frames(ws, stop)
+        except websockets.ConnectionClosed:
+            if not stop.is_set() and self.stats.measuring:
+                self.stats.error("connection_closed")
+
+    async def _read_frames(self, ws: Any, stop: asyncio.Event) -> None:
+        async for raw in ws:
+            msg = json.loads(raw)
+            kind = msg.get("type")
+            if kind == "welcome":
+                self.seat = msg.get("seat") or ""
+            if kind == "error":
+                if self.stats.measuring:
+                    self.stats.error(str(msg.get("code")))
+                continue
+            if kind != "view":
+                continue
+            version = int(msg["version"])
+            if version <= self.version:
+                continue
+            now = time.perf_counter()
+            sent = [v for v in self.sent_at if v < version]
+            for v in sent:
+                started = self.sent_at.pop(v)
+                if self.stats.measuring:
+                    self.stats.rtts.append(now - started)
+                    self.stats.moves += 1
+            self.version = version
+            view = msg["view"]
+            me = (msg.get("players") or {}).get(self.seat) or {}
+            if not stop.is_set():
+                self._pending = asyncio.get_running_loop().create_task(
+                    self._decide(ws, view, me, version)
+                )
+
+    async def _decide(
+        self, ws: Any, view: dict[str, Any], me: dict[str, Any], version: int
+    ) -> None:
+        import websockets
+
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self._decide_and_send(ws, view, me, version)
+
+    async def _decide_and_send(
+        self, ws: Any, view: dict[str, Any], me: dict[str, Any], version: int
+    ) -> None:
+        table = view["table"]
+        action = choose(view, self.rng)
+        if action is None:
+            if version != self.version:
+                return  # a newer view arrived: it decides
+            phase = table.get("match_phase")
+            # Ask once per finished round: a view may predate the server seeing the ask.
+            key = (phase, len(table.get("rounds", [])), table.get("match_result") is None)
+            if key == self.asked:
+                return
+            if phase == "deal" and not me.get("ready"):
+                self.asked = key
+                await ws.send(json.dumps({"type": "next_round", "version": version}))
+            elif phase == "over" and not me.get("rematch"):
+                self.asked = key
+                await ws.send(json.dumps({"type": "new_match", "version": version}))
+            return
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(self.think / 2, self.think * 1.5))
+        if version != self.version:
+            return  # something newer arrived while thinking; act on that instead
+        self.sent_at[version] = time.perf_counter()
+        await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _start_server(port: int, data_dir: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    args = [sys.executable, "-m", "ginrummy", "serve", "--port", str(port)]
+    args += ["--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning"]
+    return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL)
+
+
+def _proc_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def _proc_rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def _wait_healthy(client: Any, base: str, deadline: float) -> None:
+    while True:
+        try:
+            if (await client.get(f"{base}/api/health")).status_code == 200:
+                return
+        except OSError:
+            pass
+        except Exception as exc:  # httpx's connection errors are not OSErrors
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"server at {base} did not start: {exc}") from None
+        await asyncio.sleep(0.1)
+
+
+async def _open_game(client: Any, bases: Sequence[str], n: int) -> tuple[str, str, str]:
+    base = bases[n % len(bases)]
+    tokens = []
+    for _ in range(2):
+        r = await client.post(f"{base}/api/identity", json={})
+        r.raise_for_status()
+        tokens.append(r.json()["token"])
+    auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    r = await client.post(
+        f"{base}/api/rooms",
+        json={"kind": "room", "opponent": "friend", "name": f"A{n}"},
+        headers=auth[0],
+    )
+    r.raise_for_status()
+    room = r.json()["room"]
+    join_base = bases[(n + 1) % len(bases)]
+    r = await client.post(
+        f"{join_base}/api/rooms/{room}/join", json={"name": f"B{n}"}, headers=auth[1]
+    )
+    r.raise_for_status()
+    return room, tokens[0], tokens[1]
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
+
+
+async def _run(args: argparse.Namespace) -> dict[str, Any]:
+    import httpx
+
+    env = dict(os.environ)
+    if args.instances > 1 and not (
+        env.get("DATABASE_URL", "").startswith("postgres") and env.get("REDIS_URL")
+    ):
+        raise SystemExit(
+            "ginrummy bench load: several instances need a shared store and bus: set "
+            "DATABASE_URL=postgresql://... and REDIS_URL=redis://..."
+        )
+    data_dir = Path(tempfile.mkdtemp(prefix="ginrummy-load-"))
+    ports = [_free_port() for _ in range(args.instances)]
+    procs = [_start_server(p, data_dir, env) for p in ports]
+    bases = [f"http://127.0.0.1:{p}" for p in ports]
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks: list[asyncio.Task[None]] = []
+    progress = sys.stderr
+    try:
+        limits = httpx.Limits(max_connections=64)
+        async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+            for base in bases:
+                await _wait_healthy(client, base, time.monotonic() + 20)
+            rss_before = sum(_proc_rss_kb(p.pid) for p in procs)
+            sem = asyncio.Semaphore(32)
+
+            async def open_one(n: int) -> tuple[str, str, str]:
+                async with sem:
+                    return await _open_game(client, bases, n)
+
+            games = await asyncio.gather(*(open_one(n) for n in range(args.games)))
+        print(f"bench load: {len(games)} games opened; connecting", file=progress)
+        for n, (room, one, two) in enumerate(games):
+            for k, token in enumerate((one, two)):
+                url = bases[(n + k) % len(bases)].replace("http://", "ws://") + "/ws"
+                seat = Seat(url, room, token, args.think, stats, args.seed * 100_003 + 2 * n + k)
+                ready = asyncio.Event()
+                tasks.append(asyncio.create_task(seat.run(stop, ready)))
+                await ready.wait()
+        print(f"bench load: {2 * len(games)} sockets; warming up", file=progress)
+        await asyncio.sleep(args.warmup)
+        cpu0 = sum(_proc_cpu_seconds(p.pid) for p in procs)
+        t0 = time.perf_counter()
+        stats.measuring = True
+        while (elapsed := time.perf_counter() - t0) < args.seconds:
+            await asyncio.sleep(1)
+            elapsed = time.perf_counter() - t0
+            print(
+                f"\rbench load: {elapsed:5.1f}s  moves {stats.moves}"
+                f"  {stats.moves / elapsed:7.1f}/s  p99 {_pct(stats.rtts, 0.99):7.1f} ms"
+                f"  errors {sum(stats.errors.values())}",
+                end="",
+                file=progress,
+                flush=True,
+            )
+        stats.measuring = False
+        elapsed = time.perf_counter() - t0
+        cpu = sum(_proc_cpu_seconds(p.pid) for p in procs) - cpu0
+        rss_after = sum(_proc_rss_kb(p.pid) for p in procs)
+        print(file=progress)
+        dead = [p.pid for p in procs if p.poll() is not None]
+        return {
+            "games": args.games,
+            "sockets": 2 * args.games,
+            "instances": args.instances,
+            "store": "postgresql" if args.instances > 1 else "sqlite",
+            "think_s": args.think,
+            "seconds": round(elapsed, 1),
+            "moves": stats.moves,
+            "moves_per_second": round(stats.moves / elapsed, 1),
+            "rtt_ms": {
+                "p50": _pct(stats.rtts, 0.50),
+                "p95": _pct(stats.rtts, 0.95),
+                "p99": _pct(stats.rtts, 0.99),
+                "mean": round(1000 * statistics.fmean(stats.rtts), 2) if stats.rtts else 0.0,
+            },
+            "errors": sum(stats.errors.values()),
+            "error_codes": stats.errors,
+            "server_cpu_percent": round(100 * cpu / elapsed, 1),
+            "server_rss_mb": round(rss_after / 1024, 1),
+            "server_kb_per_game": round((rss_after - rss_before) / max(1, args.games), 1),
+            "servers_died": dead,
+        }
+    finally:
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="ginrummy bench load", description=__doc__)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--instances", type=int, default=1)
+    parser.add_argument(
+        "--think", type=float, default=2.0, help="mean think time in s (uniform ±50%%); 0: none"
+    )
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.instances < 1:
+        parser.error("--games and --instances must be at least 1")
+    try:
+        import httpx  # noqa: F401
+        import websockets  # noqa: F401
+    except ImportError as exc:
+        print(f"ginrummy bench load needs: pip install 'ginrummy[bench]' ({exc})", file=sys.stderr)
+        return 2
+    result = asyncio.run(_run(args))
+    print(json.dumps(result, indent=2))
+    return 0
