@@ -23,6 +23,7 @@ def settings(db: str = "memory://", **changes: Any) -> Settings:
         "bot_delay": 0.0,
         "web_dir": Path("/nonexistent"),
         "ws_rate": 10_000.0,
+        "lobby_interval": 0.0,
     }
     return Settings(**{**base, **changes})
 
@@ -79,12 +80,15 @@ def receive_until(
 
 
 def hello(ws: WebSocketTestSession, room: str, token: str | None = None) -> tuple[Message, Message]:
-    """Say hello; returns the ``welcome`` and the first ``view``."""
+    """Say hello; returns the ``welcome`` and the first ``view`` (the ``chat_history``
+    that follows them is read and dropped)."""
     ws.send_json({"type": "hello", "room": room, "token": token})
     welcome = receive(ws)
     assert welcome["type"] == "welcome", welcome
     view = receive(ws)
     assert view["type"] == "view", view
+    history = receive(ws)
+    assert history["type"] == "chat_history", history
     return welcome, view
 
 

@@ -4,6 +4,7 @@ people, watched by a spectator, every frame checked against the engine's state."
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -137,3 +138,69 @@ def test_no_frame_carries_a_hidden_card() -> None:
                 checked += 1
         assert checked > 600
         assert room.current.match.result is not None
+
+
+CARD = re.compile(r"^[A2-9TJQK][cdhs]$")
+
+
+def test_spectator_chat_timer_and_lobby_frames_carry_no_hidden_card() -> None:
+    """A public, timed match with chat: what a spectator and a lobby socket receive."""
+    with client() as c:
+        ann, bob, eve = identity(c), identity(c), identity(c)
+        r = c.post(
+            "/api/rooms",
+            json={"kind": "room", "visibility": "public", "spectator_chat": True},
+            headers=auth(ann),
+        )
+        room_id = r.json()["room"]
+        room = c.app.state.rooms._rooms[room_id]  # type: ignore[attr-defined]
+        with c.websocket_connect("/ws") as lobby:
+            lobby.send_json({"type": "hello_lobby", "token": eve})
+            lobby_frames = [receive(lobby)]
+            c.post(f"/api/rooms/{room_id}/join", json={}, headers=auth(bob))
+            with (
+                c.websocket_connect("/ws") as ws1,
+                c.websocket_connect("/ws") as ws2,
+                c.websocket_connect("/ws") as wss,
+            ):
+                sockets = {Seat.ONE: ws1, Seat.TWO: ws2}
+                last = {
+                    Seat.ONE: hello(ws1, room_id, ann)[1],
+                    Seat.TWO: hello(ws2, room_id, bob)[1],
+                }
+                welcome, view = hello(wss, room_id, eve)
+                seen: list[Message] = [welcome, view]
+                wss.send_json({"type": "chat", "phrase": "gl"})
+                ws1.send_json({"type": "chat", "text": "good luck"})
+                for _ in range(12):
+                    match = room.current.match
+                    if match.turn is None:
+                        break
+                    seat, version = match.turn, room.current.version
+                    while last[seat]["version"] < version:
+                        msg = receive(sockets[seat])
+                        if msg["type"] == "view":
+                            last[seat] = msg
+                    action = simple_choice(last[seat]["view"])
+                    sockets[seat].send_json({"type": "act", "version": version, "action": action})
+                    msg = receive(wss)
+                    while not (msg["type"] == "view" and msg["version"] == version + 1):
+                        seen.append(msg)
+                        msg = receive(wss)
+                    seen.append(msg)
+                assert any(m["type"] == "chat" for m in seen)
+                assert any(m["type"] == "view" and m["timer"] for m in seen)
+            lobby_frames.append(receive(lobby))
+        snaps = [Snapshot(0, None)]
+        for event in _events(c, room_id):
+            snaps.append(fold(snaps[-1], event))
+        version = 0
+        for frame in seen:
+            version = frame.get("version") or version
+            if frame["type"] == "welcome":
+                version = frame["room"]["version"]
+            tokens = {t for s in _strings(_current_round_part(frame)) for t in s.split()}
+            assert not hidden_cards(snaps[version], None) & tokens, frame["type"]
+        for frame in lobby_frames:
+            assert frame["type"] == "lobby"
+            assert not [s for s in _strings(frame) if CARD.match(s)], frame

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from ginrummy.server.store import Event, RoomRow, SeatRow, Store, StoreConflict, open_store
+from ginrummy.server.store import (
+    Clock,
+    Event,
+    Outcome,
+    Player,
+    ResultRow,
+    RoomRow,
+    SeatRow,
+    Store,
+    StoreConflict,
+    open_store,
+)
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -58,3 +70,36 @@ def test_unknown_store_urls_are_refused() -> None:
         open_store("mysql://x")
     with pytest.raises(ValueError, match="sqlite:///"):
         open_store("sqlite://")
+
+
+async def test_players_results_and_clocks(store: Store) -> None:
+    ann = await store.ensure_player("h1", Player("p_ann0000000", "Ann", created=1.0))
+    again = await store.ensure_player("h1", Player("p_other00000", "Other"))
+    assert again == ann
+    bob = await store.ensure_player("h2", Player("p_bob0000000", "Bob"))
+    await store.rename_player(bob.id, "Bobby")
+    assert (await store.player(bob.id)) == Player("p_bob0000000", "Bobby")
+    assert await store.player("p_nobody") is None
+    assert await store.leaderboard() == []
+    room = RoomRow("r1", "room", {"move_timer_seconds": 30}, 1.0, {"visibility": "public"})
+    await store.create_room(room, [SeatRow("one", "h1", "Ann")], [Event(1, "match", {})])
+    await store.create_room(RoomRow("r2", "solo", {}, 2.0), [], [])
+    assert await store.listed_rooms() == ["r1"]
+    row = ResultRow(
+        room="r1", match_seq=1, player=ann.id, seat="one", opponent=bob.id, bot=None,
+        rated=True, won=True, rounds=3, gins=1, undercuts_scored=0, undercuts_suffered=1,
+        points=60, margin=25, forfeit=None, rating=1662.3, rd=290.3, t=5.0,
+    )  # fmt: skip
+    rated = replace(ann, rating=1662.3, rd=290.3, volatility=0.06, rated_matches=1)
+    outcome = Outcome((row,), (rated,), (bob.id,))
+    await store.append_events("r1", [Event(2, "forfeit", {})], outcome)
+    assert await store.results_of(ann.id) == [row]
+    assert await store.results_of(bob.id) == []
+    assert [p.id for p in await store.leaderboard()] == [ann.id]
+    assert (await store.player(ann.id)) == rated
+    bob_now = await store.player(bob.id)
+    assert bob_now is not None and bob_now.abandons == 1
+    await store.save_clock("r1", Clock(2, 12_000))
+    await store.save_clock("r1", Clock(2, 11_000))
+    loaded = await store.load_room("r1")
+    assert loaded is not None and loaded.clock == Clock(2, 11_000)

@@ -205,6 +205,10 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "resync": {},
     "tip": {},
     "ping": {"t": ((int, float, str), False)},
+    "hello_lobby": {"token": ((str, type(None)), False)},
+    "chat": {"text": ((str,), False), "phrase": ((str,), False)},
+    "claim": {},
+    "resign": {},
 }
 
 

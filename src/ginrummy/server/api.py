@@ -12,7 +12,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ginrummy.engine import Rules, RulesError, Seat
+from ginrummy.server import players as players_
+from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
+from ginrummy.server.quick import QuickMatch
 from ginrummy.server.rooms import Room, RoomError, RoomManager
 from ginrummy.server.store import StoreError
 from ginrummy.server.tokens import hash_token, new_token
@@ -31,6 +34,8 @@ STATUS = {
     "bad_token": 401,
     "match_running": 403,
     "unknown_room": 404,
+    "unknown_player": 404,
+    "not_found": 404,
     "room_full": 409,
     "unavailable": 503,
 }
@@ -152,9 +157,11 @@ async def _room(request: Request) -> Room:
 async def create_identity(request: Request) -> JSONResponse:
     await _body(request)
     token = new_token()
-    await _rooms(request).store.add_identity(hash_token(token))
-    log.info("identity created")
-    return JSONResponse({"token": token}, status_code=201)
+    rooms = _rooms(request)
+    await rooms.store.add_identity(hash_token(token))
+    player = await rooms.player(hash_token(token))
+    log.info("identity created: player %s", player.id)
+    return JSONResponse({"token": token, "player": players_.summary(player)}, status_code=201)
 
 
 async def me(request: Request) -> JSONResponse:
@@ -178,7 +185,89 @@ async def me(request: Request) -> JSONResponse:
                 "rules": room.rules.name,
             }
         )
-    return JSONResponse({"games": games})
+    player = await rooms.player(identity or "")
+    return JSONResponse({"games": games, "player": players_.summary(player)})
+
+
+async def rename(request: Request) -> JSONResponse:
+    identity = await _identity(request)
+    assert identity is not None
+    data = await _body(request)
+    unknown = sorted(set(data) - {"name"})
+    if unknown:
+        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    try:
+        name = players_.valid_name(data.get("name"))
+    except players_.BadName as exc:
+        raise ApiError("bad_name", str(exc)) from None
+    rooms = _rooms(request)
+    player = await rooms.player(identity)
+    await rooms.store.rename_player(player.id, name)
+    renamed = await rooms.store.player(player.id) or player
+    rooms.player_changed(renamed)
+    await rooms.lobby_changed()
+    log.info("player %s renamed", player.id)
+    return JSONResponse({"player": players_.summary(renamed)})
+
+
+def _quick(request: Request) -> QuickMatch:
+    quick: QuickMatch = request.app.state.quick
+    return quick
+
+
+async def lobby(request: Request) -> JSONResponse:
+    return JSONResponse(_rooms(request).lobby(len(_quick(request))))
+
+
+async def quick_enter(request: Request) -> JSONResponse:
+    identity = await _identity(request)
+    assert identity is not None
+    data = await _body(request)
+    unknown = sorted(set(data) - {"preset", "target_score", "timer"})
+    if unknown:
+        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    rules = _with_timer(_rules(data), data, 30)
+    player = await _rooms(request).player(identity)
+    return JSONResponse(await _quick(request).enter(identity, player, rules))
+
+
+async def quick_status(request: Request) -> JSONResponse:
+    identity = await _identity(request)
+    assert identity is not None
+    return JSONResponse(_quick(request).status(identity))
+
+
+async def quick_leave(request: Request) -> JSONResponse:
+    identity = await _identity(request)
+    assert identity is not None
+    await _quick(request).leave(identity)
+    return JSONResponse({"status": "idle"})
+
+
+async def player_page(request: Request) -> JSONResponse:
+    rooms = _rooms(request)
+    player = await rooms.store.player(request.path_params["player_id"])
+    if player is None:
+        raise ApiError("unknown_player", "there is no such player")
+    results = await rooms.store.results_of(player.id)
+    return JSONResponse({"player": players_.summary(player), "stats": players_.statistics(results)})
+
+
+async def leaderboard(request: Request) -> JSONResponse:
+    top = await _rooms(request).store.leaderboard(50)
+    return JSONResponse({"players": [players_.summary(p) for p in top]})
+
+
+async def test_clock(request: Request) -> JSONResponse:
+    clock = _rooms(request).clock
+    if not request.app.state.settings.test_clock or not isinstance(clock, ManualClock):
+        raise ApiError("not_found", "there is no such page")
+    data = await _body(request)
+    advance = data.get("advance", 0)
+    if isinstance(advance, bool) or not isinstance(advance, int | float) or advance < 0:
+        raise ApiError("bad_request", "advance must be a number of seconds, at least 0")
+    clock.advance(float(advance))
+    return JSONResponse({"now": clock.now()})
 
 
 async def create_room(request: Request) -> JSONResponse:
@@ -188,17 +277,22 @@ async def create_room(request: Request) -> JSONResponse:
     kind = data.get("kind", "solo")
     if kind not in ("solo", "room"):
         raise ApiError("bad_request", "kind must be 'solo' or 'room'")
-    rules = _rules(data)
-    bot = _opponent(data, kind)
-    name = _name(data, "Player")
-    spectators = data.get("spectators", kind == "room")
-    if not isinstance(spectators, bool):
-        raise ApiError("bad_request", "spectators must be true or false")
-    unknown = sorted(
-        set(data) - {"kind", "preset", "target_score", "opponent", "name", "spectators"}
-    )
+    unknown = sorted(set(data) - CREATE_FIELDS)
     if unknown:
         raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    bot = _opponent(data, kind)
+    visibility = data.get("visibility", "private")
+    if visibility not in ("private", "public"):
+        raise ApiError("bad_request", "visibility must be 'private' or 'public'")
+    public = visibility == "public"
+    rules = _with_timer(_rules(data), data, 30 if public else None)
+    player = await _rooms(request).player(identity)
+    name = _name(data, player.name)
+    spectators = _flag(data, "spectators", kind == "room")
+    spectator_chat = _flag(data, "spectator_chat", False)
+    rated = _flag(data, "rated", public and bot is None)
+    if rated and not (public and bot is None and kind == "room"):
+        raise ApiError("bad_request", "only public tables between two people can be rated")
     bot_name = next((lv.en for lv in levels() if lv.key == bot), bot or "")
     room = await _rooms(request).create(
         kind=kind,
@@ -208,11 +302,44 @@ async def create_room(request: Request) -> JSONResponse:
         opponent_bot=bot,
         spectators=spectators,
         opponent_name=bot_name,
+        options={"visibility": visibility, "rated": rated, "spectator_chat": spectator_chat},
     )
     return JSONResponse(
         {"room": room.id, "seat": Seat.ONE.label, "invite_path": f"/r/{room.id}"},
         status_code=201,
     )
+
+
+CREATE_FIELDS = {
+    "kind",
+    "preset",
+    "target_score",
+    "opponent",
+    "name",
+    "spectators",
+    "visibility",
+    "rated",
+    "timer",
+    "spectator_chat",
+}
+
+
+def _flag(data: dict[str, Any], field: str, default: bool) -> bool:
+    value = data.get(field, default)
+    if not isinstance(value, bool):
+        raise ApiError("bad_request", f"{field} must be true or false")
+    return value
+
+
+def _with_timer(rules: Rules, data: dict[str, Any], default: int | None) -> Rules:
+    """The rules with the move timer of the request (``timer``: null or seconds)."""
+    timer = data.get("timer", default)
+    if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int)):
+        raise ApiError("bad_rules", "timer must be null (off) or whole seconds")
+    try:
+        return rules.with_(move_timer_seconds=timer)
+    except RulesError as exc:
+        raise ApiError("bad_rules", str(exc)) from None
 
 
 async def room_info(request: Request) -> JSONResponse:
@@ -226,8 +353,9 @@ async def join_room(request: Request) -> JSONResponse:
     assert identity is not None
     room = await _room(request)
     data = await _body(request)
-    name = _name(data, "Player")
-    seat = await room.join(identity, name)
+    player = await _rooms(request).player(identity)
+    name = _name(data, player.name)
+    seat = await room.join(identity, name, player)
     return JSONResponse({"room": room.id, "seat": seat.label})
 
 
@@ -271,6 +399,14 @@ def _guard(endpoint: Any) -> Any:
 routes = [
     Route("/api/identity", _guard(create_identity), methods=["POST"]),
     Route("/api/me", _guard(me), methods=["GET"]),
+    Route("/api/me", _guard(rename), methods=["PUT"]),
+    Route("/api/lobby", _guard(lobby), methods=["GET"]),
+    Route("/api/quick", _guard(quick_enter), methods=["POST"]),
+    Route("/api/quick", _guard(quick_status), methods=["GET"]),
+    Route("/api/quick", _guard(quick_leave), methods=["DELETE"]),
+    Route("/api/players/{player_id}", _guard(player_page), methods=["GET"]),
+    Route("/api/leaderboard", _guard(leaderboard), methods=["GET"]),
+    Route("/api/test/clock", _guard(test_clock), methods=["POST"]),
     Route("/api/rooms", _guard(create_room), methods=["POST"]),
     Route("/api/rooms/{room_id}", _guard(room_info), methods=["GET"]),
     Route("/api/rooms/{room_id}/join", _guard(join_room), methods=["POST"]),

@@ -15,7 +15,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ginrummy.server import api
+from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.pubsub import open_bus
+from ginrummy.server.quick import QuickMatch
 from ginrummy.server.rooms import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.store import open_store
@@ -36,9 +38,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         store = open_store(settings.store_url)
         await store.open()
         bus = open_bus()
-        rooms = RoomManager(store, bus, settings.bot_delay)
+        clock: Clock = ManualClock() if settings.test_clock else SystemClock()
+        rooms = RoomManager(
+            store, bus, settings.bot_delay, clock=clock, grace_seconds=settings.grace_seconds
+        )
         app.state.rooms = rooms
+        app.state.quick = QuickMatch(rooms)
         log.info("store %s open", settings.store_url.split(":", 1)[0])
+        if settings.test_clock:
+            log.warning("GINRUMMY_TEST_CLOCK is set: the clock moves by POST /api/test/clock")
+        await rooms.load_listed()
         try:
             yield
         finally:
@@ -56,6 +65,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         Route("/", index, methods=["GET", "HEAD"]),
         Route("/r/{room_id}", index, methods=["GET", "HEAD"]),
+        Route("/lobby", index, methods=["GET", "HEAD"]),
+        Route("/leaderboard", index, methods=["GET", "HEAD"]),
+        Route("/p/{player_id}", index, methods=["GET", "HEAD"]),
         *api.routes,
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web_dir, check_dir=False), name="static"),

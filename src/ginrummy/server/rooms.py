@@ -15,7 +15,7 @@ import contextlib
 import logging
 import random
 import secrets
-import time
+import unicodedata
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -23,10 +23,12 @@ from typing import Any, NoReturn
 
 from ginrummy.engine import (
     ActionKind,
+    ForfeitReason,
     GinRummyError,
     MatchPhase,
     MatchRecord,
     MatchState,
+    ResultKind,
     Rules,
     Seat,
     SeatView,
@@ -35,6 +37,7 @@ from ginrummy.engine import (
     cards_text,
     deal,
     draw_first_dealer,
+    forfeit,
     new_match,
     parse_cards,
     record_of,
@@ -43,14 +46,35 @@ from ginrummy.engine import (
     view_for_spectator,
 )
 from ginrummy.protocol import ProtocolError, decode_action
+from ginrummy.ratings import Rating, rate_match
+from ginrummy.server import players as players_
+from ginrummy.server.clock import Clock, SystemClock
 from ginrummy.server.computer import computer_move
 from ginrummy.server.pubsub import Bus
-from ginrummy.server.store import Event, RoomRow, SeatRow, Store, StoreError
+from ginrummy.server.store import (
+    Clock as StoredClock,
+)
+from ginrummy.server.store import (
+    Event,
+    Outcome,
+    Player,
+    ResultRow,
+    RoomRow,
+    SeatRow,
+    Store,
+    StoreError,
+)
 from ginrummy.server.tokens import new_room_id
 
 log = logging.getLogger("ginrummy.server.rooms")
 
 HISTORY = 64  # recent snapshots kept so each socket renders exactly the version it is told
+CHAT_HISTORY = 50
+CHAT_MAX = 200
+PHRASES = ("gg", "gl", "thanks", "nice")
+LOBBY_TOPIC = "lobby"
+# Bidirectional overrides and isolates would let a message rewrite how others read it.
+_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 
 
 class RoomError(Exception):
@@ -70,6 +94,7 @@ class Snapshot:
     match: MatchState | None  # None only before the first "match" event
     ready: frozenset[Seat] = frozenset()  # people ready for the next round
     rematch: frozenset[Seat] = frozenset()  # people who want a new match
+    match_seq: int = 0  # seq of the event that set up the current match
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +112,8 @@ def fold(snap: Snapshot, event: Event) -> Snapshot:
     after = replace(snap, version=event.seq)
     if event.kind == "match":
         rules = Rules.from_dict(dict(p["rules"]))
-        return Snapshot(event.seq, new_match(rules, Seat.parse(str(p["first_dealer"]))))
+        first = Seat.parse(str(p["first_dealer"]))
+        return Snapshot(event.seq, new_match(rules, first), match_seq=event.seq)
     match = snap.match
     if match is None:
         raise GinRummyError(f"event {event.seq} ({event.kind}) before the match was set up")
@@ -102,7 +128,23 @@ def fold(snap: Snapshot, event: Event) -> Snapshot:
         return replace(after, ready=snap.ready | {seat})
     if event.kind == "rematch":
         return replace(after, rematch=snap.rematch | {seat})
+    if event.kind == "forfeit":
+        return replace(after, match=forfeit(match, seat, ForfeitReason(str(p["reason"]))))
     raise GinRummyError(f"unknown event kind {event.kind!r}")
+
+
+def valid_chat(raw: str) -> str:
+    """Chat text as stored and sent: trimmed plain text (it is data, never markup).
+
+    >>> valid_chat("  <b>hi</b>  ")
+    '<b>hi</b>'
+    """
+    text = " ".join(raw.split())
+    if not 1 <= len(text) <= CHAT_MAX:
+        raise RoomError("bad_chat", f"a chat message has 1 to {CHAT_MAX} characters")
+    if any(ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") for ch in text):
+        raise RoomError("bad_chat", "a chat message may not contain control characters")
+    return text
 
 
 def replay(events: Sequence[Event]) -> Snapshot:
@@ -128,6 +170,17 @@ class Room:
         self.rules = Rules.from_dict(dict(row.rules))
         self.created = row.created
         self.spectators = bool(row.options.get("spectators", True))
+        self.visibility = str(row.options.get("visibility", "private"))
+        self.rated = bool(row.options.get("rated", False))
+        self.spectator_chat = bool(row.options.get("spectator_chat", False))
+        self.player_of: dict[Seat, Player] = {}  # people's players (not computers)
+        self.watchers = 0
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
+        self._chat_seq = 0
+        self.deadline: tuple[Seat, int, float] | None = None  # seat, version, when
+        self.timer_task: asyncio.Task[None] | None = None
+        self.grace: dict[Seat, float] = {}  # seat -> end of its grace period
+        self.grace_tasks: dict[Seat, asyncio.Task[None]] = {}
         self.seats: dict[Seat, SeatInfo] = dict(seats)
         self.current = snapshot
         self._history: deque[Snapshot] = deque([snapshot], maxlen=HISTORY)
@@ -169,6 +222,40 @@ class Room:
             return "over"
         return "playing"
 
+    @property
+    def public(self) -> bool:
+        return self.visibility == "public"
+
+    @property
+    def clock(self) -> Clock:
+        return self.manager.clock
+
+    def person(self, seat: Seat) -> bool:
+        info = self.seats.get(seat)
+        return info is not None and info.bot is None
+
+    def summary(self, seat: Seat) -> dict[str, Any] | None:
+        player = self.player_of.get(seat)
+        return None if player is None else players_.summary(player)
+
+    def grace_remaining_ms(self, seat: Seat) -> int | None:
+        end = self.grace.get(seat)
+        if end is None:
+            return None
+        return max(0, round((end - self.clock.now()) * 1000))
+
+    def timer(self, snap: Snapshot | None = None) -> dict[str, Any] | None:
+        """The move timer of ``snap`` (the current one): whose, time left, total."""
+        snap = snap or self.current
+        total = self.rules.move_timer_seconds
+        if self.deadline is None or total is None:
+            return None
+        seat, version, at = self.deadline
+        if version != snap.version:
+            return None
+        left = max(0, round((at - self.clock.now()) * 1000))
+        return {"seat": seat.label, "remaining_ms": left, "total_ms": total * 1000}
+
     def connected(self, seat: Seat) -> bool:
         info = self.seats.get(seat)
         return info is not None and (info.bot is not None or self.online[seat] > 0)
@@ -187,6 +274,8 @@ class Room:
                 "connected": self.connected(seat),
                 "ready": info.bot is not None or seat in snap.ready,
                 "rematch": info.bot is not None or seat in snap.rematch,
+                "player": self.summary(seat),
+                "grace_remaining_ms": self.grace_remaining_ms(seat),
             }
         return out
 
@@ -198,7 +287,12 @@ class Room:
             seats[seat.label] = (
                 None
                 if info is None
-                else {"name": info.name, "bot": info.bot, "connected": self.connected(seat)}
+                else {
+                    "name": info.name,
+                    "bot": info.bot,
+                    "connected": self.connected(seat),
+                    "player": self.summary(seat),
+                }
             )
         return {
             "room": self.id,
@@ -207,6 +301,12 @@ class Room:
             "status": self.status,
             "seats": seats,
             "spectators": self.spectators,
+            "visibility": self.visibility,
+            "rated": self.rated,
+            "timer": self.rules.move_timer_seconds,
+            "watchers": self.watchers,
+            "chat": True,
+            "spectator_chat": self.spectator_chat,
             "version": self.current.version,
             "your_seat": None if your_seat is None else your_seat.label,
         }
@@ -226,19 +326,108 @@ class Room:
     # --- changing (all under the lock) ----------------------------------------------
 
     async def _commit(self, events: Sequence[Event]) -> None:
-        """Fold, write, then tell. The caller holds the lock."""
+        """Fold, write, then tell. The caller holds the lock.
+
+        The end of a match writes its results (and rating changes) in the same
+        transaction as its last event."""
         snaps = []
         snap = self.current
         for event in events:
             snap = fold(snap, event)
             snaps.append(snap)
+        was_over = self.current.match is not None and self.current.match.is_over
+        outcome = None
         try:
-            await self.manager.store.append_events(self.id, events)
+            if snap.match is not None and snap.match.is_over and not was_over:
+                # One match end at a time: a player's rating is read, then written.
+                async with self.manager.results_lock:
+                    outcome = await self._outcome(snap, events)
+                    await self.manager.store.append_events(self.id, events, outcome)
+            else:
+                await self.manager.store.append_events(self.id, events)
         except StoreError as exc:
             self._fail(exc)
         self._advance(snaps)
+        if outcome is not None:
+            await self._refresh_players()
+        self._arm_timer()
+        self._update_grace()
         for event in events:
             await self._publish(event)
+        await self.manager.lobby_changed(self)
+
+    async def _outcome(self, snap: Snapshot, events: Sequence[Event]) -> Outcome:
+        """Result rows for the people of the match that ``snap`` ends, and ratings."""
+        match = snap.match
+        assert match is not None and match.result is not None
+        result = match.result
+        now = self.clock.now()
+        abandons: tuple[str, ...] = ()
+        if result.forfeit is ForfeitReason.ABANDONED and result.forfeited_by is not None:
+            leaver = self.player_of.get(result.forfeited_by)
+            abandons = () if leaver is None else (leaver.id,)
+        fresh: dict[Seat, Player] = {}
+        for seat, player in self.player_of.items():
+            fresh[seat] = await self.manager.store.player(player.id) or player
+        rated = self.rated and len(fresh) == 2
+        new: dict[Seat, Player] = {}
+        if rated:
+            a, b = fresh[Seat.ONE], fresh[Seat.TWO]
+            ra, rb = rate_match(
+                Rating(a.rating, a.rd, a.volatility),
+                Rating(b.rating, b.rd, b.volatility),
+                1.0 if result.winner is Seat.ONE else 0.0,
+            )
+            for seat, p, r in ((Seat.ONE, a, ra), (Seat.TWO, b, rb)):
+                new[seat] = replace(
+                    p,
+                    rating=r.rating,
+                    rd=r.rd,
+                    volatility=r.volatility,
+                    rated_matches=p.rated_matches + 1,
+                )
+        rows = []
+        for seat, player in fresh.items():
+            other = self.seats.get(seat.other)
+            opponent = self.player_of.get(seat.other)
+            rounds = [r.result for r in match.rounds]
+            after = new.get(seat)
+            rows.append(
+                ResultRow(
+                    room=self.id,
+                    match_seq=snap.match_seq,
+                    player=player.id,
+                    seat=seat.label,
+                    opponent=None if opponent is None else opponent.id,
+                    bot=None if other is None else other.bot,
+                    rated=rated,
+                    won=result.winner is seat,
+                    rounds=len(rounds),
+                    gins=sum(
+                        r.winner is seat and r.kind in (ResultKind.GIN, ResultKind.BIG_GIN)
+                        for r in rounds
+                    ),
+                    undercuts_scored=sum(
+                        r.kind is ResultKind.UNDERCUT and r.winner is seat for r in rounds
+                    ),
+                    undercuts_suffered=sum(
+                        r.kind is ResultKind.UNDERCUT and r.knocker is seat for r in rounds
+                    ),
+                    points=result.round_points[seat],
+                    margin=result.totals[seat] - result.totals[seat.other],
+                    forfeit=None if result.forfeit is None else result.forfeit.value,
+                    rating=None if after is None else after.rating,
+                    rd=None if after is None else after.rd,
+                    t=now,
+                )
+            )
+        return Outcome(tuple(rows), tuple(new.values()), abandons)
+
+    async def _refresh_players(self) -> None:
+        for player in list(self.player_of.values()):
+            fresh = await self.manager.store.player(player.id)
+            if fresh is not None:
+                self.manager.player_changed(fresh)
 
     def _fail(self, exc: StoreError) -> NoReturn:
         # The store may or may not hold the events: forget this room so the next
@@ -346,7 +535,7 @@ class Room:
                     log.info("room %s: new match started", self.id)
         self.schedule_bot()
 
-    async def join(self, identity_hash: str, name: str) -> Seat:
+    async def join(self, identity_hash: str, name: str, player: Player) -> Seat:
         """Take the free seat (or return the one this identity already holds)."""
         async with self.lock:
             self._check_alive()
@@ -372,12 +561,16 @@ class Room:
             except StoreError as exc:
                 self._fail(exc)
             self.seats[seat] = SeatInfo(name, identity_hash, None)
+            self.player_of[seat] = player
             log.info("room %s: seat %s taken", self.id, seat.label)
             if snaps:
                 self._advance(snaps)
+            self._arm_timer()
+            self._update_grace()
             await self._presence(seat)
             for event in events:
                 await self._publish(event)
+            await self.manager.lobby_changed(self)
         self.schedule_bot()
         return seat
 
@@ -391,16 +584,156 @@ class Room:
         self.online[seat] += 1
         if self.online[seat] == 1:
             log.info("room %s: seat %s connected", self.id, seat.label)
+            self._update_grace()
             await self._presence(seat)
 
     async def disconnect(self, seat: Seat) -> None:
         self.online[seat] = max(0, self.online[seat] - 1)
         if self.online[seat] == 0:
             log.info("room %s: seat %s disconnected", self.id, seat.label)
+            self._update_grace()
             await self._presence(seat)
 
-    async def _presence(self, seat: Seat) -> None:
-        notice = {"kind": "presence", "version": None, "seat": seat.label}
+    async def watch(self, delta: int) -> None:
+        """A spectator socket came (+1) or went (-1): the players see how many watch."""
+        self.watchers = max(0, self.watchers + delta)
+        await self._presence(None)
+        await self.manager.lobby_changed(self)
+
+    # --- the move timer and the grace period --------------------------------------------
+
+    def _arm_timer(self, remaining_ms: int | None = None) -> None:
+        """Start the clock of the person to move (each decision gets the full time,
+        or ``remaining_ms`` when the room comes back after a stop)."""
+        task, self.timer_task, self.deadline = self.timer_task, None, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        total = self.rules.move_timer_seconds
+        match = self.current.match
+        seat = None if match is None else match.turn
+        if total is None or seat is None or not self.person(seat) or self.broken:
+            return
+        left = total * 1000 if remaining_ms is None else min(remaining_ms, total * 1000)
+        at = self.clock.now() + left / 1000
+        version = self.current.version
+        self.deadline = (seat, version, at)
+        self.timer_task = asyncio.create_task(self._time_out(seat, version, at))
+
+    async def _time_out(self, seat: Seat, version: int, at: float) -> None:
+        await self.clock.sleep_until(at)
+        try:
+            await self.end_by_forfeit(seat, ForfeitReason.TIMEOUT, version=version)
+        except RoomError as exc:
+            log.warning("room %s: timeout not applied: %s", self.id, exc.message)
+        except Exception:
+            log.exception("room %s: the move timer failed", self.id)
+
+    def _grace_applies(self) -> bool:
+        match = self.current.match
+        return (
+            all(self.person(s) for s in Seat)
+            and match is not None
+            and not match.is_over
+            and not self.broken
+        )
+
+    def _update_grace(self) -> None:
+        """Start a grace period for each person without a socket; end it on return."""
+        applies = self._grace_applies()
+        for seat in Seat:
+            if applies and self.online[seat] == 0:
+                if seat not in self.grace:
+                    end = self.clock.now() + self.manager.grace_seconds
+                    self.grace[seat] = end
+                    self.grace_tasks[seat] = asyncio.create_task(self._grace_over(seat, end))
+            else:
+                self.grace.pop(seat, None)
+                task = self.grace_tasks.pop(seat, None)
+                if task is not None and task is not asyncio.current_task():
+                    task.cancel()
+
+    async def _grace_over(self, seat: Seat, end: float) -> None:
+        await self.clock.sleep_until(end)
+        if self.grace.get(seat) == end:
+            log.info("room %s: seat %s's grace period is over", self.id, seat.label)
+            await self._presence(seat)
+
+    def stop_tasks(self) -> list[asyncio.Task[None]]:
+        """Cancel the computer, the timer and the grace periods (not the caller)."""
+        current = asyncio.current_task()
+        tasks = [
+            t
+            for t in (self.bot_task, self.timer_task, *self.grace_tasks.values())
+            if t is not None and t is not current
+        ]
+        for task in tasks:
+            task.cancel()
+        return tasks
+
+    # --- forfeits -------------------------------------------------------------------------
+
+    async def end_by_forfeit(
+        self, seat: Seat, reason: ForfeitReason, version: int | None = None
+    ) -> None:
+        """``seat`` loses the match (timer, abandonment, resignation), logged as an event."""
+        async with self.lock:
+            self._check_alive()
+            match = self.current.match
+            if version is not None and version != self.current.version:
+                return  # the timer of a decision already taken
+            if match is None or match.is_over:
+                raise RoomError("match_over", "the match is already over")
+            if self.free_seat() is not None:
+                raise RoomError("match_over", "the match has not started")
+            payload = {"seat": seat.label, "reason": reason.value}
+            await self._commit([self._event(1, "forfeit", payload)])
+            log.info("room %s: seat %s forfeits (%s)", self.id, seat.label, reason.value)
+
+    async def claim(self, seat: Seat) -> None:
+        """``seat`` claims the match: the opponent left and its grace period is over."""
+        other = seat.other
+        left = self.grace_remaining_ms(other)
+        if left is None or not self.person(other) or self.online[other] > 0:
+            raise RoomError("nothing_to_claim", "your opponent has not left")
+        if left > 0:
+            raise RoomError(
+                "nothing_to_claim", f"your opponent may still come back for {left // 1000} s"
+            )
+        await self.end_by_forfeit(other, ForfeitReason.ABANDONED)
+
+    # --- chat ------------------------------------------------------------------------------
+
+    async def say(
+        self, seat: Seat | None, player: Player | None, text: str | None, phrase: str | None
+    ) -> None:
+        """A chat message from a seat (or a spectator) to every socket of the room."""
+        if seat is None and not self.spectator_chat:
+            raise RoomError("chat_closed", "spectators may not chat in this room")
+        if player is None:
+            raise RoomError("chat_closed", "only players with an identity may chat")
+        if (text is None) == (phrase is None):
+            raise RoomError("bad_chat", "send either 'text' or 'phrase'")
+        if phrase is not None and phrase not in PHRASES:
+            raise RoomError("bad_chat", f"phrase must be one of {', '.join(PHRASES)}")
+        if text is not None:
+            text = valid_chat(text)
+        self._chat_seq += 1
+        message = {
+            "id": self._chat_seq,
+            "t": round(self.clock.now(), 3),
+            "from": {
+                "seat": None if seat is None else seat.label,
+                "tag": players_.tag(player),
+                "player": player.id,
+            },
+            "text": text,
+            "phrase": phrase,
+        }
+        self.chat.append(message)
+        await self.manager.bus.publish(self.topic, {"kind": "chat", "message": message})
+
+    async def _presence(self, seat: Seat | None) -> None:
+        notice = {"kind": "presence", "version": None, "seat": None if seat is None else seat.label}
         await self.manager.bus.publish(self.topic, notice)
 
     # --- the computer -----------------------------------------------------------------
@@ -451,13 +784,88 @@ class RoomManager:
         bus: Bus,
         bot_delay: float,
         rng: random.Random | None = None,
+        clock: Clock | None = None,
+        grace_seconds: float = 60.0,
     ) -> None:
         self.store = store
         self.bus = bus
         self.bot_delay = bot_delay
         self.rng = rng or secrets.SystemRandom()
+        self.clock: Clock = clock or SystemClock()
+        self.grace_seconds = grace_seconds
         self._rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        self.results_lock = asyncio.Lock()
+
+    # --- players ----------------------------------------------------------------------
+
+    async def player(self, identity_hash: str) -> Player:
+        """The identity's player, created with a default name on first use."""
+        return await self.store.ensure_player(identity_hash, players_.new_player(self.clock.now()))
+
+    def player_changed(self, player: Player) -> None:
+        """A new name or rating: the loaded rooms show it from now on."""
+        for room in self._rooms.values():
+            for seat, p in list(room.player_of.items()):
+                if p.id == player.id:
+                    room.player_of[seat] = player
+
+    async def _players_of(self, seats: Mapping[Seat, SeatInfo]) -> dict[Seat, Player]:
+        return {
+            seat: await self.player(info.identity_hash)
+            for seat, info in seats.items()
+            if info.identity_hash is not None
+        }
+
+    # --- the lobby --------------------------------------------------------------------
+
+    async def lobby_changed(self, room: Room | None = None) -> None:
+        if room is None or room.public:
+            await self.bus.publish(LOBBY_TOPIC, {"kind": "lobby"})
+
+    def lobby(self, queue: int) -> dict[str, Any]:
+        """Open public tables, running public matches, the quick-match queue's length."""
+        tables, matches = [], []
+        for room in sorted(self._rooms.values(), key=lambda r: r.created, reverse=True):
+            if not room.public or room.broken:
+                continue
+            match = room.current.match
+            if room.status == "waiting":
+                tables.append(
+                    {
+                        "room": room.id,
+                        "host": room.summary(Seat.ONE),
+                        "rules": room.rules.to_dict(),
+                        "rated": room.rated,
+                        "timer": room.rules.move_timer_seconds,
+                        "created": room.created,
+                    }
+                )
+            elif room.status == "playing" and match is not None:
+                matches.append(
+                    {
+                        "room": room.id,
+                        "players": {
+                            seat.label: room.summary(seat) or {"bot": room.seats[seat].bot}
+                            for seat in Seat
+                        },
+                        "scores": {seat.label: match.scores[seat] for seat in Seat},
+                        "round": match.round_number,
+                        "watchers": room.watchers,
+                        "spectators": room.spectators,
+                    }
+                )
+        return {"tables": tables, "matches": matches, "queue": queue}
+
+    async def load_listed(self) -> None:
+        """Bring back public rooms and rooms with a move timer (their clocks run again)."""
+        ids = await self.store.listed_rooms()
+        for room_id in ids:
+            try:
+                await self.get(room_id)
+            except RoomError as exc:
+                log.error("room %s: not loaded at start: %s", room_id, exc.message)
+        log.info("%d listed rooms loaded", len(ids))
 
     async def get(self, room_id: str) -> Room | None:
         """The room, rebuilt from its event log on first use after a start."""
@@ -484,8 +892,16 @@ class RoomManager:
                 Seat.parse(s.seat): SeatInfo(s.name, s.identity_hash, s.bot) for s in stored.seats
             }
             room = Room(self, stored.room, seats, snap)
+            room.player_of = await self._players_of(seats)
             self._rooms[room_id] = room
             log.info("room %s: rebuilt from %d events", room_id, len(stored.events))
+            clock = stored.clock
+            # The timer did not run while the server was down.
+            left = (
+                clock.remaining_ms if clock is not None and clock.version == snap.version else None
+            )
+            room._arm_timer(left)
+            room._update_grace()
         room.schedule_bot()
         return room
 
@@ -499,15 +915,22 @@ class RoomManager:
         opponent_bot: str | None,
         spectators: bool,
         opponent_name: str = "",
+        opponent_hash: str | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Room:
-        """A new room with the creator in seat one and, for a computer opponent, seat two."""
-        row = RoomRow(new_room_id(), kind, rules.to_dict(), time.time(), {"spectators": spectators})
+        """A new room with the creator in seat one and, for a computer opponent (or a
+        person paired by quick match: ``opponent_hash``), seat two."""
+        opts = {"spectators": spectators, **(options or {})}
+        row = RoomRow(new_room_id(), kind, rules.to_dict(), self.clock.now(), opts)
         seats = {Seat.ONE: SeatInfo(name, creator_hash, None)}
         if opponent_bot is not None:
             seats[Seat.TWO] = SeatInfo(opponent_name, None, opponent_bot)
+        elif opponent_hash is not None:
+            seats[Seat.TWO] = SeatInfo(opponent_name, opponent_hash, None)
         room = Room(self, row, seats, Snapshot(0, None))
+        room.player_of = await self._players_of(seats)
         events = [room._event(1, "match", room._match_payload())]
-        if opponent_bot is not None:
+        if Seat.TWO in seats:
             events.append(room._event(2, "deal", room._deal_payload()))
         snap = room.current
         snaps = []
@@ -522,24 +945,36 @@ class RoomManager:
             raise RoomError("unavailable", "the room could not be saved; try again") from exc
         room._advance(snaps)
         self._rooms[row.id] = room
+        room._arm_timer()
+        room._update_grace()
+        await self.lobby_changed(room)
         log.info(
             "room %s created: %s, rules %s, opponent %s",
             row.id,
             kind,
             rules.name,
-            f"computer ({opponent_bot})" if opponent_bot else "a friend",
+            f"computer ({opponent_bot})" if opponent_bot else "a person",
         )
         room.schedule_bot()
         return room
 
     def forget(self, room: Room) -> None:
+        room.stop_tasks()  # the rebuilt room re-arms its own timers
         if self._rooms.get(room.id) is room:
             del self._rooms[room.id]
 
     async def close(self) -> None:
-        tasks = [r.bot_task for r in self._rooms.values() if r.bot_task is not None]
-        for task in tasks:
-            task.cancel()
+        """Stop every task; remember the time left on running move timers."""
+        now = self.clock.now()
+        for room in self._rooms.values():
+            if room.deadline is not None and not room.broken:
+                _, version, at = room.deadline
+                left = StoredClock(version, max(0, round((at - now) * 1000)))
+                try:
+                    await self.store.save_clock(room.id, left)
+                except StoreError as exc:
+                    log.error("room %s: cannot save its clock: %s", room.id, exc)
+        tasks = [t for room in self._rooms.values() for t in room.stop_tasks()]
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task

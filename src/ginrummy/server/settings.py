@@ -27,6 +27,9 @@ class Settings:
     log_level: str = "info"
     ws_rate: float = 20.0  # client messages per second per socket, sustained (burst: 3x)
     web_dir: Path | None = None  # None: the package's web/ directory
+    grace_seconds: float = 60.0  # a person who left may come back before the opponent claims
+    lobby_interval: float = 0.5  # at most one lobby update per socket this often (seconds)
+    test_clock: bool = False  # a hand-moved clock and POST /api/test/clock (tests only)
 
     @property
     def store_url(self) -> str:
@@ -54,6 +57,10 @@ class Settings:
             s = replace(s, allowed_origins=parse_origins(v))
         if v := env.get("GINRUMMY_LOG_LEVEL"):
             s = replace(s, log_level=v.lower())
+        if v := env.get("GINRUMMY_GRACE_SECONDS"):
+            s = replace(s, grace_seconds=_seconds("GINRUMMY_GRACE_SECONDS", v, 0, 3600))
+        if env.get("GINRUMMY_TEST_CLOCK") == "1":
+            s = replace(s, test_clock=True)
         return s
 
 
@@ -70,10 +77,14 @@ def _int(name: str, text: str) -> int:
 
 
 def _delay(name: str, text: str) -> float:
+    return _seconds(name, text, 0, 60)
+
+
+def _seconds(name: str, text: str, low: float, high: float) -> float:
     try:
         value = float(text)
     except ValueError:
         raise ValueError(f"{name} must be a number of seconds, got {text!r}") from None
-    if not 0 <= value <= 60:
-        raise ValueError(f"{name} must be between 0 and 60 seconds, got {value}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be between {low:g} and {high:g} seconds, got {value}")
     return value

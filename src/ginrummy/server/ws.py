@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ginrummy.engine import Seat, SeatView
+from ginrummy.engine import ForfeitReason, Seat, SeatView
 from ginrummy.protocol import (
     MAX_FRAME_BYTES,
     ClientMessage,
@@ -29,14 +29,18 @@ from ginrummy.protocol import (
     encode_spectator_view,
 )
 from ginrummy.server.pubsub import Subscription
-from ginrummy.server.rooms import Room, RoomError, RoomManager, Snapshot
+from ginrummy.server.quick import QuickMatch, player_topic
+from ginrummy.server.rooms import LOBBY_TOPIC, Room, RoomError, RoomManager, Snapshot
 from ginrummy.server.settings import Settings
+from ginrummy.server.store import Player
 from ginrummy.server.tips import TipsUnavailable, tip_for
 from ginrummy.server.tokens import hash_token
 
 log = logging.getLogger("ginrummy.server.ws")
 
 ORIGIN_REFUSED = 4403
+CHAT_RATE = 1.0  # chat messages per second per socket, sustained
+CHAT_BURST = 5.0
 
 
 def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
@@ -52,10 +56,37 @@ def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
     return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
 
 
+class Bucket:
+    """A token bucket: ``rate`` per second, at most ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.allowance = rate, burst, burst
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
+        self.last = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
 class Connection:
-    def __init__(self, ws: WebSocket, rooms: RoomManager, rate: float) -> None:
+    def __init__(
+        self, ws: WebSocket, rooms: RoomManager, rate: float, quick: QuickMatch, settings: Settings
+    ) -> None:
         self.ws = ws
         self.rooms = rooms
+        self.quick = quick
+        self.settings = settings
+        self.identity_hash: str | None = None  # a valid token's hash, seat or not
+        self.player: Player | None = None
+        self.lobby = False
+        self.tasks: list[asyncio.Task[None]] = []
+        self.subs: list[Subscription] = []
+        self.chat_bucket = Bucket(CHAT_RATE, CHAT_BURST)
         self.room: Room | None = None
         self.seat: Seat | None = None
         self.sent_version = 0
@@ -90,6 +121,8 @@ class Connection:
             "version": snap.version,
             "view": body,
             "players": self.room.players(snap),
+            "timer": self.room.timer(snap),
+            "watchers": self.room.watchers,
         }
 
     def _event_message(self, notice: Mapping[str, Any], snap: Snapshot) -> dict[str, Any]:
@@ -123,7 +156,12 @@ class Connection:
                 return
             if notice["kind"] == "presence":
                 if self.seat is None or notice.get("seat") != self.seat.label:
-                    await self.send({"type": "presence", "players": room.players()})
+                    await self.send(
+                        {"type": "presence", "players": room.players(), "watchers": room.watchers}
+                    )
+                continue
+            if notice["kind"] == "chat":
+                await self.send({"type": "chat", "message": notice["message"]})
                 continue
             version = int(notice["version"])
             if version <= self.sent_version:
@@ -176,15 +214,31 @@ class Connection:
         if msg.type == "hello":
             await self.hello(msg.fields)
             return
+        if msg.type == "hello_lobby":
+            await self.hello_lobby(msg.fields)
+            return
         if self.room is None:
             raise RoomError("hello_first", "send 'hello' with the room first")
         room = self.room
         if msg.type == "resync":
             await self.send_view(force=True)
             return
+        if msg.type == "chat":
+            if not self.chat_bucket.take():
+                raise RoomError("rate_limited", "one chat message per second; slow down")
+            # A seat's player as the room knows it now (a rename shows at once).
+            player = self.player if self.seat is None else room.player_of.get(self.seat)
+            await room.say(self.seat, player, msg.fields.get("text"), msg.fields.get("phrase"))
+            return
         seat = self.seat
         if seat is None:
             raise RoomError("not_a_player", "spectators only watch")
+        if msg.type == "claim":
+            await room.claim(seat)
+            return
+        if msg.type == "resign":
+            await room.end_by_forfeit(seat, ForfeitReason.RESIGNED)
+            return
         if msg.type == "act":
             await room.act(seat, int(msg.fields["version"]), str(msg.fields["action"]))
         elif msg.type == "next_round":
@@ -223,6 +277,9 @@ class Connection:
         if seat is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no free seat and allows no spectators")
         await self.unbind()
+        await self._identify(token)
+        if seat is None:
+            await room.watch(+1)  # before subscribing: the count is in the welcome
         self.room, self.seat, self.sent_version = room, seat, 0
         self.sub = self.rooms.bus.subscribe(room.topic)
         self.forwarder = asyncio.create_task(self.forward(self.sub))
@@ -235,14 +292,70 @@ class Connection:
             "room": room.info(seat),
             "seat": None if seat is None else seat.label,
         }
-        await self.send(welcome, self._view_message(snap))
+        history = {"type": "chat_history", "messages": list(room.chat)}
+        await self.send(welcome, self._view_message(snap), history)
         log.info(
             "room %s: %s joined the socket",
             room.id,
             "a spectator" if seat is None else f"seat {seat.label}",
         )
 
+    async def _identify(self, token: object) -> None:
+        """Remember the caller's identity and player (for chat and the quick match)."""
+        self.identity_hash, self.player = None, None
+        if isinstance(token, str) and token:
+            token_hash = hash_token(token)
+            if await self.rooms.store.has_identity(token_hash):
+                self.identity_hash = token_hash
+                self.player = await self.rooms.player(token_hash)
+
+    async def hello_lobby(self, fields: Mapping[str, Any]) -> None:
+        await self.unbind()
+        await self._identify(fields.get("token"))
+        self.lobby = True
+        lobby_sub = self.rooms.bus.subscribe(LOBBY_TOPIC)
+        self.subs.append(lobby_sub)
+        self.tasks.append(asyncio.create_task(self.forward_lobby(lobby_sub)))
+        if self.identity_hash is not None and self.player is not None:
+            self.quick.socket_opened(self.identity_hash)
+            own = self.rooms.bus.subscribe(player_topic(self.player.id))
+            self.subs.append(own)
+            self.tasks.append(asyncio.create_task(self.forward_matched(own)))
+        await self.send(self._lobby_message())
+
+    def _lobby_message(self) -> dict[str, Any]:
+        lobby = self.rooms.lobby(len(self.quick))
+        return {"type": "lobby", "lobby": lobby}
+
+    async def forward_lobby(self, sub: Subscription) -> None:
+        """Send the lobby on every change, at most once per ``lobby_interval``."""
+        while True:
+            await sub.get()
+            await asyncio.sleep(self.settings.lobby_interval)
+            while not sub.empty():
+                await sub.get()  # changes meanwhile are in the one message below
+            await self.send(self._lobby_message())
+
+    async def forward_matched(self, sub: Subscription) -> None:
+        while True:
+            notice = await sub.get()
+            if notice.get("kind") == "matched":
+                await self.send({"type": "matched", "room": notice["room"], "seat": notice["seat"]})
+
     async def unbind(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for sub in self.subs:
+            sub.close()
+        self.tasks, self.subs = [], []
+        if self.lobby and self.identity_hash is not None:
+            await self.quick.socket_closed(self.identity_hash)
+        self.lobby = False
+        if self.room is not None and self.seat is None:
+            await self.room.watch(-1)
         if self.forwarder is not None:
             self.forwarder.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -263,7 +376,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await ws.close(code=ORIGIN_REFUSED)
         return
     await ws.accept()
-    conn = Connection(ws, ws.app.state.rooms, settings.ws_rate)
+    conn = Connection(ws, ws.app.state.rooms, settings.ws_rate, ws.app.state.quick, settings)
     try:
         await conn.run()
     except WebSocketDisconnect:

@@ -15,6 +15,9 @@ class Subscription(Protocol):
     async def get(self) -> Mapping[str, Any]:
         """The next notice (waits)."""
 
+    def empty(self) -> bool:
+        """No notice is waiting (``get`` would wait)."""
+
     def close(self) -> None: ...
 
 

@@ -16,6 +16,9 @@ class MemorySubscription:
     async def get(self) -> Mapping[str, Any]:
         return await self.queue.get()
 
+    def empty(self) -> bool:
+        return self.queue.empty()
+
     def close(self) -> None:
         self._bus._unsubscribe(self)
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from ginrummy.server.store.base import (
+    Clock,
     Event,
     GameRef,
+    Outcome,
+    Player,
+    ResultRow,
     RoomRow,
     SeatRow,
     Store,
@@ -29,8 +33,12 @@ def open_store(url: str) -> Store:
 
 
 __all__ = [
+    "Clock",
     "Event",
     "GameRef",
+    "Outcome",
+    "Player",
+    "ResultRow",
     "RoomRow",
     "SeatRow",
     "Store",

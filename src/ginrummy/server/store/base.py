@@ -42,8 +42,16 @@ class Event:
     """One entry of a room's log; ``seq`` counts from 1 and is the room's version."""
 
     seq: int
-    kind: str  # "match" | "deal" | "action" | "ready" | "rematch"
+    kind: str  # "match" | "deal" | "action" | "ready" | "rematch" | "forfeit"
     payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """The time left to the seat to move when the server stopped, at ``version``."""
+
+    version: int
+    remaining_ms: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +59,54 @@ class StoredRoom:
     room: RoomRow
     seats: tuple[SeatRow, ...]
     events: tuple[Event, ...]
+    clock: Clock | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """The public face of a browser identity (its token hash stays in the store)."""
+
+    id: str  # "p_" + 10 URL-safe characters
+    name: str
+    rating: float = 1500.0
+    rd: float = 350.0
+    volatility: float = 0.06
+    rated_matches: int = 0
+    abandons: int = 0
+    created: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One person's finished match, written with the match's last event."""
+
+    room: str
+    match_seq: int  # seq of the room's "match" event: one match of a room
+    player: str  # player id
+    seat: str
+    opponent: str | None  # the other person's player id, None against the computer
+    bot: str | None  # the computer's level, None against a person
+    rated: bool
+    won: bool
+    rounds: int
+    gins: int  # rounds this seat won by gin or big gin
+    undercuts_scored: int
+    undercuts_suffered: int
+    points: int  # this seat's total of round points
+    margin: int  # own total minus the opponent's
+    forfeit: str | None  # "timeout" | "abandoned" | "resigned" | None
+    rating: float | None  # after the match, for rated matches
+    rd: float | None
+    t: float  # Unix time
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a match's end changes besides the log, in the same transaction."""
+
+    results: tuple[ResultRow, ...] = ()
+    players: tuple[Player, ...] = ()  # new ratings (and rated_matches) of these players
+    abandons: tuple[str, ...] = ()  # player ids that get one more abandoned match
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +137,35 @@ class Store(Protocol):
     async def claim_seat(self, room_id: str, seat: SeatRow, events: Sequence[Event]) -> None:
         """Take a free seat and append ``events`` atomically; ``StoreConflict`` if taken."""
 
-    async def append_events(self, room_id: str, events: Sequence[Event]) -> None:
-        """Append to a room's log atomically; ``StoreConflict`` if a ``seq`` exists."""
+    async def append_events(
+        self, room_id: str, events: Sequence[Event], outcome: Outcome | None = None
+    ) -> None:
+        """Append to a room's log atomically; ``StoreConflict`` if a ``seq`` exists.
+
+        ``outcome`` (at the end of a match) is written in the same transaction."""
 
     async def load_room(self, room_id: str) -> StoredRoom | None:
         """A room with its seats and its whole log in order, or None."""
 
     async def games_of(self, identity_hash: str, limit: int = 20) -> list[GameRef]:
         """The seats an identity holds, newest room first."""
+
+    async def listed_rooms(self, limit: int = 500) -> list[str]:
+        """Ids of public rooms and rooms with a move timer, newest first: the rooms a
+        server loads at start (lobby, running timers)."""
+
+    async def save_clock(self, room_id: str, clock: Clock) -> None:
+        """Remember the time left to move (on shutdown), for ``load_room``."""
+
+    async def ensure_player(self, identity_hash: str, fresh: Player) -> Player:
+        """The identity's player; ``fresh`` is stored and returned if it has none yet."""
+
+    async def player(self, player_id: str) -> Player | None: ...
+
+    async def rename_player(self, player_id: str, name: str) -> None: ...
+
+    async def leaderboard(self, limit: int = 50) -> list[Player]:
+        """Players with a rated match, best rating first."""
+
+    async def results_of(self, player_id: str) -> list[ResultRow]:
+        """A player's finished matches, oldest first."""

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ginrummy.server.store.base import (
+    Clock,
     Event,
     GameRef,
+    Outcome,
+    Player,
+    ResultRow,
     RoomRow,
     SeatRow,
     StoreConflict,
@@ -20,6 +25,10 @@ class MemoryStore:
         self._rooms: dict[str, RoomRow] = {}
         self._seats: dict[str, dict[str, SeatRow]] = {}
         self._events: dict[str, list[Event]] = {}
+        self._clocks: dict[str, Clock] = {}
+        self._players: dict[str, Player] = {}  # by id
+        self._player_of: dict[str, str] = {}  # identity hash -> player id
+        self._results: list[ResultRow] = []
 
     async def open(self) -> None:
         return None
@@ -51,8 +60,23 @@ class MemoryStore:
         seats[seat.seat] = seat
         self._append(room_id, events)
 
-    async def append_events(self, room_id: str, events: Sequence[Event]) -> None:
+    async def append_events(
+        self, room_id: str, events: Sequence[Event], outcome: Outcome | None = None
+    ) -> None:
         self._append(room_id, events)
+        if outcome is not None:
+            self._results.extend(outcome.results)
+            for p in outcome.players:
+                self._players[p.id] = replace(
+                    self._players[p.id],
+                    rating=p.rating,
+                    rd=p.rd,
+                    volatility=p.volatility,
+                    rated_matches=p.rated_matches,
+                )
+            for pid in outcome.abandons:
+                old = self._players[pid]
+                self._players[pid] = replace(old, abandons=old.abandons + 1)
 
     def _check(self, room_id: str, events: Sequence[Event]) -> None:
         log = self._events[room_id]
@@ -69,7 +93,7 @@ class MemoryStore:
         if room is None:
             return None
         seats = tuple(sorted(self._seats[room_id].values(), key=lambda s: s.seat != "one"))
-        return StoredRoom(room, seats, tuple(self._events[room_id]))
+        return StoredRoom(room, seats, tuple(self._events[room_id]), self._clocks.get(room_id))
 
     async def games_of(self, identity_hash: str, limit: int = 20) -> list[GameRef]:
         refs = [
@@ -80,3 +104,37 @@ class MemoryStore:
         ]
         refs.sort(key=lambda r: r.created, reverse=True)
         return refs[:limit]
+
+    async def listed_rooms(self, limit: int = 500) -> list[str]:
+        rooms = [
+            r
+            for r in self._rooms.values()
+            if r.options.get("visibility") == "public" or r.rules.get("move_timer_seconds")
+        ]
+        rooms.sort(key=lambda r: r.created, reverse=True)
+        return [r.id for r in rooms[:limit]]
+
+    async def save_clock(self, room_id: str, clock: Clock) -> None:
+        self._clocks[room_id] = clock
+
+    async def ensure_player(self, identity_hash: str, fresh: Player) -> Player:
+        pid = self._player_of.get(identity_hash)
+        if pid is None:
+            self._player_of[identity_hash] = fresh.id
+            self._players[fresh.id] = fresh
+            return fresh
+        return self._players[pid]
+
+    async def player(self, player_id: str) -> Player | None:
+        return self._players.get(player_id)
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        self._players[player_id] = replace(self._players[player_id], name=name)
+
+    async def leaderboard(self, limit: int = 50) -> list[Player]:
+        rated = [p for p in self._players.values() if p.rated_matches > 0]
+        rated.sort(key=lambda p: (-p.rating, p.id))
+        return rated[:limit]
+
+    async def results_of(self, player_id: str) -> list[ResultRow]:
+        return sorted((r for r in self._results if r.player == player_id), key=lambda r: r.t)

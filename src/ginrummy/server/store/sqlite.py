@@ -18,8 +18,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ginrummy.server.store.base import (
+    Clock,
     Event,
     GameRef,
+    Outcome,
+    Player,
+    ResultRow,
     RoomRow,
     SeatRow,
     StoreConflict,
@@ -29,7 +33,9 @@ from ginrummy.server.store.base import (
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Version 2 (public play) only adds tables: a version-1 file is upgraded in place by
+# the CREATE TABLE IF NOT EXISTS below; its identities get a player on first use.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identities (
     token_hash TEXT PRIMARY KEY,
@@ -59,7 +65,51 @@ CREATE TABLE IF NOT EXISTS events (
     created REAL NOT NULL,
     PRIMARY KEY (room, seq)
 );
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    identity_hash TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    rating REAL NOT NULL,
+    rd REAL NOT NULL,
+    volatility REAL NOT NULL,
+    rated_matches INTEGER NOT NULL DEFAULT 0,
+    abandons INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS players_by_rating ON players(rating) WHERE rated_matches > 0;
+CREATE TABLE IF NOT EXISTS results (
+    room TEXT NOT NULL REFERENCES rooms(id),
+    match_seq INTEGER NOT NULL,
+    player TEXT NOT NULL REFERENCES players(id),
+    seat TEXT NOT NULL,
+    opponent TEXT,
+    bot TEXT,
+    rated INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    rounds INTEGER NOT NULL,
+    gins INTEGER NOT NULL,
+    undercuts_scored INTEGER NOT NULL,
+    undercuts_suffered INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    margin INTEGER NOT NULL,
+    forfeit TEXT,
+    rating REAL,
+    rd REAL,
+    t REAL NOT NULL,
+    PRIMARY KEY (room, match_seq, seat)
+);
+CREATE INDEX IF NOT EXISTS results_by_player ON results(player, t);
+CREATE TABLE IF NOT EXISTS clocks (
+    room TEXT PRIMARY KEY REFERENCES rooms(id),
+    version INTEGER NOT NULL,
+    remaining_ms INTEGER NOT NULL
+);
 """
+RESULT_COLUMNS = (
+    "room, match_seq, player, seat, opponent, bot, rated, won, rounds, gins,"
+    " undercuts_scored, undercuts_suffered, points, margin, forfeit, rating, rd, t"
+)
+PLAYER_COLUMNS = "id, name, rating, rd, volatility, rated_matches, abandons, created"
 
 
 def path_of_url(url: str) -> Path:
@@ -158,10 +208,14 @@ class SQLiteStore:
 
         await self._run(write)
 
-    async def append_events(self, room_id: str, events: Sequence[Event]) -> None:
+    async def append_events(
+        self, room_id: str, events: Sequence[Event], outcome: Outcome | None = None
+    ) -> None:
         def write(db: sqlite3.Connection) -> None:
             with _transaction(db):
                 _insert_events(db, room_id, events)
+                if outcome is not None:
+                    _write_outcome(db, outcome)
 
         await self._run(write)
 
@@ -187,7 +241,10 @@ class SQLiteStore:
                     (room_id,),
                 )
             )
-            return StoredRoom(room, seats, events)
+            clock = db.execute(
+                "SELECT version, remaining_ms FROM clocks WHERE room = ?", (room_id,)
+            ).fetchone()
+            return StoredRoom(room, seats, events, None if clock is None else Clock(*clock))
 
         return await self._run(read)
 
@@ -200,6 +257,112 @@ class SQLiteStore:
             ).fetchall()
         )
         return [GameRef(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def listed_rooms(self, limit: int = 500) -> list[str]:
+        rows = await self._run(
+            lambda db: db.execute(
+                "SELECT id FROM rooms WHERE json_extract(options, '$.visibility') = 'public'"
+                " OR json_extract(rules, '$.move_timer_seconds') IS NOT NULL"
+                " ORDER BY created DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        )
+        return [r[0] for r in rows]
+
+    async def save_clock(self, room_id: str, clock: Clock) -> None:
+        await self._run(
+            lambda db: db.execute(
+                "INSERT INTO clocks (room, version, remaining_ms) VALUES (?, ?, ?)"
+                " ON CONFLICT (room) DO UPDATE SET version = excluded.version,"
+                " remaining_ms = excluded.remaining_ms",
+                (room_id, clock.version, clock.remaining_ms),
+            )
+        )
+
+    async def ensure_player(self, identity_hash: str, fresh: Player) -> Player:
+        def write(db: sqlite3.Connection) -> Player:
+            with _transaction(db):
+                db.execute(
+                    f"INSERT INTO players (identity_hash, {PLAYER_COLUMNS})"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (identity_hash) DO NOTHING",
+                    (identity_hash, *_player_values(fresh)),
+                )
+                row = db.execute(
+                    f"SELECT {PLAYER_COLUMNS} FROM players WHERE identity_hash = ?",
+                    (identity_hash,),
+                ).fetchone()
+            return _player(row)
+
+        return await self._run(write)
+
+    async def player(self, player_id: str) -> Player | None:
+        row = await self._run(
+            lambda db: db.execute(
+                f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,)
+            ).fetchone()
+        )
+        return None if row is None else _player(row)
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        await self._run(
+            lambda db: db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+        )
+
+    async def leaderboard(self, limit: int = 50) -> list[Player]:
+        rows = await self._run(
+            lambda db: db.execute(
+                f"SELECT {PLAYER_COLUMNS} FROM players WHERE rated_matches > 0"
+                " ORDER BY rating DESC, id LIMIT ?",
+                (limit,),
+            ).fetchall()
+        )
+        return [_player(r) for r in rows]
+
+    async def results_of(self, player_id: str) -> list[ResultRow]:
+        rows = await self._run(
+            lambda db: db.execute(
+                f"SELECT {RESULT_COLUMNS} FROM results WHERE player = ? ORDER BY t, room",
+                (player_id,),
+            ).fetchall()
+        )
+        return [_result(r) for r in rows]
+
+
+def _result(r: Sequence[Any]) -> ResultRow:
+    return ResultRow(
+        room=r[0], match_seq=r[1], player=r[2], seat=r[3], opponent=r[4], bot=r[5],
+        rated=bool(r[6]), won=bool(r[7]), rounds=r[8], gins=r[9], undercuts_scored=r[10],
+        undercuts_suffered=r[11], points=r[12], margin=r[13], forfeit=r[14], rating=r[15],
+        rd=r[16], t=r[17],
+    )  # fmt: skip
+
+
+def _player_values(p: Player) -> tuple[Any, ...]:
+    return (p.id, p.name, p.rating, p.rd, p.volatility, p.rated_matches, p.abandons, p.created)
+
+
+def _player(row: Sequence[Any]) -> Player:
+    return Player(*row)
+
+
+def _write_outcome(db: sqlite3.Connection, outcome: Outcome) -> None:
+    for r in outcome.results:
+        db.execute(
+            f"INSERT INTO results ({RESULT_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                r.room, r.match_seq, r.player, r.seat, r.opponent, r.bot, int(r.rated),
+                int(r.won), r.rounds, r.gins, r.undercuts_scored, r.undercuts_suffered,
+                r.points, r.margin, r.forfeit, r.rating, r.rd, r.t,
+            ),
+        )  # fmt: skip
+    for p in outcome.players:
+        db.execute(
+            "UPDATE players SET rating = ?, rd = ?, volatility = ?, rated_matches = ? WHERE id = ?",
+            (p.rating, p.rd, p.volatility, p.rated_matches, p.id),
+        )
+    for pid in outcome.abandons:
+        db.execute("UPDATE players SET abandons = abandons + 1 WHERE id = ?", (pid,))
 
 
 class _transaction:

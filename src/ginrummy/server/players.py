@@ -1,0 +1,101 @@
+"""Players: the public face of a browser identity (docs/protocol.md, "Public play").
+
+A player has a public id (never the token), a nickname shown as a tag ``Ann#k3Xa``,
+a Glicko-2 rating and a count of abandoned matches. Statistics are derived from the
+finished matches' result rows.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from ginrummy.server.store import Player, ResultRow
+
+NAME_MIN, NAME_MAX = 2, 20
+NAME_PUNCTUATION = " -_."
+LEAVER_ABANDONS = 2  # from this many abandoned matches on, the lobby marks a player
+
+_ADJECTIVES = ("Quick", "Calm", "Bold", "Lucky", "Clever", "Merry", "Brave", "Sly", "Keen")
+_ANIMALS = ("Fox", "Owl", "Otter", "Lynx", "Heron", "Badger", "Hare", "Wren", "Seal")
+
+
+class BadName(ValueError):
+    """A nickname that is not allowed; the message says why."""
+
+
+def new_player(now: float) -> Player:
+    """A fresh player with a random public id and a friendly default name."""
+    name = f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_ANIMALS)}"
+    return Player(id="p_" + secrets.token_urlsafe(8)[:10], name=name, created=now)
+
+
+def valid_name(raw: object) -> str:
+    """The trimmed nickname, or ``BadName`` with the reason.
+
+    >>> valid_name("  Ann   Lee ")
+    'Ann Lee'
+    """
+    if not isinstance(raw, str):
+        raise BadName("the name must be a text")
+    name = " ".join(raw.split())
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise BadName(f"the name must be {NAME_MIN} to {NAME_MAX} characters")
+    bad = sorted({ch for ch in name if not (ch.isalnum() or ch in NAME_PUNCTUATION)})
+    if bad:
+        raise BadName(
+            "the name may use letters, digits, spaces, '-', '_' and '.' only, not "
+            + " ".join(repr(ch) for ch in bad)
+        )
+    return name
+
+
+def tag(player: Player) -> str:
+    return f"{player.name}#{player.id[2:6]}"
+
+
+def summary(player: Player) -> dict[str, Any]:
+    """player-summary of docs/protocol.md."""
+    return {
+        "id": player.id,
+        "name": player.name,
+        "tag": tag(player),
+        "rating": round(player.rating),
+        "rd": round(player.rd),
+        "rated_matches": player.rated_matches,
+        "abandons": player.abandons,
+        "leaver": player.abandons >= LEAVER_ABANDONS,
+    }
+
+
+def statistics(results: Sequence[ResultRow]) -> dict[str, Any]:
+    """The statistics page's numbers: matches against people, then per computer level."""
+    people = [r for r in results if r.bot is None]
+    rounds = sum(r.rounds for r in people)
+    wins = sum(r.won for r in people)
+    won = [r for r in people if r.won]
+    best = max(won, key=lambda r: (r.margin, -r.t), default=None)
+    vs_computer: dict[str, dict[str, int]] = {}
+    for r in results:
+        if r.bot is not None:
+            level = vs_computer.setdefault(r.bot, {"matches": 0, "wins": 0})
+            level["matches"] += 1
+            level["wins"] += int(r.won)
+    return {
+        "matches": len(people),
+        "wins": wins,
+        "win_rate": round(wins / len(people), 3) if people else None,
+        "rounds": rounds,
+        "gins": sum(r.gins for r in people),
+        "undercuts_scored": sum(r.undercuts_scored for r in people),
+        "undercuts_suffered": sum(r.undercuts_suffered for r in people),
+        "points_per_round": round(sum(r.points for r in people) / rounds, 2) if rounds else None,
+        "best_match": None if best is None else {"room": best.room, "margin": best.margin},
+        "rating_history": [
+            {"t": r.t, "rating": round(r.rating), "rd": round(r.rd)}
+            for r in results
+            if r.rated and r.rating is not None and r.rd is not None
+        ],
+        "vs_computer": vs_computer,
+    }
