@@ -36,6 +36,11 @@ def test_bots_import_only_the_engine_and_the_standard_library() -> None:
     assert not bad, bad
 
 
+def test_bots_read_no_clock() -> None:
+    """Decisions depend on the view and the rng only, never on the machine's speed."""
+    assert not imports("bots") & {"time", "datetime"}
+
+
 def test_hints_import_only_the_engine() -> None:
     bad = sorted(n for n in imports("hints") if not allowed(n, "hints"))
     assert not bad, bad

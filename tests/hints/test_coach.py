@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import doctest
 import random
 
 import pytest
 
+import ginrummy.hints.coach
 from ginrummy.engine import Action, parse_action, parse_card, parse_cards, view_for_seat
 from ginrummy.hints import TEXTS, advise, render
 
@@ -83,3 +85,8 @@ def test_tip_ignores_history_and_the_opponent() -> None:
         a, b = view_for_seat(match, seat), view_for_seat(twin, seat)
         tip = advise(a.hand, a.legal_actions, a.table.discard_top)
         assert tip == advise(b.hand, b.legal_actions, b.table.discard_top)
+
+
+def test_coach_doctests_pass() -> None:
+    result = doctest.testmod(ginrummy.hints.coach, optionflags=doctest.ELLIPSIS)
+    assert result.attempted and not result.failed

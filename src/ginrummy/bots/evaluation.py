@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from ginrummy.bots.knowledge import SUIT, Knowledge
-from ginrummy.engine.melds import arrangement_of_mask
 
 
 def suits(mask: int) -> tuple[int, int, int, int]:
@@ -19,23 +18,46 @@ def suits(mask: int) -> tuple[int, int, int, int]:
 
 def potential(loose: int, live: int) -> int:
     """Live cards that would meld with two loose cards (counted once per pair)."""
-    outs = 0
     lc, ld, lh, ls = suits(loose)
     vc, vd, vh, vs = suits(live)
-    for s, v in ((lc, vc), (ld, vd), (lh, vh), (ls, vs)):
-        if not s:
-            continue
-        pair = s & (s >> 1)  # r and r+1 held: r-1 or r+2 completes
-        if pair:
-            outs += ((pair >> 1) & v).bit_count() + ((pair << 2) & v & SUIT).bit_count()
-        gap = s & (s >> 2) & ~(s >> 1)  # r and r+2 held: r+1 completes
-        if gap:
-            outs += ((gap << 1) & v).bit_count()
     two = (lc & ld) | (lc & lh) | (lc & ls) | (ld & lh) | (ld & ls) | (lh & ls)
-    if two:
-        outs += (two & vc).bit_count() + (two & vd).bit_count()
-        outs += (two & vh).bit_count() + (two & vs).bit_count()
-    return outs
+    return (
+        _run_outs(lc, vc)
+        + _run_outs(ld, vd)
+        + _run_outs(lh, vh)
+        + _run_outs(ls, vs)
+        + _rank_outs(two, vc, vd, vh, vs)
+    )
+
+
+def _run_outs(s: int, v: int) -> int:
+    """Live cards of one suit that complete a sequence of two or a gap in ``s``."""
+    a, b, c = _RUN_WANTS[s]
+    return (a & v).bit_count() + (b & v).bit_count() + (c & v).bit_count()
+
+
+def _rank_outs(two: int, vc: int, vd: int, vh: int, vs: int) -> int:
+    """Live cards of a rank of which two loose cards are held."""
+    if not two:
+        return 0
+    return (
+        (two & vc).bit_count()
+        + (two & vd).bit_count()
+        + (two & vh).bit_count()
+        + (two & vs).bit_count()
+    )
+
+
+def _run_wants() -> tuple[tuple[int, int, int], ...]:
+    out = []
+    for s in range(1 << 13):
+        pair = s & (s >> 1)  # r and r+1 held: r-1 or r+2 completes
+        gap = s & (s >> 2) & ~(s >> 1)  # r and r+2 held: r+1 completes
+        out.append((pair >> 1, (pair << 2) & SUIT, gap << 1))
+    return tuple(out)
+
+
+_RUN_WANTS = _run_wants()
 
 
 def _suit_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -61,12 +83,62 @@ _VALUE, _LOOSE = _suit_tables()
 def loose_cards(mask: int) -> tuple[int, int]:
     """(deadwood, mask of the unmatched cards) of the best arrangement of ``mask``."""
     c, d, h, s = mask & SUIT, mask >> 13 & SUIT, mask >> 26 & SUIT, mask >> 39 & SUIT
-    if (c & d & (h | s)) | (h & s & (c | d)):  # three of a rank: sets to choose
-        arr = arrangement_of_mask(mask)
-        return arr.deadwood, arr.unmatched_mask
-    lc, ld, lh, ls = _LOOSE[c], _LOOSE[d], _LOOSE[h], _LOOSE[s]
-    deadwood = _VALUE[lc] + _VALUE[ld] + _VALUE[lh] + _VALUE[ls]
-    return deadwood, lc | ld << 13 | lh << 26 | ls << 39
+    triple = (c & d & (h | s)) | (h & s & (c | d))
+    if not triple:
+        lc, ld, lh, ls = _LOOSE[c], _LOOSE[d], _LOOSE[h], _LOOSE[s]
+        deadwood = _VALUE[lc] + _VALUE[ld] + _VALUE[lh] + _VALUE[ls]
+        return deadwood, lc | ld << 13 | lh << 26 | ls << 39
+    # Three of a rank: try every choice of sets; the rest of each suit melds in runs,
+    # where taking every sequence of three or more is best.
+    best_dw, best_loose = 1 << 30, 0
+    for used in _set_choices(mask, triple):
+        rest = mask & ~used
+        lc = _LOOSE[rest & SUIT]
+        ld = _LOOSE[rest >> 13 & SUIT]
+        lh = _LOOSE[rest >> 26 & SUIT]
+        ls = _LOOSE[rest >> 39 & SUIT]
+        deadwood = _VALUE[lc] + _VALUE[ld] + _VALUE[lh] + _VALUE[ls]
+        if deadwood < best_dw:
+            best_dw, best_loose = deadwood, lc | ld << 13 | lh << 26 | ls << 39
+    return best_dw, best_loose
+
+
+def _set_choices(mask: int, triple: int) -> list[int]:
+    """Every combination of sets (none, or three or four cards of each rank in
+    ``triple``) as masks of the cards they use."""
+    combos = [0]
+    while triple:
+        low = triple & -triple
+        triple ^= low
+        rank = low.bit_length() - 1
+        combos = [u | option for u in combos for option in _RANK_SETS[rank][mask >> rank & _SPREAD]]
+    return combos
+
+
+_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
+def _rank_sets() -> tuple[dict[int, tuple[int, ...]], ...]:
+    """Per rank, for each spread of its cards (bits at 0, 13, 26, 39): the set options."""
+    out = []
+    for rank in range(13):
+        table: dict[int, tuple[int, ...]] = {}
+        for present in range(16):
+            spread = sum(1 << 13 * k for k in range(4) if present >> k & 1)
+            members = [1 << (13 * k + rank) for k in range(4) if present >> k & 1]
+            options = [0]
+            if len(members) == 3:
+                options.append(sum(members))
+            elif len(members) == 4:
+                for skip in range(4):
+                    options.append(sum(m for i, m in enumerate(members) if i != skip))
+                options.append(sum(members))
+            table[spread] = tuple(options)
+        out.append(table)
+    return tuple(out)
+
+
+_RANK_SETS = _rank_sets()
 
 
 def hand_score(mask: int, live: int, weight: float) -> float:
@@ -77,21 +149,122 @@ def hand_score(mask: int, live: int, weight: float) -> float:
     return deadwood - weight * potential(loose, live)
 
 
+def discard_scores(hand: int, live: int, weight: float) -> dict[int, tuple[int, float]]:
+    """For each card index of ``hand``: (deadwood, :func:`hand_score`) of the hand
+    without that card, computed in one pass (only the suit of the card changes)."""
+    sm = [hand & SUIT, hand >> 13 & SUIT, hand >> 26 & SUIT, hand >> 39 & SUIT]
+    c, d, h, s = sm
+    out: dict[int, tuple[int, float]] = {}
+    triple = (c & d & (h | s)) | (h & s & (c | d))
+    if triple:  # sets to choose
+        return _discard_scores_with_sets(hand, triple, live, weight)
+    lv = (live & SUIT, live >> 13 & SUIT, live >> 26 & SUIT, live >> 39 & SUIT)
+    vc, vd, vh, vs = lv
+    loose = [_LOOSE[x] for x in sm]
+    values = [_VALUE[x] for x in loose]
+    runs = [_run_outs(loose[k], lv[k]) for k in range(4)]
+    total_value = sum(values)
+    total_runs = sum(runs)
+    wants = _RUN_WANTS
+    for k in range(4):
+        bits = sm[k]
+        if not bits:
+            continue
+        others = loose[:k] + loose[k + 1 :]
+        x, y, z = others
+        pairs = (x & y) | (x & z) | (y & z)  # ranks loose in two of the other suits
+        union = x | y | z
+        base_value = total_value - values[k]
+        base_runs = total_runs - runs[k]
+        v = lv[k]
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            nl = _LOOSE[sm[k] ^ low]
+            dw = base_value + _VALUE[nl]
+            index = k * 13 + low.bit_length() - 1
+            if weight == 0.0 or not dw:
+                out[index] = (dw, float(dw))
+                continue
+            a, b, c = wants[nl]
+            pot = base_runs + (a & v).bit_count() + (b & v).bit_count() + (c & v).bit_count()
+            two = pairs | (nl & union)
+            if two:
+                pot += (two & vc).bit_count() + (two & vd).bit_count()
+                pot += (two & vh).bit_count() + (two & vs).bit_count()
+            out[index] = (dw, dw - weight * pot)
+    return out
+
+
+def _discard_scores_with_sets(
+    hand: int, triple: int, live: int, weight: float
+) -> dict[int, tuple[int, float]]:
+    """:func:`discard_scores` for a hand with three cards of a rank. The set choices
+    of the hand without a card are those of the hand that do not use the card, in the
+    same order, so each discard takes the first best choice as :func:`loose_cards`."""
+    vc, vd, vh, vs = live & SUIT, live >> 13 & SUIT, live >> 26 & SUIT, live >> 39 & SUIT
+    wants = _RUN_WANTS
+    choices = []
+    for used in _set_choices(hand, triple):
+        rest = hand & ~used
+        sm = (rest & SUIT, rest >> 13 & SUIT, rest >> 26 & SUIT, rest >> 39 & SUIT)
+        loose = [_LOOSE[x] for x in sm]
+        values = [_VALUE[x] for x in loose]
+        choices.append((used, sm, loose, values, sum(values)))
+    out: dict[int, tuple[int, float]] = {}
+    bits = hand
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        index = low.bit_length() - 1
+        k = index // 13
+        suit_bit = low >> 13 * k
+        best_dw, best_nl, best_loose = 1 << 30, 0, choices[0][2]
+        for used, sm, loose, values, total in choices:
+            if used & low:
+                continue
+            nl = _LOOSE[sm[k] & ~suit_bit]
+            dw = total - values[k] + _VALUE[nl]
+            if dw < best_dw:
+                best_dw, best_nl, best_loose = dw, nl, loose
+        if weight == 0.0 or not best_dw:
+            out[index] = (best_dw, float(best_dw))
+            continue
+        lc, ld, lh, ls = best_loose
+        if k == 0:
+            lc = best_nl
+        elif k == 1:
+            ld = best_nl
+        elif k == 2:
+            lh = best_nl
+        else:
+            ls = best_nl
+        # potential(), inlined: this is the bots' innermost loop
+        pot = 0
+        for lx, vx in ((lc, vc), (ld, vd), (lh, vh), (ls, vs)):
+            if lx:
+                a, b, c = wants[lx]
+                pot += (a & vx).bit_count() + (b & vx).bit_count() + (c & vx).bit_count()
+        two = (lc & ld) | (lc & lh) | (lc & ls) | (ld & lh) | (ld & ls) | (lh & ls)
+        if two:
+            pot += (two & vc).bit_count() + (two & vd).bit_count()
+            pot += (two & vh).bit_count() + (two & vs).bit_count()
+        out[index] = (best_dw, best_dw - weight * pot)
+    return out
+
+
 def holding_odds(know: Knowledge, infer: bool) -> list[float]:
     """For each card index, the chance that the opponent holds it."""
-    odds = [0.0] * 52
     unseen = know.unseen
+    known = know.opp_known
     n_unseen = unseen.bit_count()
-    for i in range(52):
-        if know.opp_known >> i & 1:
-            odds[i] = 1.0
-    if not n_unseen or not know.opp_hidden:
-        return odds
-    base = know.opp_hidden / n_unseen
-    if not infer:
-        for i in range(52):
-            if unseen >> i & 1:
-                odds[i] = base
+    base = know.opp_hidden / n_unseen if n_unseen else 0.0
+    odds = [0.0] * 52
+    for i in indices(known):
+        odds[i] = 1.0
+    if not infer or not base:
+        for i in indices(unseen):
+            odds[i] = base
         return odds
     weights = [0.0] * 52
     total = 0.0
@@ -112,6 +285,20 @@ def holding_odds(know: Knowledge, infer: bool) -> list[float]:
         if weights[i]:
             odds[i] = min(0.95, weights[i] * scale)
     return odds
+
+
+def indices(mask: int) -> list[int]:
+    """The card indices in ``mask``, in order."""
+    out: list[int] = []
+    for k in range(4):
+        bits = mask >> 13 * k & SUIT
+        if bits:
+            base = 13 * k
+            out.extend([base + r for r in _RANKS[bits]])
+    return out
+
+
+_RANKS = tuple(tuple(r for r in range(13) if m >> r & 1) for m in range(1 << 13))
 
 
 def neighbours(i: int) -> int:

@@ -4,7 +4,8 @@ Each decision weighs the own hand (deadwood, and the live cards that would compl
 its loose pairs and sequences), and, from ``strong`` on, what the discard gives away.
 ``beginner`` remembers nothing and knocks late; ``casual`` knocks as soon as it may;
 ``strong`` tracks every public card and avoids feeding the opponent's known picks;
-``expert`` (see ``expert.py``) adds inference, an exact stock estimate and sampling.
+``expert`` (see ``expert.py``) plays the same way without slips and, late in a round,
+values its hand by deadwood more than by outs.
 """
 
 from __future__ import annotations
@@ -12,12 +13,23 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ginrummy.bots.base import discardable, find, of_kind
-from ginrummy.bots.evaluation import danger, hand_score, holding_odds, loose_cards
+from ginrummy.bots.base import discardable, find
+from ginrummy.bots.evaluation import (
+    danger,
+    discard_scores,
+    hand_score,
+    holding_odds,
+    loose_cards,
+)
 from ginrummy.bots.knowledge import Knowledge, read, read_plain
 from ginrummy.engine import Action, ActionKind, Card, Phase, SeatView
-from ginrummy.engine.cards import from_mask
-from ginrummy.engine.melds import deadwood_of_mask
+
+_DISCARD, _KNOCK, _GIN, _BIG_GIN = (
+    ActionKind.DISCARD,
+    ActionKind.KNOCK,
+    ActionKind.GIN,
+    ActionKind.BIG_GIN,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +44,15 @@ class Style:
     # before the opponent's hand has formed; later ones risk an undercut.
     knock: tuple[tuple[int, int], ...]
     slip: float = 0.0  # chance to throw a random loose card instead of the best discard
+    late_potential: float | None = None  # the potential weight as the stock runs out
+    # (falling linearly from ``potential`` at a full stock; None: constant)
 
 
-BEGINNER = Style(False, 0.0, 0.0, False, 0.0, ((16, 0), (0, 10)), slip=0.3)
-CASUAL = Style(False, 0.6, 0.0, False, 1.0, ((0, 10),), slip=0.1)
-STRONG = Style(True, 1.0, 6.0, False, 1.5, ((22, 10), (16, 6), (10, 4), (4, 3), (0, 10)))
+# The slips space the levels apart: each level beats the one below in about two
+# matches of three (bench/RESULTS.md, "Bots"); ``expert`` (expert.py) never slips.
+BEGINNER = Style(False, 0.0, 0.0, False, 0.0, ((16, 0), (0, 10)), slip=0.7)
+CASUAL = Style(False, 0.6, 0.0, False, 1.0, ((0, 10),), slip=0.45)
+STRONG = Style(True, 1.0, 6.0, False, 1.5, ((22, 10), (16, 6), (10, 4), (4, 3), (0, 10)), slip=0.25)
 
 
 class Player:
@@ -44,6 +60,9 @@ class Player:
 
     def __init__(self, style: Style) -> None:
         self.style = style
+        # The scores of the last hand judged, with what they depend on: a player that
+        # takes the discard judges the same hand again for its discard.
+        self._last: tuple[tuple[int, ...], dict[int, tuple[int, float]]] | None = None
 
     def __call__(self, view: SeatView, rng: random.Random) -> Action:
         phase = view.table.round_phase
@@ -62,6 +81,14 @@ class Player:
 
     # --- draw ---------------------------------------------------------------------
 
+    def weight(self, know: Knowledge) -> float:
+        """Points per live out of the loose cards (see :class:`Style`)."""
+        late = self.style.late_potential
+        if late is None:
+            return self.style.potential
+        full = self.style.potential
+        return late + (full - late) * min(know.stock_size, 31) / 31
+
     def odds(self, know: Knowledge) -> list[float] | None:
         return holding_odds(know, self.style.infer) if self.style.danger else None
 
@@ -70,44 +97,75 @@ class Player:
         if top is None:
             return False
         odds = self.odds(know)
-        hand = know.hand | top.bit
-        best = min(self.discard_score(hand, c, know, odds) for c in _cards(know.hand))
-        if self.can_knock(hand, top, view) and self.knock_wanted(
-            view, know, deadwood_of_knock(hand, top)
-        ):
+        scored = self.scores(know.hand | top.bit, know, odds)
+        del scored[top.index]  # the card just taken may not be discarded
+        knock = min(dw for dw, _ in scored.values())
+        if knock <= view.table.knock_limit and self.knock_wanted(view, know, knock):
             return True
+        best = min(score for _, score in scored.values())
         return best < self.stock_value(view, know, odds) - 1e-9
 
     def stock_value(self, view: SeatView, know: Knowledge, odds: list[float] | None) -> float:
         """The expected score of the hand after a stock draw (lower is better)."""
         live = know.unseen
-        return hand_score(know.hand, live, self.style.potential) - self.style.stock_gain
-
-    def can_knock(self, hand: int, taken: Card, view: SeatView) -> bool:
-        return deadwood_of_knock(hand, taken) <= view.table.knock_limit
+        return hand_score(know.hand, live, self.weight(know)) - self.style.stock_gain
 
     # --- discard ------------------------------------------------------------------
 
-    def discard_score(
-        self, hand: int, card: Card, know: Knowledge, odds: list[float] | None
-    ) -> float:
-        score = hand_score(hand ^ card.bit, know.unseen, self.style.potential)
+    def scores(
+        self, hand: int, know: Knowledge, odds: list[float] | None
+    ) -> dict[int, tuple[int, float]]:
+        """For each card index of ``hand``: the deadwood left by discarding it, and the
+        discard's score (the hand's deadwood less its outs, plus what the card gives
+        away; lower is better). The odds derive from the fields of the key."""
+        key = (
+            hand,
+            know.unseen,
+            know.opp_known,
+            know.opp_hidden,
+            know.stock_size,
+            know.opp_discarded,
+            know.opp_passed,
+        )
+        last = self._last
+        if last is not None and last[0] == key:
+            return dict(last[1])
+        scored = self._scores(hand, know, odds)
+        self._last = (key, scored)
+        return dict(scored)
+
+    def _scores(
+        self, hand: int, know: Knowledge, odds: list[float] | None
+    ) -> dict[int, tuple[int, float]]:
+        scored = discard_scores(hand, know.unseen, self.weight(know))
         if odds is not None:
-            score += self.style.danger * danger(card.index, odds)
-        return score
+            weight = self.style.danger
+            for i, (dw, score) in scored.items():
+                scored[i] = (dw, score + weight * danger(i, odds))
+        return scored
 
     def discard(self, view: SeatView, know: Knowledge, rng: random.Random) -> Action:
-        big = find(view, ActionKind.BIG_GIN)
-        if big is not None:
-            return big
-        gins = of_kind(view, ActionKind.GIN)
+        legal = view.legal_actions
+        gins: list[Action] = []
+        knocks: list[Action] = []
+        discards: dict[Card | None, Action] = {}
+        for action in legal:  # one pass: this runs for every discard of every match
+            kind = action.kind
+            if kind is _DISCARD:
+                discards[action.card] = action
+            elif kind is _KNOCK:
+                knocks.append(action)
+            elif kind is _GIN:
+                gins.append(action)
+            elif kind is _BIG_GIN:
+                return action
         odds = self.odds(know)
         hand = know.hand
+        scored = self.scores(hand, know, odds)
         if gins:
-            return min(gins, key=lambda a: self.discard_score(hand, _card(a), know, odds))
-        knocks = of_kind(view, ActionKind.KNOCK)
+            return min(gins, key=lambda a: scored[_card(a).index][1])
         if knocks:
-            knock = self.choose_knock(view, know, knocks, rng)
+            knock = self.choose_knock(view, know, knocks, rng, scored)
             if knock is not None:
                 return knock
         cards = discardable(view)
@@ -115,11 +173,9 @@ class Player:
             _, loose = loose_cards(hand)
             slips = [c for c in cards if loose & c.bit]
             if slips:
-                return find(view, ActionKind.DISCARD, rng.choice(slips)) or view.legal_actions[0]
-        card = min(
-            cards, key=lambda c: (self.discard_score(hand, c, know, odds), -c.value, c.index)
-        )
-        return find(view, ActionKind.DISCARD, card) or view.legal_actions[0]
+                return discards.get(rng.choice(slips)) or legal[0]
+        card = min(cards, key=lambda c: (scored[c.index][1], -c.value, c.index))
+        return discards.get(card) or legal[0]
 
     def knock_wanted(self, view: SeatView, know: Knowledge, deadwood: int) -> bool:
         stock = view.table.stock_size
@@ -129,25 +185,17 @@ class Player:
         return True
 
     def choose_knock(
-        self, view: SeatView, know: Knowledge, knocks: list[Action], rng: random.Random
+        self,
+        view: SeatView,
+        know: Knowledge,
+        knocks: list[Action],
+        rng: random.Random,
+        scored: dict[int, tuple[int, float]],
     ) -> Action | None:
-        """The knock to make now, or None to play on."""
-        hand = know.hand
-        best = min(knocks, key=lambda a: (deadwood_of_mask(hand ^ _card(a).bit), _card(a).index))
-        return (
-            best
-            if self.knock_wanted(view, know, deadwood_of_mask(hand ^ _card(best).bit))
-            else None
-        )
-
-
-def deadwood_of_knock(hand: int, taken: Card) -> int:
-    """The least deadwood after discarding any card but ``taken`` from an 11-card hand."""
-    return min(deadwood_of_mask(hand ^ c.bit) for c in _cards(hand) if c is not taken)
-
-
-def _cards(mask: int) -> tuple[Card, ...]:
-    return from_mask(mask)
+        """The knock to make now (``scored`` as from :meth:`scores`), or None to play on."""
+        best = min(knocks, key=lambda a: (scored[_card(a).index][0], _card(a).index))
+        deadwood = scored[_card(best).index][0]
+        return best if self.knock_wanted(view, know, deadwood) else None
 
 
 def _card(action: Action) -> Card:

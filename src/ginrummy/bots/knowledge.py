@@ -14,6 +14,12 @@ from ginrummy.bots.base import ALL_CARDS, mask_of
 from ginrummy.engine import ActionKind, SeatView
 
 SUIT = 0x1FFF
+_DISCARD, _DRAW_STOCK, _DRAW_DISCARD = (
+    ActionKind.DISCARD,
+    ActionKind.DRAW_STOCK,
+    ActionKind.DRAW_DISCARD,
+)
+_TAKE, _PASS = ActionKind.TAKE, ActionKind.PASS
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,22 +56,21 @@ def read(view: SeatView) -> Knowledge:
     stack: list[int] = [table.first_upcard.bit] if table.first_upcard is not None else []
     for move in view.moves:
         kind = move.kind
-        mine = move.seat is me
-        if kind in (ActionKind.TAKE, ActionKind.DRAW_DISCARD):
-            if stack:
-                stack.pop()
-        elif kind is ActionKind.PASS:
-            if not mine and stack:
-                passed |= stack[-1]
-        elif kind is ActionKind.DRAW_STOCK:
-            if not mine:
+        if kind is _DISCARD:
+            if move.card is not None:
+                stack.append(move.card.bit)
+                if move.seat is not me:
+                    discarded |= move.card.bit
+        elif kind is _DRAW_STOCK:
+            if move.seat is not me:
                 draws += 1
                 if stack:
                     passed |= stack[-1]
-        elif kind is ActionKind.DISCARD and move.card is not None:
-            stack.append(move.card.bit)
-            if not mine:
-                discarded |= move.card.bit
+        elif kind is _TAKE or kind is _DRAW_DISCARD:
+            if stack:
+                stack.pop()
+        elif kind is _PASS and move.seat is not me and stack:
+            passed |= stack[-1]
     opp_hidden = table.hand_sizes[opp] - opp_known.bit_count()
     unseen = ALL_CARDS & ~hand & ~pile & ~opp_known
     return Knowledge(
