@@ -42,8 +42,11 @@ def free_port() -> int:
 class Server:
     """``python -m ginrummy serve`` on a free port and a data directory of its own."""
 
-    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, port: int | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.data_dir = data_dir
+        self.extra_env = env or {}
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = data_dir / "server.log"
@@ -53,7 +56,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "GINRUMMY_BOT_DELAY": "0.05"}
+        env = {**os.environ, "GINRUMMY_BOT_DELAY": "0.05", **self.extra_env}
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
         with self.log_path.open("ab") as log:
@@ -107,6 +110,15 @@ class Server:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("server"))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server for public play whose clock moves only by ``POST /api/test/clock``."""
+    srv = Server(tmp_path_factory.mktemp("clock-server"), env={"GINRUMMY_TEST_CLOCK": "1"})
     srv.start()
     yield srv
     srv.stop()

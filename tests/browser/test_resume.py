@@ -36,7 +36,7 @@ def test_server_killed_and_restarted_mid_round(new_page: Any, tmp_path: Path) ->
         srv.start()
         expect(status(page)).to_have_text(text_before, timeout=20_000)
         assert sorted(hand_cards(page)) == before
-        expect(page.get_by_role("log")).to_contain_text("Connected again.")
+        expect(page.get_by_role("log", name="Announcements")).to_contain_text("Connected again.")
         # The game continues to the end of the round.
         for _ in range(300):
             did = decide(page, rng)

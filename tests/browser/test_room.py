@@ -106,7 +106,7 @@ def test_room_by_invite_link_with_spectator_reloads_and_no_hidden_cards(
     expect(invite).to_have_value(re.compile(r"/r/\w+"))
     ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
     ann.get_by_role("button", name="Copy invite link").click()
-    expect(ann.get_by_role("log")).to_contain_text("Invite link copied.")
+    expect(ann.get_by_role("log", name="Announcements")).to_contain_text("Invite link copied.")
     expect(status(ann)).to_contain_text("Waiting for a second player")
     ann.screenshot(path=str(artifacts / "room-invite.png"), full_page=True)
     link = invite.input_value()
@@ -121,7 +121,7 @@ def test_room_by_invite_link_with_spectator_reloads_and_no_hidden_cards(
     bob.get_by_role("button", name="Take the seat").click()
     expect(bob.get_by_role("group", name="Your hand").get_by_role("button")).to_have_count(10)
     expect(ann.get_by_role("group", name="Your hand").get_by_role("button")).to_have_count(10)
-    expect(ann.get_by_role("log")).to_contain_text("Bob has joined.")
+    expect(ann.get_by_role("log", name="Announcements")).to_contain_text("Bob has joined.")
 
     eve = new_page()
     record_frames(eve, frames["eve"])
@@ -190,4 +190,6 @@ def test_a_later_visitor_sees_the_room_or_a_clear_message(server: Any, new_page:
     visitor = new_page(locale="de-DE")
     visitor.goto(link)
     expect(status(visitor, DE)).to_contain_text("Du schaust zu.")
-    expect(visitor.get_by_role("log")).to_contain_text("Beide Plätze in diesem Raum sind besetzt.")
+    expect(visitor.get_by_role("log", name="Ansagen")).to_contain_text(
+        "Beide Plätze in diesem Raum sind besetzt."
+    )

@@ -55,7 +55,7 @@ def test_full_match_against_the_computer(server: Any, new_page: Any, artifacts: 
     start_solo(page, server.url)
     page.screenshot(path=str(artifacts / "table-desktop.png"))
     expect(page.get_by_role("group", name="Your hand").get_by_role("button")).to_have_count(10)
-    log = page.get_by_role("log")
+    log = page.get_by_role("log", name="Announcements")
     shots: list[int] = []
 
     def round_end() -> None:

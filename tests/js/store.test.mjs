@@ -67,3 +67,47 @@ test("the knock button picks among the legal knocks only", () => {
   assert.deepEqual(splitAction("draw stock"), ["draw stock", null]);
   assert.deepEqual(splitAction("gin Qs"), ["gin", "Qs"]);
 });
+
+test("nicknames: 2 to 20 letters, digits, spaces, - _ .", async () => {
+  const { nicknameProblem } = await import("../../src/ginrummy/web/js/store.js");
+  assert.equal(nicknameProblem("Ann"), null);
+  assert.equal(nicknameProblem("  Jörg_2.0-x "), null);
+  assert.equal(nicknameProblem("x"), "nick.too_short");
+  assert.equal(nicknameProblem("a".repeat(21)), "nick.too_long");
+  assert.equal(nicknameProblem("<b>ab"), "nick.bad_chars");
+});
+
+test("chat messages keep arriving in order, without duplicates; muted authors are hidden", async () => {
+  const { visibleChat } = await import("../../src/ginrummy/web/js/store.js");
+  let state = { ...initialState(), seat: "one" };
+  const msg = (id, seat, player, text) => ({ id, t: 0, from: { seat, tag: `${player}#x`, player }, text, phrase: null });
+  ({ state } = applyMessage(state, { type: "chat_history", messages: [msg(1, "two", "p_b", "hi")] }));
+  ({ state } = applyMessage(state, { type: "chat", message: msg(2, "one", "p_a", "<img src=x>") }));
+  ({ state } = applyMessage(state, { type: "chat", message: msg(2, "one", "p_a", "<img src=x>") }));
+  assert.deepEqual(state.chat.messages.map((m) => m.id), [1, 2]);
+  assert.deepEqual(visibleChat({ ...state, muted: ["p_b"] }).map((m) => m.id), [2]);
+});
+
+test("the move timer and a grace period count down from when the message arrived", async () => {
+  const { timeLeft, graceLeft } = await import("../../src/ginrummy/web/js/store.js");
+  let state = { ...initialState(), seat: "one" };
+  const players = { one: { name: "A", connected: true }, two: { name: "B", connected: false, grace_remaining_ms: 60000 } };
+  ({ state } = applyMessage(state, {
+    type: "view", version: 5, view: view(), players, timer: { seat: "one", remaining_ms: 30000, total_ms: 30000 }, receivedAt: 1000,
+  }));
+  assert.equal(timeLeft(state.timer, 11000), 20000);
+  assert.equal(timeLeft(state.timer, 99000), 0);
+  assert.equal(graceLeft(state, "two", 31000), 30000);
+  assert.equal(graceLeft(state, "one", 31000), null);
+});
+
+test("the rating chart starts at 1500 and puts higher ratings higher", async () => {
+  const { chartGeometry, withStart } = await import("../../src/ginrummy/web/js/stats.js");
+  const history = withStart([{ t: 1, rating: 1662, rd: 290 }]);
+  assert.equal(history[0].rating, 1500);
+  const g = chartGeometry(history);
+  assert.equal(g.line.length, 2);
+  assert.ok(g.line[1][1] < g.line[0][1]);
+  assert.ok(g.ticks.every((tick) => tick.value % 50 === 0));
+  assert.equal(chartGeometry([]), null);
+});

@@ -1,4 +1,5 @@
-// The HTTP part of the protocol (docs/protocol.md): identity, rooms, levels, own games.
+// The HTTP part of the protocol (docs/protocol.md): identity, rooms, levels, own games,
+// and public play (player, lobby, quick match, statistics, leaderboard).
 const TOKEN_KEY = "ginrummy.token";
 
 export class ApiError extends Error {
@@ -33,12 +34,17 @@ async function request(method, path, body, token) {
 }
 
 /** This browser's identity token, created once and kept in localStorage. */
+let creating = null;
+
 export async function ensureToken() {
   const existing = storedToken();
   if (existing) return existing;
-  const data = await request("POST", "/api/identity", {});
-  try { localStorage.setItem(TOKEN_KEY, data.token); } catch { /* kept for this page only */ }
-  return data.token;
+  // One identity per browser, even when several callers ask at once.
+  creating ??= request("POST", "/api/identity", {}).then((data) => {
+    try { localStorage.setItem(TOKEN_KEY, data.token); } catch { /* kept for this page only */ }
+    return data.token;
+  }).finally(() => { creating = null; });
+  return creating;
 }
 
 /** Run `fn(token)`; if the server no longer knows the token, make a new one once. */
@@ -48,7 +54,10 @@ async function withToken(fn) {
     return await fn(token);
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
-      try { localStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+      // Only forget the token that failed: another caller may already have a fresh one.
+      if (storedToken() === token) {
+        try { localStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+      }
       return fn(await ensureToken());
     }
     throw err;
@@ -65,4 +74,10 @@ export const api = {
   },
   join: (id, name) =>
     withToken((token) => request("POST", `/api/rooms/${encodeURIComponent(id)}/join`, { name }, token)),
+  rename: (name) => withToken((token) => request("PUT", "/api/me", { name }, token)),
+  lobby: () => request("GET", "/api/lobby"),
+  quick: (body) => withToken((token) => request("POST", "/api/quick", body, token)),
+  leaveQuick: () => withToken((token) => request("DELETE", "/api/quick", undefined, token)),
+  player: (id) => request("GET", `/api/players/${encodeURIComponent(id)}`),
+  leaderboard: () => request("GET", "/api/leaderboard"),
 };

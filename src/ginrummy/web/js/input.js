@@ -36,7 +36,7 @@ export function attachInput(root, on) {
 
   const onField = (event) => {
     const el = event.target.closest("[data-field]");
-    if (el) on.field(el.dataset.field, el.value);
+    if (el) on.field(el.dataset.field, el.value, el);
   };
   root.addEventListener("input", onField);
   root.addEventListener("change", onField);
@@ -48,9 +48,11 @@ export function attachInput(root, on) {
       on.move(card.dataset.card, event.key === "ArrowLeft" ? -1 : 1);
       return;
     }
-    if (event.key === "Enter" && event.target.matches?.("input[data-field='joinName']")) {
+    const enterCommands = { joinName: "join", chatDraft: "send-chat", nickname: "rename" };
+    const field = event.target.dataset?.field;
+    if (event.key === "Enter" && event.target.matches?.("input[type='text']") && enterCommands[field]) {
       event.preventDefault();
-      on.cmd("join", "", event.target);
+      on.cmd(enterCommands[field], "", event.target);
     }
   });
 

@@ -1,23 +1,27 @@
 // The composition root: wires the HTTP api, the socket, the store, the renderer and input.
 import { api, ApiError, ensureToken, storedToken } from "./api.js";
-import { GameSocket } from "./socket.js";
+import { GameSocket, LobbySocket } from "./socket.js";
 import {
   initialState, createStore, applyMessage, afterOwnDecision, toggleTips, wantsTip,
-  handOrder, moveCard, placeCard,
+  handOrder, moveCard, placeCard, nicknameProblem, chatText,
 } from "./store.js";
-import { render, announcementText, seatName, tipText, levelId } from "./render.js";
+import { render, announcementText, seatName, tipText, levelId, patchClocks } from "./render.js";
+import { QUICK_OFFER_S } from "./lobby.js";
+import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t, list } from "./i18n.js";
 import { cardName } from "./cards.js";
 
 const NAME_KEY = "ginrummy.name";
 const COLOUR_KEY = "ginrummy.fourColour";
+const MUTED_KEY = "ginrummy.muted";
 
 const topbar = document.getElementById("topbar");
 const main = document.getElementById("main");
 const announcer = document.getElementById("announcer");
 const store = createStore(initialState());
 let socket = null;
+let lobbySocket = null;
 
 // ---------------------------------------------------------------- rendering
 
@@ -25,10 +29,14 @@ function draw(state) {
   const active = document.activeElement;
   const focusKey = active?.dataset?.key ?? null;
   const selection = active instanceof HTMLInputElement ? [active.selectionStart, active.selectionEnd] : null;
-  render(state, { topbar, main });
+  // While someone types, the field's text is theirs: a render in between must not change it.
+  const typed = active instanceof HTMLInputElement && active.type === "text" ? active.value : null;
+  render(state, { topbar, main, now: performance.now() });
+  announcer.setAttribute("aria-label", t("ann.label"));
   if (focusKey) {
     const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
     if (again && again !== document.activeElement) {
+      if (typed !== null && again instanceof HTMLInputElement && again.type === "text") again.value = typed;
       again.focus({ preventScroll: true });
       if (selection && again instanceof HTMLInputElement) {
         try { again.setSelectionRange(...selection); } catch { /* not a text input */ }
@@ -71,8 +79,13 @@ function playerName(typed) {
 // ---------------------------------------------------------------- routes
 
 function routeOf(pathname) {
-  const match = /^\/r\/([^/]+)\/?$/.exec(pathname);
-  return match ? { name: "room", room: decodeURIComponent(match[1]) } : { name: "home", room: null };
+  const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
+  if (room) return { name: "room", room: decodeURIComponent(room[1]) };
+  const player = /^\/p\/([^/]+)\/?$/.exec(pathname);
+  if (player) return { name: "player", room: null, player: decodeURIComponent(player[1]) };
+  if (/^\/lobby\/?$/.test(pathname)) return { name: "lobby", room: null };
+  if (/^\/leaderboard\/?$/.test(pathname)) return { name: "leaderboard", room: null };
+  return { name: "home", room: null };
 }
 
 function navigate(path, { replace = false } = {}) {
@@ -84,6 +97,9 @@ function navigate(path, { replace = false } = {}) {
 function leaveRoom() {
   if (socket) socket.close();
   socket = null;
+  if (lobbySocket) lobbySocket.close();
+  lobbySocket = null;
+  resetChat();
 }
 
 function enter(route) {
@@ -94,13 +110,267 @@ function enter(route) {
     lang: s.lang,
     fourColour: s.fourColour,
     home: { ...s.home, busy: false, error: null },
+    me: s.me,
+    muted: s.muted,
+    lobby: { ...fresh.lobby, form: s.lobby.form, quickForm: s.lobby.quickForm, data: s.lobby.data },
     route,
   }));
   if (route.name === "room") enterRoom(route.room);
+  else if (route.name === "lobby") enterLobby();
+  else if (route.name === "player") {
+    enterPage(() => api.player(route.player));
+    api.levels().then((data) => {
+      const names = Object.fromEntries(normaliseLevels(data).map((l) => [levelId(l), l.names?.[store.get().lang] ?? levelId(l)]));
+      store.update((s) => ({ ...s, levelNames: names }));
+    }).catch(() => { /* level keys are shown instead */ });
+  }
+  else if (route.name === "leaderboard") enterPage(() => api.leaderboard());
   else enterHome();
+  if (route.name !== "home") loadMe();
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
+
+// ---------------------------------------------------------------- public play
+
+let meAsked = 0;
+
+async function loadMe() {
+  if (!storedToken() && store.get().route.name !== "lobby") return;
+  const asked = ++meAsked;
+  try {
+    if (store.get().route.name === "lobby") await ensureToken();
+    const me = await api.me();
+    // A rename meanwhile knows better than this (older) answer.
+    if (me.player && asked === meAsked) store.update((s) => ({ ...s, me: me.player }));
+  } catch { /* shown as "connecting" */ }
+}
+
+async function enterPage(load) {
+  const route = store.get().route;
+  store.update((s) => ({ ...s, page: { status: "loading", data: null } }));
+  try {
+    const data = await load();
+    if (store.get().route !== route) return;
+    store.update((s) => ({ ...s, page: { status: "ok", data } }));
+  } catch (err) {
+    if (store.get().route !== route) return;
+    const status = err instanceof ApiError && err.status === 404 ? "missing" : "error";
+    store.update((s) => ({ ...s, page: { status, data: null } }));
+  }
+}
+
+async function enterLobby() {
+  const route = store.get().route;
+  // The lobby socket says who this browser is, so a quick match can reach it.
+  try { await ensureToken(); } catch { /* the list still shows; joining will retry */ }
+  if (store.get().route !== route) return;
+  api.lobby().then((data) => {
+    if (store.get().route.name === "lobby") store.update((s) => ({ ...s, lobby: { ...s.lobby, data } }));
+  }).catch(() => {
+    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: t("error.network") } }));
+  });
+  lobbySocket = new LobbySocket({
+    token: () => storedToken(),
+    onMessage: receiveLobby,
+    onConnection: (c) => store.update((s) => ({ ...s, lobby: { ...s.lobby, connected: c.connected } })),
+  });
+  lobbySocket.open();
+}
+
+// A live update must not replace a button between the press and the release of a click:
+// while a pointer is down, the newest lobby waits and is shown right after the click.
+let pointerHeld = false;
+let heldLobby = null;
+window.addEventListener("pointerdown", () => { pointerHeld = true; }, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  window.addEventListener(type, () => {
+    pointerHeld = false;
+    if (heldLobby) setTimeout(() => { const data = heldLobby; heldLobby = null; if (data) showLobby(data); }, 0);
+  }, true);
+}
+
+function showLobby(data) {
+  if (store.get().route.name !== "lobby") return;
+  if (JSON.stringify(store.get().lobby.data) === JSON.stringify(data)) return;
+  store.update((s) => ({ ...s, lobby: { ...s.lobby, data, error: null } }));
+}
+
+function receiveLobby(msg) {
+  if (msg.type === "lobby" && msg.lobby) {
+    if (pointerHeld) heldLobby = msg.lobby;
+    else showLobby(msg.lobby);
+  } else if (msg.type === "matched" && msg.room) {
+    say(t("lobby.quick.found"));
+    navigate(`/r/${encodeURIComponent(msg.room)}`);
+  }
+}
+
+function lobbyError(err) {
+  if (err instanceof ApiError && err.status) return t("error.generic", { message: err.message || err.code });
+  return t("error.network");
+}
+
+/** A name typed for a seat becomes this browser's nickname too, when it is a valid one. */
+async function adoptNickname(name) {
+  if (nicknameProblem(name)) return;
+  try {
+    await ensureToken();
+    const answer = await api.rename(name.trim());
+    if (answer?.player) store.update((s) => ({ ...s, me: answer.player }), { silent: true });
+  } catch { /* the seat keeps the typed name; the nickname stays as it was */ }
+}
+
+async function rename() {
+  const state = store.get();
+  const name = (state.lobby.nickname ?? state.me?.name ?? "").trim();
+  const problem = nicknameProblem(name);
+  if (problem) {
+    store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: t(problem), nicknameSaved: false } }));
+    document.getElementById("nickname")?.focus();
+    return;
+  }
+  try {
+    meAsked += 1;
+    const answer = await api.rename(name);
+    const me = answer?.player ?? (await api.me()).player;
+    remember(NAME_KEY, name);
+    store.update((s) => ({ ...s, me: me ?? s.me, lobby: { ...s.lobby, nickname: null, nicknameError: null, nicknameSaved: true } }));
+    say(t("lobby.nickname.saved"));
+  } catch (err) {
+    const message = err instanceof ApiError && err.code === "bad_name" ? t("nick.refused", { message: err.message }) : lobbyError(err);
+    store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: message, nicknameSaved: false } }));
+  }
+}
+
+function settingsBody(form) {
+  return {
+    preset: form.preset,
+    ...(form.preset === "first-to-knock" ? {} : { target_score: Number(form.target) }),
+    timer: form.timer === "off" ? null : Number(form.timer),
+  };
+}
+
+async function quickMatch() {
+  const form = store.get().lobby.quickForm;
+  try {
+    await ensureToken();
+    const answer = await api.quick(settingsBody(form));
+    if (answer.status === "matched") {
+      navigate(`/r/${encodeURIComponent(answer.room)}`);
+      return;
+    }
+    // The wait is counted on this page's clock; the server's `since` may be another's.
+    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: null, quick: { start: performance.now(), elapsed: 0, offered: false } } }));
+    say(t("lobby.quick.waiting"));
+  } catch (err) {
+    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
+  }
+}
+
+async function cancelQuick() {
+  store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: null } }));
+  try { await api.leaveQuick(); } catch { /* not in the queue any more */ }
+}
+
+async function quickComputer() {
+  const form = store.get().lobby.quickForm;
+  await cancelQuick();
+  try {
+    const created = await api.createRoom({
+      kind: "solo", ...settingsBody(form), name: store.get().me?.name ?? playerName(""),
+    });
+    navigate(`/r/${encodeURIComponent(created.room)}`);
+  } catch (err) {
+    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
+  }
+}
+
+async function createTable() {
+  const form = store.get().lobby.form;
+  const isPublic = form.visibility === "public";
+  const body = {
+    kind: "room", opponent: "friend", name: store.get().me?.name ?? playerName(""),
+    ...settingsBody(form),
+    visibility: form.visibility,
+    spectators: Boolean(form.spectators),
+    spectator_chat: Boolean(form.spectators && form.spectatorChat),
+    ...(isPublic ? { rated: Boolean(form.rated) } : {}),
+  };
+  store.update((s) => ({ ...s, lobby: { ...s.lobby, busy: true, error: null } }));
+  try {
+    await ensureToken();
+    const created = await api.createRoom(body);
+    navigate(`/r/${encodeURIComponent(created.room)}`);
+  } catch (err) {
+    store.update((s) => ({ ...s, lobby: { ...s.lobby, busy: false, error: lobbyError(err) } }));
+  }
+}
+
+async function joinTable(roomId) {
+  try {
+    await api.join(roomId, store.get().me?.name ?? playerName(""));
+    navigate(`/r/${encodeURIComponent(roomId)}`);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) {
+      store.update((s) => ({ ...s, lobby: { ...s.lobby, error: t("error.room_full") } }));
+      return;
+    }
+    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
+  }
+}
+
+function sendChat() {
+  const text = chatText(store.get().chat.draft);
+  if (!text || !socket) return;
+  if (socket.send({ type: "chat", text })) {
+    store.update((s) => ({ ...s, chat: { ...s.chat, draft: "" } }));
+  }
+}
+
+function toggleMute(key) {
+  const state = store.get();
+  const muted = state.muted.includes(key) ? state.muted.filter((k) => k !== key) : [...state.muted, key];
+  store.update((s) => ({ ...s, muted }));
+  remember(MUTED_KEY, JSON.stringify(muted));
+  say(t(muted.includes(key) ? "chat.muted" : "chat.unmuted"));
+}
+
+function lobbyField(name, value, el) {
+  const [formName, key] = name.split(".");
+  const v = el?.type === "checkbox" ? el.checked : value;
+  store.update((s) => {
+    const form = { ...s.lobby[formName], [key]: v };
+    // Friends play without a clock and unrated by default; public tables with both.
+    if (formName === "form" && key === "visibility") {
+      form.timer = v === "public" ? "30" : "off";
+      form.rated = v === "public";
+    }
+    return { ...s, lobby: { ...s.lobby, [formName]: form } };
+  }, { silent: !["preset", "visibility", "spectators"].includes(key) });
+}
+
+// One clock for everything that counts down between server messages.
+setInterval(() => {
+  const state = store.get();
+  const now = performance.now();
+  const quick = state.lobby.quick;
+  if (state.route.name === "lobby" && quick) {
+    const elapsed = Math.floor((now - quick.start) / 1000);
+    if (elapsed !== quick.elapsed) {
+      const offered = quick.offered || elapsed >= QUICK_OFFER_S;
+      const el = document.getElementById("quick-elapsed");
+      if (offered !== quick.offered || !el) {
+        store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: { ...quick, elapsed, offered } } }));
+        if (offered && !quick.offered) say(t("lobby.quick.computer.hint"));
+      } else {
+        store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: { ...quick, elapsed } } }), { silent: true });
+        el.textContent = t("lobby.quick.seconds", { s: elapsed });
+      }
+    }
+  }
+  if (state.route.name === "room" && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
+}, 250);
 
 async function enterHome() {
   const [levels, me] = await Promise.allSettled([api.levels(), storedToken() ? api.me() : Promise.resolve({ games: [] })]);
@@ -142,7 +412,13 @@ async function enterRoom(roomId) {
   }
   const free = info.status !== "over" && (!info.seats?.one || !info.seats?.two);
   if (free) {
-    store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "join", joinName: remembered(NAME_KEY) ?? friendlyName() } }));
+    // The player's nickname (the same in chat, lobby and at the table) when known.
+    let known = null;
+    if (storedToken()) {
+      try { known = (await api.me()).player?.name ?? null; } catch { known = null; }
+    }
+    const joinName = known ?? remembered(NAME_KEY) ?? friendlyName();
+    store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "join", joinName } }));
     return;
   }
   if (info.spectators) {
@@ -172,7 +448,8 @@ function openSocket(roomId, asPlayer) {
   socket.open();
 }
 
-function receive(msg) {
+function receive(raw) {
+  const msg = { ...raw, receivedAt: performance.now() };
   const before = store.get();
   const { state, announce } = applyMessage(before, msg);
   let next = state;
@@ -209,6 +486,7 @@ async function createGame(kind) {
   store.update((s) => ({ ...s, home: { ...s.home, busy: true, error: null } }));
   try {
     await ensureToken();
+    await adoptNickname(body.name);
     const created = await api.createRoom(body);
     navigate(`/r/${encodeURIComponent(created.room)}`);
   } catch (err) {
@@ -222,6 +500,7 @@ async function join() {
   const roomId = state.route.room;
   const name = playerName(state.room.joinName);
   try {
+    await adoptNickname(name);
     await api.join(roomId, name);
     store.update((s) => ({ ...s, room: { ...s.room, phase: "table", error: null } }));
     openSocket(roomId, true);
@@ -276,14 +555,37 @@ const commands = {
   "next-round": () => socket?.send({ type: "next_round", version: store.get().version }),
   "new-match": () => socket?.send({ type: "new_match", version: store.get().version }),
   "copy-invite": (_arg, el) => copyInvite(el),
+  rename: () => rename(),
+  quick: () => quickMatch(),
+  "quick-cancel": () => cancelQuick(),
+  "quick-computer": () => quickComputer(),
+  "create-table": () => createTable(),
+  "join-table": (room) => joinTable(room),
+  "send-chat": () => sendChat(),
+  phrase: (phrase) => socket?.send({ type: "chat", phrase }),
+  mute: (key) => toggleMute(key),
+  claim: () => socket?.send({ type: "claim" }),
+  "claim-wait": () => {
+    store.update((s) => ({ ...s, claimDismissed: true }));
+    say(t("claim.waiting.ann"));
+  },
+  resign: () => store.update((s) => ({ ...s, confirmResign: !s.confirmResign })),
+  "resign-no": () => store.update((s) => ({ ...s, confirmResign: false })),
+  "resign-yes": () => {
+    socket?.send({ type: "resign" });
+    store.update((s) => ({ ...s, confirmResign: false }));
+  },
 };
 
 attachInput(document.body, {
   act,
   cmd: (name, arg, el) => commands[name]?.(arg, el),
   navigate: (path) => navigate(path),
-  field: (name, value) => {
-    if (name === "joinName") store.update((s) => ({ ...s, room: { ...s.room, joinName: value } }), { silent: true });
+  field: (name, value, el) => {
+    if (name === "chatDraft") store.update((s) => ({ ...s, chat: { ...s.chat, draft: value } }), { silent: true });
+    else if (name === "nickname") store.update((s) => ({ ...s, lobby: { ...s.lobby, nickname: value, nicknameSaved: false } }), { silent: true });
+    else if (name.includes(".")) lobbyField(name, value, el);
+    else if (name === "joinName") store.update((s) => ({ ...s, room: { ...s.room, joinName: value } }), { silent: true });
     else {
       const rerender = name === "preset";
       store.update((s) => ({ ...s, home: { ...s.home, form: { ...s.home.form, [name]: value } } }), { silent: !rerender });
@@ -309,7 +611,11 @@ window.addEventListener("popstate", () => enter(routeOf(location.pathname)));
 async function boot() {
   const lang = detectLanguage();
   await loadLanguage(lang);
-  store.update((s) => ({ ...s, lang, fourColour: remembered(COLOUR_KEY) === "1" }), { silent: true });
+  let muted = [];
+  try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
+  store.update((s) => ({
+    ...s, lang, fourColour: remembered(COLOUR_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
+  }), { silent: true });
   enter(routeOf(location.pathname));
 }
 

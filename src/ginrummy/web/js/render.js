@@ -4,18 +4,34 @@
 import { h } from "./dom.js";
 import { t, list, has, language } from "./i18n.js";
 import { cardName, cardList, cardElement, cardBack } from "./cards.js";
-import { handOrder, meldIndex, actionsByCard, preferredCardAction, splitAction } from "./store.js";
+import { handOrder, meldIndex, actionsByCard, preferredCardAction, splitAction, timeLeft, graceLeft } from "./store.js";
+import { renderLobby, playerTag, ratingText } from "./lobby.js";
+import { renderPlayer, renderLeaderboard } from "./stats.js";
+import { renderChat } from "./chat.js";
 
 const TARGETS = [50, 100, 200];
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
 
 /** Render the whole page for `state` into the `topbar` and `main` elements. */
-export function render(state, { topbar, main }) {
+export function render(state, { topbar, main, now = 0 }) {
   topbar.replaceChildren(...renderTopbar(state));
   const route = state.route.name;
-  const content = route === "room" ? renderRoom(state) : renderHome(state);
-  main.replaceChildren(...content);
-  main.className = route === "room" ? "page page-room" : "page page-home";
+  if (route === "room" && state.room.phase === "table" && state.view) {
+    // The chat panel stays in place across renders; only the table area is replaced.
+    let area = main.querySelector(":scope > .table-area");
+    if (!area) {
+      area = h("div", { class: "table-area" });
+      main.replaceChildren(area);
+    }
+    area.replaceChildren(...renderTable(state, now));
+    const chat = renderChat(state);
+    if (chat.parentNode !== main) main.append(chat);
+    main.className = "page page-room with-chat";
+  } else {
+    const pages = { room: renderRoom, lobby: renderLobby, player: renderPlayer, leaderboard: renderLeaderboard };
+    main.replaceChildren(...(pages[route] ?? renderHome)(state));
+    main.className = `page page-${route}`;
+  }
   document.body.classList.toggle("four-colour", state.fourColour);
   document.title = pageTitle(state);
 }
@@ -35,6 +51,9 @@ function renderTopbar(state) {
   return [
     h("a", { class: "brand", href: "/", dataset: { nav: "/", key: "nav-home" } },
       h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"), t("app.title")),
+    h("nav", { class: "top-nav", "aria-label": t("nav.label") },
+      h("a", { href: "/lobby", "aria-current": state.route.name === "lobby" ? "page" : null, dataset: { nav: "/lobby", key: "nav-lobby" } }, t("nav.lobby")),
+      h("a", { href: "/leaderboard", "aria-current": state.route.name === "leaderboard" ? "page" : null, dataset: { nav: "/leaderboard", key: "nav-leaderboard" } }, t("nav.leaderboard"))),
     h("div", { class: "top-controls" },
       h("button", {
         type: "button", class: "chip", "aria-pressed": String(state.fourColour),
@@ -84,7 +103,8 @@ function renderHome(state) {
   const out = [];
   out.push(h("section", { class: "hero" },
     h("h1", {}, t("app.title")),
-    h("p", { class: "tagline" }, t("app.tagline"))));
+    h("p", { class: "tagline" }, t("app.tagline")),
+    h("p", {}, h("a", { class: "button primary", href: "/lobby", dataset: { nav: "/lobby", key: "hero-lobby" } }, t("home.to_lobby")))));
   if (home.error) out.push(h("p", { class: "notice error", role: "alert" }, home.error));
   if (home.games.length) {
     out.push(h("section", { class: "panel resume", "aria-labelledby": "resume-h" },
@@ -249,6 +269,8 @@ export function statusText(state) {
   } else if (table.match_phase === "over") {
     const winner = table.match_result?.winner;
     parts.push(t("status.match_over", { name: seatName(state, winner) }));
+    const forfeit = forfeitText(state, table.match_result);
+    if (forfeit) parts.push(forfeit);
     if (state.seat) {
       parts.push(players[state.seat]?.ready ? t("status.waiting_rematch", { name: seatName(state, otherSeat(state.seat)) }) : t("status.press_new"));
     }
@@ -288,6 +310,26 @@ export function statusText(state) {
   return parts.join(" ");
 }
 
+/** Why a match ended early ("Ann ran out of time."), or "" when it was played out. */
+export function forfeitText(state, result) {
+  if (!result?.forfeit || !result.forfeited_by) return "";
+  const mine = state.seat && result.forfeited_by === state.seat;
+  const key = `forfeit.${result.forfeit}${mine ? ".you" : ""}`;
+  return has(key) ? t(key, { name: seatName(state, result.forfeited_by) }) : "";
+}
+
+/** The spoken/visible sentence for the move timer ("Time left: 25 s."), "" without one. */
+export function timerSentence(state, now) {
+  const timer = state.timer;
+  if (!timer || !state.view || state.view.table.match_phase === "over") return "";
+  const left = Math.ceil(timeLeft(timer, now) / 1000);
+  // Said in steps of five seconds, then every second: often enough, not chattering.
+  const said = left > 10 ? Math.ceil(left / 5) * 5 : left;
+  return timer.seat === state.seat
+    ? t("status.time_left.you", { s: said })
+    : t("status.time_left", { name: seatName(state, timer.seat), s: said });
+}
+
 /** The words for one announcement item (see store.applyMessage). */
 export function announcementText(state, item) {
   if (item.kind === "move") {
@@ -307,6 +349,9 @@ export function announcementText(state, item) {
     return t("ann.deal", { n: table.round, dealer: seatName(state, table.dealer) });
   }
   if (item.kind === "text") return item.text;
+  if (item.kind === "forfeit") {
+    return forfeitText(state, { forfeit: item.reason, forfeited_by: item.seat });
+  }
   return "";
 }
 
@@ -349,7 +394,7 @@ function resultSummary(state, result) {
 
 // ---------------------------------------------------------------- the table
 
-function renderTable(rawState) {
+function renderTable(rawState, now = 0) {
   // While an own move is on its way, nothing more may be played.
   const state = rawState.pending != null ? { ...rawState, view: { ...rawState.view, legal_actions: [] } } : rawState;
   const view = state.view;
@@ -357,7 +402,12 @@ function renderTable(rawState) {
   const out = [];
   const inRound = table.match_phase === "round" && table.round_phase !== "over";
   out.push(renderInfoBar(state));
-  out.push(h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" }, statusText(state)));
+  out.push(h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" }, statusText(state),
+    " ", h("span", { id: "status-timer" }, timerSentence(state, now))));
+  const timer = renderTimer(state, now);
+  if (timer) out.push(timer);
+  out.push(...renderAbsence(state, now));
+  if (state.confirmResign) out.push(renderResignConfirm());
   if (state.notice) out.push(h("p", { class: "notice", role: "alert" }, noticeText(state.notice)));
   if (!state.seat) out.push(h("p", { class: "hint spectating" }, t("table.spectating")));
   const invite = renderInvite(state);
@@ -369,6 +419,100 @@ function renderTable(rawState) {
   }
   if (invite && !waitingForPlayer) out.push(invite);
   return out;
+}
+
+function renderTimer(state, now) {
+  const timer = state.timer;
+  if (!timer || state.view.table.match_phase === "over") return null;
+  const total = Math.max(1, Math.round(timer.total_ms / 1000));
+  const leftMs = timeLeft(timer, now);
+  const left = Math.ceil(leftMs / 1000);
+  const whose = timer.seat === state.seat ? t("timer.yours") : t("timer.theirs", { name: seatName(state, timer.seat) });
+  return h("div", { class: `timer${timer.seat === state.seat ? " mine" : ""}${left <= 10 ? " low" : ""}` },
+    h("span", { class: "timer-label", id: "timer-text" }, t("timer.text", { who: whose, s: left })),
+    h("div", {
+      class: "timer-track", id: "timer-bar", role: "progressbar", "aria-label": t("timer.label"),
+      "aria-valuemin": "0", "aria-valuemax": String(total), "aria-valuenow": String(left),
+      "aria-valuetext": t("timer.valuetext", { s: left }),
+    }, h("div", { class: "timer-fill", style: `width: ${(100 * leftMs) / Math.max(1, timer.total_ms)}%` })));
+}
+
+/** Grace periods of absent players, and the claim offer once one has run out. */
+function renderAbsence(state, now) {
+  const out = [];
+  const over = state.view.table.match_phase === "over";
+  if (over) return out;
+  for (const seat of ["one", "two"]) {
+    const left = graceLeft(state, seat, now);
+    if (left === null || state.players?.[seat]?.connected) continue;
+    const name = seatName(state, seat);
+    if (left > 0) {
+      out.push(h("p", { class: "notice grace", dataset: { grace: seat } },
+        t("grace.running", { name }), " ",
+        h("span", { id: `grace-${seat}` }, t("grace.left", { s: Math.ceil(left / 1000) }))));
+      continue;
+    }
+    const claimer = state.seat && state.seat !== seat;
+    if (claimer && !state.claimDismissed) {
+      out.push(h("section", { class: "panel claim", role: "alertdialog", "aria-modal": "false", "aria-labelledby": "claim-h", "aria-describedby": "claim-text" },
+        h("h2", { id: "claim-h" }, t("claim.title")),
+        h("p", { id: "claim-text" }, t("claim.text", { name })),
+        h("div", { class: "button-row" },
+          h("button", { type: "button", class: "button primary", dataset: { cmd: "claim", key: "claim" } }, t("claim.claim")),
+          h("button", { type: "button", class: "button secondary", dataset: { cmd: "claim-wait", key: "claim-wait" } }, t("claim.wait")))));
+    } else if (claimer) {
+      out.push(h("p", { class: "notice grace" }, t("claim.waiting", { name }), " ",
+        h("button", { type: "button", class: "button secondary", dataset: { cmd: "claim", key: "claim" } }, t("claim.claim"))));
+    } else {
+      out.push(h("p", { class: "notice grace" }, t("grace.over", { name, other: seatName(state, otherSeat(seat)) })));
+    }
+  }
+  return out;
+}
+
+function renderResignConfirm() {
+  return h("section", { class: "panel claim", role: "alertdialog", "aria-modal": "false", "aria-labelledby": "resign-h" },
+    h("h2", { id: "resign-h" }, t("resign.title")),
+    h("div", { class: "button-row" },
+      h("button", { type: "button", class: "button primary", dataset: { cmd: "resign-yes", key: "resign-yes" } }, t("resign.yes")),
+      h("button", { type: "button", class: "button secondary", dataset: { cmd: "resign-no", key: "resign-no" } }, t("act.cancel"))));
+}
+
+/**
+ * Keep the clocks moving between server messages: the timer bar, the seconds in the
+ * status, grace and quick-match counters. Returns true when a full render is due (a
+ * grace period ran out, the move timer reached zero).
+ */
+export function patchClocks(state, now) {
+  let rerender = false;
+  const bar = document.getElementById("timer-bar");
+  if (bar && state.timer) {
+    const leftMs = timeLeft(state.timer, now);
+    const left = Math.ceil(leftMs / 1000);
+    if (bar.getAttribute("aria-valuenow") !== String(left)) {
+      bar.setAttribute("aria-valuenow", String(left));
+      bar.setAttribute("aria-valuetext", t("timer.valuetext", { s: left }));
+      const whose = state.timer.seat === state.seat ? t("timer.yours") : t("timer.theirs", { name: seatName(state, state.timer.seat) });
+      const text = document.getElementById("timer-text");
+      if (text) text.textContent = t("timer.text", { who: whose, s: left });
+      bar.parentElement?.classList.toggle("low", left <= 10);
+    }
+    const fill = bar.firstElementChild;
+    if (fill) fill.style.width = `${(100 * leftMs) / Math.max(1, state.timer.total_ms)}%`;
+    const said = document.getElementById("status-timer");
+    const sentence = timerSentence(state, now);
+    if (said && said.textContent !== sentence) said.textContent = sentence;
+  }
+  for (const seat of ["one", "two"]) {
+    const left = graceLeft(state, seat, now);
+    if (left === null) continue;
+    const el = document.getElementById(`grace-${seat}`);
+    if (el) {
+      if (left === 0) rerender = true;
+      else el.textContent = t("grace.left", { s: Math.ceil(left / 1000) });
+    }
+  }
+  return rerender;
 }
 
 function noticeText(notice) {
@@ -393,11 +537,25 @@ function renderInfoBar(state) {
       dataset: { cmd: "tips", key: "tips" },
     }, t("act.tips")));
   }
+  const both = state.players?.one && state.players?.two;
+  if (state.seat && both && table.match_phase !== "over" && table.round > 0) {
+    controls.push(h("button", {
+      type: "button", class: "chip resign", "aria-expanded": String(Boolean(state.confirmResign)),
+      dataset: { cmd: "resign", key: "resign" },
+    }, t("act.resign")));
+  }
+  const info = state.info ?? {};
+  const extra = [];
+  if (info.rated) extra.push(h("span", { class: "badge rated" }, t("lobby.rated")));
+  if (info.spectators === false) extra.push(h("span", { class: "watchers" }, t("table.no_watchers")));
+  else if (typeof state.watchers === "number" && state.watchers > 0) {
+    extra.push(h("span", { class: "watchers", id: "watchers" }, t(state.watchers === 1 ? "table.watchers.one" : "table.watchers", { n: state.watchers })));
+  }
   return h("div", { class: "infobar" },
     h("div", { class: "match-info" },
       h("span", {}, t("table.round", { n: Math.max(1, table.round) })), " · ",
       h("span", {}, has(presetKey) ? t(presetKey) : rules.name ?? ""), " · ",
-      h("span", {}, target)),
+      h("span", {}, target), ...extra.flatMap((el) => [" · ", el])),
     h("div", { class: "scores" }, score(me), h("span", { "aria-hidden": "true" }, " : "), score(them)),
     h("div", { class: "info-controls" }, ...controls));
 }
@@ -421,6 +579,12 @@ function playerBadges(state, seat) {
   const badges = [];
   if (table.dealer === seat) badges.push(h("span", { class: "badge" }, t("table.dealer")));
   if (p?.bot) badges.push(h("span", { class: "badge" }, t("table.bot")));
+  const player = p?.player ?? state.info?.seats?.[seat]?.player;
+  if (player && ratingText(player)) {
+    badges.push(h("span", { class: "badge rating-badge", title: t("lobby.rating") }, t("lobby.rating.short", { r: ratingText(player) })));
+  }
+  const suffix = player?.tag?.includes("#") ? player.tag.slice(player.tag.lastIndexOf("#")) : null;
+  if (suffix && seat !== state.seat) badges.push(h("span", { class: "badge tag", title: playerTag(player) }, suffix));
   if (p && !p.bot && !p.connected) badges.push(h("span", { class: "badge warn" }, t("table.disconnected")));
   return badges;
 }
@@ -669,6 +833,7 @@ function renderMatchEnd(state, m) {
   return h("div", { class: "match-end" },
     h("h2", { id: "result-h" }, t("match.title")),
     h("p", { class: "winner" }, headline),
+    m.forfeit ? h("p", { class: "forfeit" }, forfeitText(state, m)) : null,
     h("table", { class: "totals" },
       h("caption", {}, t("match.table.caption")),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, seatName(state, me)), h("th", { scope: "col" }, seatName(state, them)))),

@@ -55,13 +55,7 @@ export class GameSocket {
       return;
     }
     this.ws = ws;
-    ws.addEventListener("open", () => {
-      const hello = { type: "hello", room: this.room };
-      const token = this.token();
-      if (token) hello.token = token;
-      if (Number.isInteger(this.version)) hello.version = this.version;
-      ws.send(JSON.stringify(hello));
-    });
+    ws.addEventListener("open", () => ws.send(JSON.stringify(this.hello())));
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", () => {
       clearInterval(this.pinger);
@@ -69,6 +63,14 @@ export class GameSocket {
       if (!this.closed) this.retry();
     });
     ws.addEventListener("error", () => { /* the close event follows and retries */ });
+  }
+
+  hello() {
+    const hello = { type: "hello", room: this.room };
+    const token = this.token();
+    if (token) hello.token = token;
+    if (Number.isInteger(this.version)) hello.version = this.version;
+    return hello;
   }
 
   retry() {
@@ -106,4 +108,34 @@ export class GameSocket {
 export function defaultUrl(loc = globalThis.location) {
   const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${loc.host}/ws`;
+}
+
+/**
+ * The lobby's live feed: `hello_lobby` on every (re)connect, then `lobby` snapshots and,
+ * for a browser waiting for a quick match, `matched`. Same reconnect and keep-alive.
+ */
+export class LobbySocket extends GameSocket {
+  constructor({ token, onMessage, onConnection, url = defaultUrl() }) {
+    super({ room: null, token, onMessage, onConnection, url });
+    this.live = false;
+  }
+
+  hello() {
+    this.live = false;
+    return { type: "hello_lobby", token: this.token() ?? null };
+  }
+
+  receive(raw) {
+    let msg;
+    try { msg = JSON.parse(raw); } catch { return; }
+    if (!msg || typeof msg !== "object") return;
+    if (!this.live) {
+      this.live = true;
+      this.attempt = 0;
+      this.onConnection({ connected: true });
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping", t: Date.now() }), PING_MS);
+    }
+    this.onMessage(msg);
+  }
 }

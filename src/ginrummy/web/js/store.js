@@ -28,6 +28,26 @@ export function initialState() {
     notice: null,
     fourColour: false,
     copied: false,
+    // Public play.
+    me: null,
+    lobby: {
+      data: null,
+      connected: false,
+      error: null,
+      nickname: null,
+      nicknameError: null,
+      quick: null,
+      form: { preset: "standard", target: 100, timer: "30", visibility: "public", rated: true, spectators: true, spectatorChat: false },
+      quickForm: { preset: "standard", target: 100, timer: "30" },
+    },
+    page: { status: "loading", data: null },
+    chat: { messages: [], draft: "" },
+    muted: [],
+    timer: null,
+    watchers: null,
+    playersAt: 0,
+    claimDismissed: false,
+    confirmResign: false,
   };
 }
 
@@ -65,8 +85,20 @@ export function applyMessage(state, msg) {
   let next = state;
   switch (msg.type) {
     case "welcome":
-      next = { ...state, seat: msg.seat ?? null, info: msg.room ?? state.info, notice: null };
+      next = {
+        ...state, seat: msg.seat ?? null, info: msg.room ?? state.info, notice: null,
+        watchers: msg.room?.watchers ?? state.watchers,
+      };
       break;
+    case "chat_history":
+      next = { ...state, chat: { ...state.chat, messages: (msg.messages ?? []).slice(-CHAT_KEEP) } };
+      break;
+    case "chat": {
+      if (!msg.message) break;
+      const known = state.chat.messages.some((m) => m.id != null && m.id === msg.message.id);
+      if (!known) next = { ...state, chat: { ...state.chat, messages: [...state.chat.messages, msg.message].slice(-CHAT_KEEP) } };
+      break;
+    }
     case "event": {
       next = {
         ...state,
@@ -76,6 +108,7 @@ export function applyMessage(state, msg) {
       if (typeof msg.action === "string" && msg.seat && msg.seat !== state.seat) {
         announce.push({ kind: "move", seat: msg.seat, action: msg.action, top: prevTop });
       }
+      if (msg.kind === "forfeit") announce.push({ kind: "forfeit", seat: msg.seat, reason: msg.reason ?? null });
       break;
     }
     case "view": {
@@ -101,6 +134,10 @@ export function applyMessage(state, msg) {
         choose: state.choose && view.legal_actions.some((a) => /^(knock|gin) /.test(a)) ? state.choose : null,
         tips,
         animation: state.animation && state.animation.version === msg.version ? state.animation : null,
+        timer: msg.timer ? { ...msg.timer, at: msg.receivedAt ?? 0 } : null,
+        watchers: msg.watchers ?? state.watchers,
+        playersAt: msg.players ? msg.receivedAt ?? 0 : state.playersAt,
+        confirmResign: view.table.match_phase === "over" ? false : state.confirmResign,
       };
       if (prev && roundRunning(prev) && !roundRunning(view) && view.table.match_phase !== "round") {
         announce.push({ kind: "round_end" });
@@ -111,7 +148,10 @@ export function applyMessage(state, msg) {
       break;
     }
     case "presence":
-      next = { ...state, players: msg.players };
+      next = {
+        ...state, players: msg.players, playersAt: msg.receivedAt ?? 0, watchers: msg.watchers ?? state.watchers,
+        claimDismissed: graceOver(msg.players) ? state.claimDismissed : false,
+      };
       announce.push(...presenceChanges(state.players, msg.players, state.seat));
       break;
     case "tip":
@@ -128,6 +168,55 @@ export function applyMessage(state, msg) {
       break;
   }
   return { state: next, announce };
+}
+
+const CHAT_KEEP = 100;
+
+function graceOver(players) {
+  return ["one", "two"].some((seat) => players?.[seat]?.grace_remaining_ms === 0);
+}
+
+/** Milliseconds left on the move timer at `now` (same clock as `receivedAt`). */
+export function timeLeft(timer, now) {
+  if (!timer) return null;
+  return Math.max(0, timer.remaining_ms - Math.max(0, now - (timer.at ?? 0)));
+}
+
+/** Milliseconds left of `seat`'s grace period at `now`, or null when it has none. */
+export function graceLeft(state, seat, now) {
+  const ms = state.players?.[seat]?.grace_remaining_ms;
+  if (typeof ms !== "number") return null;
+  return Math.max(0, ms - Math.max(0, now - (state.playersAt ?? 0)));
+}
+
+/** The key that mutes a chat author: the player id when known, else the tag. */
+export function authorKey(state, from) {
+  const seat = from?.seat;
+  const player = seat ? state.players?.[seat]?.player ?? state.info?.seats?.[seat]?.player : null;
+  return from?.player ?? player?.id ?? from?.tag ?? "";
+}
+
+/** The chat messages to show: muted authors are left out (own messages always shown). */
+export function visibleChat(state) {
+  const muted = new Set(state.muted);
+  return state.chat.messages.filter((m) => (m.from?.seat && m.from.seat === state.seat) || !muted.has(authorKey(state, m.from)));
+}
+
+const NICKNAME = /^[\p{L}\p{N} ._-]{2,20}$/u;
+
+/** Why a nickname is not acceptable (a catalogue key), or null when it is. */
+export function nicknameProblem(name) {
+  const trimmed = String(name ?? "").trim();
+  if (trimmed.length < 2) return "nick.too_short";
+  if (trimmed.length > 20) return "nick.too_long";
+  if (!NICKNAME.test(trimmed)) return "nick.bad_chars";
+  return null;
+}
+
+/** Chat text as it will be sent, or null when there is nothing (or too much) to send. */
+export function chatText(draft) {
+  const text = String(draft ?? "").trim();
+  return text.length >= 1 && text.length <= 200 ? text : null;
 }
 
 function presenceChanges(before, after, mySeat) {

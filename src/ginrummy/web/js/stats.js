@@ -1,0 +1,165 @@
+// A player's statistics page (with the rating history drawn as inline SVG) and the
+// leaderboard. Pure functions of the client state; the numbers all come from the server.
+import { h } from "./dom.js";
+import { t, language } from "./i18n.js";
+import { playerLabel, playerTag, ratingText } from "./lobby.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) el.setAttribute(key, String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/**
+ * Chart coordinates for a rating history: x by match, y by rating (higher is up), with the
+ * rating deviation as a band. Pure, so it is tested under node.
+ */
+export function chartGeometry(history, { width = 600, height = 220, pad = { l: 48, r: 12, t: 12, b: 28 } } = {}) {
+  const points = (history ?? []).filter((p) => typeof p.rating === "number");
+  if (!points.length) return null;
+  // The band is capped at ±150 so a new player's wide deviation does not flatten the line.
+  const spread = (p) => Math.min(p.rd ?? 0, 150);
+  let lo = Math.floor(Math.min(...points.map((p) => p.rating - spread(p))) / 50) * 50;
+  let hi = Math.ceil(Math.max(...points.map((p) => p.rating + spread(p))) / 50) * 50;
+  if (hi - lo < 100) { lo -= 50; hi += 50; }
+  const innerW = width - pad.l - pad.r;
+  const innerH = height - pad.t - pad.b;
+  const x = (i) => pad.l + (points.length === 1 ? innerW / 2 : (i * innerW) / (points.length - 1));
+  const y = (r) => pad.t + innerH - ((Math.min(hi, Math.max(lo, r)) - lo) * innerH) / (hi - lo);
+  const line = points.map((p, i) => [x(i), y(p.rating)]);
+  const band = [
+    ...points.map((p, i) => [x(i), y(p.rating + (p.rd ?? 0))]),
+    ...points.map((p, i) => [x(i), y(p.rating - (p.rd ?? 0))]).reverse(),
+  ];
+  const ticks = [];
+  const step = (hi - lo) > 400 ? 200 : (hi - lo) > 200 ? 100 : 50;
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push({ value: v, y: y(v) });
+  return { width, height, pad, lo, hi, line, band, ticks, points };
+}
+
+const fmt = (pts) => pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
+
+// Every rating starts here (docs/protocol.md, "Ratings"); the history lists the ratings
+// after each rated match, so the chart begins with the starting point.
+const START = { rating: 1500, rd: 350 };
+
+export function withStart(history) {
+  const points = history ?? [];
+  if (!points.length) return points;
+  const first = points[0];
+  return first.rating === START.rating && first.rd === START.rd ? points : [START, ...points];
+}
+
+export function ratingChart(history) {
+  const matches = (history ?? []).length;
+  const g = chartGeometry(withStart(history));
+  if (!g) return h("p", { class: "hint" }, t("stats.history.none"));
+  const first = g.points[0].rating;
+  const last = g.points.at(-1).rating;
+  const label = t(matches === 1 ? "stats.history.label.one" : "stats.history.label", { n: matches, a: Math.round(first), b: Math.round(last) });
+  return s("svg", {
+    class: "rating-chart", viewBox: `0 0 ${g.width} ${g.height}`, role: "img", "aria-label": label,
+    preserveAspectRatio: "xMidYMid meet",
+  },
+  s("title", {}, label),
+  ...g.ticks.map((tick) => s("g", { class: "tick" },
+    s("line", { x1: g.pad.l, x2: g.width - g.pad.r, y1: tick.y, y2: tick.y }),
+    s("text", { x: g.pad.l - 6, y: tick.y + 4, "text-anchor": "end" }, String(tick.value)))),
+  s("polygon", { class: "rd-band", points: fmt(g.band) }),
+  s("polyline", { class: "rating-line", points: fmt(g.line) }),
+  ...g.line.map(([cx, cy]) => s("circle", { class: "rating-dot", cx, cy, r: 3.5 })),
+  s("text", { class: "axis-label", x: g.pad.l, y: g.height - 6 }, t("stats.history.first")),
+  s("text", { class: "axis-label", x: g.width - g.pad.r, y: g.height - 6, "text-anchor": "end" }, t("stats.history.last")));
+}
+
+function pct(value) {
+  if (typeof value !== "number") return "–";
+  return `${Math.round(value * 100)} %`;
+}
+
+function num(value, digits = 0) {
+  if (typeof value !== "number") return "–";
+  return value.toLocaleString(language(), { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+export function renderPlayer(state) {
+  const page = state.page;
+  if (page.status === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
+  if (page.status === "missing") return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t("stats.unknown")))];
+  if (page.status === "error") return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t("error.network")))];
+  const { player, stats = {} } = page.data;
+  const rows = [
+    ["matches", num(stats.matches)],
+    ["wins", num(stats.wins)],
+    ["win_rate", pct(stats.win_rate)],
+    ["rounds", num(stats.rounds)],
+    ["gins", num(stats.gins)],
+    ["undercuts_scored", num(stats.undercuts_scored)],
+    ["undercuts_suffered", num(stats.undercuts_suffered)],
+    ["points_per_round", num(stats.points_per_round, 1)],
+  ];
+  const best = stats.best_match;
+  const levels = Object.entries(stats.vs_computer ?? {});
+  const mine = state.me?.id === player.id;
+  return [
+    h("h1", { class: "page-title" }, t("stats.title", { name: playerTag(player) })),
+    h("section", { class: "panel rating-card", "aria-labelledby": "rating-h" },
+      h("h2", { id: "rating-h" }, t("lobby.rating")),
+      h("p", { class: "big-rating" }, h("strong", { id: "player-rating" }, ratingText(player)), " ",
+        h("span", { class: "hint" }, t("stats.rd", { rd: Math.round(player.rd ?? 0) }))),
+      h("p", {}, t("stats.rated_matches", { n: player.rated_matches ?? 0 }),
+        player.leaver ? h("span", { class: "badge leaver" }, t("lobby.leaver")) : null),
+      mine ? h("p", { class: "hint" }, t("stats.yours")) : null),
+    h("section", { class: "panel", "aria-labelledby": "stats-h" },
+      h("h2", { id: "stats-h" }, t("stats.heading")),
+      h("dl", { class: "stat-grid" }, ...rows.flatMap(([key, value]) => [
+        h("div", { class: "stat" }, h("dt", {}, t(`stats.${key}`)), h("dd", {}, value))]),
+      h("div", { class: "stat" }, h("dt", {}, t("stats.best_match")), h("dd", {}, best
+        ? h("a", { href: `/r/${encodeURIComponent(best.room)}`, dataset: { nav: `/r/${best.room}` } }, t("stats.best_match.value", { n: best.margin }))
+        : "–")))),
+    h("section", { class: "panel", "aria-labelledby": "history-h" },
+      h("h2", { id: "history-h" }, t("stats.history")),
+      ratingChart(stats.rating_history)),
+    h("section", { class: "panel", "aria-labelledby": "bots-h" },
+      h("h2", { id: "bots-h" }, t("stats.vs_computer")),
+      levels.length
+        ? h("table", { class: "data-table" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("home.level")), h("th", { scope: "col" }, t("stats.matches")), h("th", { scope: "col" }, t("stats.wins")))),
+          h("tbody", {}, ...levels.map(([level, v]) => h("tr", {},
+            h("th", { scope: "row" }, state.levelNames?.[level] ?? level), h("td", {}, num(v.matches)), h("td", {}, num(v.wins))))))
+        : h("p", { class: "hint" }, t("stats.vs_computer.none"))),
+    h("p", {},
+      h("a", { class: "button secondary", href: "/leaderboard", dataset: { nav: "/leaderboard" } }, t("nav.leaderboard")), " ",
+      h("a", { class: "button secondary", href: "/lobby", dataset: { nav: "/lobby" } }, t("nav.lobby"))),
+  ];
+}
+
+export function renderLeaderboard(state) {
+  const page = state.page;
+  if (page.status === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
+  if (page.status !== "ok") return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t("error.network")))];
+  const players = page.data.players ?? [];
+  return [
+    h("h1", { class: "page-title" }, t("board.title")),
+    h("section", { class: "panel" },
+      players.length
+        ? h("table", { class: "data-table leaderboard" },
+          h("caption", {}, t("board.caption")),
+          h("thead", {}, h("tr", {},
+            h("th", { scope: "col" }, t("board.rank")), h("th", { scope: "col" }, t("board.player")),
+            h("th", { scope: "col" }, t("lobby.rating")), h("th", { scope: "col" }, t("board.matches")))),
+          h("tbody", {}, ...players.map((p, i) => h("tr", { class: p.id === state.me?.id ? "me" : "" },
+            h("td", {}, String(i + 1)), h("th", { scope: "row" }, playerLabel({ ...p, rating: null })),
+            h("td", {}, ratingText(p)), h("td", {}, String(p.rated_matches ?? 0))))))
+        : h("p", { class: "hint" }, t("board.none"))),
+    h("p", {}, h("a", { class: "button secondary", href: "/lobby", dataset: { nav: "/lobby" } }, t("nav.lobby"))),
+  ];
+}

@@ -1,0 +1,104 @@
+"""Helpers for public play: nickname, lobby tables, the test clock, frames."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import expect
+
+ROOM_URL = re.compile(r"/r/[\w-]+$")
+
+
+def advance_clock(server: Any, seconds: float) -> None:
+    """Move the server's test clock (GINRUMMY_TEST_CLOCK=1) forward."""
+    request = urllib.request.Request(
+        f"{server.url}/api/test/clock",
+        data=json.dumps({"advance": seconds}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        assert answer.status == 200
+
+
+def me(page: Any) -> dict[str, Any]:
+    """This browser's player summary, as the server sees it."""
+    data: dict[str, Any] = page.evaluate(
+        """async () => {
+            const token = localStorage.getItem('ginrummy.token');
+            const r = await fetch('/api/me', {headers: {Authorization: 'Bearer ' + token}});
+            return r.json();
+        }"""
+    )
+    return data["player"]  # type: ignore[no-any-return]
+
+
+def enter_lobby(
+    page: Any,
+    url: str,
+    nickname: str,
+    *,
+    lobby: str = "Lobby",
+    field: str = "Your nickname",
+    change: str = "Change nickname",
+) -> dict[str, Any]:
+    """Open the lobby, take ``nickname``; returns the player summary (tag, id, rating)."""
+    page.goto(url + "/")
+    page.get_by_role("navigation").get_by_role("link", name=lobby).click()
+    expect(page).to_have_url(re.compile(r"/lobby$"))
+    you = page.get_by_role("region", name=re.compile("^(You|Du)$"))
+    # The player has loaded (its statistics link shows) before the nickname is typed.
+    expect(
+        you.get_by_role("link", name=re.compile("Your statistics|Deine Statistik"))
+    ).to_be_visible()
+    page.get_by_role("textbox", name=field).fill(nickname)
+    page.get_by_role("button", name=change).click()
+    expect(you).to_contain_text(nickname)
+    player = me(page)
+    assert player["name"] == nickname, player
+    return player
+
+
+def create_table(
+    page: Any,
+    *,
+    timer: str = "30",
+    public: bool = True,
+    words: tuple[str, str] = ("Create table", "Move timer"),
+) -> str:
+    """Create a table from the lobby; returns the room's URL."""
+    create, timer_label = words
+    region = page.get_by_role("region", name=create)
+    if not public:
+        region.get_by_role("radio", name=re.compile("Private|Privat")).check()
+    region.get_by_role("combobox", name=timer_label).select_option(timer)
+    region.get_by_role("button", name=create).click()
+    expect(page).to_have_url(ROOM_URL)
+    return str(page.url)
+
+
+def join_from_lobby(page: Any, host_tag: str, join: str = "Join") -> None:
+    """In the lobby, join the open table of ``host_tag`` (the list updates live)."""
+    item = page.get_by_role("listitem").filter(has_text=host_tag)
+    item.get_by_role("button", name=join).click()
+    expect(page).to_have_url(ROOM_URL)
+
+
+def record_frames(page: Any, sink: list[dict[str, Any]]) -> None:
+    def on_ws(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: sink.append(json.loads(payload)))
+
+    page.on("websocket", on_ws)
+
+
+def on_turn(pages: list[Any], status_name: str = "Game status", words: str = "Your turn") -> Any:
+    """The page whose seat decides now (waits until one does)."""
+    for _ in range(200):
+        for page in pages:
+            if words in page.get_by_role("status", name=status_name).inner_text():
+                return page
+        pages[0].wait_for_timeout(50)
+    raise AssertionError("nobody's turn")
