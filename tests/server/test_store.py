@@ -1,4 +1,5 @@
-"""Both stores keep the same promises: atomic writes, conflicts on races, ordered logs."""
+"""Every store (memory, SQLite, PostgreSQL) keeps the same promises: atomic writes,
+conflicts on races, ordered logs."""
 
 from __future__ import annotations
 
@@ -21,9 +22,18 @@ from ginrummy.server.store import (
     open_store,
 )
 
+from .test_postgres import fresh_schema
 
-@pytest.fixture(params=["memory", "sqlite"])
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    if request.param == "postgres":  # a schema of its own on the machine's PostgreSQL
+        with fresh_schema() as url:
+            s = open_store(url)
+            await s.open()
+            yield s
+            await s.close()
+        return
     url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path / 's.sqlite3'}"
     s = open_store(url)
     await s.open()

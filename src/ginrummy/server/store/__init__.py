@@ -1,4 +1,6 @@
-"""Stores by URL scheme: ``sqlite:///path`` (default) or ``memory://``; drivers load lazily."""
+"""Stores by URL scheme: ``sqlite:///path`` (default), ``postgresql://...`` or ``memory://``.
+
+Drivers load lazily: PostgreSQL's (asyncpg, Alembic) come with ``ginrummy[postgres]``."""
 
 from __future__ import annotations
 
@@ -29,7 +31,19 @@ def open_store(url: str) -> Store:
         from ginrummy.server.store.sqlite import SQLiteStore, path_of_url
 
         return SQLiteStore(path_of_url(url))
-    raise ValueError(f"unsupported store URL {url.split(':', 1)[0]!r}: use sqlite:/// or memory://")
+    if scheme in ("postgresql", "postgres"):
+        try:
+            from ginrummy.server.store.postgres import PostgresStore
+        except ImportError as exc:
+            raise ImportError(
+                f"a PostgreSQL store needs its driver ({exc.name or exc}):"
+                " pip install 'ginrummy[postgres]'"
+            ) from exc
+        return PostgresStore(url)
+    raise ValueError(
+        f"unsupported store URL {url.split(':', 1)[0]!r}:"
+        " use sqlite:///, postgresql:// or memory://"
+    )
 
 
 __all__ = [
