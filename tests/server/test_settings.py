@@ -41,3 +41,12 @@ def test_bad_values_are_refused() -> None:
         Settings.from_env({"GINRUMMY_PORT": "eighty"})
     with pytest.raises(SystemExit):
         parse_settings(["--bot-delay", "-1"], Settings())
+
+
+def test_bus_and_rate_limit_from_the_environment() -> None:
+    from ginrummy.server.settings import Settings
+
+    s = Settings.from_env({"REDIS_URL": "redis://127.0.0.1:6379/1", "GINRUMMY_WS_RATE": "50"})
+    assert s.bus_url == "redis://127.0.0.1:6379/1"
+    assert s.ws_rate == 50.0
+    assert Settings.from_env({}).bus_url == "memory://"

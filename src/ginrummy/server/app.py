@@ -37,7 +37,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = open_store(settings.store_url)
         await store.open()
-        bus = open_bus()
+        bus = open_bus(settings.bus_url)
         clock: Clock = ManualClock() if settings.test_clock else SystemClock()
         rooms = RoomManager(
             store, bus, settings.bot_delay, clock=clock, grace_seconds=settings.grace_seconds

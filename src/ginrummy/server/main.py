@@ -30,6 +30,12 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         help="store URL: sqlite:///path/file.sqlite3 or memory:// (env GINRUMMY_DB)",
     )
     parser.add_argument(
+        "--redis",
+        default=base.bus_url,
+        help="room event bus: memory:// (one process) or redis://host:6379/0 to run several "
+        "instances (env REDIS_URL)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=float,
         default=base.bot_delay,
@@ -55,6 +61,7 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         port=args.port,
         data_dir=args.data_dir,
         database_url=args.db or None,
+        bus_url=args.redis or "memory://",
         bot_delay=args.bot_delay,
         allowed_origins=parse_origins(args.allowed_origins),
         log_level=args.log_level,

@@ -62,6 +62,7 @@ from ginrummy.server.store import (
     RoomRow,
     SeatRow,
     Store,
+    StoreConflict,
     StoreError,
 )
 from ginrummy.server.tokens import new_room_id
@@ -345,6 +346,15 @@ class Room:
                     await self.manager.store.append_events(self.id, events, outcome)
             else:
                 await self.manager.store.append_events(self.id, events)
+        except StoreConflict as exc:
+            # Another server instance wrote this version first (optimistic concurrency:
+            # the log's (room, seq) key lets exactly one writer win). Nothing of ours was
+            # written; take in what was and answer "stale" so the client resyncs.
+            log.info("room %s: version %d was written elsewhere: %s", self.id, snap.version, exc)
+            await self._catch_up_locked()
+            raise RoomError(
+                "stale_version", "the game moved on meanwhile; here is the current state"
+            ) from None
         except StoreError as exc:
             self._fail(exc)
         self._advance(snaps)
@@ -428,6 +438,46 @@ class Room:
             fresh = await self.manager.store.player(player.id)
             if fresh is not None:
                 self.manager.player_changed(fresh)
+
+    async def catch_up(self) -> bool:
+        """Take in events another server instance appended; True if the room moved on."""
+        async with self.lock:
+            return await self._catch_up_locked()
+
+    async def _catch_up_locked(self) -> bool:
+        if self.broken:
+            return False
+        try:
+            stored = await self.manager.store.load_room(self.id)
+        except StoreError as exc:
+            self._fail(exc)
+        if stored is None:
+            return False
+        newer = [e for e in stored.events if e.seq > self.current.version]
+        # A seat may have been taken through another instance.
+        self.seats = {
+            Seat.parse(s.seat): SeatInfo(s.name, s.identity_hash, s.bot) for s in stored.seats
+        }
+        if not newer:
+            return False
+        snaps = []
+        snap = self.current
+        try:
+            for event in newer:
+                snap = fold(snap, event)
+                snaps.append(snap)
+        except (GinRummyError, KeyError, TypeError, ValueError) as exc:
+            log.error("room %s: events written elsewhere do not replay: %s", self.id, exc)
+            self.broken = True
+            self.manager.forget(self)
+            raise RoomError("unavailable", "this room's record is damaged") from None
+        self._advance(snaps)
+        self.player_of = await self.manager._players_of(self.seats)
+        self._arm_timer()
+        self._update_grace()
+        log.info("room %s: caught up to version %d", self.id, snap.version)
+        asyncio.get_running_loop().call_soon(self.schedule_bot)
+        return True
 
     def _fail(self, exc: StoreError) -> NoReturn:
         # The store may or may not hold the events: forget this room so the next
@@ -558,6 +608,13 @@ class Room:
                 snaps.append(snap)
             try:
                 await self.manager.store.claim_seat(self.id, row, events)
+            except StoreConflict:
+                # Taken meanwhile through another server instance.
+                await self._catch_up_locked()
+                mine = self.seat_of(identity_hash)
+                if mine is not None:
+                    return mine
+                raise RoomError("room_full", "both seats are taken") from None
             except StoreError as exc:
                 self._fail(exc)
             self.seats[seat] = SeatInfo(name, identity_hash, None)

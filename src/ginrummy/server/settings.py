@@ -22,6 +22,7 @@ class Settings:
     port: int = 8000
     data_dir: Path = Path("data")
     database_url: str | None = None  # None: sqlite file under data_dir
+    bus_url: str = "memory://"  # redis://host:port/db to fan out across instances
     bot_delay: float = DEFAULT_BOT_DELAY  # seconds before a computer move
     allowed_origins: tuple[str, ...] = ()  # extra WebSocket origins besides the server's own
     log_level: str = "info"
@@ -49,8 +50,12 @@ class Settings:
             s = replace(s, port=_int("GINRUMMY_PORT", v))
         if v := env.get("GINRUMMY_DATA_DIR"):
             s = replace(s, data_dir=Path(v))
+        if v := env.get("GINRUMMY_BUS") or env.get("REDIS_URL"):
+            s = replace(s, bus_url=v)
         if v := env.get("GINRUMMY_DB") or env.get("DATABASE_URL"):
             s = replace(s, database_url=v)
+        if v := env.get("GINRUMMY_WS_RATE"):
+            s = replace(s, ws_rate=float(_int("GINRUMMY_WS_RATE", v)))
         if v := env.get("GINRUMMY_BOT_DELAY"):
             s = replace(s, bot_delay=_delay("GINRUMMY_BOT_DELAY", v))
         if v := env.get("GINRUMMY_ALLOWED_ORIGINS"):

@@ -147,13 +147,41 @@ class Connection:
             self.sent_version = snap.version
             await self.send(self._view_message(snap))
 
+    async def _live_room(self) -> Room:
+        """This socket's room; after a store failure, the room rebuilt from its log."""
+        room = self.room
+        assert room is not None
+        if not room.broken:
+            return room
+        fresh = await self.rooms.get(room.id)  # "unavailable" while the store is down
+        if fresh is None:
+            raise RoomError("unknown_room", "there is no such room")
+        self.room = fresh
+        if self.seat is not None:
+            await fresh.connect(self.seat)
+        else:
+            await fresh.watch(+1)
+        return fresh
+
     async def forward(self, sub: Subscription) -> None:
         """Render the room's notices for this socket until it closes."""
         while True:
             notice = await sub.get()
-            room = self.room
-            if room is None:
+            if self.room is None:
                 return
+            try:
+                room = await self._live_room()
+                if notice["kind"] == "resync":
+                    # The bus lost notices (Redis was away): reload and resend the view.
+                    await room.catch_up()
+                    await self.send_view()
+                    continue
+                version = notice.get("version")
+                if isinstance(version, int) and version > room.current.version:
+                    await room.catch_up()  # written by another server instance
+            except RoomError as exc:
+                log.warning("room %s: cannot follow a notice: %s", self.room.id, exc.message)
+                continue
             if notice["kind"] == "presence":
                 if self.seat is None or notice.get("seat") != self.seat.label:
                     await self.send(
@@ -219,8 +247,9 @@ class Connection:
             return
         if self.room is None:
             raise RoomError("hello_first", "send 'hello' with the room first")
-        room = self.room
+        room = await self._live_room()
         if msg.type == "resync":
+            await room.catch_up()
             await self.send_view(force=True)
             return
         if msg.type == "chat":
@@ -272,6 +301,8 @@ class Connection:
         room = await self.rooms.get(str(fields["room"]))
         if room is None:
             raise RoomError("unknown_room", "there is no such room")
+        # Start from the log as it is now: another server instance may have written to it.
+        await room.catch_up()
         token = fields.get("token")
         seat = room.seat_of(hash_token(token)) if token else None
         if seat is None and not room.spectators:

@@ -43,6 +43,7 @@ class RedisBus:
         )
         self._reader: asyncio.Task[None] | None = None
         self._closed = False
+        self._down = False  # a publish failed: skip Redis until the reader is back
         self.connected = asyncio.Event()  # the reader is subscribed (for readiness checks)
 
     def start(self) -> None:
@@ -50,15 +51,16 @@ class RedisBus:
             self._reader = asyncio.get_running_loop().create_task(self._read_forever())
 
     async def publish(self, topic: str, notice: Mapping[str, Any]) -> None:
+        self.start()
         await self._local.publish(topic, notice)
-        if not self.connected.is_set():
+        if self._down:
             return  # Redis is away: the reader's resync covers the other instances
         payload = json.dumps({"origin": self._origin, "notice": dict(notice)})
         try:
             await self._client.publish(PREFIX + topic, payload)
         except (RedisError, OSError) as exc:
             log.warning("redis publish failed (%s); live updates resume after reconnect", exc)
-            self.connected.clear()
+            self._down = True
 
     def subscribe(self, topic: str) -> MemorySubscription:
         self.start()
@@ -84,6 +86,7 @@ class RedisBus:
                     log.info("redis is back; asking every local socket to resync")
                     await self._resync_all()
                 had_connection = True
+                self._down = False
                 self.connected.set()
                 delay = 0.05
                 while not self._closed:
@@ -94,6 +97,7 @@ class RedisBus:
                 if self.connected.is_set() or not had_connection:
                     log.warning("redis unavailable (%s); retrying", exc)
                 self.connected.clear()
+                self._down = True
                 had_connection = True  # whatever came before, resync once it is back
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._reconnect_max)
