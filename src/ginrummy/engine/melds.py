@@ -20,11 +20,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import product
+from operator import attrgetter
 
 from ginrummy.engine.cards import Card, Suit, card_from_index, from_mask, to_mask
 from ginrummy.engine.errors import DuplicateCardError
 
 SUIT_MASK = 0x1FFF
+_BIT = attrgetter("bit")
 _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))  # by 0-based rank
 
 
@@ -286,10 +288,13 @@ def arrangement_of_mask(mask: int) -> Arrangement:
 
 def best_arrangement(cards: Iterable[Card]) -> Arrangement:
     """The arrangement of a hand with minimum deadwood (any number of distinct cards)."""
-    if not isinstance(cards, tuple | list):
+    try:
+        n = len(cards)  # type: ignore[arg-type]
+    except TypeError:
         cards = tuple(cards)
-    mask = sum([card.bit for card in cards])
-    if mask.bit_count() != len(cards) or mask >> 52:
+        n = len(cards)
+    mask = sum(map(_BIT, cards))
+    if mask.bit_count() != n or mask >> 52:
         raise DuplicateCardError("a hand may not hold the same card twice")
     return arrangement_of_mask(mask)
 
