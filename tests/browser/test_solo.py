@@ -32,6 +32,9 @@ def test_home_page_in_english_and_german(server: Any, new_page: Any, artifacts: 
     expect(en.get_by_role("button", name="Play against the computer")).to_be_enabled()
     expect(en.get_by_role("button", name="Open a room")).to_be_visible()
     expect(en.get_by_role("combobox", name="Computer level")).to_contain_text("Casual")
+    # Said plainly: how the deck is shuffled (players' first complaint is "rigged").
+    en.get_by_text("How is the deck shuffled?").click()
+    expect(en.get_by_text("cryptographically secure random generator")).to_be_visible()
     en.screenshot(path=str(artifacts / "home-en.png"), full_page=True)
 
     de = new_page(locale="de-DE")
@@ -39,6 +42,7 @@ def test_home_page_in_english_and_german(server: Any, new_page: Any, artifacts: 
     expect(de.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
     expect(de.get_by_role("button", name="Gegen den Computer spielen")).to_be_enabled()
     expect(de.get_by_role("button", name="Raum eröffnen")).to_be_visible()
+    expect(de.get_by_text("Wie wird gemischt?")).to_be_visible()
     de.screenshot(path=str(artifacts / "home-de.png"), full_page=True)
 
     # Switchable and remembered.

@@ -168,7 +168,7 @@ function renderRulesText() {
     h("h3", {}, t("rules.variant.title")),
     h("p", {}, t("rules.variant.p")),
     h("h3", {}, t("rules.faq.title")),
-    ...["tips", "solo", "bot", "ai"].map(qa),
+    ...["tips", "solo", "bot", "shuffle", "ai"].map(qa),
   );
 }
 
