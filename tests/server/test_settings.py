@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,3 +51,31 @@ def test_bus_and_rate_limit_from_the_environment() -> None:
     assert s.bus_url == "redis://127.0.0.1:6379/1"
     assert s.ws_rate == 50.0
     assert Settings.from_env({}).bus_url == "memory://"
+
+
+def test_health_and_readiness(tmp_path: Any) -> None:
+    from .helpers import client
+
+    with client(f"sqlite:///{tmp_path / 'r.sqlite3'}") as c:
+        assert c.get("/api/health").json() == {"ok": True}
+        r = c.get("/api/ready")
+        assert r.status_code == 200
+        assert r.json() == {"ready": True, "store": "ok", "bus": "ok"}
+
+
+def test_not_ready_while_the_store_is_down() -> None:
+    from ginrummy.server.store import StoreError
+
+    from .helpers import client
+
+    with client() as c:
+        store = c.app.state.rooms.store  # type: ignore[attr-defined]
+
+        async def down(token_hash: str) -> bool:
+            raise StoreError("connection refused")
+
+        store.has_identity = down
+        r = c.get("/api/ready")
+        assert r.status_code == 503
+        assert r.json()["ready"] is False
+        assert r.json()["store"].startswith("unavailable")
