@@ -88,6 +88,9 @@ def main(argv: list[str]) -> int:
         port=settings.port,
         log_level=settings.log_level,
         ws_max_size=WS_MAX_BYTES,
+        # Compressing every ~2 KB view cost a tenth of the server's CPU under load
+        # (bench/RESULTS.md); views are small, so they go uncompressed.
+        ws_per_message_deflate=False,
         lifespan="on",
     )
     uvicorn.Server(config).run()
