@@ -159,7 +159,8 @@ class Seat:
             key = (phase, len(table.get("rounds", [])), table.get("match_result") is None)
             if key == self.asked:
                 return
-            if phase == "deal" and not me.get("ready"):
+            # A new match deals its first round by itself: ask only after a round.
+            if phase == "deal" and table.get("rounds") and not me.get("ready"):
                 self.asked = key
                 await ws.send(json.dumps({"type": "next_round", "version": version}))
             elif phase == "over" and not me.get("rematch"):

@@ -17,7 +17,7 @@ import random
 import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
@@ -543,47 +543,68 @@ class Room:
 
     async def next_round(self, seat: Seat) -> None:
         """``seat`` is ready for the next round; deal when every person is."""
-        async with self.lock:
-            self._check_alive()
-            snap = self.current
-            match = snap.match
-            if match is None or match.phase is not MatchPhase.DEAL or not match.rounds:
-                raise RoomError("not_between_rounds", "there is no finished round to go on from")
-            events = []
-            if seat not in snap.ready:
-                events.append(self._event(1, "ready", {"seat": seat.label}))
-            waiting = [
-                s for s, i in self.seats.items() if i.bot is None and s not in snap.ready | {seat}
-            ]
-            if not waiting:
-                events.append(self._event(len(events) + 1, "deal", self._deal_payload()))
-            if events:
-                await self._commit(events)
-                if not waiting:
-                    log.info("room %s: round %d dealt", self.id, len(match.rounds) + 1)
+        await self._ask(self._next_round_locked, seat, "not_between_rounds")
         self.schedule_bot()
 
     async def new_match(self, seat: Seat) -> None:
         """``seat`` wants a rematch; a new match starts when every person does."""
-        async with self.lock:
-            self._check_alive()
-            snap = self.current
-            if snap.match is None or not snap.match.is_over:
-                raise RoomError("match_running", "a new match can start once this one is over")
-            events = []
-            if seat not in snap.rematch:
-                events.append(self._event(1, "rematch", {"seat": seat.label}))
-            waiting = [
-                s for s, i in self.seats.items() if i.bot is None and s not in snap.rematch | {seat}
-            ]
-            if not waiting:
-                events.append(self._event(len(events) + 1, "match", self._match_payload()))
-                events.append(self._event(len(events) + 1, "deal", self._deal_payload()))
-            if events:
-                await self._commit(events)
-                if not waiting:
-                    log.info("room %s: new match started", self.id)
+        await self._ask(self._new_match_locked, seat, "match_running")
         self.schedule_bot()
+
+    async def _ask(
+        self, step: Callable[[Seat], Awaitable[None]], seat: Seat, done_code: str
+    ) -> None:
+        """Run an idempotent ask (ready, rematch) under the lock. If it lost a write
+        race to another server instance, the room has caught up: ask again on the new
+        state; if the other instance already did what was asked, that is success."""
+        for attempt in range(3):
+            async with self.lock:
+                try:
+                    await step(seat)
+                    return
+                except RoomError as exc:
+                    if attempt and exc.code == done_code:
+                        return
+                    if exc.code != "stale_version" or attempt == 2:
+                        raise
+
+    async def _next_round_locked(self, seat: Seat) -> None:
+        self._check_alive()
+        snap = self.current
+        match = snap.match
+        if match is None or match.phase is not MatchPhase.DEAL or not match.rounds:
+            raise RoomError("not_between_rounds", "there is no finished round to go on from")
+        events = []
+        if seat not in snap.ready:
+            events.append(self._event(1, "ready", {"seat": seat.label}))
+        waiting = [
+            s for s, i in self.seats.items() if i.bot is None and s not in snap.ready | {seat}
+        ]
+        if not waiting:
+            events.append(self._event(len(events) + 1, "deal", self._deal_payload()))
+        if events:
+            await self._commit(events)
+            if not waiting:
+                log.info("room %s: round %d dealt", self.id, len(match.rounds) + 1)
+
+    async def _new_match_locked(self, seat: Seat) -> None:
+        self._check_alive()
+        snap = self.current
+        if snap.match is None or not snap.match.is_over:
+            raise RoomError("match_running", "a new match can start once this one is over")
+        events = []
+        if seat not in snap.rematch:
+            events.append(self._event(1, "rematch", {"seat": seat.label}))
+        waiting = [
+            s for s, i in self.seats.items() if i.bot is None and s not in snap.rematch | {seat}
+        ]
+        if not waiting:
+            events.append(self._event(len(events) + 1, "match", self._match_payload()))
+            events.append(self._event(len(events) + 1, "deal", self._deal_payload()))
+        if events:
+            await self._commit(events)
+            if not waiting:
+                log.info("room %s: new match started", self.id)
 
     async def join(self, identity_hash: str, name: str, player: Player) -> Seat:
         """Take the free seat (or return the one this identity already holds)."""
