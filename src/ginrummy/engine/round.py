@@ -268,35 +268,38 @@ def apply(state: RoundState, action: Action) -> RoundState:
     if not is_legal(state, action):
         raise IllegalActionError(action, state.phase.value, why_illegal(state, action))
     seat = state.turn
-    moved = replace(
-        state,
-        history=(*state.history, (seat, action)),
-        public_moves=(*state.public_moves, public_move(seat, action)),
-    )
+    # The move goes into the logs in the same copy of the state as its effect: draws
+    # and discards are the engine's hottest path.
+    log: dict[str, Any] = {
+        "history": (*state.history, (seat, action)),
+        "public_moves": (*state.public_moves, public_move(seat, action)),
+    }
     kind = action.kind
-    if kind is ActionKind.TAKE:
-        return _take(moved, seat, state.discard_pile[-1])
-    if kind is ActionKind.PASS:
-        return _pass(moved, seat)
     if kind is ActionKind.DRAW_STOCK:
         card = state.stock[0]
         return replace(
-            moved,
+            state,
             hands=state.hands.replace(seat, state.hands[seat] | card.bit),
             stock=state.stock[1:],
             phase=Phase.DISCARD,
             taken=None,
+            **log,
         )
-    if kind is ActionKind.DRAW_DISCARD:
-        moved = _take(moved, seat, state.discard_pile[-1])
-        # Under the alternative stock rule the last discard may only be taken to knock.
-        return replace(moved, must_knock=state.phase is Phase.LAST_DISCARD)
     if kind is ActionKind.DISCARD:
-        return _discard(moved, seat, action.card)  # type: ignore[arg-type]
+        return _discard(state, seat, action.card, **log)  # type: ignore[arg-type]
+    if kind is ActionKind.DRAW_DISCARD:
+        # Under the alternative stock rule the last discard may only be taken to knock.
+        must_knock = state.phase is Phase.LAST_DISCARD
+        return _take(state, seat, state.discard_pile[-1], must_knock=must_knock, **log)
+    if kind is ActionKind.TAKE:
+        return _take(state, seat, state.discard_pile[-1], **log)
+    moved = replace(state, **log)
+    if kind is ActionKind.PASS:
+        return _pass(moved, seat)
     return _knock(moved, seat, action)
 
 
-def _take(state: RoundState, seat: Seat, card: Card) -> RoundState:
+def _take(state: RoundState, seat: Seat, card: Card, **changes: Any) -> RoundState:
     return replace(
         state,
         hands=state.hands.replace(seat, state.hands[seat] | card.bit),
@@ -304,6 +307,7 @@ def _take(state: RoundState, seat: Seat, card: Card) -> RoundState:
         known=state.known.replace(seat, state.known[seat] | card.bit),  # public (§5)
         phase=Phase.DISCARD,
         taken=card,
+        **changes,
     )
 
 
@@ -319,9 +323,10 @@ def _pass(state: RoundState, seat: Seat) -> RoundState:
     )
 
 
-def _discard(state: RoundState, seat: Seat, card: Card) -> RoundState:
+def _discard(state: RoundState, seat: Seat, card: Card, **changes: Any) -> RoundState:
     discarded = replace(
         state,
+        **changes,
         hands=state.hands.replace(seat, state.hands[seat] ^ card.bit),
         discard_pile=(*state.discard_pile, card),
         known=state.known.replace(seat, state.known[seat] & ~card.bit),
