@@ -8,10 +8,9 @@ import random
 import pytest
 
 import ginrummy.hints.coach
+from bots.helpers import hidden_twin, positions  # shared with the bot tests (tests/ is on the path)
 from ginrummy.engine import Action, parse_action, parse_card, parse_cards, view_for_seat
 from ginrummy.hints import TEXTS, advise, render
-
-from .helpers import hidden_twin, positions
 
 
 def acts(text: str) -> tuple[Action, ...]:
