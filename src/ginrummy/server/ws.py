@@ -93,10 +93,7 @@ class Connection:
         self.sub: Subscription | None = None
         self.forwarder: asyncio.Task[None] | None = None
         self.send_lock = asyncio.Lock()
-        self.rate = rate
-        self.burst = 3 * rate
-        self.allowance = self.burst
-        self.last = time.monotonic()
+        self.frame_bucket = Bucket(rate, 3 * rate)
 
     # --- sending ----------------------------------------------------------------------
 
@@ -200,15 +197,6 @@ class Connection:
 
     # --- receiving --------------------------------------------------------------------
 
-    def _rate_ok(self) -> bool:
-        now = time.monotonic()
-        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
-        self.last = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
-
     async def run(self) -> None:
         while True:
             message = await self.ws.receive()
@@ -223,7 +211,7 @@ class Connection:
                     "frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes"
                 )
                 continue
-            if not self._rate_ok():
+            if not self.frame_bucket.take():
                 await self.error("rate_limited", "too many messages; slow down")
                 continue
             try:
