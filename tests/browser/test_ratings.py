@@ -47,6 +47,8 @@ def test_resigning_a_rated_match_changes_both_ratings(
     expect(
         ann.get_by_role("img", name=re.compile(r"Rating history .* from 1500 to 1[6-9]\d\d"))
     ).to_be_visible()
+    best = ann.get_by_role("link", name="won: the opponent resigned")
+    expect(best).to_have_attribute("href", re.compile(r"^/r/"))
     ann.screenshot(path=str(artifacts / "stats-page.png"), full_page=True)
 
     # Bob's: lower.

@@ -75,7 +75,9 @@ def statistics(results: Sequence[ResultRow]) -> dict[str, Any]:
     rounds = sum(r.rounds for r in people)
     wins = sum(r.won for r in people)
     won = [r for r in people if r.won]
-    best = max(won, key=lambda r: (r.margin, -r.t), default=None)
+    # A match won on the board beats any forfeit win: a resignation after one round
+    # can leave a margin of 0, which says nothing about how well the match went.
+    best = max(won, key=lambda r: (r.forfeit is None, r.margin, -r.t), default=None)
     vs_computer: dict[str, dict[str, int]] = {}
     for r in results:
         if r.bot is not None:
@@ -91,7 +93,9 @@ def statistics(results: Sequence[ResultRow]) -> dict[str, Any]:
         "undercuts_scored": sum(r.undercuts_scored for r in people),
         "undercuts_suffered": sum(r.undercuts_suffered for r in people),
         "points_per_round": round(sum(r.points for r in people) / rounds, 2) if rounds else None,
-        "best_match": None if best is None else {"room": best.room, "margin": best.margin},
+        "best_match": None
+        if best is None
+        else {"room": best.room, "margin": best.margin, "forfeit": best.forfeit},
         "rating_history": [
             {"t": r.t, "rating": round(r.rating), "rd": round(r.rd)}
             for r in results

@@ -123,7 +123,9 @@ export function renderPlayer(state) {
       h("dl", { class: "stat-grid" }, ...rows.flatMap(([key, value]) => [
         h("div", { class: "stat" }, h("dt", {}, t(`stats.${key}`)), h("dd", {}, value))]),
       h("div", { class: "stat" }, h("dt", {}, t("stats.best_match")), h("dd", {}, best
-        ? h("a", { href: `/r/${encodeURIComponent(best.room)}`, dataset: { nav: `/r/${best.room}` } }, t("stats.best_match.value", { n: best.margin }))
+        ? h("a", { href: `/r/${encodeURIComponent(best.room)}`, dataset: { nav: `/r/${best.room}` } }, best.forfeit
+          ? t(`stats.best_match.${best.forfeit}`)
+          : t("stats.best_match.value", { n: best.margin }))
         : "–")))),
     h("section", { class: "panel", "aria-labelledby": "history-h" },
       h("h2", { id: "history-h" }, t("stats.history")),
