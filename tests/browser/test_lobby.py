@@ -46,6 +46,8 @@ def test_lobby_lists_tables_live_join_and_watch_without_hidden_cards(
     ann.screenshot(path=str(artifacts / "lobby-en.png"), full_page=True)
     create_table(ann, timer="off")
     expect(status(ann)).to_contain_text("Waiting for a second player")
+    invite = ann.get_by_role("region", name="Invite a friend")
+    expect(invite).to_contain_text("Your table is listed in the lobby.")
 
     # Bob's lobby shows the new table without a reload.
     tables = bob.get_by_role("region", name=re.compile("Offene Tische"))
@@ -55,6 +57,8 @@ def test_lobby_lists_tables_live_join_and_watch_without_hidden_cards(
     join_from_lobby(bob, host["tag"], join="Beitreten")
     expect(bob.get_by_role("group", name=DE.hand).get_by_role("button")).to_have_count(10)
     expect(ann.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+    # Both seats taken: a public table needs no invite link any more.
+    expect(invite).to_have_count(0)
 
     eve = new_page(width=360, height=780)
     record_frames(eve, frames["eve"])

@@ -217,9 +217,12 @@ function renderInvite(state) {
   if (!info || info.kind !== "room" || !state.seat) return null;
   const players = state.players ?? {};
   const waiting = !players.one || !players.two;
+  // A public table is found in the lobby: the link is offered only while a seat is free.
+  const listed = info.visibility === "public";
+  if (listed && !waiting) return null;
   return h("section", { class: `panel invite${waiting ? " waiting" : " compact"}`, "aria-labelledby": "invite-h" },
     h("h2", { id: "invite-h" }, t("room.invite.title")),
-    waiting ? h("p", {}, t("room.invite.text")) : null,
+    waiting ? h("p", {}, t(listed ? "room.invite.text_public" : "room.invite.text")) : null,
     h("div", { class: "invite-row" },
       h("label", { for: "invite-link", class: "visually-hidden" }, t("room.invite.link")),
       h("input", { id: "invite-link", type: "text", readonly: true, value: inviteUrl(state), dataset: { key: "invite-link" } }),
