@@ -39,6 +39,9 @@ def test_bench_load_runs_games_without_errors() -> None:
     assert result["errors"] == 0, result["error_codes"]
     assert result["rtt_ms"]["p99"] >= result["rtt_ms"]["p50"] > 0
     assert result["servers_died"] == []
+    # The load generator shares the machine: its own cost is reported beside the server's.
+    for key in ("loadgen_cpu_percent", "server_cpu_ms_per_move", "loadgen_cpu_ms_per_move"):
+        assert result[key] > 0, key
 
 
 def test_bench_load_refuses_several_instances_without_shared_backends() -> None:

@@ -17,7 +17,7 @@ commands:
   settle    score a knock: knocker's and defender's hands
   replay    print a recorded round or match move by move
   arena     play computer players against each other and print statistics
-  bench     measure speed: bench engine | bench bots | bench load
+  bench     measure speed: bench engine | bench bots | bench load | bench faults
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -61,7 +61,11 @@ def _bench(args: list[str]) -> int:
         from ginrummy.benchmarks.load import main as bench_load
 
         return bench_load(args[1:])
-    print("usage: ginrummy bench engine|bots|load [options]", file=sys.stderr)
+    if what == "faults":
+        from ginrummy.benchmarks.faults import main as bench_faults
+
+        return bench_faults(args[1:])
+    print("usage: ginrummy bench engine|bots|load|faults [options]", file=sys.stderr)
     return 2
 
 

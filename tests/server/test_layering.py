@@ -1,4 +1,5 @@
-"""Nothing imports the server except the command line (DESIGN.md, layers)."""
+"""Nothing imports the server except the command line and the fault harness that
+audits its logs (DESIGN.md, layers)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def test_only_the_cli_imports_the_server() -> None:
     offenders = []
     for path in PACKAGE.rglob("*.py"):
         rel = path.relative_to(PACKAGE)
-        if rel.parts[0] == "server" or rel == Path("cli.py"):
+        # The fault harness audits the server's own event logs with the server's fold.
+        if rel.parts[0] == "server" or rel in (Path("cli.py"), Path("benchmarks/faults.py")):
             continue
         if any(n == "ginrummy.server" or n.startswith("ginrummy.server.") for n in _imports(path)):
             offenders.append(str(rel))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from ginrummy.server.store.sqlite import SCHEMA_VERSION
+
 from .helpers import auth, client, create, identity
 
 V1_SCHEMA = """
@@ -33,9 +35,9 @@ def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
         assert me["player"]["rating"] == 1500
         assert [g["room"] for g in me["games"]] == [room]
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"players", "results", "clocks"} <= tables
+    assert {"players", "results", "clocks", "leases", "chat", "quick_queue"} <= tables
     db.close()
     with client(url) as c:  # listed public rooms come back at start
         assert c.get("/api/lobby").json()["tables"][0]["room"] == room

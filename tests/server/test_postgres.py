@@ -17,10 +17,13 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from alembic.script import ScriptDirectory
 
+from ginrummy.server import store as store_package
 from ginrummy.server.store import (
     Clock,
     Event,
@@ -42,8 +45,11 @@ PG_URL = (
     if _env_url.startswith(("postgresql://", "postgres://"))
     else "postgresql://postgres@127.0.0.1:5432/test"
 )
-TABLES = {"identities", "rooms", "seats", "events", "players", "results", "clocks"}
+TABLES = {"identities", "rooms", "seats", "events", "players", "results", "clocks", "leases"}
+TABLES |= {"chat", "quick_queue"}
 INDEXES = {"seats_by_identity", "players_by_rating", "results_by_player"}
+# The newest migration: a fresh or upgraded schema is at it.
+HEAD = ScriptDirectory(str(Path(store_package.__file__).with_name("migrations"))).get_current_head()
 
 
 def need_postgres() -> None:
@@ -142,11 +148,11 @@ async def test_migrations_create_the_schema_and_are_idempotent(pg_url: str) -> N
         " ORDER BY array_position(i.indkey, a.attnum)",
     )
     assert [r[0] for r in pk] == ["room", "seq"]
-    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [("0001",)]
+    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
     async with opened(pg_url) as store:  # a second start changes nothing, keeps the data
         loaded = await store.load_room("r1")
         assert loaded is not None and [e.seq for e in loaded.events] == [1]
-    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [("0001",)]
+    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
 
 
 async def test_a_database_newer_than_the_server_is_refused(pg_url: str) -> None:
@@ -197,7 +203,7 @@ async def test_servers_starting_together_migrate_once(pg_url: str) -> None:
             assert loaded is not None and len(loaded.events) == 1
     finally:
         await asyncio.gather(*(s.close() for s in stores))
-    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [("0001",)]
+    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
 
 
 async def test_an_upgrade_waits_for_the_one_under_way(pg_url: str) -> None:

@@ -3,6 +3,7 @@ conflicts on races, ordered logs."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -10,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from ginrummy.server.store import (
+    ChatLine,
     Clock,
     Event,
     Outcome,
     Player,
+    QuickEntry,
     ResultRow,
     RoomRow,
     SeatRow,
@@ -54,6 +57,18 @@ async def test_rooms_seats_and_events_round_trip(store: Store) -> None:
     assert loaded.events[2].payload == {"seat": "one", "action": "pass"}
     assert await store.load_room("nope") is None
     assert [g.room for g in await store.games_of("h2")] == ["r1"]
+
+
+async def test_load_room_after_a_version_reads_only_the_newer_events(store: Store) -> None:
+    await store.create_room(RoomRow("r1", "room", {}, 1.0), [SeatRow("one", "h1", "A")], [])
+    await store.append_events("r1", [Event(n, "action", {"n": n}) for n in (1, 2, 3)])
+    await store.claim_seat("r1", SeatRow("two", "h2", "B"), [Event(4, "deal", {})])
+    newer = await store.load_room("r1", after=2)
+    assert newer is not None
+    assert [e.seq for e in newer.events] == [3, 4]
+    assert [s.seat for s in newer.seats] == ["one", "two"]  # seats always come whole
+    caught_up = await store.load_room("r1", after=4)
+    assert caught_up is not None and caught_up.events == ()
 
 
 async def test_races_are_conflicts_and_write_nothing(store: Store) -> None:
@@ -113,3 +128,130 @@ async def test_players_results_and_clocks(store: Store) -> None:
     await store.save_clock("r1", Clock(2, 11_000))
     loaded = await store.load_room("r1")
     assert loaded is not None and loaded.clock == Clock(2, 11_000)
+
+
+async def test_a_lease_has_one_holder_until_released(store: Store) -> None:
+    await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [])
+    assert await store.acquire_lease("r1", "a", 30.0)
+    assert not await store.acquire_lease("r1", "b", 30.0)
+    assert await store.acquire_lease("r1", "a", 30.0)  # a renewal
+    await store.release_lease("r1", "b")  # not b's to give up
+    assert not await store.acquire_lease("r1", "b", 30.0)
+    await store.release_lease("r1", "a")
+    assert await store.acquire_lease("r1", "b", 30.0)
+    assert not await store.acquire_lease("r1", "a", 30.0)
+
+
+async def test_instances_asking_at_once_get_one_lease(store: Store) -> None:
+    await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [])
+    got = await asyncio.gather(*(store.acquire_lease("r1", f"i{n}", 30.0) for n in range(8)))
+    assert sorted(got) == [False] * 7 + [True]
+
+
+async def test_an_expired_lease_goes_to_the_next_asker(store: Store) -> None:
+    await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [])
+    assert await store.acquire_lease("r1", "a", 0.3)
+    assert not await store.acquire_lease("r1", "b", 0.3)
+    await asyncio.sleep(0.45)
+    assert await store.acquire_lease("r1", "b", 30.0)
+    assert not await store.acquire_lease("r1", "a", 30.0)
+
+
+async def test_renewing_a_lease_keeps_it_past_its_first_expiry(store: Store) -> None:
+    await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [])
+    assert await store.acquire_lease("r1", "a", 0.5)
+    await asyncio.sleep(0.3)
+    assert await store.acquire_lease("r1", "a", 0.5)
+    await asyncio.sleep(0.3)  # past the first expiry, within the renewed one
+    assert not await store.acquire_lease("r1", "b", 0.5)
+
+
+def _line(text: str, seat: str | None = "one") -> ChatLine:
+    return ChatLine(0, 5.0, seat, "p_ann", "Ann#abcd", text, None)
+
+
+async def test_chat_lines_are_numbered_per_room_and_the_newest_kept(store: Store) -> None:
+    for room in ("r1", "r2"):
+        await store.create_room(RoomRow(room, "room", {}, 1.0), [], [])
+    assert [await store.add_chat("r1", _line(f"hi {n}"), keep=3) for n in range(5)] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+    ]
+    assert await store.add_chat("r2", ChatLine(9, 6.0, None, "p_bob", "Bob#x", None, "gg"), 3) == 1
+    kept = await store.recent_chat("r1", 50)
+    assert [(line.seq, line.text) for line in kept] == [(3, "hi 2"), (4, "hi 3"), (5, "hi 4")]
+    assert kept[0] == ChatLine(3, 5.0, "one", "p_ann", "Ann#abcd", "hi 2", None)
+    assert [line.seq for line in await store.recent_chat("r1", 2)] == [4, 5]
+    assert await store.recent_chat("r2", 50) == [
+        ChatLine(1, 6.0, None, "p_bob", "Bob#x", None, "gg")
+    ]
+    assert await store.recent_chat("nope", 50) == []
+    with pytest.raises(StoreConflict):
+        await store.add_chat("nope", _line("lost"), keep=3)
+
+
+async def test_chat_lines_said_at_once_get_distinct_numbers(store: Store) -> None:
+    await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [])
+    seqs = await asyncio.gather(*(store.add_chat("r1", _line(f"{n}"), 50) for n in range(12)))
+    assert sorted(seqs) == list(range(1, 13))
+    lines = await store.recent_chat("r1", 50)
+    assert sorted(line.text or "" for line in lines) == sorted(str(n) for n in range(12))
+
+
+def _entry(who: str, since: float, target: int = 100) -> QuickEntry:
+    return QuickEntry(f"h_{who}", f"p_{who}", {"name": "standard", "target": target}, since)
+
+
+async def test_quick_queue_pairs_the_oldest_compatible_entry(store: Store) -> None:
+    assert await store.quick_enter(_entry("ann", 1.0)) is None
+    assert await store.quick_enter(_entry("bob", 2.0)) == _entry("ann", 1.0)
+    assert await store.quick_waiting() == 0
+    assert await store.quick_enter(_entry("cid", 3.0, target=50)) is None
+    assert await store.quick_enter(_entry("dan", 4.0)) is None
+    assert await store.quick_enter(_entry("eve", 5.0)) == _entry("dan", 4.0)
+    assert await store.quick_entry("h_ann") is None
+    assert await store.quick_entry("h_cid") == _entry("cid", 3.0, 50)
+    assert await store.quick_waiting() == 1  # Eve took Dan; Cid's settings differ
+    assert await store.quick_enter(_entry("fay", 6.0)) is None
+    assert await store.quick_enter(_entry("fay", 7.0)) is None  # replaces; never pairs itself
+    assert await store.quick_entry("h_fay") == _entry("fay", 7.0)
+    assert await store.quick_enter(_entry("gus", 8.0, target=50)) == _entry("cid", 3.0, 50)
+    assert await store.quick_waiting() == 1
+    assert await store.quick_leave("h_fay")
+    assert not await store.quick_leave("h_fay")
+    assert await store.quick_waiting() == 0
+
+
+async def test_quick_queue_remembers_pairings_for_a_while(store: Store) -> None:
+    assert await store.quick_enter(_entry("ann", 1.0)) is None
+    other = await store.quick_enter(_entry("bob", 2.0))
+    assert other == _entry("ann", 1.0)
+    paired = (
+        replace(other, since=10.0, room="r1", seat="one"),
+        replace(_entry("bob", 10.0), room="r1", seat="two"),
+    )
+    await store.quick_save(paired, forget_before=0.0)
+    assert await store.quick_entry("h_bob") == paired[1]
+    assert await store.quick_waiting() == 0
+    assert not await store.quick_leave("h_ann")  # paired, not waiting: stays remembered
+    assert await store.quick_entry("h_ann") == paired[0]
+    # A put-back entry waits again; old pairings are forgotten.
+    await store.quick_save((_entry("cid", 20.0),), forget_before=11.0)
+    assert await store.quick_entry("h_ann") is None and await store.quick_entry("h_bob") is None
+    assert await store.quick_waiting() == 1
+    # Entering again replaces a remembered pairing.
+    await store.quick_save(paired, forget_before=0.0)
+    assert await store.quick_enter(_entry("ann", 30.0)) == _entry("cid", 20.0)
+    assert await store.quick_entry("h_ann") is None
+
+
+async def test_people_entering_at_once_are_paired_exactly_once(store: Store) -> None:
+    entries = [_entry(f"x{n}", float(n)) for n in range(10)]
+    taken = await asyncio.gather(*(store.quick_enter(e) for e in entries))
+    pairs = [(e.player, t.player) for e, t in zip(entries, taken, strict=True) if t is not None]
+    assert len(pairs) == 5  # nobody left waiting while a compatible person waits too
+    assert sorted(p for pair in pairs for p in pair) == sorted(e.player for e in entries)
+    assert await store.quick_waiting() == 0

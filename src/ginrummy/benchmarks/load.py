@@ -6,8 +6,9 @@ them play: at human pace (each decision after a think time drawn uniformly from 
 the default) or at saturation (``--think 0``). It measures, over ``--seconds`` after
 all games are under way: moves per second, the move round trip (from sending an action
 to receiving the view of the resulting version) at p50/p95/p99, errors, and the
-server's CPU and resident memory per game. One JSON object on stdout; a progress line
-on stderr every second.
+server's CPU and resident memory per game, and the load generator's own CPU (it runs on
+the same machine: near 100% it is the limit, not the server). One JSON object on
+stdout; a progress line on stderr every second.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -25,12 +27,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+SKIPPED = ('{"type":"event"', '{"type":"presence"', '{"type":"chat')  # frames not decoded
 
 
 @dataclass
@@ -110,6 +113,8 @@ class Seat:
 
     async def _read_frames(self, ws: Any, stop: asyncio.Event) -> None:
         async for raw in ws:
+            if raw.startswith(SKIPPED):
+                continue  # the view that follows says all a player needs
             msg = json.loads(raw)
             kind = msg.get("type")
             if kind == "welcome":
@@ -286,6 +291,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         print(f"bench load: {2 * len(games)} sockets; warming up", file=progress)
         await asyncio.sleep(args.warmup)
         cpu0 = sum(_proc_cpu_seconds(p.pid) for p in procs)
+        own0 = time.process_time()
         t0 = time.perf_counter()
         stats.measuring = True
         while (elapsed := time.perf_counter() - t0) < args.seconds:
@@ -302,6 +308,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         stats.measuring = False
         elapsed = time.perf_counter() - t0
         cpu = sum(_proc_cpu_seconds(p.pid) for p in procs) - cpu0
+        own = time.process_time() - own0
         rss_after = sum(_proc_rss_kb(p.pid) for p in procs)
         print(file=progress)
         dead = [p.pid for p in procs if p.poll() is not None]
@@ -323,6 +330,10 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             "errors": sum(stats.errors.values()),
             "error_codes": stats.errors,
             "server_cpu_percent": round(100 * cpu / elapsed, 1),
+            "loadgen_cpu_percent": round(100 * own / elapsed, 1),
+            # CPU per move: steadier than rates when other work shares the cores.
+            "server_cpu_ms_per_move": round(1000 * cpu / max(1, stats.moves), 3),
+            "loadgen_cpu_ms_per_move": round(1000 * own / max(1, stats.moves), 3),
             "server_rss_mb": round(rss_after / 1024, 1),
             "server_kb_per_game": round((rss_after - rss_before) / max(1, args.games), 1),
             "servers_died": dead,
@@ -340,6 +351,15 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             except subprocess.TimeoutExpired:
                 proc.kill()
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop when installed (uvicorn[standard] brings it): a cheaper load generator."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def main(argv: Sequence[str]) -> int:
@@ -361,6 +381,9 @@ def main(argv: Sequence[str]) -> int:
     except ImportError as exc:
         print(f"ginrummy bench load needs: pip install 'ginrummy[bench]' ({exc})", file=sys.stderr)
         return 2
-    result = asyncio.run(_run(args))
+    gc.freeze()  # as the server does: no long collection pauses in the measurement
+    gc.set_threshold(50_000, 20, 10)
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        result = runner.run(_run(args))
     print(json.dumps(result, indent=2))
     return 0

@@ -9,10 +9,14 @@ from ginrummy.protocol.codec import (
     ProtocolError,
     decode_action,
     decode_client_message,
+    encode_own_view,
+    encode_public_view,
     encode_round_result,
     encode_rules,
     encode_seat_view,
     encode_spectator_view,
+    encode_view_frame,
+    to_json,
 )
 
 __all__ = [
@@ -21,8 +25,12 @@ __all__ = [
     "ProtocolError",
     "decode_action",
     "decode_client_message",
+    "encode_own_view",
+    "encode_public_view",
     "encode_round_result",
     "encode_rules",
     "encode_seat_view",
     "encode_spectator_view",
+    "encode_view_frame",
+    "to_json",
 ]

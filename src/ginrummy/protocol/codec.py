@@ -146,8 +146,25 @@ def _moves(moves: Iterable[PublicMove]) -> list[dict[str, Any]]:
     return [{"seat": m.seat.label, "action": str(m)} for m in moves]
 
 
-def encode_seat_view(view: SeatView) -> dict[str, Any]:
-    """The view of one seat; nothing in it is hidden from that seat."""
+def encode_public_view(view: SeatView | SpectatorView) -> dict[str, Any]:
+    """What every viewer of a version sees alike: the table and the public moves.
+
+    The server encodes it once per version and shares it between all sockets; it is
+    the spectator's view, so it holds no hidden card."""
+    return {"table": _table(view.table), "moves": _moves(view.moves)}
+
+
+def encode_own_view(view: SeatView | None) -> dict[str, Any]:
+    """What differs by viewer: a seat's hand and choices (None: a spectator, empty)."""
+    if view is None:
+        return {
+            "seat": None,
+            "hand": [],
+            "arrangement": None,
+            "legal_actions": [],
+            "taken": None,
+            "knock_discard": None,
+        }
     return {
         "seat": view.seat.label,
         "hand": _cards(view.hand),
@@ -155,23 +172,34 @@ def encode_seat_view(view: SeatView) -> dict[str, Any]:
         "legal_actions": [str(a) for a in view.legal_actions],
         "taken": None if view.taken is None else str(view.taken),
         "knock_discard": None if view.knock_discard is None else str(view.knock_discard),
-        "table": _table(view.table),
-        "moves": _moves(view.moves),
     }
+
+
+def encode_seat_view(view: SeatView) -> dict[str, Any]:
+    """The view of one seat; nothing in it is hidden from that seat."""
+    return {**encode_own_view(view), **encode_public_view(view)}
 
 
 def encode_spectator_view(view: SpectatorView) -> dict[str, Any]:
     """The view of a spectator: no hidden card."""
-    return {
-        "seat": None,
-        "hand": [],
-        "arrangement": None,
-        "legal_actions": [],
-        "taken": None,
-        "knock_discard": None,
-        "table": _table(view.table),
-        "moves": _moves(view.moves),
-    }
+    return {**encode_own_view(None), **encode_public_view(view)}
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON text, as frames carry it."""
+    return _ENCODER.encode(value)
+
+
+def encode_view_frame(message: Mapping[str, Any], own: Mapping[str, Any], public: str) -> str:
+    """``message`` with ``"view"``: the viewer's ``own`` part joined to the shared
+    ``public`` JSON text (from ``encode_public_view``) without decoding it again."""
+    head, own_text = to_json(message), to_json(own)
+    if not message or not own or not public.startswith("{"):
+        raise ValueError("a view frame needs a message, an own part and a public object")
+    return f'{head[:-1]},"view":{own_text[:-1]},{public[1:]}}}'
 
 
 def decode_action(obj: object) -> Action:

@@ -205,7 +205,7 @@ async def rename(request: Request) -> JSONResponse:
     await rooms.store.rename_player(player.id, name)
     renamed = await rooms.store.player(player.id) or player
     rooms.player_changed(renamed)
-    await rooms.lobby_changed()
+    await rooms.lobby_changed(player=renamed.id)
     log.info("player %s renamed", player.id)
     return JSONResponse({"player": players_.summary(renamed)})
 
@@ -216,7 +216,7 @@ def _quick(request: Request) -> QuickMatch:
 
 
 async def lobby(request: Request) -> JSONResponse:
-    return JSONResponse(_rooms(request).lobby(len(_quick(request))))
+    return JSONResponse(_rooms(request).lobby())
 
 
 async def quick_enter(request: Request) -> JSONResponse:
@@ -234,7 +234,7 @@ async def quick_enter(request: Request) -> JSONResponse:
 async def quick_status(request: Request) -> JSONResponse:
     identity = await _identity(request)
     assert identity is not None
-    return JSONResponse(_quick(request).status(identity))
+    return JSONResponse(await _quick(request).status(identity))
 
 
 async def quick_leave(request: Request) -> JSONResponse:

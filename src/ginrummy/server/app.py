@@ -40,14 +40,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
         bus = open_bus(settings.bus_url)
         clock: Clock = ManualClock() if settings.test_clock else SystemClock()
         rooms = RoomManager(
-            store, bus, settings.bot_delay, clock=clock, grace_seconds=settings.grace_seconds
+            store,
+            bus,
+            settings.bot_delay,
+            clock=clock,
+            grace_seconds=settings.grace_seconds,
+            instance_id=settings.instance_id,
+            lease_ttl=settings.lease_ttl,
+            lease_renew=settings.lease_renew,
         )
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
         log.info("store %s open", settings.store_url.split(":", 1)[0])
+        log.info(
+            "instance %s (room leases last %g s, renewed every %g s)",
+            rooms.instance_id,
+            settings.lease_ttl,
+            settings.lease_renew,
+        )
         if settings.test_clock:
             log.warning("GINRUMMY_TEST_CLOCK is set: the clock moves by POST /api/test/clock")
-        await rooms.load_listed()
+        await rooms.start()  # the listed rooms, then the lobby notices of every instance
         try:
             yield
         finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from dataclasses import replace
@@ -93,5 +94,17 @@ def main(argv: list[str]) -> int:
         ws_per_message_deflate=False,
         lifespan="on",
     )
+    tune_gc()
     uvicorn.Server(config).run()
     return 0
+
+
+GC_THRESHOLDS = (50_000, 20, 10)
+
+
+def tune_gc() -> None:
+    """Fewer, larger garbage collections. With the default thresholds a loaded server
+    ran a collection every few hundred frames and paused whole seconds in full ones
+    that freed nothing (bench/RESULTS.md); what exists at start-up is never garbage."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)

@@ -1,16 +1,21 @@
 """Quick match: pair two waiting people with the same settings into a public, rated
-room (docs/protocol.md, "Lobby"). The queue lives in this process."""
+room (docs/protocol.md, "Lobby").
+
+The queue lives in the store, so every instance pairs from the same one: the store's
+``quick_enter`` takes a waiting entry out atomically, so two instances never pair the
+same person twice and two people entering at once on two instances find each other.
+The pairing instance opens the room and tells the one who waited on the bus topic of
+that player, which reaches the lobby socket on whichever instance it is.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from ginrummy.engine import Rules, Seat
-from ginrummy.server.rooms import RoomManager
-from ginrummy.server.store import Player
+from ginrummy.server.rooms import RoomError, RoomManager
+from ginrummy.server.store import Player, QuickEntry, StoreError
 
 log = logging.getLogger("ginrummy.server.quick")
 
@@ -21,82 +26,87 @@ def player_topic(player_id: str) -> str:
     return f"player:{player_id}"
 
 
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    identity_hash: str
-    player: Player
-    rules: Rules  # preset and target score, with the move timer
-    since: float
-
-
 class QuickMatch:
+    """This instance's door to the shared queue: enter, leave, status, lobby sockets."""
+
     def __init__(self, rooms: RoomManager) -> None:
         self.rooms = rooms
-        self.queue: dict[str, Waiting] = {}  # by identity hash, oldest first
-        self.matched: dict[str, tuple[str, str, float]] = {}  # hash -> room, seat, when
-        self.lobby_sockets: dict[str, int] = {}  # hash -> open lobby sockets
-        self._lock = asyncio.Lock()
-
-    def __len__(self) -> int:
-        return len(self.queue)
+        self.lobby_sockets: dict[str, int] = {}  # hash -> open lobby sockets on this instance
 
     async def enter(self, identity_hash: str, player: Player, rules: Rules) -> dict[str, Any]:
         """Pair with a compatible waiting person, or wait (settings replace old ones)."""
-        async with self._lock:
-            self.queue.pop(identity_hash, None)
-            self.matched.pop(identity_hash, None)
-            other = next(
-                (w for w in self.queue.values() if w.rules == rules and w.player.id != player.id),
-                None,
-            )
-            if other is None:
-                waiting = Waiting(identity_hash, player, rules, self.rooms.clock.now())
-                self.queue[identity_hash] = waiting
-                await self.rooms.lobby_changed()
-                log.info("quick match: a player waits (%d waiting)", len(self.queue))
-                return {"status": "waiting", "since": waiting.since}
-            del self.queue[other.identity_hash]
+        now = self.rooms.clock.now()
+        entry = QuickEntry(identity_hash, player.id, rules.to_dict(), now)
+        other = await self.rooms.store.quick_enter(entry)
+        if other is None:
+            await self.rooms.queue_changed()
+            log.info("quick match: a player waits (%d waiting)", self.rooms.queue_waiting)
+            return {"status": "waiting", "since": now}
+        try:
+            host = await self.rooms.player(other.identity_hash)
             room = await self.rooms.create(
                 kind="room",
                 rules=rules,
                 creator_hash=other.identity_hash,
-                name=other.player.name,
+                name=host.name,
                 opponent_bot=None,
                 spectators=True,
                 opponent_name=player.name,
                 opponent_hash=identity_hash,
                 options={"visibility": "public", "rated": True, "quick": True},
             )
-            now = self.rooms.clock.now()
-            self.matched[other.identity_hash] = (room.id, Seat.ONE.label, now)
-            self.matched[identity_hash] = (room.id, Seat.TWO.label, now)
-            notice = {"kind": "matched", "room": room.id, "seat": Seat.ONE.label}
-            await self.rooms.bus.publish(player_topic(other.player.id), notice)
-            await self.rooms.lobby_changed()
-            return {"status": "matched", "room": room.id, "seat": Seat.TWO.label}
+        except (RoomError, StoreError):
+            await self._put_back(other)
+            raise
+        paired = self.rooms.clock.now()
+        seats = (
+            QuickEntry(other.identity_hash, other.player, other.rules, paired, room.id, "one"),
+            QuickEntry(identity_hash, player.id, entry.rules, paired, room.id, "two"),
+        )
+        try:
+            await self.rooms.store.quick_save(seats, paired - MATCHED_KEPT)
+        except StoreError as exc:  # only GET /api/quick misses it; the sockets are told
+            log.error("room %s: the quick-match pairing was not remembered: %s", room.id, exc)
+        notice = {"kind": "matched", "room": room.id, "seat": Seat.ONE.label}
+        await self.rooms.bus.publish(player_topic(other.player), notice)
+        await self.rooms.queue_changed()
+        log.info("room %s: quick match paired two players", room.id)
+        return {"status": "matched", "room": room.id, "seat": Seat.TWO.label}
+
+    async def _put_back(self, other: QuickEntry) -> None:
+        """The room could not be opened: the person taken out of the queue waits again."""
+        try:
+            await self.rooms.store.quick_save((other,), self.rooms.clock.now() - MATCHED_KEPT)
+        except StoreError as exc:
+            log.error("quick match: a waiting player could not be put back: %s", exc)
+            return
+        await self.rooms.queue_changed()
 
     async def leave(self, identity_hash: str) -> None:
-        async with self._lock:
-            if self.queue.pop(identity_hash, None) is not None:
-                await self.rooms.lobby_changed()
+        if await self.rooms.store.quick_leave(identity_hash):
+            await self.rooms.queue_changed()
 
-    def status(self, identity_hash: str) -> dict[str, Any]:
-        waiting = self.queue.get(identity_hash)
-        if waiting is not None:
-            return {"status": "waiting", "since": waiting.since}
-        matched = self.matched.get(identity_hash)
-        if matched is not None and self.rooms.clock.now() - matched[2] < MATCHED_KEPT:
-            return {"status": "matched", "room": matched[0], "seat": matched[1]}
+    async def status(self, identity_hash: str) -> dict[str, Any]:
+        entry = await self.rooms.store.quick_entry(identity_hash)
+        if entry is None:
+            return {"status": "idle"}
+        if entry.room is None:
+            return {"status": "waiting", "since": entry.since}
+        if self.rooms.clock.now() - entry.since < MATCHED_KEPT:
+            return {"status": "matched", "room": entry.room, "seat": entry.seat}
         return {"status": "idle"}
 
     def socket_opened(self, identity_hash: str) -> None:
         self.lobby_sockets[identity_hash] = self.lobby_sockets.get(identity_hash, 0) + 1
 
     async def socket_closed(self, identity_hash: str) -> None:
-        """Leaving the lobby page (its last lobby socket) leaves the queue."""
+        """Leaving the lobby page (its last lobby socket here) leaves the queue."""
         left = self.lobby_sockets.get(identity_hash, 0) - 1
         if left > 0:
             self.lobby_sockets[identity_hash] = left
             return
         self.lobby_sockets.pop(identity_hash, None)
-        await self.leave(identity_hash)
+        try:
+            await self.leave(identity_hash)
+        except StoreError as exc:
+            log.error("quick match: a player who left the lobby is still queued: %s", exc)

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import random
 import secrets
+import time
 import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -45,16 +46,15 @@ from ginrummy.engine import (
     view_for_seat,
     view_for_spectator,
 )
-from ginrummy.protocol import ProtocolError, decode_action
+from ginrummy.protocol import ProtocolError, decode_action, encode_public_view, to_json
 from ginrummy.ratings import Rating, rate_match
 from ginrummy.server import players as players_
 from ginrummy.server.clock import Clock, SystemClock
 from ginrummy.server.computer import computer_move
-from ginrummy.server.pubsub import Bus
+from ginrummy.server.pubsub import Bus, Subscription
+from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.store import (
-    Clock as StoredClock,
-)
-from ginrummy.server.store import (
+    ChatLine,
     Event,
     Outcome,
     Player,
@@ -64,6 +64,9 @@ from ginrummy.server.store import (
     Store,
     StoreConflict,
     StoreError,
+)
+from ginrummy.server.store import (
+    Clock as StoredClock,
 )
 from ginrummy.server.tokens import new_room_id
 
@@ -148,6 +151,17 @@ def valid_chat(raw: str) -> str:
     return text
 
 
+def chat_message(line: ChatLine) -> dict[str, Any]:
+    """A stored chat line as ``chat`` and ``chat_history`` carry it."""
+    return {
+        "id": line.seq,
+        "t": line.t,
+        "from": {"seat": line.seat, "tag": line.tag, "player": line.player},
+        "text": line.text,
+        "phrase": line.phrase,
+    }
+
+
 def replay(events: Sequence[Event]) -> Snapshot:
     snap = Snapshot(0, None)
     for event in events:
@@ -176,8 +190,6 @@ class Room:
         self.spectator_chat = bool(row.options.get("spectator_chat", False))
         self.player_of: dict[Seat, Player] = {}  # people's players (not computers)
         self.watchers = 0
-        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
-        self._chat_seq = 0
         self.deadline: tuple[Seat, int, float] | None = None  # seat, version, when
         self.timer_task: asyncio.Task[None] | None = None
         self.grace: dict[Seat, float] = {}  # seat -> end of its grace period
@@ -185,10 +197,14 @@ class Room:
         self.seats: dict[Seat, SeatInfo] = dict(seats)
         self.current = snapshot
         self._history: deque[Snapshot] = deque([snapshot], maxlen=HISTORY)
+        self._public: tuple[Snapshot, str, str | None] | None = None  # see public_part
         self.lock = asyncio.Lock()
         self.online: dict[Seat, int] = {Seat.ONE: 0, Seat.TWO: 0}
         self.bot_task: asyncio.Task[None] | None = None
         self.broken = False
+        self.lease_task: asyncio.Task[None] | None = None  # keeps the lease while work is due
+        self._leased = asyncio.Event()  # set while this instance holds the room's lease
+        self._lease_until = 0.0  # when the held lease runs out (monotonic, our own reckoning)
 
     @property
     def topic(self) -> str:
@@ -317,6 +333,17 @@ class Room:
         match = snap.match if snap.match is not None else new_match(self.rules, Seat.ONE)
         return view_for_spectator(match) if seat is None else view_for_seat(match, seat)
 
+    def public_part(self, snap: Snapshot) -> tuple[str, str | None]:
+        """The part of ``snap``'s view every socket shares, as JSON text, and its last
+        move: encoded once per version, from the spectator's view (no hidden card)."""
+        cached = self._public
+        if cached is None or cached[0] is not snap:
+            view = self.view(None, snap)
+            last = str(view.moves[-1]) if view.moves else None
+            cached = (snap, to_json(encode_public_view(view)), last)
+            self._public = cached
+        return cached[1], cached[2]
+
     def record(self) -> MatchRecord:
         """The current match's record (decks included): only once it is over."""
         match = self.current.match
@@ -439,25 +466,28 @@ class Room:
             if fresh is not None:
                 self.manager.player_changed(fresh)
 
-    async def catch_up(self) -> bool:
-        """Take in events another server instance appended; True if the room moved on."""
+    async def catch_up(self, version: int | None = None) -> bool:
+        """Take in events another server instance appended; True if the room moved on.
+        With ``version``: none to read if the room has it by the time it holds the lock
+        (another socket or the follower read it meanwhile)."""
         async with self.lock:
+            if version is not None and version <= self.current.version:
+                return False
             return await self._catch_up_locked()
 
     async def _catch_up_locked(self) -> bool:
         if self.broken:
             return False
         try:
-            stored = await self.manager.store.load_room(self.id)
+            stored = await self.manager.store.load_room(self.id, after=self.current.version)
         except StoreError as exc:
             self._fail(exc)
         if stored is None:
             return False
         newer = [e for e in stored.events if e.seq > self.current.version]
         # A seat may have been taken through another instance.
-        self.seats = {
-            Seat.parse(s.seat): SeatInfo(s.name, s.identity_hash, s.bot) for s in stored.seats
-        }
+        seats = {Seat.parse(s.seat): SeatInfo(s.name, s.identity_hash, s.bot) for s in stored.seats}
+        seated, self.seats = seats != self.seats, seats
         if not newer:
             return False
         snaps = []
@@ -472,7 +502,12 @@ class Room:
             self.manager.forget(self)
             raise RoomError("unavailable", "this room's record is damaged") from None
         self._advance(snaps)
-        self.player_of = await self.manager._players_of(self.seats)
+        people = {seat for seat, info in self.seats.items() if info.identity_hash is not None}
+        ended = snap.match is None or snap.match.is_over or newer[-1].kind != "action"
+        if seated or ended or people != set(self.player_of):
+            # New people, or ratings changed with a match's end: ask the store. Plain
+            # moves change no player (a store write per seat per move otherwise).
+            self.player_of = await self.manager._players_of(self.seats)
         self._arm_timer()
         self._update_grace()
         log.info("room %s: caught up to version %d", self.id, snap.version)
@@ -696,9 +731,12 @@ class Room:
         version = self.current.version
         self.deadline = (seat, version, at)
         self.timer_task = asyncio.create_task(self._time_out(seat, version, at))
+        self._want_lease()
 
     async def _time_out(self, seat: Seat, version: int, at: float) -> None:
         await self.clock.sleep_until(at)
+        await self._await_lease()
+        self.manager.timeouts += 1
         try:
             await self.end_by_forfeit(seat, ForfeitReason.TIMEOUT, version=version)
         except RoomError as exc:
@@ -724,6 +762,7 @@ class Room:
                     end = self.clock.now() + self.manager.grace_seconds
                     self.grace[seat] = end
                     self.grace_tasks[seat] = asyncio.create_task(self._grace_over(seat, end))
+                    self._want_lease()
             else:
                 self.grace.pop(seat, None)
                 task = self.grace_tasks.pop(seat, None)
@@ -732,18 +771,17 @@ class Room:
 
     async def _grace_over(self, seat: Seat, end: float) -> None:
         await self.clock.sleep_until(end)
+        await self._await_lease()
         if self.grace.get(seat) == end:
             log.info("room %s: seat %s's grace period is over", self.id, seat.label)
             await self._presence(seat)
 
     def stop_tasks(self) -> list[asyncio.Task[None]]:
-        """Cancel the computer, the timer and the grace periods (not the caller)."""
+        """Cancel the computer, the timer, the grace periods and the lease keeper (not the
+        caller). The lease is not released: ``RoomManager.close`` does that."""
         current = asyncio.current_task()
-        tasks = [
-            t
-            for t in (self.bot_task, self.timer_task, *self.grace_tasks.values())
-            if t is not None and t is not current
-        ]
+        running = (self.bot_task, self.timer_task, *self.grace_tasks.values(), self.lease_task)
+        tasks = [t for t in running if t is not None and t is not current]
         for task in tasks:
             task.cancel()
         return tasks
@@ -795,20 +833,27 @@ class Room:
             raise RoomError("bad_chat", f"phrase must be one of {', '.join(PHRASES)}")
         if text is not None:
             text = valid_chat(text)
-        self._chat_seq += 1
-        message = {
-            "id": self._chat_seq,
-            "t": round(self.clock.now(), 3),
-            "from": {
-                "seat": None if seat is None else seat.label,
-                "tag": players_.tag(player),
-                "player": player.id,
-            },
-            "text": text,
-            "phrase": phrase,
-        }
-        self.chat.append(message)
+        seat_label = None if seat is None else seat.label
+        line = ChatLine(
+            0, round(self.clock.now(), 3), seat_label, player.id, players_.tag(player), text, phrase
+        )
+        # Write before tell: a socket on any instance reads the history from the store.
+        try:
+            seq = await self.manager.store.add_chat(self.id, line, CHAT_HISTORY)
+        except StoreError as exc:
+            log.error("room %s: a chat message was not saved: %s", self.id, exc)
+            raise RoomError("unavailable", "the message could not be sent; try again") from exc
+        message = chat_message(replace(line, seq=seq))
         await self.manager.bus.publish(self.topic, {"kind": "chat", "message": message})
+
+    async def chat_history(self) -> list[dict[str, Any]]:
+        """The room's last chat messages, oldest first, said through any instance."""
+        try:
+            lines = await self.manager.store.recent_chat(self.id, CHAT_HISTORY)
+        except StoreError as exc:
+            log.error("room %s: cannot read the chat: %s", self.id, exc)
+            raise RoomError("unavailable", "the chat cannot be read right now") from exc
+        return [chat_message(line) for line in lines]
 
     async def _presence(self, seat: Seat | None) -> None:
         notice = {"kind": "presence", "version": None, "seat": None if seat is None else seat.label}
@@ -832,10 +877,12 @@ class Room:
         if seat is None:
             return
         self.bot_task = asyncio.create_task(self._bot_turn(seat, self.current.version))
+        self._want_lease()
 
     async def _bot_turn(self, seat: Seat, version: int) -> None:
         try:
             await asyncio.sleep(self.manager.bot_delay)
+            await self._await_lease()
             snap = self.current
             if snap.version != version or snap.match is None:
                 # Something else changed the room meanwhile: think again about the new state.
@@ -846,11 +893,123 @@ class Room:
             view = view_for_seat(snap.match, seat)
             action = await computer_move(level, view, self.manager.rng)
             self.bot_task = None  # so that the move just made may schedule the next one
+            self.manager.computer_moves += 1
             await self.act(seat, version, str(action))
         except RoomError as exc:
             log.warning("room %s: computer move refused: %s %s", self.id, exc.code, exc.message)
         except Exception:
             log.exception("room %s: computer player failed", self.id)
+
+    # --- the lease: one instance runs the computer and the clocks ---------------------
+
+    @property
+    def holds_lease(self) -> bool:
+        """This instance holds the room's lease: it alone makes the computer's moves and
+        ends the move timer and grace periods (docs/operations.md, several instances)."""
+        return self._leased.is_set() and time.monotonic() < self._lease_until
+
+    def _work_due(self) -> bool:
+        """A computer to move, a move timer or a grace period running."""
+        if self.broken:
+            return False
+        running = (self.timer_task, *self.grace_tasks.values())
+        return self.bot_to_move() is not None or any(
+            t is not None and not t.done() for t in running
+        )
+
+    def _want_lease(self) -> None:
+        """Keep the lease (or keep trying to take it) while work is due."""
+        if (self.lease_task is None or self.lease_task.done()) and self._work_due():
+            self.lease_task = asyncio.create_task(self._keep_lease())
+
+    async def _await_lease(self) -> None:
+        """Return once this instance holds the room's lease."""
+        while not self.holds_lease:
+            self._leased.clear()  # run out unrenewed: the keeper sets it again
+            self._want_lease()
+            await self._leased.wait()
+
+    async def _keep_lease(self) -> None:
+        """Take the lease, renew it while work is due, give it up once none is left.
+
+        Another instance may hold it: then follow the room and ask again each renewal
+        period, so that its lease, if that instance dies, runs out into this one."""
+        manager = self.manager
+        sub = manager.bus.subscribe(self.topic)
+        follower = asyncio.create_task(self._follow(sub))
+        taken = False
+        try:
+            while True:
+                while self._work_due():
+                    taken = await self._take_lease() or taken
+                    await asyncio.sleep(manager.lease_renew)
+                self._leased.clear()
+                if taken:
+                    taken = False
+                    await self._release_lease()
+                if not self._work_due():
+                    return
+        finally:
+            self._leased.clear()
+            sub.close()
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
+
+    async def _take_lease(self) -> bool:
+        """Take or renew the lease. A new holder first reads the log: the last one may
+        have written what this instance has not seen."""
+        manager = self.manager
+        asked = time.monotonic()
+        try:
+            held = await manager.store.acquire_lease(
+                self.id, manager.instance_id, manager.lease_ttl
+            )
+        except StoreError as exc:
+            log.warning("room %s: cannot take or renew its lease: %s", self.id, exc)
+            return False
+        if not held:
+            if self._leased.is_set():
+                log.warning("room %s: lease lost to another instance", self.id)
+            self._leased.clear()
+            return False
+        self._lease_until = asked + manager.lease_ttl
+        if not self._leased.is_set():
+            log.info("room %s: lease taken by instance %s", self.id, manager.instance_id)
+            try:
+                await self.catch_up()
+            except RoomError as exc:
+                log.warning("room %s: cannot catch up under the lease: %s", self.id, exc.message)
+                return True
+            self._leased.set()
+        return True
+
+    async def _release_lease(self) -> None:
+        try:
+            await self.manager.store.release_lease(self.id, self.manager.instance_id)
+        except StoreError as exc:  # it runs out by itself
+            log.warning("room %s: cannot release its lease: %s", self.id, exc)
+            return
+        log.info("room %s: lease released (no computer or clock to run)", self.id)
+
+    async def _follow(self, sub: Subscription) -> None:
+        """Take in what other instances write while this one keeps or wants the lease
+        (it may have no socket of the room to do that)."""
+        while True:
+            notice = await sub.get()
+            version = notice.get("version")
+            if notice.get("kind") == "resync":
+                version = None  # the bus lost notices: read the log whatever it holds
+            elif not isinstance(version, int):
+                continue  # presence, chat
+            async with self.lock:
+                # A socket of the room may have caught up meanwhile: read the log once.
+                if version is not None and version <= self.current.version:
+                    continue
+                try:
+                    await self._catch_up_locked()
+                except RoomError as exc:
+                    log.warning("room %s: cannot follow a notice: %s", self.id, exc.message)
 
 
 class RoomManager:
@@ -864,6 +1023,9 @@ class RoomManager:
         rng: random.Random | None = None,
         clock: Clock | None = None,
         grace_seconds: float = 60.0,
+        instance_id: str | None = None,
+        lease_ttl: float = 10.0,
+        lease_renew: float = 3.0,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -871,9 +1033,18 @@ class RoomManager:
         self.rng = rng or secrets.SystemRandom()
         self.clock: Clock = clock or SystemClock()
         self.grace_seconds = grace_seconds
+        # Room leases name this instance; one instance's rooms share it.
+        self.instance_id = instance_id or f"i_{secrets.token_urlsafe(9)}"
+        self.lease_ttl = lease_ttl
+        self.lease_renew = lease_renew
+        self.computer_moves = 0  # computer moves this instance made (tried to write)
+        self.timeouts = 0  # move timers that ran out here (forfeits tried)
         self._rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self.results_lock = asyncio.Lock()
+        self.lobby_news = MemoryBus()  # this instance's lobby sockets: the lobby is current
+        self.queue_waiting = 0  # people in the quick-match queue, as last counted
+        self._lobby_task: asyncio.Task[None] | None = None
 
     # --- players ----------------------------------------------------------------------
 
@@ -896,12 +1067,84 @@ class RoomManager:
         }
 
     # --- the lobby --------------------------------------------------------------------
+    # Every instance keeps the listed rooms loaded and follows the lobby notices of all
+    # instances (a public room's id and version, a renamed player, the queue): it reads
+    # what changed from the store, then tells its own lobby sockets (``lobby_news``).
 
-    async def lobby_changed(self, room: Room | None = None) -> None:
-        if room is None or room.public:
-            await self.bus.publish(LOBBY_TOPIC, {"kind": "lobby"})
+    async def lobby_changed(
+        self, room: Room | None = None, *, player: str | None = None, queue: bool = False
+    ) -> None:
+        """Tell every instance's lobby: a public room, a player's name or the queue changed."""
+        if room is not None and not room.public:
+            return
+        notice: dict[str, Any] = {"kind": "lobby"}
+        if room is not None:
+            notice.update(room=room.id, version=room.current.version)
+        if player is not None:
+            notice["player"] = player
+        if queue:
+            notice["queue"] = True
+        await self.bus.publish(LOBBY_TOPIC, notice)
 
-    def lobby(self, queue: int) -> dict[str, Any]:
+    async def queue_changed(self) -> None:
+        """The quick-match queue changed through this instance: count it, tell every lobby."""
+        await self._count_queue()
+        await self.lobby_changed(queue=True)
+
+    async def _count_queue(self) -> None:
+        try:
+            self.queue_waiting = await self.store.quick_waiting()
+        except StoreError as exc:
+            log.warning("cannot count the quick-match queue: %s", exc)
+
+    async def start(self) -> None:
+        """Load the listed rooms, then follow the lobby changes made on any instance."""
+        sub = self.bus.subscribe(LOBBY_TOPIC)  # first: no change falls in between
+        await self.load_listed()
+        await self._count_queue()
+        self._lobby_task = asyncio.create_task(self._follow_lobby(sub))
+
+    async def _follow_lobby(self, sub: Subscription) -> None:
+        try:
+            while True:
+                notices = [await sub.get()]
+                while not sub.empty():
+                    notices.append(await sub.get())
+                for notice in notices:
+                    try:
+                        await self._take_lobby_notice(notice)
+                    except (RoomError, StoreError) as exc:
+                        log.warning("lobby: cannot follow %s: %s", dict(notice), exc)
+                    except Exception:  # the follower must outlive one bad notice
+                        log.exception("lobby: following %s failed", dict(notice))
+                await self.lobby_news.publish(LOBBY_TOPIC, {"kind": "lobby"})
+        finally:
+            sub.close()
+
+    async def _take_lobby_notice(self, notice: Mapping[str, Any]) -> None:
+        if notice.get("kind") == "resync":  # the bus lost notices: look at everything
+            await self.load_listed()
+            for listed in [r for r in self._rooms.values() if r.public]:
+                try:
+                    await listed.catch_up()
+                except RoomError as exc:
+                    log.warning("room %s: cannot catch up after a resync: %s", listed.id, exc)
+            await self._count_queue()
+            return
+        room_id, version = notice.get("room"), notice.get("version")
+        if isinstance(room_id, str):
+            room = await self.get(room_id)  # opened on another instance: load it
+            if room is not None and isinstance(version, int) and version > room.current.version:
+                await room.catch_up()
+        player_id = notice.get("player")
+        if isinstance(player_id, str):
+            fresh = await self.store.player(player_id)
+            if fresh is not None:
+                self.player_changed(fresh)
+        if notice.get("queue"):
+            await self._count_queue()
+
+    def lobby(self) -> dict[str, Any]:
         """Open public tables, running public matches, the quick-match queue's length."""
         tables, matches = [], []
         for room in sorted(self._rooms.values(), key=lambda r: r.created, reverse=True):
@@ -933,7 +1176,7 @@ class RoomManager:
                         "spectators": room.spectators,
                     }
                 )
-        return {"tables": tables, "matches": matches, "queue": queue}
+        return {"tables": tables, "matches": matches, "queue": self.queue_waiting}
 
     async def load_listed(self) -> None:
         """Bring back public rooms and rooms with a move timer (their clocks run again)."""
@@ -1042,8 +1285,15 @@ class RoomManager:
             del self._rooms[room.id]
 
     async def close(self) -> None:
-        """Stop every task; remember the time left on running move timers."""
+        """Stop every task; remember the time left on running move timers; give the
+        rooms' leases up so that other instances take over at once."""
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lobby_task
+            self._lobby_task = None
         now = self.clock.now()
+        leased = [room.id for room in self._rooms.values() if room._leased.is_set()]
         for room in self._rooms.values():
             if room.deadline is not None and not room.broken:
                 _, version, at = room.deadline
@@ -1056,4 +1306,11 @@ class RoomManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        for room_id in leased:
+            try:
+                await self.store.release_lease(room_id, self.instance_id)
+            except StoreError as exc:  # it runs out by itself
+                log.error("room %s: cannot release its lease: %s", room_id, exc)
+        if leased:
+            log.info("%d room leases released", len(leased))
         self._rooms.clear()

@@ -31,6 +31,9 @@ class Settings:
     grace_seconds: float = 60.0  # a person who left may come back before the opponent claims
     lobby_interval: float = 0.5  # at most one lobby update per socket this often (seconds)
     test_clock: bool = False  # a hand-moved clock and POST /api/test/clock (tests only)
+    instance_id: str | None = None  # names this instance's room leases; None: random at start
+    lease_ttl: float = 10.0  # seconds a room's lease lasts unless renewed (docs/operations.md)
+    lease_renew: float = 3.0  # seconds between renewals (and takeover attempts)
 
     @property
     def store_url(self) -> str:
@@ -64,6 +67,17 @@ class Settings:
             s = replace(s, log_level=v.lower())
         if v := env.get("GINRUMMY_GRACE_SECONDS"):
             s = replace(s, grace_seconds=_seconds("GINRUMMY_GRACE_SECONDS", v, 0, 3600))
+        if v := env.get("GINRUMMY_INSTANCE_ID"):
+            s = replace(s, instance_id=v)
+        if v := env.get("GINRUMMY_LEASE_TTL"):
+            s = replace(s, lease_ttl=_seconds("GINRUMMY_LEASE_TTL", v, 0.1, 3600))
+        if v := env.get("GINRUMMY_LEASE_RENEW"):
+            s = replace(s, lease_renew=_seconds("GINRUMMY_LEASE_RENEW", v, 0.01, 3600))
+        if s.lease_renew >= s.lease_ttl:
+            raise ValueError(
+                f"GINRUMMY_LEASE_RENEW ({s.lease_renew:g} s) must be shorter than"
+                f" GINRUMMY_LEASE_TTL ({s.lease_ttl:g} s)"
+            )
         if env.get("GINRUMMY_TEST_CLOCK") == "1":
             s = replace(s, test_clock=True)
         return s

@@ -25,8 +25,9 @@ from ginrummy.protocol import (
     ClientMessage,
     ProtocolError,
     decode_client_message,
-    encode_seat_view,
-    encode_spectator_view,
+    encode_own_view,
+    encode_view_frame,
+    to_json,
 )
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.quick import QuickMatch, player_topic
@@ -97,38 +98,46 @@ class Connection:
 
     # --- sending ----------------------------------------------------------------------
 
-    async def send(self, *messages: Mapping[str, Any]) -> None:
-        """Send messages back to back (no other message in between)."""
+    async def send(self, *messages: Mapping[str, Any] | str) -> None:
+        """Send messages (or their JSON text) back to back, no other message between."""
         async with self.send_lock:
             for message in messages:
                 if self.ws.application_state is not WebSocketState.CONNECTED:
                     return
-                await self.ws.send_json(message)
+                text = message if isinstance(message, str) else to_json(message)
+                try:
+                    await self.ws.send_text(text)
+                except WebSocketDisconnect:
+                    # Gone mid-send: the receiving side sees the close and unbinds.
+                    log.debug("a frame to a closed socket was dropped")
+                    return
 
     async def error(self, code: str, message: str) -> None:
         version = self.room.current.version if self.room is not None else None
         await self.send({"type": "error", "code": code, "message": message, "version": version})
 
-    def _view_message(self, snap: Snapshot) -> dict[str, Any]:
-        assert self.room is not None
-        view = self.room.view(self.seat, snap)
-        body = encode_seat_view(view) if isinstance(view, SeatView) else encode_spectator_view(view)
-        return {
+    def _view_message(self, snap: Snapshot) -> str:
+        """The ``view`` frame: this socket's own part, the room's shared public part."""
+        room = self.room
+        assert room is not None
+        public, _ = room.public_part(snap)
+        view = room.view(self.seat, snap) if self.seat is not None else None
+        message = {
             "type": "view",
             "version": snap.version,
-            "view": body,
-            "players": self.room.players(snap),
-            "timer": self.room.timer(snap),
-            "watchers": self.room.watchers,
+            "players": room.players(snap),
+            "timer": room.timer(snap),
+            "watchers": room.watchers,
         }
+        own = encode_own_view(view if isinstance(view, SeatView) else None)
+        return encode_view_frame(message, own, public)
 
     def _event_message(self, notice: Mapping[str, Any], snap: Snapshot) -> dict[str, Any]:
         assert self.room is not None
         action = None
         if notice["kind"] == "action":
-            # The last move as this socket may see it: a knock's card stays face down.
-            moves = self.room.view(self.seat, snap).moves
-            action = str(moves[-1]) if moves else None
+            # The last public move (the same for every socket): a knock's card stays face down.
+            _, action = self.room.public_part(snap)
         return {
             "type": "event",
             "version": snap.version,
@@ -175,7 +184,7 @@ class Connection:
                     continue
                 version = notice.get("version")
                 if isinstance(version, int) and version > room.current.version:
-                    await room.catch_up()  # written by another server instance
+                    await room.catch_up(version)  # written by another server instance
             except RoomError as exc:
                 log.warning("room %s: cannot follow a notice: %s", self.room.id, exc.message)
                 continue
@@ -290,7 +299,10 @@ class Connection:
         if room is None:
             raise RoomError("unknown_room", "there is no such room")
         # Start from the log as it is now: another server instance may have written to it.
-        await room.catch_up()
+        if await room.catch_up():
+            # News this instance was never told of: its writer may have died between
+            # writing and publishing. The room's other sockets reload it too.
+            await self.rooms.bus.publish(room.topic, {"kind": "resync"})
         token = fields.get("token")
         seat = room.seat_of(hash_token(token)) if token else None
         if seat is None and not room.spectators:
@@ -301,7 +313,9 @@ class Connection:
             await room.watch(+1)  # before subscribing: the count is in the welcome
         self.room, self.seat, self.sent_version = room, seat, 0
         self.sub = self.rooms.bus.subscribe(room.topic)
-        self.forwarder = asyncio.create_task(self.forward(self.sub))
+        # Read the log once more now that notices are kept: an event another instance
+        # wrote since the first read would otherwise reach this socket only with the next.
+        await room.catch_up()
         if seat is not None:
             await room.connect(seat)
         snap = room.current
@@ -311,8 +325,10 @@ class Connection:
             "room": room.info(seat),
             "seat": None if seat is None else seat.label,
         }
-        history = {"type": "chat_history", "messages": list(room.chat)}
+        history = {"type": "chat_history", "messages": await room.chat_history()}
         await self.send(welcome, self._view_message(snap), history)
+        # Only now: the welcome comes first; notices since subscribing wait in ``sub``.
+        self.forwarder = asyncio.create_task(self.forward(self.sub))
         log.info(
             "room %s: %s joined the socket",
             room.id,
@@ -332,7 +348,8 @@ class Connection:
         await self.unbind()
         await self._identify(fields.get("token"))
         self.lobby = True
-        lobby_sub = self.rooms.bus.subscribe(LOBBY_TOPIC)
+        # Told once this instance's lobby has taken in a change made on any instance.
+        lobby_sub = self.rooms.lobby_news.subscribe(LOBBY_TOPIC)
         self.subs.append(lobby_sub)
         self.tasks.append(asyncio.create_task(self.forward_lobby(lobby_sub)))
         if self.identity_hash is not None and self.player is not None:
@@ -343,7 +360,7 @@ class Connection:
         await self.send(self._lobby_message())
 
     def _lobby_message(self) -> dict[str, Any]:
-        lobby = self.rooms.lobby(len(self.quick))
+        lobby = self.rooms.lobby()
         return {"type": "lobby", "lobby": lobby}
 
     async def forward_lobby(self, sub: Subscription) -> None:

@@ -57,10 +57,17 @@ class RedisBus:
             return  # Redis is away: the reader's resync covers the other instances
         payload = json.dumps({"origin": self._origin, "notice": dict(notice)})
         try:
-            await self._client.publish(PREFIX + topic, payload)
+            try:
+                await self._client.publish(PREFIX + topic, payload)
+            except (RedisError, OSError):
+                # A pooled connection may have died with a Redis server the reader has
+                # already come back from: the retry takes a fresh one.
+                await self._client.publish(PREFIX + topic, payload)
         except (RedisError, OSError) as exc:
             log.warning("redis publish failed (%s); live updates resume after reconnect", exc)
-            self._down = True
+            # Skip Redis only until the reader is back (it resyncs then); while it is
+            # subscribed, a skip would switch this instance's fan-out off for good.
+            self._down = not self.connected.is_set()
 
     def subscribe(self, topic: str) -> MemorySubscription:
         self.start()

@@ -5,11 +5,13 @@ Drivers load lazily: PostgreSQL's (asyncpg, Alembic) come with ``ginrummy[postgr
 from __future__ import annotations
 
 from ginrummy.server.store.base import (
+    ChatLine,
     Clock,
     Event,
     GameRef,
     Outcome,
     Player,
+    QuickEntry,
     ResultRow,
     RoomRow,
     SeatRow,
@@ -47,11 +49,13 @@ def open_store(url: str) -> Store:
 
 
 __all__ = [
+    "ChatLine",
     "Clock",
     "Event",
     "GameRef",
     "Outcome",
     "Player",
+    "QuickEntry",
     "ResultRow",
     "RoomRow",
     "SeatRow",

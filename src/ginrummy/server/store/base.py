@@ -119,6 +119,31 @@ class GameRef:
     created: float
 
 
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """One chat message of a room; ``seq`` counts from 1 per room (the wire ``id``)."""
+
+    seq: int
+    t: float  # Unix time
+    seat: str | None  # None: a spectator
+    player: str  # the sender's player id
+    tag: str  # the sender's tag when it was said
+    text: str | None  # exactly one of text and phrase is set
+    phrase: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class QuickEntry:
+    """A person in the quick-match queue or, with ``room`` and ``seat``, just paired."""
+
+    identity_hash: str
+    player: str  # player id
+    rules: Mapping[str, Any]  # Rules.to_dict() with the move timer: whom it pairs with
+    since: float  # Unix time the wait began, or the pairing's time
+    room: str | None = None
+    seat: str | None = None
+
+
 class Store(Protocol):
     async def open(self) -> None:
         """Connect and create the schema if needed."""
@@ -144,8 +169,9 @@ class Store(Protocol):
 
         ``outcome`` (at the end of a match) is written in the same transaction."""
 
-    async def load_room(self, room_id: str) -> StoredRoom | None:
-        """A room with its seats and its whole log in order, or None."""
+    async def load_room(self, room_id: str, after: int = 0) -> StoredRoom | None:
+        """A room with its seats and its log in order, or None. ``after``: only the
+        events past that seq (a room catching up reads what it lacks, not all)."""
 
     async def games_of(self, identity_hash: str, limit: int = 20) -> list[GameRef]:
         """The seats an identity holds, newest room first."""
@@ -169,3 +195,40 @@ class Store(Protocol):
 
     async def results_of(self, player_id: str) -> list[ResultRow]:
         """A player's finished matches, oldest first."""
+
+    async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
+        """Hold the room's lease for ``ttl_s`` seconds from now if it is free, expired or
+        already ``holder``'s (a renewal); False while another holder's lease runs.
+
+        Exactly one of several instances asking at once gets it: only the holder runs
+        the room's computer moves and timers (docs/operations.md)."""
+
+    async def release_lease(self, room_id: str, holder: str) -> None:
+        """Give the room's lease up if ``holder`` has it (else do nothing)."""
+
+    async def add_chat(self, room_id: str, line: ChatLine, keep: int) -> int:
+        """Append ``line`` to the room's chat and return its ``seq``, numbered here (the
+        given one is ignored) so that lines said on two instances never share one.
+        Only the newest ``keep`` lines of the room are kept."""
+
+    async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
+        """The room's newest ``limit`` chat lines, oldest first."""
+
+    async def quick_enter(self, entry: QuickEntry) -> QuickEntry | None:
+        """Pair or wait, atomically across instances: take the oldest waiting entry with
+        the same rules (another player's) out of the queue and return it; if there is
+        none, ``entry`` waits. Either way the identity's previous entry is replaced."""
+
+    async def quick_save(self, entries: Sequence[QuickEntry], forget_before: float) -> None:
+        """Write ``entries`` as their identities' entries (pairings, with ``room`` and
+        ``seat``, for status reads; or a waiting entry put back), and forget pairings
+        made before ``forget_before``."""
+
+    async def quick_leave(self, identity_hash: str) -> bool:
+        """Take the identity out of the queue; False if it was not waiting."""
+
+    async def quick_entry(self, identity_hash: str) -> QuickEntry | None:
+        """The identity's entry, waiting or paired."""
+
+    async def quick_waiting(self) -> int:
+        """How many people wait in the quick-match queue."""

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 
 from ginrummy.server.store.base import (
+    ChatLine,
     Clock,
     Event,
     GameRef,
     Outcome,
     Player,
+    QuickEntry,
     ResultRow,
     RoomRow,
     SeatRow,
@@ -29,6 +32,9 @@ class MemoryStore:
         self._players: dict[str, Player] = {}  # by id
         self._player_of: dict[str, str] = {}  # identity hash -> player id
         self._results: list[ResultRow] = []
+        self._chat: dict[str, list[ChatLine]] = {}  # room -> its newest lines
+        self._quick: dict[str, QuickEntry] = {}  # identity hash -> entry, in arrival order
+        self._leases: dict[str, tuple[str, float]] = {}  # room -> holder, expiry (monotonic)
 
     async def open(self) -> None:
         return None
@@ -88,12 +94,13 @@ class MemoryStore:
         self._check(room_id, events)
         self._events[room_id].extend(events)
 
-    async def load_room(self, room_id: str) -> StoredRoom | None:
+    async def load_room(self, room_id: str, after: int = 0) -> StoredRoom | None:
         room = self._rooms.get(room_id)
         if room is None:
             return None
         seats = tuple(sorted(self._seats[room_id].values(), key=lambda s: s.seat != "one"))
-        return StoredRoom(room, seats, tuple(self._events[room_id]), self._clocks.get(room_id))
+        events = tuple(e for e in self._events[room_id] if e.seq > after)
+        return StoredRoom(room, seats, events, self._clocks.get(room_id))
 
     async def games_of(self, identity_hash: str, limit: int = 20) -> list[GameRef]:
         refs = [
@@ -138,3 +145,63 @@ class MemoryStore:
 
     async def results_of(self, player_id: str) -> list[ResultRow]:
         return sorted((r for r in self._results if r.player == player_id), key=lambda r: r.t)
+
+    async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
+        now = time.monotonic()
+        current = self._leases.get(room_id)
+        if current is not None and current[0] != holder and current[1] > now:
+            return False
+        self._leases[room_id] = (holder, now + ttl_s)
+        return True
+
+    async def release_lease(self, room_id: str, holder: str) -> None:
+        current = self._leases.get(room_id)
+        if current is not None and current[0] == holder:
+            del self._leases[room_id]
+
+    async def add_chat(self, room_id: str, line: ChatLine, keep: int) -> int:
+        if room_id not in self._rooms:
+            raise StoreConflict(f"room {room_id} does not exist")
+        lines = self._chat.setdefault(room_id, [])
+        seq = lines[-1].seq + 1 if lines else 1
+        lines.append(replace(line, seq=seq))
+        del lines[:-keep]
+        return seq
+
+    async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
+        return self._chat.get(room_id, [])[-limit:]
+
+    async def quick_enter(self, entry: QuickEntry) -> QuickEntry | None:
+        self._quick.pop(entry.identity_hash, None)
+        waiting = (
+            e
+            for e in self._quick.values()
+            if e.room is None and e.rules == entry.rules and e.player != entry.player
+        )
+        other = min(waiting, key=lambda e: (e.since, e.identity_hash), default=None)
+        if other is None:
+            self._quick[entry.identity_hash] = entry
+            return None
+        del self._quick[other.identity_hash]
+        return other
+
+    async def quick_save(self, entries: Sequence[QuickEntry], forget_before: float) -> None:
+        for old in list(self._quick.values()):
+            if old.room is not None and old.since < forget_before:
+                del self._quick[old.identity_hash]
+        for entry in entries:
+            self._quick.pop(entry.identity_hash, None)
+            self._quick[entry.identity_hash] = entry
+
+    async def quick_leave(self, identity_hash: str) -> bool:
+        entry = self._quick.get(identity_hash)
+        if entry is None or entry.room is not None:
+            return False
+        del self._quick[identity_hash]
+        return True
+
+    async def quick_entry(self, identity_hash: str) -> QuickEntry | None:
+        return self._quick.get(identity_hash)
+
+    async def quick_waiting(self) -> int:
+        return sum(e.room is None for e in self._quick.values())

@@ -34,11 +34,13 @@ from alembic.util import CommandError
 from sqlalchemy.pool import NullPool
 
 from ginrummy.server.store.base import (
+    ChatLine,
     Clock,
     Event,
     GameRef,
     Outcome,
     Player,
+    QuickEntry,
     ResultRow,
     RoomRow,
     SeatRow,
@@ -63,6 +65,8 @@ RESULT_COLUMNS = (
     " undercuts_scored, undercuts_suffered, points, margin, forfeit, rating, rd, t"
 )
 PLAYER_COLUMNS = "id, name, rating, rd, volatility, rated_matches, abandons, created"
+CHAT_COLUMNS = "seq, t, seat, player, tag, text, phrase"
+QUICK_COLUMNS = "identity_hash, player, rules, since, room, seat"
 # Errors that mean "the database is not there or not well": StoreError, never a hang.
 _UNAVAILABLE = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
@@ -225,7 +229,7 @@ class PostgresStore:
 
         await self._write(write)
 
-    async def load_room(self, room_id: str) -> StoredRoom | None:
+    async def load_room(self, room_id: str, after: int = 0) -> StoredRoom | None:
         async def read(c: Any) -> StoredRoom | None:
             row = await c.fetchrow(
                 "SELECT id, kind, rules, created, options FROM rooms WHERE id = $1", room_id
@@ -244,7 +248,10 @@ class PostgresStore:
             events = tuple(
                 Event(e[0], e[1], json.loads(e[2]))
                 for e in await c.fetch(
-                    "SELECT seq, kind, payload FROM events WHERE room = $1 ORDER BY seq", room_id
+                    "SELECT seq, kind, payload FROM events WHERE room = $1 AND seq > $2"
+                    " ORDER BY seq",
+                    room_id,
+                    after,
                 )
             )
             clock = await c.fetchrow(
@@ -335,6 +342,140 @@ class PostgresStore:
             )
         )
         return [_result(r) for r in rows]
+
+    async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
+        # One statement: the upsert's WHERE lets only a free, expired or own lease change
+        # hands (a concurrent upsert waits for the row lock and then sees the winner).
+        row = await self._write(
+            lambda c: c.fetchrow(
+                "INSERT INTO leases (room, holder, expires)"
+                " VALUES ($1, $2, now() + make_interval(secs => $3))"
+                " ON CONFLICT (room) DO UPDATE SET holder = excluded.holder,"
+                " expires = excluded.expires"
+                " WHERE leases.expires < now() OR leases.holder = excluded.holder"
+                " RETURNING holder",
+                room_id,
+                holder,
+                float(ttl_s),
+            )
+        )
+        return row is not None
+
+    async def release_lease(self, room_id: str, holder: str) -> None:
+        await self._write(
+            lambda c: c.execute(
+                "DELETE FROM leases WHERE room = $1 AND holder = $2", room_id, holder
+            )
+        )
+
+    async def add_chat(self, room_id: str, line: ChatLine, keep: int) -> int:
+        async def write(c: Any) -> int:
+            # Lock the room's row against other chat writers only (a move's insert into
+            # events takes FOR KEY SHARE, which this lock lets through).
+            await c.execute("SELECT 1 FROM rooms WHERE id = $1 FOR NO KEY UPDATE", room_id)
+            seq: int = await c.fetchval(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE room = $1", room_id
+            )
+            await c.execute(
+                f"INSERT INTO chat (room, {CHAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                room_id,
+                seq,
+                line.t,
+                line.seat,
+                line.player,
+                line.tag,
+                line.text,
+                line.phrase,
+            )
+            await c.execute("DELETE FROM chat WHERE room = $1 AND seq <= $2", room_id, seq - keep)
+            return seq
+
+        return await self._write(write)
+
+    async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
+        rows = await self._read(
+            lambda c: c.fetch(
+                f"SELECT {CHAT_COLUMNS} FROM chat WHERE room = $1 ORDER BY seq DESC LIMIT $2",
+                room_id,
+                limit,
+            )
+        )
+        return [ChatLine(*r) for r in reversed(rows)]
+
+    async def quick_enter(self, entry: QuickEntry) -> QuickEntry | None:
+        async def write(c: Any) -> QuickEntry | None:
+            # One enter at a time (plain reads go on): two instances never take the same
+            # waiting entry, and two people entering at once see each other.
+            await c.execute("LOCK TABLE quick_queue IN EXCLUSIVE MODE")
+            await c.execute("DELETE FROM quick_queue WHERE identity_hash = $1", entry.identity_hash)
+            row = await c.fetchrow(
+                f"DELETE FROM quick_queue WHERE identity_hash = (SELECT identity_hash"
+                " FROM quick_queue WHERE room IS NULL AND rules = $1 AND player <> $2"
+                ' ORDER BY since, identity_hash COLLATE "C" LIMIT 1)'
+                f" RETURNING {QUICK_COLUMNS}",
+                _json(entry.rules),
+                entry.player,
+            )
+            if row is None:
+                await _put_quick(c, entry)
+                return None
+            return _quick(row)
+
+        return await self._write(write)
+
+    async def quick_save(self, entries: Sequence[QuickEntry], forget_before: float) -> None:
+        async def write(c: Any) -> None:
+            await c.execute(
+                "DELETE FROM quick_queue WHERE room IS NOT NULL AND since < $1", forget_before
+            )
+            for entry in entries:
+                await _put_quick(c, entry)
+
+        await self._write(write)
+
+    async def quick_leave(self, identity_hash: str) -> bool:
+        row = await self._write(
+            lambda c: c.fetchrow(
+                "DELETE FROM quick_queue WHERE identity_hash = $1 AND room IS NULL"
+                " RETURNING identity_hash",
+                identity_hash,
+            )
+        )
+        return row is not None
+
+    async def quick_entry(self, identity_hash: str) -> QuickEntry | None:
+        row = await self._read(
+            lambda c: c.fetchrow(
+                f"SELECT {QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = $1",
+                identity_hash,
+            )
+        )
+        return None if row is None else _quick(row)
+
+    async def quick_waiting(self) -> int:
+        count = await self._read(
+            lambda c: c.fetchval("SELECT COUNT(*) FROM quick_queue WHERE room IS NULL")
+        )
+        return int(count)
+
+
+def _quick(row: Sequence[Any]) -> QuickEntry:
+    return QuickEntry(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5])
+
+
+async def _put_quick(c: Any, e: QuickEntry) -> None:
+    await c.execute(
+        f"INSERT INTO quick_queue ({QUICK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"
+        " ON CONFLICT (identity_hash) DO UPDATE SET player = excluded.player,"
+        " rules = excluded.rules, since = excluded.since, room = excluded.room,"
+        " seat = excluded.seat",
+        e.identity_hash,
+        e.player,
+        _json(e.rules),
+        e.since,
+        e.room,
+        e.seat,
+    )
 
 
 def _result(r: Sequence[Any]) -> ResultRow:

@@ -1,8 +1,11 @@
 """The SQLite store (the default): one file, WAL journal, one writer thread.
 
 The stdlib ``sqlite3`` driver is blocking, so every call runs on a single dedicated
-thread that owns the connection; the event loop only awaits it. Each write is one
-transaction with ``synchronous=FULL``: once ``append_events`` returns, the events
+thread that owns the connection; the event loop only awaits it. Writes are group
+committed: the writes that arrive while a commit is in flight go together into the
+next transaction, each in its own savepoint (a conflict undoes only its own write),
+with one fsync for all (``synchronous=FULL``). No caller is answered before the
+commit holding its write is durable: once ``append_events`` returns, the events
 survive a crash of the process or the machine.
 """
 
@@ -10,19 +13,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ginrummy.server.store.base import (
+    ChatLine,
     Clock,
     Event,
     GameRef,
     Outcome,
     Player,
+    QuickEntry,
     ResultRow,
     RoomRow,
     SeatRow,
@@ -32,10 +39,13 @@ from ginrummy.server.store.base import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger("ginrummy.server.store.sqlite")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 # Version 2 (public play) only adds tables: a version-1 file is upgraded in place by
 # the CREATE TABLE IF NOT EXISTS below; its identities get a player on first use.
+# Version 3 (several instances) adds the leases table the same way.
+# Version 4 (several instances) adds chat and the quick-match queue: CHAT_AND_QUEUE.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identities (
     token_hash TEXT PRIMARY KEY,
@@ -104,7 +114,36 @@ CREATE TABLE IF NOT EXISTS clocks (
     version INTEGER NOT NULL,
     remaining_ms INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS leases (
+    room TEXT PRIMARY KEY REFERENCES rooms(id),
+    holder TEXT NOT NULL,
+    expires REAL NOT NULL
+);
 """
+CHAT_AND_QUEUE = """
+CREATE TABLE IF NOT EXISTS chat (
+    room TEXT NOT NULL REFERENCES rooms(id),
+    seq INTEGER NOT NULL,
+    t REAL NOT NULL,
+    seat TEXT,
+    player TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    text TEXT,
+    phrase TEXT,
+    PRIMARY KEY (room, seq)
+);
+CREATE TABLE IF NOT EXISTS quick_queue (
+    identity_hash TEXT PRIMARY KEY,
+    player TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    since REAL NOT NULL,
+    room TEXT,
+    seat TEXT
+);
+CREATE INDEX IF NOT EXISTS quick_queue_waiting ON quick_queue(rules, since) WHERE room IS NULL;
+"""
+CHAT_COLUMNS = "seq, t, seat, player, tag, text, phrase"
+QUICK_COLUMNS = "identity_hash, player, rules, since, room, seat"
 RESULT_COLUMNS = (
     "room, match_seq, player, seat, opponent, bot, rated, won, rounds, gins,"
     " undercuts_scored, undercuts_suffered, points, margin, forfeit, rating, rd, t"
@@ -125,6 +164,9 @@ class SQLiteStore:
         self.path = path
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         self._db: sqlite3.Connection | None = None
+        self._pending: list[_Write[Any]] = []  # writes waiting for the next commit
+        self._flusher: asyncio.Task[None] | None = None
+        self.commits = 0  # write transactions committed (a group commit counts once)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def call() -> T:
@@ -138,6 +180,72 @@ class SQLiteStore:
                 raise StoreError(f"SQLite: {exc}") from exc
 
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn`` in the next group commit; return once that commit is durable.
+
+        ``fn`` must not begin or end a transaction: the batch does, around a savepoint
+        of its own. Writes are applied in the order they were asked for."""
+        write: _Write[T] = _Write(fn, asyncio.get_running_loop().create_future())
+        self._pending.append(write)
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush())
+        return await write.done
+
+    async def _flush(self) -> None:
+        """Commit the pending writes batch after batch until none is left."""
+        loop = asyncio.get_running_loop()
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    outcomes = await loop.run_in_executor(
+                        self._executor, self._commit_batch, [w.fn for w in batch]
+                    )
+                except BaseException as exc:  # the executor is gone, or we are cancelled
+                    # Nobody waits for ever: this batch and the writes queued behind it.
+                    lost, self._pending = [*batch, *self._pending], []
+                    for w in lost:
+                        if not w.done.done():
+                            w.done.set_exception(
+                                StoreError(f"SQLite: the commit was lost: {exc!r}")
+                            )
+                    if not isinstance(exc, Exception):
+                        raise  # cancelled
+                    log.error("SQLite: %d write(s) lost, no store thread: %r", len(lost), exc)
+                    return
+                for w, outcome in zip(batch, outcomes, strict=True):
+                    if w.done.done():
+                        continue  # its caller is gone; the write stands (or not) anyway
+                    if isinstance(outcome, BaseException):
+                        w.done.set_exception(outcome)
+                    else:
+                        w.done.set_result(outcome)
+        finally:
+            self._flusher = None
+
+    def _commit_batch(self, fns: Sequence[Callable[[sqlite3.Connection], Any]]) -> list[Any]:
+        """One transaction for ``fns`` (on the store's thread): each write's result,
+        or the exception that undid that write alone, or the commit's error for all."""
+        db = self._db
+        if db is None:
+            return [StoreError("the SQLite store is not open") for _ in fns]
+        outcomes: list[Any] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for fn in fns:
+                outcomes.append(_in_savepoint(db, fn))
+            db.execute("COMMIT")
+        except Exception as exc:  # the transaction as a whole failed: undo it all
+            log.error("SQLite: a commit of %d write(s) failed, none applied: %s", len(fns), exc)
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error as undo:
+                    log.error("SQLite: the rollback failed too: %s", undo)
+            return [StoreError(f"SQLite: the commit failed: {exc}") for _ in fns]
+        self.commits += 1
+        return outcomes
 
     async def open(self) -> None:
         def connect() -> None:
@@ -155,12 +263,16 @@ class SQLiteStore:
                     f"{SCHEMA_VERSION}. Upgrade the server."
                 )
             db.executescript(SCHEMA)
+            db.executescript(CHAT_AND_QUEUE)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._db = db
 
         await asyncio.get_running_loop().run_in_executor(self._executor, connect)
 
     async def close(self) -> None:
+        if self._flusher is not None:
+            await self._flusher  # answer the writes already asked for
+
         def disconnect() -> None:
             if self._db is not None:
                 self._db.close()
@@ -170,7 +282,7 @@ class SQLiteStore:
         self._executor.shutdown(wait=True)
 
     async def add_identity(self, token_hash: str) -> None:
-        await self._run(
+        await self._write(
             lambda db: db.execute(
                 "INSERT INTO identities (token_hash, created) VALUES (?, ?)",
                 (token_hash, time.time()),
@@ -189,37 +301,34 @@ class SQLiteStore:
         self, room: RoomRow, seats: Sequence[SeatRow], events: Sequence[Event]
     ) -> None:
         def write(db: sqlite3.Connection) -> None:
-            with _transaction(db):
-                db.execute(
-                    "INSERT INTO rooms (id, kind, rules, created, options) VALUES (?, ?, ?, ?, ?)",
-                    (room.id, room.kind, _json(room.rules), room.created, _json(room.options)),
-                )
-                for seat in seats:
-                    _insert_seat(db, room.id, seat)
-                _insert_events(db, room.id, events)
+            db.execute(
+                "INSERT INTO rooms (id, kind, rules, created, options) VALUES (?, ?, ?, ?, ?)",
+                (room.id, room.kind, _json(room.rules), room.created, _json(room.options)),
+            )
+            for seat in seats:
+                _insert_seat(db, room.id, seat)
+            _insert_events(db, room.id, events)
 
-        await self._run(write)
+        await self._write(write)
 
     async def claim_seat(self, room_id: str, seat: SeatRow, events: Sequence[Event]) -> None:
         def write(db: sqlite3.Connection) -> None:
-            with _transaction(db):
-                _insert_seat(db, room_id, seat)
-                _insert_events(db, room_id, events)
+            _insert_seat(db, room_id, seat)
+            _insert_events(db, room_id, events)
 
-        await self._run(write)
+        await self._write(write)
 
     async def append_events(
         self, room_id: str, events: Sequence[Event], outcome: Outcome | None = None
     ) -> None:
         def write(db: sqlite3.Connection) -> None:
-            with _transaction(db):
-                _insert_events(db, room_id, events)
-                if outcome is not None:
-                    _write_outcome(db, outcome)
+            _insert_events(db, room_id, events)
+            if outcome is not None:
+                _write_outcome(db, outcome)
 
-        await self._run(write)
+        await self._write(write)
 
-    async def load_room(self, room_id: str) -> StoredRoom | None:
+    async def load_room(self, room_id: str, after: int = 0) -> StoredRoom | None:
         def read(db: sqlite3.Connection) -> StoredRoom | None:
             row = db.execute(
                 "SELECT id, kind, rules, created, options FROM rooms WHERE id = ?", (room_id,)
@@ -237,8 +346,8 @@ class SQLiteStore:
             events = tuple(
                 Event(e[0], e[1], json.loads(e[2]))
                 for e in db.execute(
-                    "SELECT seq, kind, payload FROM events WHERE room = ? ORDER BY seq",
-                    (room_id,),
+                    "SELECT seq, kind, payload FROM events WHERE room = ? AND seq > ? ORDER BY seq",
+                    (room_id, after),
                 )
             )
             clock = db.execute(
@@ -327,6 +436,124 @@ class SQLiteStore:
         )
         return [_result(r) for r in rows]
 
+    async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
+        # One statement: the upsert's WHERE lets only a free, expired or own lease change
+        # hands; instances sharing the file share the machine's clock.
+        def write(db: sqlite3.Connection) -> bool:
+            now = time.time()
+            cursor = db.execute(
+                "INSERT INTO leases (room, holder, expires) VALUES (?, ?, ?)"
+                " ON CONFLICT (room) DO UPDATE SET holder = excluded.holder,"
+                " expires = excluded.expires WHERE leases.expires < ? OR leases.holder = ?",
+                (room_id, holder, now + ttl_s, now, holder),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(write)  # renewals share the group commit's fsync
+
+    async def release_lease(self, room_id: str, holder: str) -> None:
+        await self._write(
+            lambda db: db.execute(
+                "DELETE FROM leases WHERE room = ? AND holder = ?", (room_id, holder)
+            )
+        )
+
+    async def add_chat(self, room_id: str, line: ChatLine, keep: int) -> int:
+        # The write transaction (BEGIN IMMEDIATE) holds the file's lock: no other
+        # process numbers a line of this room meanwhile.
+        def write(db: sqlite3.Connection) -> int:
+            seq: int = db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE room = ?", (room_id,)
+            ).fetchone()[0]
+            db.execute(
+                f"INSERT INTO chat (room, {CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (room_id, seq, *_chat_values(line)),
+            )
+            db.execute("DELETE FROM chat WHERE room = ? AND seq <= ?", (room_id, seq - keep))
+            return seq
+
+        return await self._write(write)
+
+    async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
+        rows = await self._run(
+            lambda db: db.execute(
+                f"SELECT {CHAT_COLUMNS} FROM chat WHERE room = ? ORDER BY seq DESC LIMIT ?",
+                (room_id, limit),
+            ).fetchall()
+        )
+        return [ChatLine(*r) for r in reversed(rows)]
+
+    async def quick_enter(self, entry: QuickEntry) -> QuickEntry | None:
+        # One write transaction: two instances never take the same waiting entry, and
+        # two people entering at once see each other (the second pairs with the first).
+        def write(db: sqlite3.Connection) -> QuickEntry | None:
+            db.execute("DELETE FROM quick_queue WHERE identity_hash = ?", (entry.identity_hash,))
+            row = db.execute(
+                f"SELECT {QUICK_COLUMNS} FROM quick_queue WHERE room IS NULL AND rules = ?"
+                " AND player <> ? ORDER BY since, identity_hash LIMIT 1",
+                (_json(entry.rules), entry.player),
+            ).fetchone()
+            if row is None:
+                _put_quick(db, entry)
+                return None
+            db.execute("DELETE FROM quick_queue WHERE identity_hash = ?", (row[0],))
+            return _quick(row)
+
+        return await self._write(write)
+
+    async def quick_save(self, entries: Sequence[QuickEntry], forget_before: float) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            db.execute(
+                "DELETE FROM quick_queue WHERE room IS NOT NULL AND since < ?", (forget_before,)
+            )
+            for entry in entries:
+                _put_quick(db, entry)
+
+        await self._write(write)
+
+    async def quick_leave(self, identity_hash: str) -> bool:
+        def write(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
+                "DELETE FROM quick_queue WHERE identity_hash = ? AND room IS NULL",
+                (identity_hash,),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(write)
+
+    async def quick_entry(self, identity_hash: str) -> QuickEntry | None:
+        row = await self._run(
+            lambda db: db.execute(
+                f"SELECT {QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = ?",
+                (identity_hash,),
+            ).fetchone()
+        )
+        return None if row is None else _quick(row)
+
+    async def quick_waiting(self) -> int:
+        row = await self._run(
+            lambda db: db.execute("SELECT COUNT(*) FROM quick_queue WHERE room IS NULL").fetchone()
+        )
+        return int(row[0])
+
+
+def _chat_values(line: ChatLine) -> tuple[Any, ...]:
+    return (line.t, line.seat, line.player, line.tag, line.text, line.phrase)
+
+
+def _quick(row: Sequence[Any]) -> QuickEntry:
+    return QuickEntry(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5])
+
+
+def _put_quick(db: sqlite3.Connection, e: QuickEntry) -> None:
+    db.execute(
+        f"INSERT INTO quick_queue ({QUICK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (identity_hash) DO UPDATE SET player = excluded.player,"
+        " rules = excluded.rules, since = excluded.since, room = excluded.room,"
+        " seat = excluded.seat",
+        (e.identity_hash, e.player, _json(e.rules), e.since, e.room, e.seat),
+    )
+
 
 def _result(r: Sequence[Any]) -> ResultRow:
     return ResultRow(
@@ -363,6 +590,34 @@ def _write_outcome(db: sqlite3.Connection, outcome: Outcome) -> None:
         )
     for pid in outcome.abandons:
         db.execute("UPDATE players SET abandons = abandons + 1 WHERE id = ?", (pid,))
+
+
+@dataclass(frozen=True, slots=True)
+class _Write(Generic[T]):
+    """A write waiting for its group commit, and its caller's answer."""
+
+    fn: Callable[[sqlite3.Connection], T]
+    done: asyncio.Future[T]
+
+
+def _in_savepoint(db: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> Any:
+    """``fn``'s result, or (undone alone) its conflict or error. An error that ended
+    the whole transaction (disk full, I/O) is raised: it fails the batch."""
+    db.execute("SAVEPOINT write")
+    try:
+        result = fn(db)
+    except Exception as exc:
+        if not db.in_transaction:
+            raise
+        db.execute("ROLLBACK TO write")
+        db.execute("RELEASE write")
+        if isinstance(exc, sqlite3.IntegrityError):
+            return StoreConflict(str(exc))
+        if isinstance(exc, sqlite3.Error):
+            return StoreError(f"SQLite: {exc}")
+        return exc
+    db.execute("RELEASE write")
+    return result
 
 
 class _transaction:
