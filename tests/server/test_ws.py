@@ -208,3 +208,27 @@ def test_floods_are_rate_limited() -> None:
             codes.append(msg.get("code", msg["type"]))
         assert codes[:3] == ["pong"] * 3
         assert "rate_limited" in codes
+
+
+def test_a_store_outage_during_hello_answers_unavailable_and_keeps_the_socket(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ginrummy.server.store import StoreError
+
+    with client() as c:
+        token = identity(c)
+        room = create(c, token)
+        store = c.app.state.rooms.store  # type: ignore[attr-defined]
+        real = store.has_identity
+
+        async def away(token_hash: str) -> bool:
+            raise StoreError("database is away")
+
+        monkeypatch.setattr(store, "has_identity", away)
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "room": room, "token": token})
+            error = receive(ws)
+            assert (error["type"], error["code"]) == ("error", "unavailable")
+            monkeypatch.setattr(store, "has_identity", real)
+            welcome, view = hello(ws, room, token)  # the same socket, once it is back
+            assert welcome["seat"] == "one" and view["view"]["seat"] == "one"

@@ -33,7 +33,7 @@ from ginrummy.server.pubsub import Subscription
 from ginrummy.server.quick import QuickMatch, player_topic
 from ginrummy.server.rooms import LOBBY_TOPIC, Room, RoomError, RoomManager, Snapshot
 from ginrummy.server.settings import Settings
-from ginrummy.server.store import Player
+from ginrummy.server.store import Player, StoreError
 from ginrummy.server.tips import TipsUnavailable, tip_for
 from ginrummy.server.tokens import hash_token
 
@@ -231,6 +231,11 @@ class Connection:
                 await self.error(exc.code, exc.message)
                 if exc.code in ("stale_version", "not_your_turn") and self.room is not None:
                     await self.send_view(force=True)
+            except StoreError as exc:
+                # A read outside a room's own error handling (who the caller is, a room's
+                # chat): nothing was changed, so the client may simply try again.
+                log.warning("store unavailable for a socket message: %s", exc)
+                await self.error("unavailable", "the server cannot reach its store; try again")
 
     async def handle(self, msg: ClientMessage) -> None:
         if msg.type == "ping":

@@ -7,6 +7,10 @@ instances published. Notices carry no hidden card and no state: the store holds 
 truth and subscribers reload from it. So a lost notice costs freshness, never an
 action: when the reader reconnects after an outage it hands every local subscriber a
 ``{"kind": "resync"}`` notice, and sockets resend the current view.
+
+Publishing goes through one writer task and one connection: notices queue in order
+and each burst leaves as one pipeline, so a busy instance neither opens a connection
+per concurrent publish nor waits a round trip per notice.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ log = logging.getLogger("ginrummy.bus")
 
 PREFIX = "ginrummy:room:"
 RESYNC: Mapping[str, Any] = {"kind": "resync"}
+BATCH = 500  # notices per pipeline at most
+RETRY_S = 0.5  # how soon owed resyncs are sent again
 
 
 class RedisBus:
@@ -42,32 +48,75 @@ class RedisBus:
             url, socket_connect_timeout=0.5, socket_timeout=0.5, health_check_interval=2
         )
         self._reader: asyncio.Task[None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._lost: set[str] = set()  # topics whose notices a failed publish dropped
         self._closed = False
         self._down = False  # a publish failed: skip Redis until the reader is back
         self.connected = asyncio.Event()  # the reader is subscribed (for readiness checks)
 
     def start(self) -> None:
         if self._reader is None:
-            self._reader = asyncio.get_running_loop().create_task(self._read_forever())
+            loop = asyncio.get_running_loop()
+            self._reader = loop.create_task(self._read_forever())
+            self._writer = loop.create_task(self._write_forever())
 
     async def publish(self, topic: str, notice: Mapping[str, Any]) -> None:
         self.start()
         await self._local.publish(topic, notice)
         if self._down:
-            return  # Redis is away: the reader's resync covers the other instances
+            # Redis is away: the other instances hear of this room by a resync later.
+            self._lost.add(topic)
+            return
         payload = json.dumps({"origin": self._origin, "notice": dict(notice)})
-        try:
+        self._outbox.put_nowait((topic, payload))
+
+    async def _write_forever(self) -> None:
+        """Send queued notices, a burst per pipeline, in the order they were published."""
+        while True:
+            if self._lost and not self._down:
+                # Resyncs are owed: send them even if no new notice comes.
+                try:
+                    batch = [await asyncio.wait_for(self._outbox.get(), RETRY_S)]
+                except TimeoutError:
+                    batch = []
+            elif self._lost:
+                await asyncio.sleep(RETRY_S)  # until the reader is back
+                continue
+            else:
+                batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < BATCH:
+                batch.append(self._outbox.get_nowait())
+            await self._send(batch)
+
+    async def _send(self, batch: list[tuple[str, str]]) -> None:
+        owed = set(self._lost)
+        if owed:
+            # Notices of these rooms were dropped: the other instances' sockets may have
+            # missed them (their readers stayed subscribed), so tell those rooms now.
+            resync = json.dumps({"origin": self._origin, "notice": dict(RESYNC)})
+            batch = [(topic, resync) for topic in sorted(owed)] + batch
+        for attempt in (1, 2):
             try:
-                await self._client.publish(PREFIX + topic, payload)
-            except (RedisError, OSError):
-                # A pooled connection may have died with a Redis server the reader has
-                # already come back from: the retry takes a fresh one.
-                await self._client.publish(PREFIX + topic, payload)
-        except (RedisError, OSError) as exc:
-            log.warning("redis publish failed (%s); live updates resume after reconnect", exc)
-            # Skip Redis only until the reader is back (it resyncs then); while it is
-            # subscribed, a skip would switch this instance's fan-out off for good.
-            self._down = not self.connected.is_set()
+                pipe = self._client.pipeline(transaction=False)
+                for topic, payload in batch:
+                    pipe.publish(PREFIX + topic, payload)
+                await pipe.execute()
+                self._lost -= owed
+                return
+            except (RedisError, OSError) as exc:
+                # The first failure may be a pooled connection that died with a Redis
+                # server the reader has already come back from: retry on a fresh one.
+                if attempt == 2:
+                    log.warning(
+                        "redis publish of %d notices failed (%s); their rooms resync later",
+                        len(batch),
+                        exc,
+                    )
+        self._lost.update(topic for topic, _ in batch)
+        # With the reader away too, wait for it: its reconnect resyncs the local sockets,
+        # and the owed resyncs go out for the other instances' sockets.
+        self._down = not self.connected.is_set()
 
     def subscribe(self, topic: str) -> MemorySubscription:
         self.start()
@@ -75,10 +124,11 @@ class RedisBus:
 
     async def close(self) -> None:
         self._closed = True
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+        for task in (self._writer, self._reader):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self._local.close()
         await self._client.aclose()
 
