@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
-from ginrummy.bots.evaluation import discard_scores, hand_score, loose_cards
+from ginrummy.bots.evaluation import discard_scores, hand_score, loose_cards, potential
+from ginrummy.engine import parse_cards
+from ginrummy.engine.cards import to_mask
 from ginrummy.engine.melds import arrangement_of_mask
 
 
@@ -37,3 +39,15 @@ def test_discard_scores_match_scoring_each_discard_alone() -> None:
             rest = mask ^ 1 << i
             assert deadwood == arrangement_of_mask(rest).deadwood
             assert score == hand_score(rest, live, weight)
+
+
+def test_potential_counts_each_out_once_per_sequence_or_gap_it_completes():
+    def mask(text: str) -> int:
+        return to_mask(parse_cards(text))
+
+    # 2h 3h wants Ah and 4h, 5h 6h wants 4h and 7h, the gap 3h_5h wants 4h again
+    assert potential(mask("2h 3h 5h 6h"), mask("Ah 4h 7h 9c")) == 1 + 3 + 1
+    # two loose kings: each live king once, however many kings are loose
+    assert potential(mask("Kc Kd"), mask("Kh Ks Qs")) == 2
+    assert potential(mask("Kc Kd Kh"), mask("Ks")) == 1
+    assert potential(mask("Kc 9d"), mask("Kh Ks Td")) == 0

@@ -18,9 +18,13 @@ from ginrummy.engine.cards import Suit, to_mask
 from ginrummy.engine.melds import (
     all_arrangements,
     card_at,
+    deadwood_of_mask,
+    discard_deadwoods,
     hand_deadwood,
+    meld_choices,
     meld_of,
     melds_in_mask,
+    value_of_mask,
 )
 
 from . import oracle
@@ -162,6 +166,28 @@ def test_best_discards_match_the_oracle_per_discard(hand):
     assert [o.deadwood for o in options] == sorted(o.deadwood for o in options)
 
 
+@PROPS
+@given(meld_dense_hand(11))
+def test_discard_deadwoods_of_meld_dense_hands_match_the_oracle(hand):
+    mask = to_mask(hand)
+    assert discard_deadwoods(mask) == [
+        (c.index, oracle.min_deadwood(frozenset(hand) - {c})) for c in sorted(hand)
+    ]
+
+
+def test_discard_deadwoods_with_sets_whole_split_or_in_runs():
+    # Sevens in no run: melded whole after any other discard; a seven discarded
+    # leaves two loose sevens; one of four kings discarded leaves a set of three.
+    for text in ("7c 7d 7h Kc Kd Kh Ks 2c 4d 9s 5h", "7c 7d 7h 6h 8h 2c 2d 2s Kc Qd Js"):
+        mask = to_mask(parse_cards(text))
+        assert discard_deadwoods(mask) == [
+            (c.index, deadwood_of_mask(mask ^ c.bit)) for c in sorted(parse_cards(text))
+        ]
+    mask = to_mask(parse_cards("7c 7d 7h 2c 4d 9s"))
+    assert dict(discard_deadwoods(mask))[card_at(Suit.CLUBS, 7).index] == 7 + 7 + 2 + 4 + 9
+    assert value_of_mask(mask) == 7 * 3 + 2 + 4 + 9
+
+
 @settings(max_examples=40, deadline=None)
 @given(any_hand(10))
 def test_every_meld_and_every_arrangement_is_enumerated(hand):
@@ -172,6 +198,11 @@ def test_every_meld_and_every_arrangement_is_enumerated(hand):
     arrangements = list(all_arrangements(mask))
     assert len(arrangements) == sum(1 for _ in oracle.families(frozenset(hand)))
     assert min(a.deadwood for a in arrangements) == best_arrangement(hand).deadwood
+    # each choice before its extensions, every arrangement's deadwood its own
+    assert [(a.deadwood, a.meld_masks) for a in arrangements] == meld_choices(mask)
+    assert arrangements[0].meld_masks == ()
+    for a in arrangements:
+        assert a.deadwood == value_of_mask(a.unmatched_mask)
 
 
 def test_best_arrangement_takes_any_iterable():

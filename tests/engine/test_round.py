@@ -380,6 +380,8 @@ def test_a_round_needs_a_full_deck():
         new_round(STANDARD, PLAIN[:51], ONE)
     with pytest.raises(RecordError):
         new_round(STANDARD, (*PLAIN[:51], PLAIN[0]), ONE)
+    with pytest.raises(RecordError):
+        new_round(STANDARD, (*PLAIN[:51], "As"), ONE)  # type: ignore[arg-type]
 
 
 def test_is_legal_agrees_with_legal_actions_everywhere_in_a_scenario():
@@ -396,9 +398,13 @@ def test_is_legal_agrees_with_legal_actions_everywhere_in_a_scenario():
             s = play(s, step)
 
 
-def test_the_fast_replace_refuses_unknown_fields():
+def test_the_transitions_copy_refuses_unknown_fields_and_drops_the_memo():
     from ginrummy.engine import round as round_module
 
     s = new_round(STANDARD, PLAIN, ONE)
-    with pytest.raises(TypeError, match="no field"):
-        round_module.replace(s, colour="red")
+    assert legal_actions(s) and s.legal_memo is not None
+    with pytest.raises(TypeError, match="colour"):
+        round_module._copy(s, colour="red")
+    copy = round_module._copy(s, turn=s.turn.other)
+    assert copy.legal_memo is None
+    assert copy == dataclasses.replace(s, turn=s.turn.other)

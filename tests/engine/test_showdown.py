@@ -15,6 +15,8 @@ from ginrummy.engine import (
     parse_cards,
     settle,
 )
+from ginrummy.engine.cards import to_mask
+from ginrummy.engine.showdown import defender_reply
 
 from . import oracle
 from .helpers import texts
@@ -130,6 +132,22 @@ def test_a_fourth_card_is_laid_off_on_a_set():
     )
     assert [(str(lo.card), str(lo.onto)) for lo in s.layoffs] == [("9s", "9c 9d 9h")]
     assert (s.knocker_deadwood, s.defender_deadwood, s.points) == (1, 61, 60)
+
+
+def test_the_defender_reply_alone_matches_the_showdown():
+    # The example of §7.1 again: against the knocker's melds the defender melds
+    # 6d 7d 8d and the kings, lays off 8h and Qh on 9h-Jh, and keeps Ad 4s: D = 5.
+    s = settle(
+        parse_cards("2c 3c 4c 5d 5h 5s 9h Th Jh 7s"),
+        parse_cards("6d 7d 8d Kc Kd Kh 8h Qh Ad 4s"),
+        STANDARD,
+    )
+    arrangement, lays, deadwood = defender_reply(
+        to_mask(parse_cards("6d 7d 8d Kc Kd Kh 8h Qh Ad 4s")), s.knocker.meld_masks
+    )
+    assert deadwood == s.defender_deadwood == 5
+    assert arrangement == s.defender
+    assert [bit for bit, _ in lays] == [lo.card.bit for lo in s.layoffs]
 
 
 def test_the_knocker_leaves_a_run_unmelded_when_that_blocks_layoffs():

@@ -19,32 +19,13 @@ def suits(mask: int) -> tuple[int, int, int, int]:
 def potential(loose: int, live: int) -> int:
     """Live cards that would meld with two loose cards (counted once per pair)."""
     lc, ld, lh, ls = suits(loose)
-    vc, vd, vh, vs = suits(live)
     two = (lc & ld) | (lc & lh) | (lc & ls) | (ld & lh) | (ld & ls) | (lh & ls)
     return (
-        _run_outs(lc, vc)
-        + _run_outs(ld, vd)
-        + _run_outs(lh, vh)
-        + _run_outs(ls, vs)
-        + _rank_outs(two, vc, vd, vh, vs)
-    )
-
-
-def _run_outs(s: int, v: int) -> int:
-    """Live cards of one suit that complete a sequence of two or a gap in ``s``."""
-    a, b, c = _RUN_WANTS[s]
-    return (a & v).bit_count() + (b & v).bit_count() + (c & v).bit_count()
-
-
-def _rank_outs(two: int, vc: int, vd: int, vh: int, vs: int) -> int:
-    """Live cards of a rank of which two loose cards are held."""
-    if not two:
-        return 0
-    return (
-        (two & vc).bit_count()
-        + (two & vd).bit_count()
-        + (two & vh).bit_count()
-        + (two & vs).bit_count()
+        (_WANTS[lc] & (live & SUIT) * _TRIPLE).bit_count()
+        + (_WANTS[ld] & (live >> 13 & SUIT) * _TRIPLE).bit_count()
+        + (_WANTS[lh] & (live >> 26 & SUIT) * _TRIPLE).bit_count()
+        + (_WANTS[ls] & (live >> 39 & SUIT) * _TRIPLE).bit_count()
+        + (two * _SPREAD & live).bit_count()  # live cards of a rank held loose twice
     )
 
 
@@ -58,6 +39,11 @@ def _run_wants() -> tuple[tuple[int, int, int], ...]:
 
 
 _RUN_WANTS = _run_wants()
+_TRIPLE = 1 | 1 << 13 | 1 << 26
+_WANTS = tuple(a | b << 13 | c << 26 for a, b, c in _RUN_WANTS)
+"""Per 13-bit loose suit: the three want masks of :func:`_run_wants` side by side, so
+that one ``bit_count`` against the live suit copied three times (``* _TRIPLE``) counts
+a card once per sequence or gap it completes."""
 
 
 def _suit_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -152,48 +138,54 @@ def hand_score(mask: int, live: int, weight: float) -> float:
 def discard_scores(hand: int, live: int, weight: float) -> dict[int, tuple[int, float]]:
     """For each card index of ``hand``: (deadwood, :func:`hand_score`) of the hand
     without that card, computed in one pass (only the suit of the card changes)."""
-    sm = [hand & SUIT, hand >> 13 & SUIT, hand >> 26 & SUIT, hand >> 39 & SUIT]
-    c, d, h, s = sm
-    out: dict[int, tuple[int, float]] = {}
+    split = suits(hand)
+    c, d, h, s = split
     triple = (c & d & (h | s)) | (h & s & (c | d))
-    if triple:  # sets to choose
+    if not triple:
+        return _plain_discard_scores(split, live, weight)
+    in_sets = (triple * _SPREAD) & hand  # every card of a rank held three or four times
+    runnable = (
+        (c & ~_LOOSE[c]) | (d & ~_LOOSE[d]) << 13 | (h & ~_LOOSE[h]) << 26 | (s & ~_LOOSE[s]) << 39
+    )
+    if in_sets & runnable:
         return _discard_scores_with_sets(hand, triple, live, weight)
-    lv = (live & SUIT, live >> 13 & SUIT, live >> 26 & SUIT, live >> 39 & SUIT)
-    vc, vd, vh, vs = lv
-    loose = [_LOOSE[x] for x in sm]
-    values = [_VALUE[x] for x in loose]
-    runs = [_run_outs(loose[k], lv[k]) for k in range(4)]
-    total_value = sum(values)
-    total_runs = sum(runs)
-    wants = _RUN_WANTS
-    for k in range(4):
-        bits = sm[k]
-        if not bits:
-            continue
-        others = loose[:k] + loose[k + 1 :]
-        x, y, z = others
-        pairs = (x & y) | (x & z) | (y & z)  # ranks loose in two of the other suits
-        union = x | y | z
-        base_value = total_value - values[k]
-        base_runs = total_runs - runs[k]
-        v = lv[k]
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            nl = _LOOSE[sm[k] ^ low]
-            dw = base_value + _VALUE[nl]
-            index = k * 13 + low.bit_length() - 1
-            if weight == 0.0 or not dw:
-                out[index] = (dw, float(dw))
-                continue
-            a, b, c = wants[nl]
-            pot = base_runs + (a & v).bit_count() + (b & v).bit_count() + (c & v).bit_count()
-            two = pairs | (nl & union)
-            if two:
-                pot += (two & vc).bit_count() + (two & vd).bit_count()
-                pot += (two & vh).bit_count() + (two & vs).bit_count()
-            out[index] = (dw, dw - weight * pot)
-    return out
+    return _fixed_sets_discard_scores(hand, in_sets, live, weight)
+
+
+def _fixed_sets_discard_scores(
+    hand: int, in_sets: int, live: int, weight: float
+) -> dict[int, tuple[int, float]]:
+    """:func:`discard_scores` when no card of a rank held three or four times lies in
+    a sequence of three in its suit. Each set is then best melded whole (a card left
+    out could only be loose), so every discard has one best choice of sets: a card
+    outside the sets is scored on the rest of the hand (the *core*); a card of a set
+    of three leaves its two partners loose; a card of four leaves a set of three."""
+    core = hand & ~in_sets
+    scored = _plain_discard_scores(suits(core), live, weight)
+    deadwood, loose = _loose_of(core)
+    bits = in_sets
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        rank = (low.bit_length() - 1) % 13
+        same = hand & _SPREAD << rank
+        extra = same ^ low if same.bit_count() == 3 else 0
+        dw = deadwood + _RANK_VALUE[rank] * extra.bit_count()
+        if weight == 0.0 or not dw:
+            scored[low.bit_length() - 1] = (dw, float(dw))
+        else:
+            scored[low.bit_length() - 1] = (dw, dw - weight * potential(loose | extra, live))
+    return {i: scored[i] for i in sorted(scored)}
+
+
+def _loose_of(mask: int) -> tuple[int, int]:
+    """(deadwood, loose cards) of ``mask`` with runs only."""
+    lc, ld = _LOOSE[mask & SUIT], _LOOSE[mask >> 13 & SUIT]
+    lh, ls = _LOOSE[mask >> 26 & SUIT], _LOOSE[mask >> 39 & SUIT]
+    return _VALUE[lc] + _VALUE[ld] + _VALUE[lh] + _VALUE[ls], lc | ld << 13 | lh << 26 | ls << 39
+
+
+_RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
 
 
 def _discard_scores_with_sets(
@@ -202,8 +194,9 @@ def _discard_scores_with_sets(
     """:func:`discard_scores` for a hand with three cards of a rank. The set choices
     of the hand without a card are those of the hand that do not use the card, in the
     same order, so each discard takes the first best choice as :func:`loose_cards`."""
-    vc, vd, vh, vs = live & SUIT, live >> 13 & SUIT, live >> 26 & SUIT, live >> 39 & SUIT
-    wants = _RUN_WANTS
+    tc, td = (live & SUIT) * _TRIPLE, (live >> 13 & SUIT) * _TRIPLE
+    th, ts = (live >> 26 & SUIT) * _TRIPLE, (live >> 39 & SUIT) * _TRIPLE
+    wants = _WANTS
     choices = []
     for used in _set_choices(hand, triple):
         rest = hand & ~used
@@ -240,17 +233,72 @@ def _discard_scores_with_sets(
         else:
             ls = best_nl
         # potential(), inlined: this is the bots' innermost loop
-        pot = 0
-        for lx, vx in ((lc, vc), (ld, vd), (lh, vh), (ls, vs)):
-            if lx:
-                a, b, c = wants[lx]
-                pot += (a & vx).bit_count() + (b & vx).bit_count() + (c & vx).bit_count()
         two = (lc & ld) | (lc & lh) | (lc & ls) | (ld & lh) | (ld & ls) | (lh & ls)
-        if two:
-            pot += (two & vc).bit_count() + (two & vd).bit_count()
-            pot += (two & vh).bit_count() + (two & vs).bit_count()
+        pot = (
+            (wants[lc] & tc).bit_count()
+            + (wants[ld] & td).bit_count()
+            + (wants[lh] & th).bit_count()
+            + (wants[ls] & ts).bit_count()
+            + (two * _SPREAD & live).bit_count()
+        )
         out[index] = (best_dw, best_dw - weight * pot)
     return out
+
+
+def _plain_discard_scores(
+    split: tuple[int, int, int, int], live: int, weight: float
+) -> dict[int, tuple[int, float]]:
+    """:func:`discard_scores` of a hand without three cards of a rank (no sets)."""
+    c, d, h, s = split
+    lc, ld, lh, ls = _LOOSE[c], _LOOSE[d], _LOOSE[h], _LOOSE[s]
+    total = _VALUE[lc] + _VALUE[ld] + _VALUE[lh] + _VALUE[ls]
+    out: dict[int, tuple[int, float]] = {}
+    if weight == 0.0:
+        for off, suit, loose in ((0, c, lc), (13, d, ld), (26, h, lh), (39, s, ls)):
+            base = total - _VALUE[loose]
+            for r, _, value, _ in _drops(suit):
+                out[off + r] = (base + value, float(base + value))
+        return out
+    tc, td = (live & SUIT) * _TRIPLE, (live >> 13 & SUIT) * _TRIPLE
+    th, ts = (live >> 26 & SUIT) * _TRIPLE, (live >> 39 & SUIT) * _TRIPLE
+    rc, rd = (_WANTS[lc] & tc).bit_count(), (_WANTS[ld] & td).bit_count()
+    rh, rs = (_WANTS[lh] & th).bit_count(), (_WANTS[ls] & ts).bit_count()
+    runs = rc + rd + rh + rs
+    # Per suit: ranks loose in two / in one of the other three suits.
+    cd, hs, both_cd, both_hs = lc | ld, lh | ls, lc & ld, lh & ls
+    spread = _SPREAD
+    for off, suit, loose, triple_live, base_runs, pairs, union in (
+        (0, c, lc, tc, runs - rc, (ld & hs) | both_hs, ld | hs),
+        (13, d, ld, td, runs - rd, (lc & hs) | both_hs, lc | hs),
+        (26, h, lh, th, runs - rh, (ls & cd) | both_cd, ls | cd),
+        (39, s, ls, ts, runs - rs, (lh & cd) | both_cd, lh | cd),
+    ):
+        base = total - _VALUE[loose]
+        for r, nl, value, wants in _drops(suit):
+            dw = base + value
+            if not dw:
+                out[off + r] = (0, 0.0)
+                continue
+            two = pairs | (nl & union)  # ranks loose in two suits
+            pot = base_runs + (wants & triple_live).bit_count() + (two * spread & live).bit_count()
+            out[off + r] = (dw, dw - weight * pot)
+    return out
+
+
+_DROPS: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+
+
+def _drops(suit: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Per card of a 13-bit suit, by rank: (rank, loose cards of the suit without it,
+    their value, their wants); a memo over at most 8,192 suits."""
+    drops = _DROPS.get(suit)
+    if drops is None:
+        out = []
+        for r in _RANKS[suit]:
+            nl = _LOOSE[suit ^ 1 << r]
+            out.append((r, nl, _VALUE[nl], _WANTS[nl]))
+        drops = _DROPS[suit] = tuple(out)
+    return drops
 
 
 def holding_odds(know: Knowledge, infer: bool) -> list[float]:
@@ -260,11 +308,14 @@ def holding_odds(know: Knowledge, infer: bool) -> list[float]:
     n_unseen = unseen.bit_count()
     base = know.opp_hidden / n_unseen if n_unseen else 0.0
     odds = [0.0] * 52
-    for i in indices(known):
-        odds[i] = 1.0
+    ranks = _RANKS
+    if known:
+        for i in indices(known):
+            odds[i] = 1.0
     if not infer or not base:
-        for i in indices(unseen):
-            odds[i] = base
+        for off in (0, 13, 26, 39):
+            for r in ranks[unseen >> off & SUIT]:
+                odds[off + r] = base
         return odds
     weights = [0.0] * 52
     total = 0.0

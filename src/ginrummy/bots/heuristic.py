@@ -4,26 +4,29 @@ Each decision weighs the own hand (deadwood, and the live cards that would compl
 its loose pairs and sequences), and, from ``strong`` on, what the discard gives away.
 ``beginner`` remembers nothing and knocks late; ``casual`` knocks as soon as it may;
 ``strong`` tracks every public card and avoids feeding the opponent's known picks;
-``expert`` (see ``expert.py``) plays the same way without slips and, late in a round,
-values its hand by deadwood more than by outs.
+``expert`` (see ``expert.py``) builds on this procedure without slips and adds
+inference of the opponent's holdings, a sampled undercut check before knocking and
+its own play near the wall.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ginrummy.bots.base import discardable, find
 from ginrummy.bots.evaluation import (
-    danger,
+    PARTNERS,
     discard_scores,
     hand_score,
     holding_odds,
     loose_cards,
 )
-from ginrummy.bots.knowledge import Knowledge, read, read_plain
+from ginrummy.bots.knowledge import Knowledge, Reader, read_plain
 from ginrummy.engine import Action, ActionKind, Card, Phase, SeatView
 
+_DEADWOOD, _SCORE = itemgetter(0), itemgetter(1)  # of the (deadwood, score) pairs
 _DISCARD, _KNOCK, _GIN, _BIG_GIN = (
     ActionKind.DISCARD,
     ActionKind.KNOCK,
@@ -63,13 +66,14 @@ class Player:
         # The scores of the last hand judged, with what they depend on: a player that
         # takes the discard judges the same hand again for its discard.
         self._last: tuple[tuple[int, ...], dict[int, tuple[int, float]]] | None = None
+        self._reader = Reader()  # read() that goes on from the moves already read
 
     def __call__(self, view: SeatView, rng: random.Random) -> Action:
         phase = view.table.round_phase
         if phase is Phase.LAST_DISCARD:
             # Offered only when taking the last discard lets us knock: always worth it.
             return find(view, ActionKind.DRAW_DISCARD) or view.legal_actions[-1]
-        know = read(view) if self.style.memory else read_plain(view)
+        know = self._reader.read(view) if self.style.memory else read_plain(view)
         if phase is Phase.FIRST_UPCARD:
             return view.legal_actions[0 if self.wants_top(view, know) else 1]
         if phase is Phase.DRAW:
@@ -99,10 +103,10 @@ class Player:
         odds = self.odds(know)
         scored = self.scores(know.hand | top.bit, know, odds)
         del scored[top.index]  # the card just taken may not be discarded
-        knock = min(dw for dw, _ in scored.values())
+        knock: int = min(map(_DEADWOOD, scored.values()))
         if knock <= view.table.knock_limit and self.knock_wanted(view, know, knock):
             return True
-        best = min(score for _, score in scored.values())
+        best: float = min(map(_SCORE, scored.values()))
         return best < self.stock_value(view, know, odds) - 1e-9
 
     def stock_value(self, view: SeatView, know: Knowledge, odds: list[float] | None) -> float:
@@ -141,19 +145,21 @@ class Player:
         if odds is not None:
             weight = self.style.danger
             for i, (dw, score) in scored.items():
-                scored[i] = (dw, score + weight * danger(i, odds))
+                total = 0.0  # danger(i, odds), inlined: this runs for every card judged
+                for a, b in PARTNERS[i]:
+                    total += odds[a] * odds[b]
+                scored[i] = (dw, score + weight * total)
         return scored
 
     def discard(self, view: SeatView, know: Knowledge, rng: random.Random) -> Action:
         legal = view.legal_actions
         gins: list[Action] = []
         knocks: list[Action] = []
-        discards: dict[Card | None, Action] = {}
         for action in legal:  # one pass: this runs for every discard of every match
             kind = action.kind
             if kind is _DISCARD:
-                discards[action.card] = action
-            elif kind is _KNOCK:
+                continue
+            if kind is _KNOCK:
                 knocks.append(action)
             elif kind is _GIN:
                 gins.append(action)
@@ -173,9 +179,8 @@ class Player:
             _, loose = loose_cards(hand)
             slips = [c for c in cards if loose & c.bit]
             if slips:
-                return discards.get(rng.choice(slips)) or legal[0]
-        card = min(cards, key=lambda c: (scored[c.index][1], -c.value, c.index))
-        return discards.get(card) or legal[0]
+                return find(view, _DISCARD, rng.choice(slips)) or legal[0]
+        return find(view, _DISCARD, _least(cards, scored)) or legal[0]
 
     def knock_wanted(self, view: SeatView, know: Knowledge, deadwood: int) -> bool:
         stock = view.table.stock_size
@@ -196,6 +201,20 @@ class Player:
         best = min(knocks, key=lambda a: (scored[_card(a).index][0], _card(a).index))
         deadwood = scored[_card(best).index][0]
         return best if self.knock_wanted(view, know, deadwood) else None
+
+
+def _least(cards: list[Card], scored: dict[int, tuple[int, float]]) -> Card:
+    """The card with the least (score, -value, index): the best discard."""
+    best = cards[0]
+    best_score = scored[best.index][1]
+    for card in cards[1:]:
+        score = scored[card.index][1]
+        if score < best_score or (
+            score == best_score
+            and (card.value > best.value or (card.value == best.value and card.index < best.index))
+        ):
+            best, best_score = card, score
+    return best
 
 
 def _card(action: Action) -> Card:

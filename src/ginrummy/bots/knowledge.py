@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ginrummy.bots.base import ALL_CARDS, mask_of
-from ginrummy.engine import ActionKind, SeatView
+from ginrummy.engine import ActionKind, Card, PublicMove, Seat, SeatView
+from ginrummy.engine.frozen import maker
 
 SUIT = 0x1FFF
 _DISCARD, _DRAW_STOCK, _DRAW_DISCARD = (
@@ -43,18 +44,53 @@ class Knowledge:
 
 def read(view: SeatView) -> Knowledge:
     """Gather the public card facts of a view."""
-    table = view.table
-    me = view.seat
-    opp = me.other
-    hand = mask_of(view.hand)
-    pile_cards = table.discard_pile
-    pile = mask_of(pile_cards)
-    top = pile_cards[-1].bit if pile_cards else 0
-    opp_known = mask_of(table.known[opp])
-    discarded = passed = draws = 0
-    # Replay the public moves on a model of the pile to see what was passed on.
-    stack: list[int] = [table.first_upcard.bit] if table.first_upcard is not None else []
-    for move in view.moves:
+    first = view.table.first_upcard
+    replay = _replay(view.moves, 0, view.seat, [first.bit] if first is not None else [], 0, 0, 0)
+    return _knowledge(view, *replay)
+
+
+class Reader:
+    """:func:`read` for a player that reads the same round over and over: the replay of
+    the public moves goes on from the moves seen at the seat's last reading, when the
+    view's moves begin with them (the same round). Thread-safe: each reading replaces
+    an immutable snapshot; readings of other rounds or matches just replay in full."""
+
+    __slots__ = ("_seen",)
+
+    def __init__(self) -> None:
+        self._seen: dict[Seat, _Snapshot] = {}
+
+    def read(self, view: SeatView) -> Knowledge:
+        me, moves = view.seat, view.moves
+        first = view.table.first_upcard
+        seen = self._seen.get(me)
+        if seen is not None and seen[0] is first and moves[: len(seen[1])] == seen[1]:
+            start, stack, discarded, passed, draws = len(seen[1]), list(seen[2]), *seen[3:]
+        else:
+            start, stack, discarded, passed, draws = 0, [], 0, 0, 0
+            if first is not None:
+                stack.append(first.bit)
+        discarded, passed, draws = _replay(moves, start, me, stack, discarded, passed, draws)
+        self._seen[me] = (first, moves, tuple(stack), discarded, passed, draws)
+        return _knowledge(view, discarded, passed, draws)
+
+
+# (first upcard, moves replayed, pile model, discarded, passed, stock draws)
+_Snapshot = tuple[Card | None, tuple[PublicMove, ...], tuple[int, ...], int, int, int]
+
+
+def _replay(
+    moves: tuple[PublicMove, ...],
+    start: int,
+    me: Seat,
+    stack: list[int],
+    discarded: int,
+    passed: int,
+    draws: int,
+) -> tuple[int, int, int]:
+    """Replay ``moves[start:]`` on a model of the pile (``stack``, changed in place) to
+    see what the opponent discarded, what it passed on and how often it drew."""
+    for move in moves[start:] if start else moves:
         kind = move.kind
         if kind is _DISCARD:
             if move.card is not None:
@@ -71,20 +107,32 @@ def read(view: SeatView) -> Knowledge:
                 stack.pop()
         elif kind is _PASS and move.seat is not me and stack:
             passed |= stack[-1]
+    return discarded, passed, draws
+
+
+def _knowledge(view: SeatView, discarded: int, passed: int, draws: int) -> Knowledge:
+    table = view.table
+    opp = view.seat.other
+    hand = mask_of(view.hand)
+    pile_cards = table.discard_pile
+    pile = mask_of(pile_cards)
+    opp_known = mask_of(table.known[opp])
     opp_hidden = table.hand_sizes[opp] - opp_known.bit_count()
-    unseen = ALL_CARDS & ~hand & ~pile & ~opp_known
-    return Knowledge(
-        hand=hand,
-        pile=pile,
-        top=top,
-        opp_known=opp_known,
-        opp_discarded=discarded,
-        opp_passed=passed & ~opp_known,
-        opp_hidden=max(opp_hidden, 0),
-        opp_stock_draws=draws,
-        unseen=unseen,
-        stock_size=table.stock_size,
+    return _make_knowledge(  # every field in order: this runs for every decision
+        hand,
+        pile,
+        pile_cards[-1].bit if pile_cards else 0,  # top
+        opp_known,
+        discarded,  # opp_discarded
+        passed & ~opp_known,  # opp_passed
+        max(opp_hidden, 0),  # opp_hidden
+        draws,  # opp_stock_draws
+        ALL_CARDS & ~hand & ~pile & ~opp_known,  # unseen
+        table.stock_size,
     )
+
+
+_make_knowledge = maker(Knowledge)
 
 
 def read_plain(view: SeatView) -> Knowledge:

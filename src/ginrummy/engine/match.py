@@ -7,12 +7,13 @@ Chance stays outside: ``deal`` takes the next deck order, which the caller shuff
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from ginrummy.engine.actions import Action
 from ginrummy.engine.cards import Card
 from ginrummy.engine.errors import IllegalActionError
+from ginrummy.engine.frozen import copier
 from ginrummy.engine.round import (
     ResultKind,
     RoundResult,
@@ -98,6 +99,9 @@ class MatchState:
         return None
 
 
+_copy = copier(MatchState)  # dataclasses.replace without __init__: once per action
+
+
 def new_match(rules: Rules, first_dealer: Seat) -> MatchState:
     """A match before its first deal; the first dealer is drawn at random by the caller."""
     return MatchState(
@@ -118,7 +122,7 @@ def deal(match: MatchState, deck: Sequence[Card]) -> MatchState:
             "deal", match.phase.value, "a round is under way or the match is over"
         )
     rnd = new_round(match.rules, deck, match.next_dealer)
-    return replace(match, phase=MatchPhase.ROUND, round=rnd)
+    return _copy(match, phase=MatchPhase.ROUND, round=rnd)
 
 
 def legal_actions(match: MatchState) -> tuple[Action, ...]:
@@ -134,8 +138,8 @@ def apply(match: MatchState, action: Action) -> MatchState:
         raise IllegalActionError(action, match.phase.value, reason)
     rnd = apply_round(match.round, action)
     if rnd.result is None:
-        return replace(match, round=rnd)
-    return _finish_round(replace(match, round=rnd), rnd.dealer, rnd.result)
+        return _copy(match, round=rnd)
+    return _finish_round(_copy(match, round=rnd), rnd.dealer, rnd.result)
 
 
 def forfeit(match: MatchState, seat: Seat, reason: ForfeitReason) -> MatchState:
@@ -158,7 +162,7 @@ def forfeit(match: MatchState, seat: Seat, reason: ForfeitReason) -> MatchState:
         forfeit=reason,
         forfeited_by=seat,
     )
-    return replace(match, phase=MatchPhase.OVER, result=result)
+    return _copy(match, phase=MatchPhase.OVER, result=result)
 
 
 def _finish_round(match: MatchState, dealer: Seat, result: RoundResult) -> MatchState:
@@ -177,7 +181,7 @@ def _finish_round(match: MatchState, dealer: Seat, result: RoundResult) -> Match
         next_dealer = result.winner.other
     else:
         next_dealer = dealer.other
-    match = replace(
+    match = _copy(
         match,
         scores=scores,
         rounds_won=won,
@@ -189,7 +193,7 @@ def _finish_round(match: MatchState, dealer: Seat, result: RoundResult) -> Match
     winner = _match_winner(rules, scores, result)
     if winner is None:
         return match
-    return replace(match, phase=MatchPhase.OVER, result=_match_result(rules, winner, match))
+    return _copy(match, phase=MatchPhase.OVER, result=_match_result(rules, winner, match))
 
 
 def _match_winner(rules: Rules, scores: Pair[int], result: RoundResult) -> Seat | None:

@@ -171,21 +171,18 @@ def _ranks_held_three_times(c: int, d: int, h: int, s: int) -> int:
     return (c & d & (h | s)) | (h & s & (c | d))
 
 
-def _set_options(c: int, d: int, h: int, s: int, three: int) -> list[tuple[int, ...]]:
+def _set_options(
+    c: int, d: int, h: int, s: int, three: int, runnable: int
+) -> list[tuple[int, ...]]:
     """Per rank held three or four times, the set choices worth trying, as card masks.
 
     In general: no set, a set of all of them, or (four held) a set of three leaving one
     out for a run. A card that lies in no sequence of three in its suit can never be in
     a run, so leaving it out of the set only adds deadwood: those choices are skipped
-    (and "no set" too when no card of the rank can be in a run).
+    (and "no set" too when no card of the rank can be in a run). ``runnable``: the cards
+    of these ranks that lie in a sequence of three in their suit.
     """
     options: list[tuple[int, ...]] = []
-    runnable = (
-        (IN_RUN[c] & three)
-        | (IN_RUN[d] & three) << 13
-        | (IN_RUN[h] & three) << 26
-        | (IN_RUN[s] & three) << 39
-    )
     while three:
         low = three & -three
         three ^= low
@@ -212,9 +209,27 @@ def _set_options(c: int, d: int, h: int, s: int, three: int) -> list[tuple[int, 
 
 def _best_sets(mask: int, c: int, d: int, h: int, s: int, three: int) -> tuple[int, int]:
     """(deadwood, mask of the cards in sets) of the best choice of sets; ties: first found."""
-    best_dw, best_sets = 1 << 30, 0
     dw_table = SUIT_DEADWOOD
-    for combo in product(*_set_options(c, d, h, s, three)):
+    runnable = (
+        (IN_RUN[c] & three)
+        | (IN_RUN[d] & three) << 13
+        | (IN_RUN[h] & three) << 26
+        | (IN_RUN[s] & three) << 39
+    )
+    if not runnable:
+        # No card of these ranks can be in a run: every set is melded whole (the one
+        # choice ``_set_options`` offers), the most common case by far.
+        sets = (three | three << 13 | three << 26 | three << 39) & mask
+        rest = mask & ~sets
+        dw = (
+            dw_table[rest & SUIT_MASK]
+            + dw_table[rest >> 13 & SUIT_MASK]
+            + dw_table[rest >> 26 & SUIT_MASK]
+            + dw_table[rest >> 39]
+        )
+        return dw, sets
+    best_dw, best_sets = 1 << 30, 0
+    for combo in product(*_set_options(c, d, h, s, three, runnable)):
         sets = sum(combo)  # the parts are disjoint, so their sum is their union
         rest = mask & ~sets
         dw = (
@@ -254,6 +269,63 @@ def deadwood_of_mask(mask: int) -> int:
             _DEADWOOD_CACHE.clear()  # a bounded memo; results never change
         cached = _DEADWOOD_CACHE[mask] = _best_sets(mask, c, d, h, s, three)[0]
     return cached
+
+
+def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
+    """(card index, deadwood of the other cards) for each card of ``mask``, in index
+    order: the deadwood left by each discard (RULES.md §3.3).
+
+    Only the discarded card's suit changes, so the other suits are summed once. With
+    three cards of a rank that cannot be in a run, the sets are melded whole in every
+    part of the hand too: a discard from a set of three leaves two loose cards, one
+    from four leaves a set of three, any other discard leaves the sets alone."""
+    c = mask & SUIT_MASK
+    d = mask >> 13 & SUIT_MASK
+    h = mask >> 26 & SUIT_MASK
+    s = mask >> 39
+    three = (c & d & (h | s)) | (h & s & (c | d))
+    table = SUIT_DEADWOOD
+    sets = (three | three << 13 | three << 26 | three << 39) & mask
+    out: list[tuple[int, int]] = []
+    if sets & (IN_RUN[c] | IN_RUN[d] << 13 | IN_RUN[h] << 26 | IN_RUN[s] << 39):
+        bits = mask
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            out.append((low.bit_length() - 1, deadwood_of_mask(mask ^ low)))
+        return out
+    core = mask & ~sets
+    suits = (core & SUIT_MASK, core >> 13 & SUIT_MASK, core >> 26 & SUIT_MASK, core >> 39)
+    total = table[suits[0]] + table[suits[1]] + table[suits[2]] + table[suits[3]]
+    for k in range(4):
+        offset = 13 * k
+        rest = total - table[suits[k]]
+        for r, left in _drops(suits[k]):
+            out.append((offset + r, rest + left))  # left: the suit without the card
+    if not sets:
+        return out
+    while sets:
+        low = sets & -sets
+        sets ^= low
+        index = low.bit_length() - 1
+        r = index % 13
+        three_left = (mask & 0x8004002001 << r).bit_count() == 4
+        out.append((index, total if three_left else total + 2 * _RANK_VALUE[r]))
+    out.sort()
+    return out
+
+
+_DROPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _drops(suit: int) -> tuple[tuple[int, int], ...]:
+    """Per card of a 13-bit suit: (rank, run deadwood of the suit without it); a memo
+    over at most 8,192 suits."""
+    drops = _DROPS.get(suit)
+    if drops is None:
+        ranks = [r for r in range(13) if suit >> r & 1]
+        drops = _DROPS[suit] = tuple((r, SUIT_DEADWOOD[suit ^ 1 << r]) for r in ranks)
+    return drops
 
 
 def _runs_of(mask: int) -> tuple[int, ...]:
@@ -311,8 +383,7 @@ class DiscardOption:
 
 def best_discards(cards: Iterable[Card]) -> tuple[DiscardOption, ...]:
     """Every discard of a hand with the deadwood left, best first (ties: canonical order)."""
-    mask = to_mask(cards)
-    options = [DiscardOption(c, deadwood_of_mask(mask ^ c.bit)) for c in from_mask(mask)]
+    options = [DiscardOption(card_from_index(i), dw) for i, dw in discard_deadwoods(to_mask(cards))]
     return tuple(sorted(options, key=lambda o: (o.deadwood, -o.card.value, o.card.index)))
 
 
@@ -344,17 +415,35 @@ def melds_in_mask(mask: int) -> tuple[int, ...]:
 
 def all_arrangements(mask: int) -> Iterator[Arrangement]:
     """Every way to choose pairwise disjoint melds in ``mask`` (the empty choice included)."""
+    for deadwood, melds in meld_choices(mask):
+        yield Arrangement(mask, 0, deadwood, melds)
+
+
+def meld_choices(mask: int) -> list[tuple[int, tuple[int, ...]]]:
+    """(deadwood, melds) of :func:`all_arrangements`, in the same order: a depth-first
+    walk over the melds of :func:`melds_in_mask`, each choice before its extensions."""
     melds = melds_in_mask(mask)
-    total = sum(c.value for c in from_mask(mask))
-    values = [sum(c.value for c in from_mask(m)) for m in melds]
-
-    def walk(start: int, used: int, chosen: tuple[int, ...], cover: int) -> Iterator[Arrangement]:
-        yield Arrangement(mask, 0, total - cover, chosen)
-        for i in range(start, len(melds)):
+    values = [value_of_mask(m) for m in melds]
+    n = len(melds)
+    out: list[tuple[int, tuple[int, ...]]] = []
+    stack: list[tuple[int, int, tuple[int, ...], int]] = [(0, 0, (), value_of_mask(mask))]
+    while stack:
+        start, used, chosen, deadwood = stack.pop()
+        out.append((deadwood, chosen))
+        for i in range(n - 1, start - 1, -1):  # pushed last first: popped in order
             if not melds[i] & used:
-                yield from walk(i + 1, used | melds[i], (*chosen, melds[i]), cover + values[i])
+                stack.append((i + 1, used | melds[i], (*chosen, melds[i]), deadwood - values[i]))
+    return out
 
-    yield from walk(0, 0, (), 0)
+
+def value_of_mask(mask: int) -> int:
+    """The card values of ``mask`` added up."""
+    return (
+        SUIT_VALUE[mask & SUIT_MASK]
+        + SUIT_VALUE[mask >> 13 & SUIT_MASK]
+        + SUIT_VALUE[mask >> 26 & SUIT_MASK]
+        + SUIT_VALUE[mask >> 39]
+    )
 
 
 def meld_of(cards: Iterable[Card]) -> Meld:

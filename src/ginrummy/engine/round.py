@@ -12,9 +12,8 @@ rest is the stock, ``deck[21]`` on top.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from ginrummy.engine.actions import (
     DRAW_DISCARD,
@@ -25,9 +24,10 @@ from ginrummy.engine.actions import (
     ActionKind,
     card_action,
 )
-from ginrummy.engine.cards import DECK, Card, Suit, check_distinct, from_mask, to_mask
+from ginrummy.engine.cards import DECK, Card, Suit, from_mask, to_mask
 from ginrummy.engine.errors import IllegalActionError, RecordError
-from ginrummy.engine.melds import deadwood_of_mask
+from ginrummy.engine.frozen import copier
+from ginrummy.engine.melds import deadwood_of_mask, discard_deadwoods
 from ginrummy.engine.rules import Rules, StockRule
 from ginrummy.engine.seats import Pair, Seat
 from ginrummy.engine.showdown import Showdown, Side, settle
@@ -57,8 +57,15 @@ class PublicMove:
 
 
 def public_move(seat: Seat, action: Action) -> PublicMove:
-    hidden = action.kind is ActionKind.KNOCK or action.kind is ActionKind.GIN
-    return PublicMove(seat, action.kind, None if hidden else action.card)
+    """``action`` by ``seat`` as anyone may see it (interned: one value per move)."""
+    if action.kind is ActionKind.DISCARD:
+        return _SHOWN[seat][action.card.index]  # type: ignore[union-attr]
+    return _HIDDEN[seat][action.kind]
+
+
+_SHOWN = tuple(tuple(PublicMove(s, ActionKind.DISCARD, c) for c in DECK) for s in Seat)
+# Every other move shows no card: the knock and gin discards lie face down.
+_HIDDEN = tuple({k: PublicMove(s, k, None) for k in ActionKind} for s in Seat)
 
 
 class ResultKind(StrEnum):
@@ -122,20 +129,8 @@ class RoundState:
         return tuple(a for _, a in self.history)
 
 
-_FIELDS = tuple(f.name for f in fields(RoundState) if f.name != "legal_memo")
-_FIELD_SET = frozenset(_FIELDS)
-
-
-def replace(state: RoundState, **changes: Any) -> RoundState:
-    """``dataclasses.replace`` for the hot path: copies fields without re-validating."""
-    if not _FIELD_SET.issuperset(changes):
-        raise TypeError(f"RoundState has no field(s) {sorted(set(changes) - _FIELD_SET)}")
-    new = object.__new__(RoundState)
-    setter = object.__setattr__
-    for name in _FIELDS:
-        setter(new, name, changes[name] if name in changes else getattr(state, name))
-    setter(new, "legal_memo", None)
-    return new
+# dataclasses.replace for the transitions, without __init__ and without the memo.
+_copy = copier(RoundState, reset=("legal_memo",))
 
 
 def _oklahoma_limit(upcard: Card) -> int:
@@ -143,12 +138,15 @@ def _oklahoma_limit(upcard: Card) -> int:
     return 0 if upcard.rank == 1 else upcard.value
 
 
+_ALL = (1 << 52) - 1
+
+
 def new_round(rules: Rules, deck: Sequence[Card], dealer: Seat) -> RoundState:
     """Deal a round from a full deck order (see the module doc for the convention)."""
     deck = tuple(deck)
-    if len(deck) != 52 or set(deck) != set(DECK):
+    # Cards are interned, so 52 cards whose bits cover the deck are each card once.
+    if len(deck) != 52 or not all(isinstance(c, Card) for c in deck) or to_mask(deck) != _ALL:
         raise RecordError(f"a deck must hold each of the 52 cards once, got {len(deck)} cards")
-    check_distinct(deck)
     non_dealer = dealer.other
     eleven = rules.eleven_card_deal  # 11 to the non-dealer, who opens by discarding (§4)
     first = 11 if eleven else 10
@@ -202,21 +200,29 @@ def _legal_actions(state: RoundState) -> tuple[Action, ...]:
 
 def _discard_actions(state: RoundState) -> tuple[Action, ...]:
     hand = state.hands[state.turn]
+    taken = state.taken.index if state.taken is not None else -1
+    limit = state.knock_limit
     discards: list[Action] = []
     knocks: list[Action] = []
-    for card in from_mask(hand):
-        if card is state.taken:
+    for index, deadwood in discard_deadwoods(hand):  # counted after the discard (§3.3)
+        if index == taken:
             continue  # a card just taken from the discard pile may not go back (§3.3)
-        if not state.must_knock:
-            discards.append(card_action(ActionKind.DISCARD, card))
-        deadwood = deadwood_of_mask(hand ^ card.bit)  # counted after the discard (§3.3)
+        discards.append(_DISCARDS[index])
         if deadwood == 0:
-            knocks.append(card_action(ActionKind.GIN, card))
-        elif deadwood <= state.knock_limit:
-            knocks.append(card_action(ActionKind.KNOCK, card))
+            knocks.append(_GINS[index])
+        elif deadwood <= limit:
+            knocks.append(_KNOCKS[index])
     if state.rules.big_gin_bonus is not None and deadwood_of_mask(hand) == 0:
         knocks.append(Action(ActionKind.BIG_GIN))
+    if state.must_knock:
+        return tuple(knocks)  # took the last discard to knock (§3.6)
     return (*discards, *knocks)
+
+
+_DISCARDS, _KNOCKS, _GINS = (
+    tuple(card_action(kind, c) for c in DECK)
+    for kind in (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
+)
 
 
 def _can_knock_with(state: RoundState, card: Card) -> bool:
@@ -270,44 +276,53 @@ def apply(state: RoundState, action: Action) -> RoundState:
     seat = state.turn
     # The move goes into the logs in the same copy of the state as its effect: draws
     # and discards are the engine's hottest path.
-    log: dict[str, Any] = {
-        "history": (*state.history, (seat, action)),
-        "public_moves": (*state.public_moves, public_move(seat, action)),
-    }
+    history = (*state.history, (seat, action))
+    moves = (*state.public_moves, public_move(seat, action))
     kind = action.kind
     if kind is ActionKind.DRAW_STOCK:
         card = state.stock[0]
-        return replace(
+        return _copy(
             state,
             hands=state.hands.replace(seat, state.hands[seat] | card.bit),
             stock=state.stock[1:],
             phase=Phase.DISCARD,
             taken=None,
-            **log,
+            history=history,
+            public_moves=moves,
         )
     if kind is ActionKind.DISCARD:
-        return _discard(state, seat, action.card, **log)  # type: ignore[arg-type]
-    if kind is ActionKind.DRAW_DISCARD:
+        return _discard(state, seat, action.card, history, moves)  # type: ignore[arg-type]
+    if kind is ActionKind.DRAW_DISCARD or kind is ActionKind.TAKE:
         # Under the alternative stock rule the last discard may only be taken to knock.
         must_knock = state.phase is Phase.LAST_DISCARD
-        return _take(state, seat, state.discard_pile[-1], must_knock=must_knock, **log)
-    if kind is ActionKind.TAKE:
-        return _take(state, seat, state.discard_pile[-1], **log)
-    moved = replace(state, **log)
+        return _take(state, seat, state.discard_pile[-1], must_knock, history, moves)
+    moved = _copy(state, history=history, public_moves=moves)
     if kind is ActionKind.PASS:
         return _pass(moved, seat)
     return _knock(moved, seat, action)
 
 
-def _take(state: RoundState, seat: Seat, card: Card, **changes: Any) -> RoundState:
-    return replace(
+_Log = tuple[tuple[Seat, Action], ...]
+
+
+def _take(
+    state: RoundState,
+    seat: Seat,
+    card: Card,
+    must_knock: bool,
+    history: _Log,
+    moves: tuple[PublicMove, ...],
+) -> RoundState:
+    return _copy(
         state,
         hands=state.hands.replace(seat, state.hands[seat] | card.bit),
         discard_pile=state.discard_pile[:-1],
         known=state.known.replace(seat, state.known[seat] | card.bit),  # public (§5)
         phase=Phase.DISCARD,
         taken=card,
-        **changes,
+        must_knock=must_knock,
+        history=history,
+        public_moves=moves,
     )
 
 
@@ -316,30 +331,36 @@ def _pass(state: RoundState, seat: Seat) -> RoundState:
         return _end_void(state)
     passes = (*state.upcard_passes, seat)
     if len(passes) == 1:
-        return replace(state, upcard_passes=passes, turn=seat.other)
+        return _copy(state, upcard_passes=passes, turn=seat.other)
     # Both passed: the non-dealer must draw from the stock (§3.2).
-    return replace(
+    return _copy(
         state, upcard_passes=passes, turn=state.non_dealer, phase=Phase.DRAW, stock_only=True
     )
 
 
-def _discard(state: RoundState, seat: Seat, card: Card, **changes: Any) -> RoundState:
-    discarded = replace(
+def _discard(
+    state: RoundState, seat: Seat, card: Card, history: _Log, moves: tuple[PublicMove, ...]
+) -> RoundState:
+    known = state.known
+    if known[seat] & card.bit:  # a card it took earlier is no longer known to be held
+        known = known.replace(seat, known[seat] ^ card.bit)
+    # Stock exhaustion (§3.6): void, unless the alternative rule lets the next
+    # player take this discard to knock.
+    exhausted = len(state.stock) <= STOCK_FLOOR
+    last_discard = exhausted and state.rules.stock_rule is StockRule.LAST_DISCARD
+    discarded = _copy(
         state,
-        **changes,
         hands=state.hands.replace(seat, state.hands[seat] ^ card.bit),
         discard_pile=(*state.discard_pile, card),
-        known=state.known.replace(seat, state.known[seat] & ~card.bit),
+        known=known,
         taken=None,
         stock_only=False,
         turn=seat.other,
-        phase=Phase.DRAW,
+        phase=Phase.LAST_DISCARD if last_discard else Phase.DRAW,
+        history=history,
+        public_moves=moves,
     )
-    if len(state.stock) <= STOCK_FLOOR:
-        # Stock exhaustion (§3.6): void, unless the alternative rule lets the next
-        # player take this discard to knock.
-        if state.rules.stock_rule is StockRule.LAST_DISCARD:
-            return replace(discarded, phase=Phase.LAST_DISCARD)
+    if exhausted and not last_discard:
         return _end_void(discarded)
     return discarded
 
@@ -353,7 +374,7 @@ def _end_void(state: RoundState) -> RoundState:
         showdown=None,
         hands=Pair.of(state.hand),
     )
-    return replace(state, phase=Phase.OVER, result=result)
+    return _copy(state, phase=Phase.OVER, result=result)
 
 
 def _knock(state: RoundState, seat: Seat, action: Action) -> RoundState:
@@ -368,7 +389,7 @@ def _knock(state: RoundState, seat: Seat, action: Action) -> RoundState:
         doubled=state.doubled,
     )
     winner = seat if showdown.winner is Side.KNOCKER else seat.other
-    ended = replace(
+    ended = _copy(
         state,
         hands=hands,
         knock_discard=action.card,
@@ -384,7 +405,7 @@ def _knock(state: RoundState, seat: Seat, action: Action) -> RoundState:
         showdown=showdown,
         hands=Pair.of(ended.hand),
     )
-    return replace(ended, result=result)
+    return _copy(ended, result=result)
 
 
 # --- why an action is not legal ---------------------------------------------------------

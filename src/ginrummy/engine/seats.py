@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Generic, TypeVar
 
+from ginrummy.engine.frozen import maker
+
 T = TypeVar("T")
 U = TypeVar("U")
 
@@ -36,13 +38,13 @@ class Pair(Generic[T]):
     two: T
 
     def __getitem__(self, seat: Seat) -> T:
-        return self.one if seat is Seat.ONE else self.two
+        return self.two if seat else self.one  # Seat.ONE is 0
 
     def replace(self, seat: Seat, value: T) -> Pair[T]:
-        return Pair(value, self.two) if seat is Seat.ONE else Pair(self.one, value)
+        return _make_pair(value, self.two) if seat is Seat.ONE else _make_pair(self.one, value)
 
     def map(self, fn: Callable[[T], U]) -> Pair[U]:
-        return Pair(fn(self.one), fn(self.two))
+        return _make_pair(fn(self.one), fn(self.two))
 
     def __iter__(self) -> Iterator[T]:
         yield self.one
@@ -51,3 +53,6 @@ class Pair(Generic[T]):
     @classmethod
     def of(cls, fn: Callable[[Seat], T]) -> Pair[T]:
         return cls(fn(Seat.ONE), fn(Seat.TWO))
+
+
+_make_pair = maker(Pair)  # Pair(one, two) without __init__: pairs change at every action

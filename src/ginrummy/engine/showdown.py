@@ -23,9 +23,9 @@ from ginrummy.engine.errors import HandSizeError, NotAKnockError
 from ginrummy.engine.melds import (
     Arrangement,
     Meld,
-    MeldKind,
-    all_arrangements,
     arrangement_of_mask,
+    meld_choices,
+    value_of_mask,
 )
 from ginrummy.engine.rules import Rules
 
@@ -72,7 +72,25 @@ class Showdown:
         return tuple(c for c in self.defender.unmatched if not c.bit & laid)
 
 
-def _layoffs(unmatched: int, knocker_melds: tuple[int, ...]) -> list[tuple[int, int]]:
+# Where cards can be laid off: per knocker run (meld, lowest index, highest index, the
+# first index of its suit), then per knocker set of three (meld, the missing card).
+_Targets = tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...]]
+
+
+def _targets(knocker_melds: tuple[int, ...]) -> _Targets:
+    runs: list[tuple[int, int, int, int]] = []
+    sets: list[tuple[int, int]] = []
+    for meld in knocker_melds:
+        lo = (meld & -meld).bit_length() - 1
+        if meld >> lo & 0b11 == 0b11 and lo % 13 <= 11:  # a run (see Meld.kind)
+            runs.append((meld, lo, meld.bit_length() - 1, lo - lo % 13))
+        elif meld.bit_count() == 3:
+            rank_bits = (0x8004002001 << lo % 13) & ((1 << 52) - 1)
+            sets.append((meld, rank_bits & ~meld))
+    return tuple(runs), tuple(sets)
+
+
+def _lay(unmatched: int, targets: _Targets) -> list[tuple[int, int]]:
     """Lay off every card of ``unmatched`` that fits (card bit, meld mask), chains included.
 
     Laying off never hurts the defender, and the cards that can be laid off form a
@@ -82,13 +100,8 @@ def _layoffs(unmatched: int, knocker_melds: tuple[int, ...]) -> list[tuple[int, 
     """
     out: list[tuple[int, int]] = []
     free = unmatched
-    for meld in knocker_melds:
-        if Meld(meld).kind is MeldKind.SET:
-            continue
-        low = meld & -meld
-        lo = low.bit_length() - 1
-        hi = meld.bit_length() - 1
-        suit_base = lo - lo % 13
+    runs, sets = targets
+    for meld, lo, hi, suit_base in runs:
         k = hi + 1
         while k < suit_base + 13 and free >> k & 1:
             out.append((1 << k, meld))
@@ -99,43 +112,50 @@ def _layoffs(unmatched: int, knocker_melds: tuple[int, ...]) -> list[tuple[int, 
             out.append((1 << k, meld))
             free ^= 1 << k
             k -= 1
-    for meld in knocker_melds:
-        if Meld(meld).kind is MeldKind.SET and meld.bit_count() == 3:
-            low = meld & -meld
-            rank_bits = (0x8004002001 << (low.bit_length() - 1) % 13) & ((1 << 52) - 1)
-            missing = rank_bits & ~meld
-            if free & missing:
-                out.append((missing, meld))
-                free ^= missing
+    for meld, missing in sets:
+        if free & missing:
+            out.append((missing, meld))
+            free ^= missing
     return out
-
-
-def _value(mask: int) -> int:
-    return sum(c.value for c in from_mask(mask))
 
 
 def defender_reply(
     defender_mask: int, knocker_melds: tuple[int, ...]
 ) -> tuple[Arrangement, tuple[tuple[int, int], ...], int]:
     """The defender's melds and layoffs that minimise the defender's deadwood."""
-    best: tuple[Arrangement, tuple[tuple[int, int], ...], int] | None = None
-    for arrangement in _defender_arrangements(defender_mask):
-        unmatched = arrangement.unmatched_mask
-        lays = _layoffs(unmatched, knocker_melds)
+    return _reply(_defender_arrangements(defender_mask), knocker_melds)
+
+
+def _reply(
+    options: tuple[tuple[int, tuple[int, ...], int], ...], knocker_melds: tuple[int, ...]
+) -> tuple[Arrangement, tuple[tuple[int, int], ...], int]:
+    """:func:`defender_reply` over the defender's (deadwood, melds, unmatched cards)."""
+    targets = _targets(knocker_melds)
+    best: tuple[int, tuple[int, ...], tuple[tuple[int, int], ...], int] | None = None
+    for own_deadwood, melds, unmatched in options:
+        lays = _lay(unmatched, targets)
         laid = 0
         for bit, _ in lays:
             laid |= bit
-        deadwood = arrangement.deadwood - _value(laid)
-        if best is None or deadwood < best[2]:
-            best = (arrangement, tuple(lays), deadwood)
+        deadwood = own_deadwood - value_of_mask(laid)
+        if best is None or deadwood < best[3]:
+            best = (own_deadwood, melds, tuple(lays), deadwood)
     assert best is not None  # the empty arrangement is always there
-    return best
+    own_deadwood, melds, lays_made, deadwood = best
+    hand = options[0][2]  # the first choice melds nothing: every card is unmatched
+    return Arrangement(hand, 0, own_deadwood, melds), lays_made, deadwood
 
 
-def _defender_arrangements(mask: int) -> tuple[Arrangement, ...]:
+def _defender_arrangements(mask: int) -> tuple[tuple[int, tuple[int, ...], int], ...]:
     # Only arrangements that are not strictly contained in another matter for the
     # defender only when layoffs differ, so all are kept; the list is short in practice.
-    return tuple(all_arrangements(mask))
+    out = []
+    for deadwood, melds in meld_choices(mask):
+        unmatched = mask
+        for meld in melds:
+            unmatched &= ~meld
+        out.append((deadwood, melds, unmatched))
+    return tuple(out)
 
 
 def settle(
@@ -190,10 +210,12 @@ def settle(
             + (" (gin only)" if limit == 0 else "")
         )
     chosen: tuple[int, Arrangement, tuple[tuple[int, int], ...], int, Arrangement] | None = None
-    for k_arr in all_arrangements(k_mask):
-        if k_arr.deadwood > limit:
+    d_options = _defender_arrangements(d_mask)  # the same for every knocker arrangement
+    for k_deadwood, k_melds in meld_choices(k_mask):
+        if k_deadwood > limit:
             continue
-        d_arr, lays, d_dw = defender_reply(d_mask, k_arr.meld_masks)
+        d_arr, lays, d_dw = _reply(d_options, k_melds)
+        k_arr = Arrangement(k_mask, 0, k_deadwood, k_melds)
         net = d_dw - k_arr.deadwood if k_arr.deadwood < d_dw else -(k_arr.deadwood - d_dw)
         key = (net, -k_arr.deadwood)
         if chosen is None or key > (chosen[0], -chosen[4].deadwood):

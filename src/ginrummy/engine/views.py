@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ginrummy.engine.actions import Action
 from ginrummy.engine.cards import Card, from_mask
+from ginrummy.engine.frozen import maker
 from ginrummy.engine.match import MatchPhase, MatchResult, MatchState, ScoredRound
 from ginrummy.engine.melds import Arrangement, arrangement_of_mask
 from ginrummy.engine.round import Phase, PublicMove, RoundResult, legal_actions
@@ -83,28 +84,59 @@ class SpectatorView:
 
 def _table(match: MatchState) -> TableView:
     rnd = match.round
-    in_round = match.phase is MatchPhase.ROUND
-    return TableView(
-        rules=match.rules,
-        match_phase=match.phase,
-        round_phase=rnd.phase if rnd is not None else None,
-        round_number=match.round_number,
-        dealer=rnd.dealer if rnd is not None else None,
-        turn=rnd.turn if (rnd is not None and in_round) else None,
-        stock_size=len(rnd.stock) if rnd is not None else 0,
-        discard_pile=rnd.discard_pile if rnd is not None else (),
-        first_upcard=rnd.first_upcard if rnd is not None else None,
-        upcard_passes=rnd.upcard_passes if rnd is not None else (),
-        knock_limit=rnd.knock_limit if rnd is not None else match.rules.knock_limit,
-        doubled=rnd.doubled if rnd is not None else False,
-        hand_sizes=rnd.hands.map(int.bit_count) if rnd is not None else Pair(0, 0),
-        known=rnd.known.map(from_mask) if rnd else Pair((), ()),
-        scores=match.scores,
-        rounds_won=match.rounds_won,
-        rounds=match.rounds,
-        round_result=rnd.result if rnd is not None else None,
-        match_result=match.result,
+    if rnd is None:
+        return TableView(
+            rules=match.rules,
+            match_phase=match.phase,
+            round_phase=None,
+            round_number=match.round_number,
+            dealer=None,
+            turn=None,
+            stock_size=0,
+            discard_pile=(),
+            first_upcard=None,
+            upcard_passes=(),
+            knock_limit=match.rules.knock_limit,
+            doubled=False,
+            hand_sizes=_NO_CARDS,
+            known=_NOT_KNOWN,
+            scores=match.scores,
+            rounds_won=match.rounds_won,
+            rounds=match.rounds,
+            round_result=None,
+            match_result=match.result,
+        )
+    hands, known = rnd.hands, rnd.known
+    return _make_table(  # every field in order: a view is made for every decision
+        match.rules,
+        match.phase,
+        rnd.phase,
+        match.round_number,
+        rnd.dealer,
+        rnd.turn if match.phase is MatchPhase.ROUND else None,  # turn
+        len(rnd.stock),  # stock_size
+        rnd.discard_pile,
+        rnd.first_upcard,
+        rnd.upcard_passes,
+        rnd.knock_limit,
+        rnd.doubled,
+        _make_pair(hands.one.bit_count(), hands.two.bit_count()),  # hand_sizes
+        _make_pair(from_mask(known.one), from_mask(known.two))
+        if known.one or known.two
+        else _NOT_KNOWN,
+        match.scores,
+        match.rounds_won,
+        match.rounds,
+        rnd.result,  # round_result
+        match.result,  # match_result
     )
+
+
+_make_table = maker(TableView)
+_make_seat_view = maker(SeatView)
+_make_pair = maker(Pair)
+_NO_CARDS: Pair[int] = Pair(0, 0)
+_NOT_KNOWN: Pair[tuple[Card, ...]] = Pair((), ())
 
 
 def view_for_seat(match: MatchState, seat: Seat) -> SeatView:
@@ -115,15 +147,15 @@ def view_for_seat(match: MatchState, seat: Seat) -> SeatView:
         return SeatView(seat, table, (), arrangement_of_mask(0), (), None, (), None)
     mine = rnd.hands[seat]
     acting = match.phase is MatchPhase.ROUND and rnd.turn is seat
-    return SeatView(
-        seat=seat,
-        table=table,
-        hand=from_mask(mine),
-        arrangement=arrangement_of_mask(mine),
-        legal_actions=legal_actions(rnd) if acting else (),
-        taken=rnd.taken if rnd.turn is seat else None,
-        moves=rnd.public_moves,
-        knock_discard=rnd.knock_discard if rnd.result and rnd.result.knocker is seat else None,
+    return _make_seat_view(
+        seat,
+        table,
+        from_mask(mine),  # hand
+        arrangement_of_mask(mine),
+        legal_actions(rnd) if acting else (),
+        rnd.taken if rnd.turn is seat else None,  # taken
+        rnd.public_moves,  # moves
+        rnd.knock_discard if rnd.result and rnd.result.knocker is seat else None,
     )
 
 
