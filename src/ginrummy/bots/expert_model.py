@@ -1,0 +1,170 @@
+"""The expert's picture of the opponent's hand, and what a knock is worth against it.
+
+- *inference*: how likely each unseen card is in the opponent's hidden hand, from what
+  it took from the pile (kept for a meld), discarded and passed on (not wanted);
+- *determinization*: opponent hands drawn from those odds, a fixed number of them from
+  the seeded rng (never a clock), each improved as a player would have improved it
+  with the stock cards it drew;
+- *knock outlook*: over those hands, the chance of an undercut and the expected points
+  of knocking now, after the opponent lays off on the knocker's melds.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ginrummy.bots.evaluation import discard_scores, indices, loose_cards, neighbours
+from ginrummy.bots.knowledge import SUIT, Knowledge
+
+
+@dataclass(frozen=True, slots=True)
+class Inference:
+    """Weights of an unseen card relative to a card nothing is known about."""
+
+    pick: float = 1.8  # it melds with a card the opponent took from the pile
+    discard: float = 0.5  # it melds with a card the opponent discarded
+    passed: float = 0.7  # it melds with a card the opponent left lying
+
+
+def holding_odds(know: Knowledge, inference: Inference) -> list[float]:
+    """For each card index, the chance that the opponent holds it.
+
+    >>> from ginrummy.bots.knowledge import Knowledge
+    >>> know = Knowledge(0, 0, 0, 1, 0, 0, 9, 0, ((1 << 52) - 1) & ~1, 31)
+    >>> odds = holding_odds(know, Inference())
+    >>> odds[0], odds[1] > odds[5]  # took the ace of clubs; the two melds with it
+    (1.0, True)
+    """
+    odds = [0.0] * 52
+    for i in indices(know.opp_known):
+        odds[i] = 1.0
+    unseen = indices(know.unseen)
+    if not unseen or not know.opp_hidden:
+        return odds
+    picks, thrown = know.opp_known, know.opp_discarded
+    passed = know.opp_passed & ~thrown
+    weights = []
+    for i in unseen:
+        near = neighbours(i)
+        w = 1.0
+        if near & picks:
+            w *= inference.pick
+        if near & thrown:
+            w *= inference.discard
+        if near & passed:
+            w *= inference.passed
+        weights.append(w)
+    scale = know.opp_hidden / sum(weights)
+    for i, w in zip(unseen, weights, strict=True):
+        odds[i] = min(0.95, w * scale)
+    return odds
+
+
+def sample_hands(
+    know: Knowledge, odds: list[float], count: int, improve: int, rng: random.Random
+) -> list[int]:
+    """``count`` opponent hands (card masks) consistent with the view: the known cards
+    plus hidden ones drawn by ``odds``. Each draws ``improve`` cards more and drops as
+    many, keeping the lowest deadwood: the opponent has been choosing what to keep."""
+    pool = indices(know.unseen)
+    need = min(know.opp_hidden, len(pool))
+    take = min(need + improve, len(pool))
+    weights = [max(odds[i], 1e-6) for i in pool]
+    hands = []
+    for _ in range(count):
+        # Weighted draw without replacement: the largest keys u ** (1 / w) win.
+        keyed = sorted(
+            ((rng.random() ** (1.0 / w), i) for w, i in zip(weights, pool, strict=True)),
+            reverse=True,
+        )
+        hidden = 0
+        for _, i in keyed[:take]:
+            hidden |= 1 << i
+        hands.append(_keep_best(know.opp_known, hidden, take - need))
+    return hands
+
+
+def _keep_best(known: int, hidden: int, drops: int) -> int:
+    """Drop ``drops`` hidden cards one by one, each time the one leaving least deadwood."""
+    hand = known | hidden
+    for _ in range(drops):
+        scored = discard_scores(hand, 0, 0.0)
+        card = min((dw, i) for i, (dw, _) in scored.items() if hidden >> i & 1)[1]
+        hand ^= 1 << card
+        hidden ^= 1 << card
+    return hand
+
+
+def layoffs(hand: int, melds: tuple[int, ...]) -> int:
+    """The cards of ``hand`` that fit the knocker's ``melds``: runs extended at either
+    end (chains included) and the fourth card of a set of three."""
+    out = 0
+    for meld in melds:
+        low = meld & -meld
+        lo = low.bit_length() - 1
+        if meld >> lo & SUIT == meld >> lo:  # one suit: a run
+            base = lo - lo % 13
+            k = meld.bit_length()
+            while k < base + 13 and hand >> k & 1:
+                out |= 1 << k
+                k += 1
+            k = lo - 1
+            while k >= base and hand >> k & 1:
+                out |= 1 << k
+                k -= 1
+        elif meld.bit_count() == 3:
+            rank = lo % 13
+            out |= hand & (_RANK << rank) & ~meld
+    return out
+
+
+_RANK = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
+def defender_deadwood(hand: int, melds: tuple[int, ...]) -> int:
+    """The opponent's deadwood after laying off on ``melds`` (the better of laying off
+    its unmatched cards only, or every card that fits and arranging the rest)."""
+    deadwood, loose = loose_cards(hand)
+    fit = layoffs(hand, melds)
+    if not fit:
+        return deadwood
+    only_loose = deadwood - value(layoffs(loose, melds))
+    return min(only_loose, loose_cards(hand & ~fit)[0])
+
+
+def value(mask: int) -> int:
+    """The points of the cards in ``mask`` (ace 1, face cards 10)."""
+    return (
+        _VALUE[mask & SUIT]
+        + _VALUE[mask >> 13 & SUIT]
+        + _VALUE[mask >> 26 & SUIT]
+        + _VALUE[mask >> 39 & SUIT]
+    )
+
+
+_VALUE = tuple(sum(min(r + 1, 10) for r in range(13) if m >> r & 1) for m in range(1 << 13))
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """What knocking now is expected to bring, over the sampled opponent hands."""
+
+    undercut: float  # the chance of being undercut
+    points: float  # expected points to the knocker (negative: to the opponent)
+
+
+def knock_outlook(deadwood: int, melds: tuple[int, ...], hands: list[int], bonus: int) -> Outlook:
+    """Knocking with ``deadwood`` and ``melds`` against each hand of ``hands``
+    (RULES.md §3.5: an undercut when the defender's deadwood is at most the knocker's)."""
+    undercuts = 0
+    points = 0
+    for hand in hands:
+        margin = defender_deadwood(hand, melds) - deadwood
+        if margin > 0:
+            points += margin
+        else:
+            undercuts += 1
+            points -= bonus - margin
+    n = max(len(hands), 1)
+    return Outlook(undercuts / n, points / n)
