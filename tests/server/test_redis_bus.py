@@ -206,3 +206,19 @@ async def test_a_failed_publish_is_followed_by_a_resync_for_its_room(
     remote.close()
     await a.close()
     await b.close()
+
+
+async def test_closing_sends_what_is_still_queued(private_redis: tuple[int, Any]) -> None:
+    """An orderly stop's last notices (presence goodbyes) reach the other instances."""
+    port, _ = private_redis
+    url = f"redis://127.0.0.1:{port}/0"
+    a, b = RedisBus(url), RedisBus(url)
+    remote = b.subscribe("room-bye")
+    a.start()
+    await asyncio.wait_for(asyncio.gather(a.connected.wait(), b.connected.wait()), 5)
+    for version in range(1, 4):
+        await a.publish("room-bye", {"kind": "presence", "version": version})
+    await a.close()  # at once: the writer has had no turn yet
+    assert [(await _next(remote))["version"] for _ in range(3)] == [1, 2, 3]
+    remote.close()
+    await b.close()

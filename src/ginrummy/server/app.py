@@ -48,6 +48,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             instance_id=settings.instance_id,
             lease_ttl=settings.lease_ttl,
             lease_renew=settings.lease_renew,
+            presence_interval=settings.presence_interval,
         )
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)

@@ -77,6 +77,8 @@ CHAT_HISTORY = 50
 CHAT_MAX = 200
 PHRASES = ("gg", "gl", "thanks", "nice")
 LOBBY_TOPIC = "lobby"
+PRESENCE_LIFETIME = 3  # presence intervals another instance's socket counts last unrenewed
+PRESENCE_SETTLE = 1.5  # presence intervals a loaded room listens before any grace period
 # Bidirectional overrides and isolates would let a message rewrite how others read it.
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 
@@ -169,6 +171,11 @@ def replay(events: Sequence[Event]) -> Snapshot:
     return snap
 
 
+def _count(value: object) -> int:
+    """A socket count from a notice (anything else counts as none)."""
+    return value if isinstance(value, int) and value > 0 else 0
+
+
 class Room:
     """The master of one room. Create with ``RoomManager``."""
 
@@ -199,7 +206,11 @@ class Room:
         self._history: deque[Snapshot] = deque([snapshot], maxlen=HISTORY)
         self._public: tuple[Snapshot, str, str | None] | None = None  # see public_part
         self.lock = asyncio.Lock()
-        self.online: dict[Seat, int] = {Seat.ONE: 0, Seat.TWO: 0}
+        self.online: dict[Seat, int] = {Seat.ONE: 0, Seat.TWO: 0}  # this instance's sockets
+        # Other instances' sockets: instance id -> counts per seat, until when (monotonic).
+        self.remote: dict[str, tuple[dict[Seat, int], float]] = {}
+        self.settled_at = 0.0  # no grace period starts before (monotonic): see _update_grace
+        self.presence_task: asyncio.Task[None] | None = None  # see follow_presence
         self.bot_task: asyncio.Task[None] | None = None
         self.broken = False
         self.lease_task: asyncio.Task[None] | None = None  # keeps the lease while work is due
@@ -275,7 +286,13 @@ class Room:
 
     def connected(self, seat: Seat) -> bool:
         info = self.seats.get(seat)
-        return info is not None and (info.bot is not None or self.online[seat] > 0)
+        return info is not None and (info.bot is not None or self.online_anywhere(seat) > 0)
+
+    def online_anywhere(self, seat: Seat) -> int:
+        """Sockets of ``seat`` on this instance and on the other live instances."""
+        now = time.monotonic()
+        remote = sum(c[seat] for c, until in self.remote.values() if until > now)
+        return self.online[seat] + remote
 
     def players(self, snap: Snapshot | None = None) -> dict[str, Any]:
         snap = snap or self.current
@@ -754,11 +771,15 @@ class Room:
         )
 
     def _update_grace(self) -> None:
-        """Start a grace period for each person without a socket; end it on return."""
+        """Start a grace period for each person without a socket on any live instance;
+        end it on return. A room just loaded from the store starts none until it has
+        listened to its topic for a while (``settled_at``): by then every instance with a
+        socket of the room has told its counts (see ``follow_presence``)."""
         applies = self._grace_applies()
+        settled = time.monotonic() >= self.settled_at
         for seat in Seat:
-            if applies and self.online[seat] == 0:
-                if seat not in self.grace:
+            if applies and self.online_anywhere(seat) == 0:
+                if seat not in self.grace and settled:
                     end = self.clock.now() + self.manager.grace_seconds
                     self.grace[seat] = end
                     self.grace_tasks[seat] = asyncio.create_task(self._grace_over(seat, end))
@@ -780,7 +801,13 @@ class Room:
         """Cancel the computer, the timer, the grace periods and the lease keeper (not the
         caller). The lease is not released: ``RoomManager.close`` does that."""
         current = asyncio.current_task()
-        running = (self.bot_task, self.timer_task, *self.grace_tasks.values(), self.lease_task)
+        running = (
+            self.bot_task,
+            self.timer_task,
+            *self.grace_tasks.values(),
+            self.lease_task,
+            self.presence_task,
+        )
         tasks = [t for t in running if t is not None and t is not current]
         for task in tasks:
             task.cancel()
@@ -809,7 +836,7 @@ class Room:
         """``seat`` claims the match: the opponent left and its grace period is over."""
         other = seat.other
         left = self.grace_remaining_ms(other)
-        if left is None or not self.person(other) or self.online[other] > 0:
+        if left is None or not self.person(other) or self.online_anywhere(other) > 0:
             raise RoomError("nothing_to_claim", "your opponent has not left")
         if left > 0:
             raise RoomError(
@@ -856,8 +883,84 @@ class Room:
         return [chat_message(line) for line in lines]
 
     async def _presence(self, seat: Seat | None) -> None:
-        notice = {"kind": "presence", "version": None, "seat": None if seat is None else seat.label}
-        await self.manager.bus.publish(self.topic, notice)
+        await self.manager.bus.publish(self.topic, self.presence_notice(seat))
+
+    # --- presence across instances ----------------------------------------------------
+    # Each instance counts its own sockets per seat (``online``) and tells the others in
+    # every presence notice: on a change, then every ``presence_interval`` while it has
+    # sockets of the room (``renew``), and zeros when it stops in an orderly way. Counts
+    # not renewed within PRESENCE_LIFETIME intervals (a dead instance) stop counting.
+
+    def presence_notice(
+        self, seat: Seat | None, *, renew: bool = False, gone: bool = False
+    ) -> dict[str, Any]:
+        """A presence notice with this instance's socket counts (zeros if ``gone``)."""
+        return {
+            "kind": "presence",
+            "version": None,
+            "seat": None if seat is None else seat.label,
+            "instance": self.manager.instance_id,
+            "online": {s.label: 0 if gone else self.online[s] for s in Seat},
+            "ttl": PRESENCE_LIFETIME * self.manager.presence_interval,
+            "renew": renew,
+        }
+
+    def take_presence(self, notice: Mapping[str, Any]) -> None:
+        """Remember another instance's socket counts from a presence notice (every
+        follower of the room calls this: taking one twice changes nothing)."""
+        instance, online, ttl = notice.get("instance"), notice.get("online"), notice.get("ttl")
+        if not isinstance(instance, str) or instance == self.manager.instance_id:
+            return
+        if not isinstance(online, Mapping) or not isinstance(ttl, int | float):
+            log.warning("room %s: a presence notice without counts: %s", self.id, dict(notice))
+            return
+        counts = {s: _count(online.get(s.label)) for s in Seat}
+        if any(counts.values()):
+            self.remote[instance] = (counts, time.monotonic() + ttl)
+        elif self.remote.pop(instance, None) is not None:
+            log.info("room %s: instance %s has no socket of it left", self.id, instance)
+        self._update_grace()
+
+    def follow_presence(self) -> None:
+        """Take in the other instances' presence while the room is loaded, socket or not
+        (an instance that loads it for the lobby or the lease runs its grace periods too)."""
+        sub = self.manager.bus.subscribe(self.topic)
+        self.presence_task = asyncio.create_task(self._follow_presence(sub))
+
+    async def _follow_presence(self, sub: Subscription) -> None:
+        try:
+            while True:
+                notice = await sub.get()
+                if notice.get("kind") != "presence":
+                    continue
+                self.take_presence(notice)
+                news = (
+                    not notice.get("renew") and notice.get("instance") != self.manager.instance_id
+                )
+                if news and any(self.online.values()):
+                    # Answer at once: the teller may have just loaded the room.
+                    await self.manager.bus.publish(
+                        self.topic, self.presence_notice(None, renew=True)
+                    )
+        finally:
+            sub.close()
+
+    async def renew_presence(self) -> None:
+        """The periodic step: tell this instance's counts, forget the unrenewed ones."""
+        if any(self.online.values()):
+            await self.manager.bus.publish(self.topic, self.presence_notice(None, renew=True))
+        now = time.monotonic()
+        expired = [i for i, (_, until) in self.remote.items() if until <= now]
+        for instance in expired:
+            del self.remote[instance]
+            log.warning(
+                "room %s: instance %s stopped telling its sockets; they no longer count",
+                self.id,
+                instance,
+            )
+        self._update_grace()  # also starts those held back while the room settled
+        if expired:
+            await self._presence(None)
 
     # --- the computer -----------------------------------------------------------------
 
@@ -1000,8 +1103,11 @@ class Room:
             version = notice.get("version")
             if notice.get("kind") == "resync":
                 version = None  # the bus lost notices: read the log whatever it holds
+            elif notice.get("kind") == "presence":
+                self.take_presence(notice)
+                continue
             elif not isinstance(version, int):
-                continue  # presence, chat
+                continue  # chat
             async with self.lock:
                 # A socket of the room may have caught up meanwhile: read the log once.
                 if version is not None and version <= self.current.version:
@@ -1026,6 +1132,7 @@ class RoomManager:
         instance_id: str | None = None,
         lease_ttl: float = 10.0,
         lease_renew: float = 3.0,
+        presence_interval: float = 5.0,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -1037,6 +1144,8 @@ class RoomManager:
         self.instance_id = instance_id or f"i_{secrets.token_urlsafe(9)}"
         self.lease_ttl = lease_ttl
         self.lease_renew = lease_renew
+        self.presence_interval = presence_interval  # seconds between presence renewals
+        self._presence_task: asyncio.Task[None] | None = None
         self.computer_moves = 0  # computer moves this instance made (tried to write)
         self.timeouts = 0  # move timers that ran out here (forfeits tried)
         self._rooms: dict[str, Room] = {}
@@ -1103,6 +1212,18 @@ class RoomManager:
         await self.load_listed()
         await self._count_queue()
         self._lobby_task = asyncio.create_task(self._follow_lobby(sub))
+        self._presence_task = asyncio.create_task(self._keep_presence())
+
+    async def _keep_presence(self) -> None:
+        """Every ``presence_interval``: each room renews this instance's socket counts
+        and forgets the counts other instances stopped renewing."""
+        while True:
+            await asyncio.sleep(self.presence_interval)
+            for room in list(self._rooms.values()):
+                try:
+                    await room.renew_presence()
+                except Exception:  # one room's failure must not stop the others' presence
+                    log.exception("room %s: renewing its presence failed", room.id)
 
     async def _follow_lobby(self, sub: Subscription) -> None:
         try:
@@ -1214,6 +1335,9 @@ class RoomManager:
             }
             room = Room(self, stored.room, seats, snap)
             room.player_of = await self._players_of(seats)
+            # Sockets of it may be open on other instances: hear them before any grace.
+            room.settled_at = time.monotonic() + PRESENCE_SETTLE * self.presence_interval
+            room.follow_presence()
             self._rooms[room_id] = room
             log.info("room %s: rebuilt from %d events", room_id, len(stored.events))
             clock = stored.clock
@@ -1265,6 +1389,7 @@ class RoomManager:
             log.error("room %s: cannot create: %s", row.id, exc)
             raise RoomError("unavailable", "the room could not be saved; try again") from exc
         room._advance(snaps)
+        room.follow_presence()  # new: no instance has a socket of it yet
         self._rooms[row.id] = room
         room._arm_timer()
         room._update_grace()
@@ -1292,8 +1417,18 @@ class RoomManager:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lobby_task
             self._lobby_task = None
+        if self._presence_task is not None:
+            self._presence_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._presence_task
+            self._presence_task = None
+        for room in self._rooms.values():
+            if any(room.online.values()):  # the other instances stop counting them now
+                await self.bus.publish(room.topic, room.presence_notice(None, gone=True))
         now = self.clock.now()
-        leased = [room.id for room in self._rooms.values() if room._leased.is_set()]
+        # Every room whose keeper ever asked: a lease taken by a write still in flight
+        # when its keeper is cancelled is held without this instance knowing it yet.
+        leased = [room.id for room in self._rooms.values() if room.lease_task is not None]
         for room in self._rooms.values():
             if room.deadline is not None and not room.broken:
                 _, version, at = room.deadline

@@ -34,6 +34,7 @@ class Settings:
     instance_id: str | None = None  # names this instance's room leases; None: random at start
     lease_ttl: float = 10.0  # seconds a room's lease lasts unless renewed (docs/operations.md)
     lease_renew: float = 3.0  # seconds between renewals (and takeover attempts)
+    presence_interval: float = 5.0  # seconds between renewals of this instance's socket counts
 
     @property
     def store_url(self) -> str:
@@ -73,6 +74,8 @@ class Settings:
             s = replace(s, lease_ttl=_seconds("GINRUMMY_LEASE_TTL", v, 0.1, 3600))
         if v := env.get("GINRUMMY_LEASE_RENEW"):
             s = replace(s, lease_renew=_seconds("GINRUMMY_LEASE_RENEW", v, 0.01, 3600))
+        if v := env.get("GINRUMMY_PRESENCE_INTERVAL"):
+            s = replace(s, presence_interval=_seconds("GINRUMMY_PRESENCE_INTERVAL", v, 0.01, 3600))
         if s.lease_renew >= s.lease_ttl:
             raise ValueError(
                 f"GINRUMMY_LEASE_RENEW ({s.lease_renew:g} s) must be shorter than"

@@ -91,6 +91,7 @@ class Connection:
         self.room: Room | None = None
         self.seat: Seat | None = None
         self.sent_version = 0
+        self.seen_connected: tuple[bool, ...] = ()  # the seats' presence last shown
         self.sub: Subscription | None = None
         self.forwarder: asyncio.Task[None] | None = None
         self.send_lock = asyncio.Lock()
@@ -189,6 +190,11 @@ class Connection:
                 log.warning("room %s: cannot follow a notice: %s", self.room.id, exc.message)
                 continue
             if notice["kind"] == "presence":
+                room.take_presence(notice)  # another instance's sockets count here too
+                seen = tuple(room.connected(s) for s in Seat)
+                if notice.get("renew") and seen == self.seen_connected:
+                    continue  # a periodic renewal that changes nothing this socket shows
+                self.seen_connected = seen
                 if self.seat is None or notice.get("seat") != self.seat.label:
                     await self.send(
                         {"type": "presence", "players": room.players(), "watchers": room.watchers}
@@ -325,6 +331,7 @@ class Connection:
             await room.connect(seat)
         snap = room.current
         self.sent_version = snap.version
+        self.seen_connected = tuple(room.connected(s) for s in Seat)
         welcome = {
             "type": "welcome",
             "room": room.info(seat),

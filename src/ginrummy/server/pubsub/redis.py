@@ -34,6 +34,7 @@ PREFIX = "ginrummy:room:"
 RESYNC: Mapping[str, Any] = {"kind": "resync"}
 BATCH = 500  # notices per pipeline at most
 RETRY_S = 0.5  # how soon owed resyncs are sent again
+CLOSE_FLUSH_S = 1.0  # how long closing may take to send what is queued
 
 
 class RedisBus:
@@ -124,11 +125,23 @@ class RedisBus:
 
     async def close(self) -> None:
         self._closed = True
-        for task in (self._writer, self._reader):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+        # What is still queued (an orderly stop's goodbyes) leaves now, briefly.
+        queued = []
+        while not self._outbox.empty():
+            queued.append(self._outbox.get_nowait())
+        if queued and not self._down:
+            try:
+                await asyncio.wait_for(self._send(queued), CLOSE_FLUSH_S)
+            except TimeoutError:
+                log.warning("redis: %d notices not sent before closing", len(queued))
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
         await self._local.close()
         await self._client.aclose()
 

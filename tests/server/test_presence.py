@@ -1,0 +1,242 @@
+"""Presence across instances: a seat is connected if any live instance has a socket of it.
+
+Two app instances (own event loops, one SQLite file, the machine's Redis, as in
+test_instances.py) serve one room: seat one through A, seat two through B. Neither
+may start a grace period for (or let anyone claim against) a seat playing on the
+other; a socket that really closes, an instance that stops, or one that dies (its
+counts are no longer renewed) still lets the grace period run. With ``CI=true`` a
+missing Redis fails the run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from ginrummy.engine import Seat
+from ginrummy.server.app import create_app
+from ginrummy.server.rooms import Room, RoomManager
+from ginrummy.server.settings import Settings
+
+from .helpers import Message, auth, hello, identity, receive_until, settings
+from .test_instances import REDIS_URL, _need_redis
+
+INTERVAL = 0.1  # presence renewals (real seconds): counts expire after 0.3 s unrenewed
+GRACE = 60.0  # on the hand-moved clock
+CHANGES: dict[str, Any] = {
+    "test_clock": True,
+    "grace_seconds": GRACE,
+    "presence_interval": INTERVAL,
+    "lease_ttl": 1.0,
+    "lease_renew": 0.1,
+}
+
+
+def _instance(db: Path, **changes: object) -> TestClient:
+    return TestClient(
+        create_app(settings(f"sqlite:///{db}", bus_url=REDIS_URL, **{**CHANGES, **changes}))
+    )
+
+
+def _manager(c: TestClient) -> RoomManager:
+    manager = c.app.state.rooms  # type: ignore[attr-defined]
+    assert isinstance(manager, RoomManager)
+    return manager
+
+
+def _room(c: TestClient, room_id: str) -> Room:
+    assert c.portal is not None
+    room = c.portal.call(_manager(c).get, room_id)
+    assert room is not None
+    return room
+
+
+def _until(condition: Callable[[], bool], failure: str) -> None:
+    deadline = time.monotonic() + 5
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.01)
+
+
+def _advance(c: TestClient, seconds: float) -> None:
+    r = c.post("/api/test/clock", json={"advance": seconds})
+    assert r.status_code == 200, r.text
+
+
+def _presence_of_two(connected: bool) -> Callable[[Message], bool]:
+    def check(m: Message) -> bool:
+        return m["type"] == "presence" and m["players"]["two"]["connected"] is connected
+
+    return check
+
+
+def _claim_refused(ws: WebSocketTestSession) -> None:
+    ws.send_json({"type": "claim"})
+    err = receive_until(ws, lambda m: m["type"] == "error")
+    assert err["code"] == "nothing_to_claim", err
+
+
+def _claim_wins(ws: WebSocketTestSession) -> None:
+    ws.send_json({"type": "claim"})
+    msg = receive_until(
+        ws, lambda m: m["type"] == "view" and m["view"]["table"]["match_result"] is not None
+    )
+    result = msg["view"]["table"]["match_result"]
+    assert (result["forfeit"], result["forfeited_by"], result["winner"]) == (
+        "abandoned",
+        "two",
+        "one",
+    )
+
+
+@contextmanager
+def _two_instances(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient, str, str, str]]:
+    """A and B, a private room (no move timer) made on A and joined on B."""
+    _need_redis()
+    db = tmp_path / "shared.sqlite3"
+    with _instance(db) as a, _instance(db) as b:
+        one, two = identity(a), identity(b)
+        r = a.post("/api/rooms", json={"kind": "room", "opponent": "friend"}, headers=auth(one))
+        assert r.status_code == 201, r.text
+        room_id: str = r.json()["room"]
+        r = b.post(f"/api/rooms/{room_id}/join", json={"name": "Bea"}, headers=auth(two))
+        assert r.status_code == 200, r.text
+        yield a, b, room_id, one, two
+
+
+def _both_connected(a: TestClient, b: TestClient, room_id: str) -> tuple[Room, Room]:
+    room_a, room_b = _room(a, room_id), _room(b, room_id)
+    _until(
+        lambda: all(r.connected(s) for r in (room_a, room_b) for s in Seat),
+        "the instances never saw each other's seat connected",
+    )
+    return room_a, room_b
+
+
+def test_presence_settings_come_from_the_environment() -> None:
+    assert Settings().presence_interval == 5.0
+    assert Settings.from_env({"GINRUMMY_PRESENCE_INTERVAL": "2"}).presence_interval == 2.0
+    with pytest.raises(ValueError, match="GINRUMMY_PRESENCE_INTERVAL"):
+        Settings.from_env({"GINRUMMY_PRESENCE_INTERVAL": "0"})
+
+
+def test_a_seat_on_another_instance_is_connected_and_cannot_be_claimed(
+    tmp_path: Path,
+) -> None:
+    with (
+        _two_instances(tmp_path) as (a, b, room_id, one, two),
+        a.websocket_connect("/ws") as ws1,
+    ):
+        hello(ws1, room_id, one)
+        with b.websocket_connect("/ws") as ws2:
+            _, view = hello(ws2, room_id, two)
+            assert view["players"]["one"]["connected"] is True  # on A
+            receive_until(ws1, _presence_of_two(True))
+            room_a, room_b = _both_connected(a, b, room_id)
+            # Well past the grace period, with renewals going on: nobody left.
+            for c in (a, b):
+                _advance(c, GRACE + 5)
+            time.sleep(6 * INTERVAL)
+            for room in (room_a, room_b):
+                assert room.grace == {}, room.grace
+                players = room.players()
+                assert [players[s.label]["connected"] for s in Seat] == [True, True]
+                assert [players[s.label]["grace_remaining_ms"] for s in Seat] == [None, None]
+            # No clock runs, so no instance keeps the room's lease.
+            _until(
+                lambda: not any(r.holds_lease or r._work_due() for r in (room_a, room_b)),
+                "a lease is kept for a grace period nobody needs",
+            )
+            _claim_refused(ws1)
+            _claim_refused(ws2)
+        # B's socket really closed: seat two is gone everywhere.
+        msg = receive_until(ws1, _presence_of_two(False))
+        assert msg["players"]["two"]["grace_remaining_ms"] == GRACE * 1000
+        _claim_refused(ws1)
+        _advance(a, GRACE)
+        _claim_wins(ws1)
+
+
+def test_the_sockets_of_a_dead_instance_stop_counting(tmp_path: Path) -> None:
+    with (
+        _two_instances(tmp_path) as (a, b, room_id, one, two),
+        a.websocket_connect("/ws") as ws1,
+        b.websocket_connect("/ws") as ws2,
+    ):
+        hello(ws1, room_id, one)
+        hello(ws2, room_id, two)
+        receive_until(ws1, _presence_of_two(True))
+        room_a, _ = _both_connected(a, b, room_id)
+        manager_b = _manager(b)
+        assert b.portal is not None
+        b.portal.call(_die, manager_b)  # ws2 stays open: no goodbye from B
+        died = time.monotonic()
+        msg = receive_until(ws1, _presence_of_two(False))
+        waited = time.monotonic() - died
+        assert waited >= 2 * INTERVAL, waited  # B's last renewal had to run out first
+        assert msg["players"]["two"]["grace_remaining_ms"] == GRACE * 1000
+        assert room_a.remote == {}
+        _claim_refused(ws1)
+        _advance(a, GRACE)
+        _claim_wins(ws1)
+
+
+def test_an_orderly_stop_says_its_sockets_are_gone(tmp_path: Path) -> None:
+    # Renewals every 2 s: counts would take 6 s to run out; the goodbye comes at once.
+    with _two_instances(tmp_path) as (a, b, room_id, one, two):
+        _manager(a).presence_interval = _manager(b).presence_interval = 2.0
+        with a.websocket_connect("/ws") as ws1, b.websocket_connect("/ws") as ws2:
+            hello(ws1, room_id, one)
+            hello(ws2, room_id, two)
+            receive_until(ws1, _presence_of_two(True))
+            _both_connected(a, b, room_id)
+            assert b.portal is not None
+            stopped = time.monotonic()
+            b.portal.call(_manager(b).close)  # ws2 stays open: only the goodbye tells A
+            receive_until(ws1, _presence_of_two(False))
+            assert time.monotonic() - stopped < 2.0
+
+
+async def _die(manager: RoomManager) -> None:
+    """Stop like a killed process: no more renewals, every room's tasks cancelled,
+    no goodbye, no lease released."""
+    if manager._presence_task is not None:
+        manager._presence_task.cancel()
+    rooms = list(manager._rooms.values())
+    manager._rooms.clear()
+    for room in rooms:
+        room.stop_tasks()
+
+
+def test_an_instance_that_just_loaded_a_room_hears_its_sockets_before_any_grace(
+    tmp_path: Path,
+) -> None:
+    _need_redis()
+    db = tmp_path / "shared.sqlite3"
+    with _instance(db) as a, _instance(db) as b:
+        one, two = identity(a), identity(a)
+        r = a.post("/api/rooms", json={"kind": "room", "opponent": "friend"}, headers=auth(one))
+        room_id = r.json()["room"]
+        assert a.post(f"/api/rooms/{room_id}/join", json={}, headers=auth(two)).status_code == 200
+        with a.websocket_connect("/ws") as ws1, a.websocket_connect("/ws") as ws2:
+            hello(ws1, room_id, one)
+            hello(ws2, room_id, two)
+            assert b.portal is not None
+            room_b, grace = b.portal.call(_load, _manager(b), room_id)  # both seats on A
+            assert grace == {}, grace
+            _until(lambda: all(room_b.connected(s) for s in Seat), "B never heard A's sockets")
+            time.sleep(3 * INTERVAL)  # settled: still nobody left
+            assert room_b.grace == {}
+
+
+async def _load(manager: RoomManager, room_id: str) -> tuple[Room, dict[Seat, float]]:
+    """Load the room and say which grace periods it started right away."""
+    room = await manager.get(room_id)
+    assert room is not None
+    return room, dict(room.grace)
