@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ginrummy.benchmarks.load import choose
+from ginrummy.benchmarks.load import choose, round_ask
 from ginrummy.engine import GinRummyError, Seat, view_for_seat
 from ginrummy.protocol import encode_seat_view
 from ginrummy.server.rooms import Snapshot, fold
@@ -360,18 +360,11 @@ class Client:
 
         action = choose(dict(view), self.rng)
         if action is None:
-            table = view["table"]
-            phase = table.get("match_phase")
-            key = (phase, len(table.get("rounds", [])), table.get("match_result") is None)
-            if key == self.asked:
-                return
-            with contextlib.suppress(websockets.ConnectionClosed):
-                if phase == "deal" and table.get("rounds") and not me.get("ready"):
-                    self.asked = key
-                    await ws.send(json.dumps({"type": "next_round", "version": version}))
-                elif phase == "over" and not me.get("rematch"):
-                    self.asked = key
-                    await ws.send(json.dumps({"type": "new_match", "version": version}))
+            ask = round_ask(view["table"], me, self.asked)
+            if ask is not None:
+                self.asked, kind = ask
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await ws.send(json.dumps({"type": kind, "version": version}))
             return
         if self.h.options.think:
             think = self.h.options.think

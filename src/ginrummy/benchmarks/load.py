@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,24 @@ class Stats:
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
+
+
+def round_ask(
+    table: Mapping[str, Any], me: Mapping[str, Any], asked: object
+) -> tuple[tuple[Any, ...], str] | None:
+    """Between rounds and matches, what a seat with no move asks for: ``(key, "next_round"
+    | "new_match")``, or None. ``key`` names the finished round, so that a seat asks once
+    per round (a view may predate the server seeing the ask); ``asked`` is the last key.
+    A new match deals its first round by itself: ``next_round`` only after a round."""
+    phase = table.get("match_phase")
+    key = (phase, len(table.get("rounds", [])), table.get("match_result") is None)
+    if key == asked:
+        return None
+    if phase == "deal" and table.get("rounds") and not me.get("ready"):
+        return key, "next_round"
+    if phase == "over" and not me.get("rematch"):
+        return key, "new_match"
+    return None
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> str | None:
@@ -159,18 +177,10 @@ class Seat:
         if action is None:
             if version != self.version:
                 return  # a newer view arrived: it decides
-            phase = table.get("match_phase")
-            # Ask once per finished round: a view may predate the server seeing the ask.
-            key = (phase, len(table.get("rounds", [])), table.get("match_result") is None)
-            if key == self.asked:
-                return
-            # A new match deals its first round by itself: ask only after a round.
-            if phase == "deal" and table.get("rounds") and not me.get("ready"):
-                self.asked = key
-                await ws.send(json.dumps({"type": "next_round", "version": version}))
-            elif phase == "over" and not me.get("rematch"):
-                self.asked = key
-                await ws.send(json.dumps({"type": "new_match", "version": version}))
+            ask = round_ask(table, me, self.asked)
+            if ask is not None:
+                self.asked, kind = ask
+                await ws.send(json.dumps({"type": kind, "version": version}))
             return
         if self.think:
             await asyncio.sleep(self.rng.uniform(self.think / 2, self.think * 1.5))

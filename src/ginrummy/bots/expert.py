@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ginrummy.bots.evaluation import danger
 from ginrummy.bots.expert_model import Inference, holding_odds, knock_outlook, sample_hands
-from ginrummy.bots.heuristic import Player, Style
+from ginrummy.bots.heuristic import Player, Style, lowest_knock
 from ginrummy.bots.knowledge import Knowledge
 from ginrummy.engine import Action, Card, SeatView
 from ginrummy.engine.melds import arrangement_of_mask
@@ -95,8 +95,7 @@ class Expert(Player):
         rng: random.Random,
         scored: dict[int, tuple[int, float]],
     ) -> Action | None:
-        best = min(knocks, key=lambda a: (scored[_card(a).index][0], _card(a).index))
-        deadwood = scored[_card(best).index][0]
+        best, deadwood = lowest_knock(knocks, scored)
         plan = self.plan
         if not self.knock_wanted(view, know, deadwood):
             return None

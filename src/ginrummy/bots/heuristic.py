@@ -198,8 +198,7 @@ class Player:
         scored: dict[int, tuple[int, float]],
     ) -> Action | None:
         """The knock to make now (``scored`` as from :meth:`scores`), or None to play on."""
-        best = min(knocks, key=lambda a: (scored[_card(a).index][0], _card(a).index))
-        deadwood = scored[_card(best).index][0]
+        best, deadwood = lowest_knock(knocks, scored)
         return best if self.knock_wanted(view, know, deadwood) else None
 
 
@@ -215,6 +214,13 @@ def _least(cards: list[Card], scored: dict[int, tuple[int, float]]) -> Card:
         ):
             best, best_score = card, score
     return best
+
+
+def lowest_knock(knocks: list[Action], scored: dict[int, tuple[int, float]]) -> tuple[Action, int]:
+    """The knock that leaves the least deadwood (the lower card on a tie), and that
+    deadwood."""
+    best = min(knocks, key=lambda a: (scored[_card(a).index][0], _card(a).index))
+    return best, scored[_card(best).index][0]
 
 
 def _card(action: Action) -> Card:
