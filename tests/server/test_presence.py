@@ -24,7 +24,7 @@ from ginrummy.server.app import create_app
 from ginrummy.server.rooms import Room, RoomManager
 from ginrummy.server.settings import Settings
 
-from .helpers import Message, auth, hello, identity, receive_until, settings
+from .helpers import Message, auth, hello, identity, receive_until, settings, simple_choice
 from .test_instances import REDIS_URL, _need_redis
 
 INTERVAL = 0.1  # presence renewals (real seconds): counts expire after 0.3 s unrenewed
@@ -240,3 +240,42 @@ async def _load(manager: RoomManager, room_id: str) -> tuple[Room, dict[Seat, fl
     room = await manager.get(room_id)
     assert room is not None
     return room, dict(room.grace)
+
+
+def test_a_move_whose_notice_was_lost_reaches_the_other_instance_with_presence(
+    tmp_path: Path,
+) -> None:
+    """The mover's instance writes a move but its notice never reaches the other
+    instance (as when a writer dies between writing and publishing): the next presence
+    renewal carries the room's version, and the other seat is shown the move."""
+    with (
+        _two_instances(tmp_path) as (a, b, room_id, one, two),
+        a.websocket_connect("/ws") as ws1,
+        b.websocket_connect("/ws") as ws2,
+    ):
+        _, view1 = hello(ws1, room_id, one)
+        _, view2 = hello(ws2, room_id, two)
+        _both_connected(a, b, room_id)
+        mover, mover_ws, waiter_ws, view = (
+            (a, ws1, ws2, view1) if view1["view"]["legal_actions"] else (b, ws2, ws1, view2)
+        )
+        bus = _manager(mover).bus
+        outbox = bus._outbox  # type: ignore[attr-defined]
+        real_put = outbox.put_nowait
+        dropped: list[str] = []
+
+        def drop_moves(item: tuple[str, str]) -> None:
+            if '"kind": "action"' in item[1]:
+                dropped.append(item[1])  # never leaves this instance
+                return
+            real_put(item)
+
+        outbox.put_nowait = drop_moves
+        version = view["version"]
+        mover_ws.send_json(
+            {"type": "act", "version": version, "action": simple_choice(view["view"])}
+        )
+        receive_until(mover_ws, lambda m: m["type"] == "view" and m["version"] > version)
+        seen = receive_until(waiter_ws, lambda m: m["type"] == "view" and m["version"] > version)
+        assert dropped, "the move's notice was not dropped: the test proves nothing"
+        assert seen["version"] == version + 1

@@ -894,10 +894,13 @@ class Room:
     def presence_notice(
         self, seat: Seat | None, *, renew: bool = False, gone: bool = False
     ) -> dict[str, Any]:
-        """A presence notice with this instance's socket counts (zeros if ``gone``)."""
+        """A presence notice with this instance's socket counts (zeros if ``gone``) and
+        the room's version here: a follower that is behind it reads the log, so a room
+        notice lost on the way (a writer killed before it published) is made good
+        within one presence interval."""
         return {
             "kind": "presence",
-            "version": None,
+            "version": self.current.version,
             "seat": None if seat is None else seat.label,
             "instance": self.manager.instance_id,
             "online": {s.label: 0 if gone else self.online[s] for s in Seat},
@@ -1103,11 +1106,11 @@ class Room:
             version = notice.get("version")
             if notice.get("kind") == "resync":
                 version = None  # the bus lost notices: read the log whatever it holds
-            elif notice.get("kind") == "presence":
-                self.take_presence(notice)
-                continue
-            elif not isinstance(version, int):
-                continue  # chat
+            else:
+                if notice.get("kind") == "presence":
+                    self.take_presence(notice)  # and catch up below if the teller is ahead
+                if not isinstance(version, int):
+                    continue  # chat
             async with self.lock:
                 # A socket of the room may have caught up meanwhile: read the log once.
                 if version is not None and version <= self.current.version:

@@ -191,6 +191,12 @@ class Connection:
                 continue
             if notice["kind"] == "presence":
                 room.take_presence(notice)  # another instance's sockets count here too
+                # The teller was ahead of this socket: a move's notice never reached
+                # this instance (its notice would have come first). The room caught up
+                # above; show this socket the move.
+                told = notice.get("version")
+                if isinstance(told, int) and told > self.sent_version:
+                    await self.send_view()
                 seen = tuple(room.connected(s) for s in Seat)
                 if notice.get("renew") and seen == self.seen_connected:
                     continue  # a periodic renewal that changes nothing this socket shows
