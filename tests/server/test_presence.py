@@ -279,3 +279,19 @@ def test_a_move_whose_notice_was_lost_reaches_the_other_instance_with_presence(
         seen = receive_until(waiter_ws, lambda m: m["type"] == "view" and m["version"] > version)
         assert dropped, "the move's notice was not dropped: the test proves nothing"
         assert seen["version"] == version + 1
+
+
+def test_spectators_on_another_instance_are_counted(tmp_path: Path) -> None:
+    with (
+        _two_instances(tmp_path) as (a, b, room_id, one, _two),
+        a.websocket_connect("/ws") as ws1,
+    ):
+        hello(ws1, room_id, one)
+        with b.websocket_connect("/ws") as eve:
+            welcome, _ = hello(eve, room_id, None)  # a spectator, on B
+            assert welcome["seat"] is None
+            watched = receive_until(ws1, lambda m: m["type"] == "presence" and m["watchers"])
+            assert watched["watchers"] == 1
+            assert a.get(f"/api/rooms/{room_id}").json()["watchers"] == 1
+        gone = receive_until(ws1, lambda m: m["type"] == "presence" and not m["watchers"])
+        assert gone["watchers"] == 0

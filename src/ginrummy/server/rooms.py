@@ -208,7 +208,8 @@ class Room:
         self.lock = asyncio.Lock()
         self.online: dict[Seat, int] = {Seat.ONE: 0, Seat.TWO: 0}  # this instance's sockets
         # Other instances' sockets: instance id -> counts per seat, until when (monotonic).
-        self.remote: dict[str, tuple[dict[Seat, int], float]] = {}
+        # Other instances' sockets of this room: seat counts, spectators, valid until.
+        self.remote: dict[str, tuple[dict[Seat, int], int, float]] = {}
         self.settled_at = 0.0  # no grace period starts before (monotonic): see _update_grace
         self.presence_task: asyncio.Task[None] | None = None  # see follow_presence
         self.bot_task: asyncio.Task[None] | None = None
@@ -291,8 +292,19 @@ class Room:
     def online_anywhere(self, seat: Seat) -> int:
         """Sockets of ``seat`` on this instance and on the other live instances."""
         now = time.monotonic()
-        remote = sum(c[seat] for c, until in self.remote.values() if until > now)
+        remote = sum(c[seat] for c, _, until in self.remote.values() if until > now)
         return self.online[seat] + remote
+
+    @property
+    def watching(self) -> int:
+        """Spectator sockets on this instance and on the other live instances."""
+        now = time.monotonic()
+        return self.watchers + sum(w for _, w, until in self.remote.values() if until > now)
+
+    @property
+    def has_sockets(self) -> bool:
+        """This instance has a socket of the room (a seat's or a spectator's)."""
+        return self.watchers > 0 or any(self.online.values())
 
     def players(self, snap: Snapshot | None = None) -> dict[str, Any]:
         snap = snap or self.current
@@ -338,7 +350,7 @@ class Room:
             "visibility": self.visibility,
             "rated": self.rated,
             "timer": self.rules.move_timer_seconds,
-            "watchers": self.watchers,
+            "watchers": self.watching,
             "chat": True,
             "spectator_chat": self.spectator_chat,
             "version": self.current.version,
@@ -904,6 +916,7 @@ class Room:
             "seat": None if seat is None else seat.label,
             "instance": self.manager.instance_id,
             "online": {s.label: 0 if gone else self.online[s] for s in Seat},
+            "watchers": 0 if gone else self.watchers,
             "ttl": PRESENCE_LIFETIME * self.manager.presence_interval,
             "renew": renew,
         }
@@ -918,8 +931,9 @@ class Room:
             log.warning("room %s: a presence notice without counts: %s", self.id, dict(notice))
             return
         counts = {s: _count(online.get(s.label)) for s in Seat}
-        if any(counts.values()):
-            self.remote[instance] = (counts, time.monotonic() + ttl)
+        watchers = _count(notice.get("watchers"))
+        if any(counts.values()) or watchers:
+            self.remote[instance] = (counts, watchers, time.monotonic() + ttl)
         elif self.remote.pop(instance, None) is not None:
             log.info("room %s: instance %s has no socket of it left", self.id, instance)
         self._update_grace()
@@ -940,7 +954,7 @@ class Room:
                 news = (
                     not notice.get("renew") and notice.get("instance") != self.manager.instance_id
                 )
-                if news and any(self.online.values()):
+                if news and self.has_sockets:
                     # Answer at once: the teller may have just loaded the room.
                     await self.manager.bus.publish(
                         self.topic, self.presence_notice(None, renew=True)
@@ -950,10 +964,10 @@ class Room:
 
     async def renew_presence(self) -> None:
         """The periodic step: tell this instance's counts, forget the unrenewed ones."""
-        if any(self.online.values()):
+        if self.has_sockets:
             await self.manager.bus.publish(self.topic, self.presence_notice(None, renew=True))
         now = time.monotonic()
-        expired = [i for i, (_, until) in self.remote.items() if until <= now]
+        expired = [i for i, (_, _, until) in self.remote.items() if until <= now]
         for instance in expired:
             del self.remote[instance]
             log.warning(
@@ -1296,7 +1310,7 @@ class RoomManager:
                         },
                         "scores": {seat.label: match.scores[seat] for seat in Seat},
                         "round": match.round_number,
-                        "watchers": room.watchers,
+                        "watchers": room.watching,
                         "spectators": room.spectators,
                     }
                 )
@@ -1426,7 +1440,7 @@ class RoomManager:
                 await self._presence_task
             self._presence_task = None
         for room in self._rooms.values():
-            if any(room.online.values()):  # the other instances stop counting them now
+            if room.has_sockets:  # the other instances stop counting them now
                 await self.bus.publish(room.topic, room.presence_notice(None, gone=True))
         now = self.clock.now()
         # Every room whose keeper ever asked: a lease taken by a write still in flight

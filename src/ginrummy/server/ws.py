@@ -128,7 +128,7 @@ class Connection:
             "version": snap.version,
             "players": room.players(snap),
             "timer": room.timer(snap),
-            "watchers": room.watchers,
+            "watchers": room.watching,
         }
         own = encode_own_view(view if isinstance(view, SeatView) else None)
         return encode_view_frame(message, own, public)
@@ -203,7 +203,7 @@ class Connection:
                 self.seen_connected = seen
                 if self.seat is None or notice.get("seat") != self.seat.label:
                     await self.send(
-                        {"type": "presence", "players": room.players(), "watchers": room.watchers}
+                        {"type": "presence", "players": room.players(), "watchers": room.watching}
                     )
                 continue
             if notice["kind"] == "chat":
