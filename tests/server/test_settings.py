@@ -53,6 +53,13 @@ def test_bus_and_rate_limit_from_the_environment() -> None:
     assert Settings.from_env({}).bus_url == "memory://"
 
 
+def test_quick_confirm_period_from_the_environment() -> None:
+    assert Settings().quick_confirm == 5.0
+    assert Settings.from_env({"GINRUMMY_QUICK_CONFIRM": "2.5"}).quick_confirm == 2.5
+    with pytest.raises(ValueError, match="GINRUMMY_QUICK_CONFIRM"):
+        Settings.from_env({"GINRUMMY_QUICK_CONFIRM": "0"})
+
+
 def test_health_and_readiness(tmp_path: Any) -> None:
     from .helpers import client
 
@@ -79,3 +86,13 @@ def test_not_ready_while_the_store_is_down() -> None:
         assert r.status_code == 503
         assert r.json()["ready"] is False
         assert r.json()["store"].startswith("unavailable")
+
+
+def test_an_instance_is_named_by_host_and_port_unless_named() -> None:
+    """A restarted server gets the same name, so it takes its own leases back at once."""
+    import socket
+
+    s = parse_settings(["--port", "8123"], Settings())
+    assert s.instance_id == f"{socket.gethostname()}:8123"
+    named = Settings.from_env({"GINRUMMY_INSTANCE_ID": "web-1"})
+    assert parse_settings(["--port", "8123"], named).instance_id == "web-1"

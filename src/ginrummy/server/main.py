@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -60,6 +61,9 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         base,
         host=args.host,
         port=args.port,
+        # Stable across restarts: a server killed and started again on the same host
+        # and port takes its rooms' leases back at once instead of waiting them out.
+        instance_id=base.instance_id or f"{socket.gethostname()}:{args.port}",
         data_dir=args.data_dir,
         database_url=args.db or None,
         bus_url=args.redis or "memory://",
