@@ -27,7 +27,7 @@ from ginrummy.engine import (
     parse_card,
     parse_cards,
 )
-from ginrummy.engine.cards import card_from_index, card_value_sum, from_mask, hand_order, to_mask
+from ginrummy.engine.cards import card_from_index, from_mask, hand_order, to_mask
 
 
 def test_deck_has_52_distinct_cards_with_values():
@@ -109,7 +109,6 @@ def test_mask_helpers_and_display_order():
     assert [str(c) for c in hand_order(cards)] == ["2c", "Kd", "Ah", "As"]
     assert cards_text(cards) == "Kd 2c As Ah"
     assert from_mask(0) == ()
-    assert card_value_sum(parse_cards("As Td Kh 7c")) == 1 + 10 + 10 + 7
 
 
 @given(st.sampled_from(DECK))

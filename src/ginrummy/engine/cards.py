@@ -147,7 +147,3 @@ def from_mask(mask: int) -> tuple[Card, ...]:
 def hand_order(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Display order of a hand: by suit, then rank."""
     return tuple(sorted(cards, key=lambda c: c.index))
-
-
-def card_value_sum(cards: Iterable[Card]) -> int:
-    return sum(c.value for c in cards)
