@@ -19,7 +19,10 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from ginrummy.server.app import create_app
+from ginrummy.server.quick import QuickMatch
 from ginrummy.server.rooms import LOBBY_TOPIC, RoomError, RoomManager
+from ginrummy.server.store import QuickEntry
+from ginrummy.server.tokens import hash_token
 
 from .helpers import (
     Message,
@@ -47,8 +50,8 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield f"sqlite:///{tmp_path / 'shared.sqlite3'}"
 
 
-def _instance(url: str) -> TestClient:
-    return TestClient(create_app(settings(url, bus_url=REDIS_URL)))
+def _instance(url: str, **changes: Any) -> TestClient:
+    return TestClient(create_app(settings(url, bus_url=REDIS_URL, **changes)))
 
 
 def _until(probe: Callable[[], Any], failure: str) -> Any:
@@ -265,3 +268,67 @@ def test_a_pairing_that_cannot_open_its_room_puts_the_waiting_player_back(
         assert c.get("/api/quick", headers=auth(ann)).json()["status"] == "waiting"
         assert c.get("/api/quick", headers=auth(bob)).json() == {"status": "idle"}
         assert c.get("/api/lobby").json()["queue"] == 1
+
+
+FAST_CONFIRM = 0.2  # seconds between confirmations: stale after 0.6 s, deleted after 1.2 s
+
+
+def _quick_match(c: TestClient) -> QuickMatch:
+    quick = c.app.state.quick  # type: ignore[attr-defined]
+    assert isinstance(quick, QuickMatch)
+    return quick
+
+
+def _status(c: TestClient, token: str) -> str:
+    return str(c.get("/api/quick", headers=auth(token)).json()["status"])
+
+
+def _stored_entry(c: TestClient, token: str) -> QuickEntry | None:
+    """The identity's row in the queue, stale or not (until it is deleted)."""
+    assert c.portal is not None
+    store = _manager(c).store
+    return c.portal.call(store.quick_entry, hash_token(token), 1e9)
+
+
+def test_a_player_waiting_on_a_dead_instance_is_not_paired_and_is_removed(
+    store_url: str,
+) -> None:
+    fast = {"quick_confirm": FAST_CONFIRM}
+    with _instance(store_url, **fast) as a, _instance(store_url, **fast) as b:
+        ann, bob = identity(a), identity(b)
+        with a.websocket_connect("/ws") as lobby:
+            _lobby_socket(lobby, ann)
+            assert _quick(a, ann, preset="standard")["status"] == "waiting"
+            time.sleep(4 * FAST_CONFIRM)  # A confirms her entry: she still waits
+            assert _status(b, ann) == "waiting"
+            _until(partial(_queue_is, b, 1), "B never counted Ann")
+            # A dies: its socket stays open, but nobody leaves and nobody confirms.
+            assert a.portal is not None
+            a.portal.call(_quick_match(a).close)
+            _until(lambda: _status(b, ann) == "idle", "Ann's dead entry never went stale")
+            _until(partial(_queue_is, b, 0), "B still counts Ann")
+            with b.websocket_connect("/ws") as lobby_b:
+                _lobby_socket(lobby_b, bob)
+                assert _quick(b, bob, preset="standard")["status"] == "waiting"  # no ghost
+                _until(lambda: _stored_entry(b, ann) is None, "Ann's entry was never deleted")
+                assert _status(b, bob) == "waiting" and _queue_is(b, 1)
+
+
+def test_a_player_with_lobby_sockets_on_two_instances_stays_queued_when_one_closes(
+    store_url: str,
+) -> None:
+    fast = {"quick_confirm": FAST_CONFIRM}
+    with _instance(store_url, **fast) as a, _instance(store_url, **fast) as b:
+        ann, bob = identity(a), identity(b)
+        with b.websocket_connect("/ws") as lobby_b:
+            _lobby_socket(lobby_b, ann)
+            with a.websocket_connect("/ws") as lobby_a:
+                _lobby_socket(lobby_a, ann)
+                assert _quick(a, ann, preset="standard")["status"] == "waiting"
+            # Her tab on A closed: A stops confirming, B's socket keeps her waiting.
+            time.sleep(8 * FAST_CONFIRM)  # past the staleness and the deletion
+            _until(lambda: _status(a, ann) == "waiting", "Ann left the queue with one tab")
+            paired = _quick(a, bob, preset="standard")
+            assert paired["status"] == "matched" and paired["seat"] == "two"
+            told = receive_until(lobby_b, lambda m: m["type"] == "matched")
+            assert told == {"type": "matched", "room": paired["room"], "seat": "one"}

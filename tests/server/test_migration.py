@@ -1,11 +1,12 @@
-"""A SQLite file from before public play (schema version 1) keeps working."""
+"""SQLite files of older schema versions keep working (upgraded in place)."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
 
-from ginrummy.server.store.sqlite import SCHEMA_VERSION
+from ginrummy.server.store import QuickEntry
+from ginrummy.server.store.sqlite import SCHEMA, SCHEMA_VERSION, SQLiteStore
 
 from .helpers import auth, client, create, identity
 
@@ -41,3 +42,31 @@ def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     db.close()
     with client(url) as c:  # listed public rooms come back at start
         assert c.get("/api/lobby").json()["tables"][0]["room"] == room
+
+
+V4_QUEUE = """
+CREATE TABLE quick_queue (identity_hash TEXT PRIMARY KEY, player TEXT NOT NULL,
+    rules TEXT NOT NULL, since REAL NOT NULL, room TEXT, seat TEXT);
+INSERT INTO quick_queue VALUES ('h_ann', 'p_ann', '{"target":100}', 1.0, NULL, NULL);
+PRAGMA user_version=4;
+"""
+
+
+async def test_a_version_4_file_gets_confirmed_quick_entries(tmp_path: Path) -> None:
+    path = tmp_path / "v4.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA + V4_QUEUE)
+    db.close()
+    store = SQLiteStore(path)
+    await store.open()
+    try:  # the entry waiting at the upgrade counts as confirmed then
+        assert await store.quick_entry("h_ann", 60.0) == QuickEntry(
+            "h_ann", "p_ann", {"target": 100}, 1.0
+        )
+        assert await store.quick_confirm([], 60.0) == 1
+    finally:
+        await store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert "confirmed" in {r[1] for r in db.execute("PRAGMA table_info(quick_queue)")}
+    db.close()

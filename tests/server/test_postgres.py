@@ -384,3 +384,29 @@ def test_a_server_on_postgres_comes_back_with_the_same_view() -> None:
                     msg = receive(ws)
                     assert msg["type"] == "event"
                     assert msg["version"] == after["version"] + 1
+
+
+async def test_an_upgrade_from_0003_keeps_the_waiting_entries_live(pg_url: str) -> None:
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy.pool import NullPool
+
+    from ginrummy.server.store import QuickEntry
+    from ginrummy.server.store.postgres import MIGRATIONS, PostgresStore
+
+    old = PostgresStore(pg_url)  # a schema as the release before migration 0004 left it
+    url = sa.engine.make_url(old.url).set(drivername="postgresql+psycopg")
+    options = {"options": f"-csearch_path={old.search_path}"}
+    engine = sa.create_engine(url, poolclass=NullPool, connect_args=options)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.connect() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+    engine.dispose()
+    _query(pg_url, "INSERT INTO quick_queue VALUES ('h_ann', 'p_ann', '{}', 1.0, NULL, NULL)")
+    async with opened(pg_url) as store:  # upgraded: Ann counts as confirmed at the upgrade
+        assert await store.quick_entry("h_ann", 60.0) == QuickEntry("h_ann", "p_ann", {}, 1.0)
+        assert await store.quick_confirm([], 60.0) == 1
+    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]

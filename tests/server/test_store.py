@@ -201,57 +201,100 @@ async def test_chat_lines_said_at_once_get_distinct_numbers(store: Store) -> Non
     assert sorted(line.text or "" for line in lines) == sorted(str(n) for n in range(12))
 
 
+LIVE = 60.0  # seconds an unconfirmed waiting entry lives (the quick_* calls' stale_after)
+
+
 def _entry(who: str, since: float, target: int = 100) -> QuickEntry:
     return QuickEntry(f"h_{who}", f"p_{who}", {"name": "standard", "target": target}, since)
 
 
 async def test_quick_queue_pairs_the_oldest_compatible_entry(store: Store) -> None:
-    assert await store.quick_enter(_entry("ann", 1.0)) is None
-    assert await store.quick_enter(_entry("bob", 2.0)) == _entry("ann", 1.0)
-    assert await store.quick_waiting() == 0
-    assert await store.quick_enter(_entry("cid", 3.0, target=50)) is None
-    assert await store.quick_enter(_entry("dan", 4.0)) is None
-    assert await store.quick_enter(_entry("eve", 5.0)) == _entry("dan", 4.0)
-    assert await store.quick_entry("h_ann") is None
-    assert await store.quick_entry("h_cid") == _entry("cid", 3.0, 50)
-    assert await store.quick_waiting() == 1  # Eve took Dan; Cid's settings differ
-    assert await store.quick_enter(_entry("fay", 6.0)) is None
-    assert await store.quick_enter(_entry("fay", 7.0)) is None  # replaces; never pairs itself
-    assert await store.quick_entry("h_fay") == _entry("fay", 7.0)
-    assert await store.quick_enter(_entry("gus", 8.0, target=50)) == _entry("cid", 3.0, 50)
-    assert await store.quick_waiting() == 1
+    assert await store.quick_enter(_entry("ann", 1.0), LIVE) is None
+    assert await store.quick_enter(_entry("bob", 2.0), LIVE) == _entry("ann", 1.0)
+    assert await store.quick_waiting(LIVE) == 0
+    assert await store.quick_enter(_entry("cid", 3.0, target=50), LIVE) is None
+    assert await store.quick_enter(_entry("dan", 4.0), LIVE) is None
+    assert await store.quick_enter(_entry("eve", 5.0), LIVE) == _entry("dan", 4.0)
+    assert await store.quick_entry("h_ann", LIVE) is None
+    assert await store.quick_entry("h_cid", LIVE) == _entry("cid", 3.0, 50)
+    assert await store.quick_waiting(LIVE) == 1  # Eve took Dan; Cid's settings differ
+    assert await store.quick_enter(_entry("fay", 6.0), LIVE) is None
+    assert await store.quick_enter(_entry("fay", 7.0), LIVE) is None  # replaces; never pairs itself
+    assert await store.quick_entry("h_fay", LIVE) == _entry("fay", 7.0)
+    assert await store.quick_enter(_entry("gus", 8.0, target=50), LIVE) == _entry("cid", 3.0, 50)
+    assert await store.quick_waiting(LIVE) == 1
     assert await store.quick_leave("h_fay")
     assert not await store.quick_leave("h_fay")
-    assert await store.quick_waiting() == 0
+    assert await store.quick_waiting(LIVE) == 0
 
 
 async def test_quick_queue_remembers_pairings_for_a_while(store: Store) -> None:
-    assert await store.quick_enter(_entry("ann", 1.0)) is None
-    other = await store.quick_enter(_entry("bob", 2.0))
+    assert await store.quick_enter(_entry("ann", 1.0), LIVE) is None
+    other = await store.quick_enter(_entry("bob", 2.0), LIVE)
     assert other == _entry("ann", 1.0)
     paired = (
         replace(other, since=10.0, room="r1", seat="one"),
         replace(_entry("bob", 10.0), room="r1", seat="two"),
     )
     await store.quick_save(paired, forget_before=0.0)
-    assert await store.quick_entry("h_bob") == paired[1]
-    assert await store.quick_waiting() == 0
+    assert await store.quick_entry("h_bob", LIVE) == paired[1]
+    assert await store.quick_waiting(LIVE) == 0
     assert not await store.quick_leave("h_ann")  # paired, not waiting: stays remembered
-    assert await store.quick_entry("h_ann") == paired[0]
+    assert await store.quick_entry("h_ann", LIVE) == paired[0]
     # A put-back entry waits again; old pairings are forgotten.
     await store.quick_save((_entry("cid", 20.0),), forget_before=11.0)
-    assert await store.quick_entry("h_ann") is None and await store.quick_entry("h_bob") is None
-    assert await store.quick_waiting() == 1
+    assert (
+        await store.quick_entry("h_ann", LIVE) is None
+        and await store.quick_entry("h_bob", LIVE) is None
+    )
+    assert await store.quick_waiting(LIVE) == 1
     # Entering again replaces a remembered pairing.
     await store.quick_save(paired, forget_before=0.0)
-    assert await store.quick_enter(_entry("ann", 30.0)) == _entry("cid", 20.0)
-    assert await store.quick_entry("h_ann") is None
+    assert await store.quick_enter(_entry("ann", 30.0), LIVE) == _entry("cid", 20.0)
+    assert await store.quick_entry("h_ann", LIVE) is None
 
 
 async def test_people_entering_at_once_are_paired_exactly_once(store: Store) -> None:
     entries = [_entry(f"x{n}", float(n)) for n in range(10)]
-    taken = await asyncio.gather(*(store.quick_enter(e) for e in entries))
+    taken = await asyncio.gather(*(store.quick_enter(e, LIVE) for e in entries))
     pairs = [(e.player, t.player) for e, t in zip(entries, taken, strict=True) if t is not None]
     assert len(pairs) == 5  # nobody left waiting while a compatible person waits too
     assert sorted(p for pair in pairs for p in pair) == sorted(e.player for e in entries)
-    assert await store.quick_waiting() == 0
+    assert await store.quick_waiting(LIVE) == 0
+
+
+async def test_a_stale_waiting_entry_is_never_paired_and_is_removed(store: Store) -> None:
+    short = 0.5  # stale after half a second unconfirmed, deleted after one
+    assert await store.quick_enter(_entry("ann", 1.0), short) is None
+    assert await store.quick_waiting(short) == 1
+    await asyncio.sleep(0.6)  # Ann's instance died: nobody confirms her entry
+    assert await store.quick_waiting(short) == 0
+    assert await store.quick_entry("h_ann", short) is None
+    assert await store.quick_enter(_entry("bob", 2.0), short) is None  # not paired with Ann
+    await asyncio.sleep(0.5)  # Ann unconfirmed for over twice the staleness: deleted
+    assert await store.quick_confirm(["h_ann", "h_bob"], short) == 1  # not brought back
+    assert await store.quick_entry("h_bob", short) == _entry("bob", 2.0)
+    assert not await store.quick_leave("h_ann")
+    assert await store.quick_leave("h_bob")
+
+
+async def test_confirmed_entries_live_and_released_ones_wait_for_a_confirmation(
+    store: Store,
+) -> None:
+    live = 1.0
+    assert await store.quick_enter(_entry("ann", 1.0), live) is None
+    await asyncio.sleep(0.6)
+    assert await store.quick_confirm(["h_ann", "h_nobody"], live) == 1
+    await asyncio.sleep(0.6)  # over the staleness since she entered, not since confirmed
+    assert await store.quick_enter(_entry("bob", 2.0), live) == _entry("ann", 1.0)
+    # Cid's last lobby socket on one instance closed: stale at once...
+    assert await store.quick_enter(_entry("cid", 3.0), live) is None
+    assert await store.quick_release("h_cid", live)
+    assert not await store.quick_release("h_cid", live)
+    assert await store.quick_waiting(live) == 0
+    assert await store.quick_entry("h_cid", live) is None
+    assert await store.quick_enter(_entry("dan", 4.0), live) is None  # not paired with Cid
+    # ...until another instance, where Cid has a lobby socket too, confirms it.
+    assert await store.quick_confirm(["h_cid"], live) == 2
+    assert await store.quick_enter(_entry("eve", 5.0), live) == _entry("cid", 3.0)
+    assert await store.quick_entry("h_dan", live) == _entry("dan", 4.0)

@@ -49,6 +49,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             lease_ttl=settings.lease_ttl,
             lease_renew=settings.lease_renew,
             presence_interval=settings.presence_interval,
+            quick_confirm=settings.quick_confirm,
         )
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
@@ -62,9 +63,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if settings.test_clock:
             log.warning("GINRUMMY_TEST_CLOCK is set: the clock moves by POST /api/test/clock")
         await rooms.start()  # the listed rooms, then the lobby notices of every instance
+        app.state.quick.start()
         try:
             yield
         finally:
+            await app.state.quick.close()
             await rooms.close()
             await bus.close()
             await store.close()

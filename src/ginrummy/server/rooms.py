@@ -78,6 +78,7 @@ CHAT_MAX = 200
 PHRASES = ("gg", "gl", "thanks", "nice")
 LOBBY_TOPIC = "lobby"
 PRESENCE_LIFETIME = 3  # presence intervals another instance's socket counts last unrenewed
+QUICK_LIFETIME = 3  # confirm periods a quick-match waiting entry lives unconfirmed
 PRESENCE_SETTLE = 1.5  # presence intervals a loaded room listens before any grace period
 # Bidirectional overrides and isolates would let a message rewrite how others read it.
 _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
@@ -1150,6 +1151,7 @@ class RoomManager:
         lease_ttl: float = 10.0,
         lease_renew: float = 3.0,
         presence_interval: float = 5.0,
+        quick_confirm: float = 5.0,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -1170,6 +1172,8 @@ class RoomManager:
         self.results_lock = asyncio.Lock()
         self.lobby_news = MemoryBus()  # this instance's lobby sockets: the lobby is current
         self.queue_waiting = 0  # people in the quick-match queue, as last counted
+        self.quick_confirm = quick_confirm  # seconds between confirmations of waiting entries
+        self.quick_stale_after = QUICK_LIFETIME * quick_confirm  # unconfirmed: not waiting
         self._lobby_task: asyncio.Task[None] | None = None
 
     # --- players ----------------------------------------------------------------------
@@ -1219,7 +1223,7 @@ class RoomManager:
 
     async def _count_queue(self) -> None:
         try:
-            self.queue_waiting = await self.store.quick_waiting()
+            self.queue_waiting = await self.store.quick_waiting(self.quick_stale_after)
         except StoreError as exc:
             log.warning("cannot count the quick-match queue: %s", exc)
 

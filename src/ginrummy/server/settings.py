@@ -35,6 +35,7 @@ class Settings:
     lease_ttl: float = 10.0  # seconds a room's lease lasts unless renewed (docs/operations.md)
     lease_renew: float = 3.0  # seconds between renewals (and takeover attempts)
     presence_interval: float = 5.0  # seconds between renewals of this instance's socket counts
+    quick_confirm: float = 5.0  # seconds between confirmations of quick-match waiting entries
 
     @property
     def store_url(self) -> str:
@@ -76,6 +77,8 @@ class Settings:
             s = replace(s, lease_renew=_seconds("GINRUMMY_LEASE_RENEW", v, 0.01, 3600))
         if v := env.get("GINRUMMY_PRESENCE_INTERVAL"):
             s = replace(s, presence_interval=_seconds("GINRUMMY_PRESENCE_INTERVAL", v, 0.01, 3600))
+        if v := env.get("GINRUMMY_QUICK_CONFIRM"):
+            s = replace(s, quick_confirm=_seconds("GINRUMMY_QUICK_CONFIRM", v, 0.01, 3600))
         if s.lease_renew >= s.lease_ttl:
             raise ValueError(
                 f"GINRUMMY_LEASE_RENEW ({s.lease_renew:g} s) must be shorter than"

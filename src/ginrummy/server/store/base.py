@@ -214,21 +214,37 @@ class Store(Protocol):
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
         """The room's newest ``limit`` chat lines, oldest first."""
 
-    async def quick_enter(self, entry: QuickEntry) -> QuickEntry | None:
-        """Pair or wait, atomically across instances: take the oldest waiting entry with
-        the same rules (another player's) out of the queue and return it; if there is
-        none, ``entry`` waits. Either way the identity's previous entry is replaced."""
+    # A waiting entry lives while some instance confirms it (a lobby socket of its person
+    # is open there): unconfirmed for ``stale_after`` seconds it is stale (never paired,
+    # not counted, not shown), for twice that it is deleted. Each store reads its own
+    # clock: PostgreSQL's now(), the server's for SQLite and memory (docs/operations.md).
+
+    async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
+        """Pair or wait, atomically across instances: take the oldest live waiting entry
+        with the same rules (another player's) out of the queue and return it; if there
+        is none, ``entry`` waits, confirmed now. Either way the identity's previous entry
+        is replaced, and the waiting entries stale for ``2 * stale_after`` are deleted."""
 
     async def quick_save(self, entries: Sequence[QuickEntry], forget_before: float) -> None:
-        """Write ``entries`` as their identities' entries (pairings, with ``room`` and
-        ``seat``, for status reads; or a waiting entry put back), and forget pairings
-        made before ``forget_before``."""
+        """Write ``entries`` as their identities' entries, confirmed now (pairings, with
+        ``room`` and ``seat``, for status reads; or a waiting entry put back), and forget
+        pairings made before ``forget_before``."""
+
+    async def quick_confirm(self, identity_hashes: Sequence[str], stale_after: float) -> int:
+        """Confirm the waiting entries of these identities now (stale ones come back),
+        delete the waiting entries stale for ``2 * stale_after``; return how many live
+        entries wait."""
+
+    async def quick_release(self, identity_hash: str, stale_after: float) -> bool:
+        """Make the identity's waiting entry stale at once (its last lobby socket on an
+        instance closed): it lives on only if another instance confirms it again. False
+        if it had no live waiting entry."""
 
     async def quick_leave(self, identity_hash: str) -> bool:
         """Take the identity out of the queue; False if it was not waiting."""
 
-    async def quick_entry(self, identity_hash: str) -> QuickEntry | None:
-        """The identity's entry, waiting or paired."""
+    async def quick_entry(self, identity_hash: str, stale_after: float) -> QuickEntry | None:
+        """The identity's entry, paired or waiting (a stale waiting one is None)."""
 
-    async def quick_waiting(self) -> int:
-        """How many people wait in the quick-match queue."""
+    async def quick_waiting(self, stale_after: float) -> int:
+        """How many people wait in the quick-match queue (live entries)."""

@@ -34,6 +34,7 @@ class MemoryStore:
         self._results: list[ResultRow] = []
         self._chat: dict[str, list[ChatLine]] = {}  # room -> its newest lines
         self._quick: dict[str, QuickEntry] = {}  # identity hash -> entry, in arrival order
+        self._confirmed: dict[str, float] = {}  # identity hash -> when its entry was confirmed
         self._leases: dict[str, tuple[str, float]] = {}  # room -> holder, expiry (monotonic)
 
     async def open(self) -> None:
@@ -171,37 +172,81 @@ class MemoryStore:
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
         return self._chat.get(room_id, [])[-limit:]
 
-    async def quick_enter(self, entry: QuickEntry) -> QuickEntry | None:
+    def _live(self, e: QuickEntry, stale_after: float, now: float) -> bool:
+        return e.room is not None or self._confirmed[e.identity_hash] > now - stale_after
+
+    def _put(self, entry: QuickEntry, now: float) -> None:
         self._quick.pop(entry.identity_hash, None)
+        self._quick[entry.identity_hash] = entry
+        self._confirmed[entry.identity_hash] = now
+
+    def _drop(self, identity_hash: str) -> None:
+        del self._quick[identity_hash]
+        del self._confirmed[identity_hash]
+
+    def _sweep(self, stale_after: float, now: float) -> None:
+        for e in list(self._quick.values()):
+            if not self._live(e, 2 * stale_after, now):
+                self._drop(e.identity_hash)
+
+    async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
+        now = time.time()
+        if entry.identity_hash in self._quick:
+            self._drop(entry.identity_hash)
+        self._sweep(stale_after, now)
         waiting = (
             e
             for e in self._quick.values()
-            if e.room is None and e.rules == entry.rules and e.player != entry.player
+            if e.room is None
+            and e.rules == entry.rules
+            and e.player != entry.player
+            and self._live(e, stale_after, now)
         )
         other = min(waiting, key=lambda e: (e.since, e.identity_hash), default=None)
         if other is None:
-            self._quick[entry.identity_hash] = entry
+            self._put(entry, now)
             return None
-        del self._quick[other.identity_hash]
+        self._drop(other.identity_hash)
         return other
 
     async def quick_save(self, entries: Sequence[QuickEntry], forget_before: float) -> None:
         for old in list(self._quick.values()):
             if old.room is not None and old.since < forget_before:
-                del self._quick[old.identity_hash]
+                self._drop(old.identity_hash)
+        now = time.time()
         for entry in entries:
-            self._quick.pop(entry.identity_hash, None)
-            self._quick[entry.identity_hash] = entry
+            self._put(entry, now)
+
+    async def quick_confirm(self, identity_hashes: Sequence[str], stale_after: float) -> int:
+        now = time.time()
+        self._sweep(stale_after, now)  # first: what is deleted stays deleted
+        for identity_hash in identity_hashes:
+            entry = self._quick.get(identity_hash)
+            if entry is not None and entry.room is None:
+                self._confirmed[identity_hash] = now
+        return await self.quick_waiting(stale_after)
+
+    async def quick_release(self, identity_hash: str, stale_after: float) -> bool:
+        now = time.time()
+        entry = self._quick.get(identity_hash)
+        if entry is None or entry.room is not None or not self._live(entry, stale_after, now):
+            return False
+        self._confirmed[identity_hash] = now - stale_after
+        return True
 
     async def quick_leave(self, identity_hash: str) -> bool:
         entry = self._quick.get(identity_hash)
         if entry is None or entry.room is not None:
             return False
-        del self._quick[identity_hash]
+        self._drop(identity_hash)
         return True
 
-    async def quick_entry(self, identity_hash: str) -> QuickEntry | None:
-        return self._quick.get(identity_hash)
+    async def quick_entry(self, identity_hash: str, stale_after: float) -> QuickEntry | None:
+        entry = self._quick.get(identity_hash)
+        if entry is None or not self._live(entry, stale_after, time.time()):
+            return None
+        return entry
 
-    async def quick_waiting(self) -> int:
-        return sum(e.room is None for e in self._quick.values())
+    async def quick_waiting(self, stale_after: float) -> int:
+        now = time.time()
+        return sum(e.room is None and self._live(e, stale_after, now) for e in self._quick.values())

@@ -67,6 +67,9 @@ RESULT_COLUMNS = (
 PLAYER_COLUMNS = "id, name, rating, rd, volatility, rated_matches, abandons, created"
 CHAT_COLUMNS = "seq, t, seat, player, tag, text, phrase"
 QUICK_COLUMNS = "identity_hash, player, rules, since, room, seat"
+# Quick-match entries are confirmed on the database's clock, shared by every instance.
+NOW = "extract(epoch FROM now())::double precision"
+COUNT_WAITING = f"SELECT COUNT(*) FROM quick_queue WHERE room IS NULL AND confirmed > {NOW}"
 # Errors that mean "the database is not there or not well": StoreError, never a hang.
 _UNAVAILABLE = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
@@ -402,19 +405,22 @@ class PostgresStore:
         )
         return [ChatLine(*r) for r in reversed(rows)]
 
-    async def quick_enter(self, entry: QuickEntry) -> QuickEntry | None:
+    async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
         async def write(c: Any) -> QuickEntry | None:
             # One enter at a time (plain reads go on): two instances never take the same
             # waiting entry, and two people entering at once see each other.
             await c.execute("LOCK TABLE quick_queue IN EXCLUSIVE MODE")
             await c.execute("DELETE FROM quick_queue WHERE identity_hash = $1", entry.identity_hash)
+            await _sweep_quick(c, 2 * stale_after)
             row = await c.fetchrow(
                 f"DELETE FROM quick_queue WHERE identity_hash = (SELECT identity_hash"
                 " FROM quick_queue WHERE room IS NULL AND rules = $1 AND player <> $2"
+                f" AND confirmed > {NOW} - $3"
                 ' ORDER BY since, identity_hash COLLATE "C" LIMIT 1)'
                 f" RETURNING {QUICK_COLUMNS}",
                 _json(entry.rules),
                 entry.player,
+                stale_after,
             )
             if row is None:
                 await _put_quick(c, entry)
@@ -433,6 +439,29 @@ class PostgresStore:
 
         await self._write(write)
 
+    async def quick_confirm(self, identity_hashes: Sequence[str], stale_after: float) -> int:
+        async def write(c: Any) -> int:
+            await _sweep_quick(c, 2 * stale_after)  # first: what is deleted stays deleted
+            await c.execute(
+                f"UPDATE quick_queue SET confirmed = {NOW}"
+                " WHERE identity_hash = ANY($1::text[]) AND room IS NULL",
+                list(identity_hashes),
+            )
+            return int(await c.fetchval(f"{COUNT_WAITING} - $1", stale_after))
+
+        return await self._write(write)
+
+    async def quick_release(self, identity_hash: str, stale_after: float) -> bool:
+        row = await self._write(
+            lambda c: c.fetchrow(
+                f"UPDATE quick_queue SET confirmed = {NOW} - $2 WHERE identity_hash = $1"
+                f" AND room IS NULL AND confirmed > {NOW} - $2 RETURNING identity_hash",
+                identity_hash,
+                stale_after,
+            )
+        )
+        return row is not None
+
     async def quick_leave(self, identity_hash: str) -> bool:
         row = await self._write(
             lambda c: c.fetchrow(
@@ -443,20 +472,28 @@ class PostgresStore:
         )
         return row is not None
 
-    async def quick_entry(self, identity_hash: str) -> QuickEntry | None:
+    async def quick_entry(self, identity_hash: str, stale_after: float) -> QuickEntry | None:
         row = await self._read(
             lambda c: c.fetchrow(
-                f"SELECT {QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = $1",
+                f"SELECT {QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = $1"
+                f" AND (room IS NOT NULL OR confirmed > {NOW} - $2)",
                 identity_hash,
+                stale_after,
             )
         )
         return None if row is None else _quick(row)
 
-    async def quick_waiting(self) -> int:
-        count = await self._read(
-            lambda c: c.fetchval("SELECT COUNT(*) FROM quick_queue WHERE room IS NULL")
-        )
+    async def quick_waiting(self, stale_after: float) -> int:
+        count = await self._read(lambda c: c.fetchval(f"{COUNT_WAITING} - $1", stale_after))
         return int(count)
+
+
+async def _sweep_quick(c: Any, unconfirmed_for: float) -> None:
+    """Delete the waiting entries unconfirmed for ``unconfirmed_for`` seconds."""
+    await c.execute(
+        f"DELETE FROM quick_queue WHERE room IS NULL AND confirmed < {NOW} - $1",
+        unconfirmed_for,
+    )
 
 
 def _quick(row: Sequence[Any]) -> QuickEntry:
@@ -465,10 +502,11 @@ def _quick(row: Sequence[Any]) -> QuickEntry:
 
 async def _put_quick(c: Any, e: QuickEntry) -> None:
     await c.execute(
-        f"INSERT INTO quick_queue ({QUICK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"
+        f"INSERT INTO quick_queue ({QUICK_COLUMNS}, confirmed)"
+        f" VALUES ($1, $2, $3, $4, $5, $6, {NOW})"
         " ON CONFLICT (identity_hash) DO UPDATE SET player = excluded.player,"
         " rules = excluded.rules, since = excluded.since, room = excluded.room,"
-        " seat = excluded.seat",
+        " seat = excluded.seat, confirmed = excluded.confirmed",
         e.identity_hash,
         e.player,
         _json(e.rules),

@@ -41,11 +41,13 @@ from ginrummy.server.store.base import (
 T = TypeVar("T")
 log = logging.getLogger("ginrummy.server.store.sqlite")
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # Version 2 (public play) only adds tables: a version-1 file is upgraded in place by
 # the CREATE TABLE IF NOT EXISTS below; its identities get a player on first use.
 # Version 3 (several instances) adds the leases table the same way.
 # Version 4 (several instances) adds chat and the quick-match queue: CHAT_AND_QUEUE.
+# Version 5 adds quick_queue.confirmed (waiting entries live while confirmed): a
+# version-4 file gets the column from QUEUE_CONFIRMED, its entries confirmed at upgrade.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identities (
     token_hash TEXT PRIMARY KEY,
@@ -138,11 +140,13 @@ CREATE TABLE IF NOT EXISTS quick_queue (
     rules TEXT NOT NULL,
     since REAL NOT NULL,
     room TEXT,
-    seat TEXT
+    seat TEXT,
+    confirmed REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS quick_queue_waiting ON quick_queue(rules, since) WHERE room IS NULL;
 """
 CHAT_COLUMNS = "seq, t, seat, player, tag, text, phrase"
+QUEUE_CONFIRMED = "ALTER TABLE quick_queue ADD COLUMN confirmed REAL NOT NULL DEFAULT 0"
 QUICK_COLUMNS = "identity_hash, player, rules, since, room, seat"
 RESULT_COLUMNS = (
     "room, match_seq, player, seat, opponent, bot, rated, won, rounds, gins,"
@@ -264,6 +268,10 @@ class SQLiteStore:
                 )
             db.executescript(SCHEMA)
             db.executescript(CHAT_AND_QUEUE)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(quick_queue)")}
+            if "confirmed" not in columns:  # a version-4 file
+                db.execute(QUEUE_CONFIRMED)
+                db.execute("UPDATE quick_queue SET confirmed = ?", (time.time(),))
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._db = db
 
@@ -483,18 +491,20 @@ class SQLiteStore:
         )
         return [ChatLine(*r) for r in reversed(rows)]
 
-    async def quick_enter(self, entry: QuickEntry) -> QuickEntry | None:
+    async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
         # One write transaction: two instances never take the same waiting entry, and
         # two people entering at once see each other (the second pairs with the first).
         def write(db: sqlite3.Connection) -> QuickEntry | None:
+            now = time.time()
             db.execute("DELETE FROM quick_queue WHERE identity_hash = ?", (entry.identity_hash,))
+            _sweep_quick(db, now - 2 * stale_after)
             row = db.execute(
                 f"SELECT {QUICK_COLUMNS} FROM quick_queue WHERE room IS NULL AND rules = ?"
-                " AND player <> ? ORDER BY since, identity_hash LIMIT 1",
-                (_json(entry.rules), entry.player),
+                " AND player <> ? AND confirmed > ? ORDER BY since, identity_hash LIMIT 1",
+                (_json(entry.rules), entry.player, now - stale_after),
             ).fetchone()
             if row is None:
-                _put_quick(db, entry)
+                _put_quick(db, entry, now)
                 return None
             db.execute("DELETE FROM quick_queue WHERE identity_hash = ?", (row[0],))
             return _quick(row)
@@ -506,10 +516,35 @@ class SQLiteStore:
             db.execute(
                 "DELETE FROM quick_queue WHERE room IS NOT NULL AND since < ?", (forget_before,)
             )
+            now = time.time()
             for entry in entries:
-                _put_quick(db, entry)
+                _put_quick(db, entry, now)
 
         await self._write(write)
+
+    async def quick_confirm(self, identity_hashes: Sequence[str], stale_after: float) -> int:
+        def write(db: sqlite3.Connection) -> int:
+            now = time.time()
+            _sweep_quick(db, now - 2 * stale_after)  # first: what is deleted stays deleted
+            db.executemany(
+                "UPDATE quick_queue SET confirmed = ? WHERE identity_hash = ? AND room IS NULL",
+                [(now, h) for h in identity_hashes],
+            )
+            return _count_waiting(db, now - stale_after)
+
+        return await self._write(write)
+
+    async def quick_release(self, identity_hash: str, stale_after: float) -> bool:
+        def write(db: sqlite3.Connection) -> bool:
+            now = time.time()
+            cursor = db.execute(
+                "UPDATE quick_queue SET confirmed = ? WHERE identity_hash = ? AND room IS NULL"
+                " AND confirmed > ?",
+                (now - stale_after, identity_hash, now - stale_after),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(write)
 
     async def quick_leave(self, identity_hash: str) -> bool:
         def write(db: sqlite3.Connection) -> bool:
@@ -521,20 +556,30 @@ class SQLiteStore:
 
         return await self._write(write)
 
-    async def quick_entry(self, identity_hash: str) -> QuickEntry | None:
+    async def quick_entry(self, identity_hash: str, stale_after: float) -> QuickEntry | None:
         row = await self._run(
             lambda db: db.execute(
-                f"SELECT {QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = ?",
-                (identity_hash,),
+                f"SELECT {QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = ?"
+                " AND (room IS NOT NULL OR confirmed > ?)",
+                (identity_hash, time.time() - stale_after),
             ).fetchone()
         )
         return None if row is None else _quick(row)
 
-    async def quick_waiting(self) -> int:
-        row = await self._run(
-            lambda db: db.execute("SELECT COUNT(*) FROM quick_queue WHERE room IS NULL").fetchone()
-        )
-        return int(row[0])
+    async def quick_waiting(self, stale_after: float) -> int:
+        return await self._run(lambda db: _count_waiting(db, time.time() - stale_after))
+
+
+def _sweep_quick(db: sqlite3.Connection, before: float) -> None:
+    """Delete the waiting entries last confirmed before ``before``."""
+    db.execute("DELETE FROM quick_queue WHERE room IS NULL AND confirmed < ?", (before,))
+
+
+def _count_waiting(db: sqlite3.Connection, live_after: float) -> int:
+    row = db.execute(
+        "SELECT COUNT(*) FROM quick_queue WHERE room IS NULL AND confirmed > ?", (live_after,)
+    ).fetchone()
+    return int(row[0])
 
 
 def _chat_values(line: ChatLine) -> tuple[Any, ...]:
@@ -545,13 +590,13 @@ def _quick(row: Sequence[Any]) -> QuickEntry:
     return QuickEntry(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5])
 
 
-def _put_quick(db: sqlite3.Connection, e: QuickEntry) -> None:
+def _put_quick(db: sqlite3.Connection, e: QuickEntry, confirmed: float) -> None:
     db.execute(
-        f"INSERT INTO quick_queue ({QUICK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+        f"INSERT INTO quick_queue ({QUICK_COLUMNS}, confirmed) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (identity_hash) DO UPDATE SET player = excluded.player,"
         " rules = excluded.rules, since = excluded.since, room = excluded.room,"
-        " seat = excluded.seat",
-        (e.identity_hash, e.player, _json(e.rules), e.since, e.room, e.seat),
+        " seat = excluded.seat, confirmed = excluded.confirmed",
+        (e.identity_hash, e.player, _json(e.rules), e.since, e.room, e.seat, confirmed),
     )
 
 
