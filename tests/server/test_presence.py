@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,17 @@ from ginrummy.server.app import create_app
 from ginrummy.server.rooms import Room, RoomManager
 from ginrummy.server.settings import Settings
 
-from .helpers import Message, auth, hello, identity, receive_until, settings, simple_choice
+from .helpers import (
+    Message,
+    auth,
+    client,
+    create,
+    hello,
+    identity,
+    receive_until,
+    settings,
+    simple_choice,
+)
 from .test_instances import REDIS_URL, _need_redis
 
 INTERVAL = 0.1  # presence renewals (real seconds): counts expire after 0.3 s unrenewed
@@ -295,3 +306,22 @@ def test_spectators_on_another_instance_are_counted(tmp_path: Path) -> None:
             assert a.get(f"/api/rooms/{room_id}").json()["watchers"] == 1
         gone = receive_until(ws1, lambda m: m["type"] == "presence" and not m["watchers"])
         assert gone["watchers"] == 0
+
+
+def test_renewals_are_spread_over_the_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thousand rooms renewed at once would queue every move behind them (on this
+    instance and the others): each room gets its own moment within the interval."""
+    times: list[float] = []
+
+    async def renew(self: Room) -> None:
+        times.append(time.monotonic())
+
+    monkeypatch.setattr(Room, "renew_presence", renew)
+    with client(presence_interval=0.4) as c:
+        token = identity(c)
+        for _ in range(4):
+            create(c, token)
+        time.sleep(1.0)
+    gaps = [b - a for a, b in pairwise(times)]
+    assert len(gaps) >= 4, times
+    assert min(gaps) >= 0.05, gaps  # 0.4 s over 4 rooms: about 0.1 s apart

@@ -1239,8 +1239,15 @@ class RoomManager:
         """Every ``presence_interval``: each room renews this instance's socket counts
         and forgets the counts other instances stopped renewing."""
         while True:
-            await asyncio.sleep(self.presence_interval)
-            for room in list(self._rooms.values()):
+            rooms = list(self._rooms.values())
+            if not rooms:
+                await asyncio.sleep(self.presence_interval)
+                continue
+            # Spread over the interval: a thousand renewals at once would queue the
+            # moves behind them, here and on every other instance.
+            step = self.presence_interval / len(rooms)
+            for room in rooms:
+                await asyncio.sleep(step)
                 try:
                     await room.renew_presence()
                 except Exception:  # one room's failure must not stop the others' presence
