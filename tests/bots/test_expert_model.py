@@ -5,18 +5,10 @@ from __future__ import annotations
 import random
 
 from ginrummy.bots.evaluation import loose_cards
-from ginrummy.bots.expert_model import (
-    Inference,
-    defender_deadwood,
-    holding_odds,
-    knock_outlook,
-    sample_hands,
-    value,
-)
+from ginrummy.bots.expert_model import Inference, holding_odds, knock_outlook, sample_hands
 from ginrummy.bots.knowledge import Knowledge
 from ginrummy.engine.cards import parse_cards, to_mask
 from ginrummy.engine.melds import arrangement_of_mask
-from ginrummy.engine.showdown import defender_reply
 
 ALL = (1 << 52) - 1
 
@@ -79,35 +71,6 @@ def test_sampled_hands_improve_with_the_choice_they_had() -> None:
     assert mean_deadwood(3) < mean_deadwood(0) - 5
 
 
-def test_defender_deadwood_lays_off_on_runs_and_sets() -> None:
-    knocker = arrangement_of_mask(to_mask(parse_cards("4c 5c 6c 9d 9h 9s Kd Kh Ks 2d")))
-    melds = knocker.meld_masks
-    # 3c and 7c go onto the run, 9c onto the set of nines; Qd 8h 6s 5h stay.
-    defender = to_mask(parse_cards("3c 7c 9c Qd 8h Ah Ad As 6s 5h"))
-    assert defender_deadwood(defender, melds) == 10 + 8 + 6 + 5
-    # 2c would chain onto the run after 3c, but it is worth more in its set of twos.
-    chain = to_mask(parse_cards("2c 3c 2d 2h 9c Qd Qh Js Ts 8h"))
-    assert defender_deadwood(chain, melds) == 10 + 10 + 10 + 10 + 8
-    assert value(to_mask(parse_cards("Ac Kc 7h"))) == 18
-
-
-def test_defender_deadwood_bounds_the_engine_reply_and_mostly_equals_it() -> None:
-    """Never below the engine's optimal reply; equal to it nearly always."""
-    rng = random.Random(3)
-    deck = list(range(52))
-    equal = 0
-    for _ in range(300):
-        rng.shuffle(deck)
-        knocker = sum(1 << i for i in deck[:10])
-        defender = sum(1 << i for i in deck[10:20])
-        melds = arrangement_of_mask(knocker).meld_masks
-        ours = defender_deadwood(defender, melds)
-        engine = defender_reply(defender, melds)[2]
-        assert ours >= engine
-        equal += ours == engine
-    assert equal >= 290
-
-
 def test_knock_outlook_counts_undercuts_and_points() -> None:
     melds = arrangement_of_mask(to_mask(parse_cards("4c 5c 6c 9d 9h 9s Kd Kh Ks 2d"))).meld_masks
     high = to_mask(parse_cards("Qc Qd Jh Js 8d 7h 5s 3h Ad 2h"))  # 8 points in sight
@@ -115,3 +78,6 @@ def test_knock_outlook_counts_undercuts_and_points() -> None:
     outlook = knock_outlook(2, melds, [high, gin], bonus=25)
     assert outlook.undercut == 0.5
     assert outlook.points == ((loose_cards(high)[0] - 2) - (25 + 2)) / 2
+    # The defender lays off: 3c and 7c on the run, 9c on the nines; Qd 8h 6s 5h stay.
+    lays = to_mask(parse_cards("3c 7c 9c Qd 8h Ah Ad As 6s 5h"))
+    assert knock_outlook(2, melds, [lays], bonus=25).points == (10 + 8 + 6 + 5) - 2

@@ -6,7 +6,8 @@
   the seeded rng (never a clock), each improved as a player would have improved it
   with the stock cards it drew;
 - *knock outlook*: over those hands, the chance of an undercut and the expected points
-  of knocking now, after the opponent lays off on the knocker's melds.
+  of knocking now, after the opponent's best melds and layoffs (the engine's
+  ``defender_reply``: the bot applies the rule, it does not re-implement it).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ginrummy.bots.evaluation import discard_scores, indices, loose_cards, neighbours
-from ginrummy.bots.knowledge import SUIT, Knowledge
+from ginrummy.bots.evaluation import discard_scores, indices, neighbours
+from ginrummy.bots.knowledge import Knowledge
+from ginrummy.engine.showdown import defender_reply
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,56 +98,6 @@ def _keep_best(known: int, hidden: int, drops: int) -> int:
     return hand
 
 
-def layoffs(hand: int, melds: tuple[int, ...]) -> int:
-    """The cards of ``hand`` that fit the knocker's ``melds``: runs extended at either
-    end (chains included) and the fourth card of a set of three."""
-    out = 0
-    for meld in melds:
-        low = meld & -meld
-        lo = low.bit_length() - 1
-        if meld >> lo & SUIT == meld >> lo:  # one suit: a run
-            base = lo - lo % 13
-            k = meld.bit_length()
-            while k < base + 13 and hand >> k & 1:
-                out |= 1 << k
-                k += 1
-            k = lo - 1
-            while k >= base and hand >> k & 1:
-                out |= 1 << k
-                k -= 1
-        elif meld.bit_count() == 3:
-            rank = lo % 13
-            out |= hand & (_RANK << rank) & ~meld
-    return out
-
-
-_RANK = 1 | 1 << 13 | 1 << 26 | 1 << 39
-
-
-def defender_deadwood(hand: int, melds: tuple[int, ...]) -> int:
-    """The opponent's deadwood after laying off on ``melds`` (the better of laying off
-    its unmatched cards only, or every card that fits and arranging the rest)."""
-    deadwood, loose = loose_cards(hand)
-    fit = layoffs(hand, melds)
-    if not fit:
-        return deadwood
-    only_loose = deadwood - value(layoffs(loose, melds))
-    return min(only_loose, loose_cards(hand & ~fit)[0])
-
-
-def value(mask: int) -> int:
-    """The points of the cards in ``mask`` (ace 1, face cards 10)."""
-    return (
-        _VALUE[mask & SUIT]
-        + _VALUE[mask >> 13 & SUIT]
-        + _VALUE[mask >> 26 & SUIT]
-        + _VALUE[mask >> 39 & SUIT]
-    )
-
-
-_VALUE = tuple(sum(min(r + 1, 10) for r in range(13) if m >> r & 1) for m in range(1 << 13))
-
-
 @dataclass(frozen=True, slots=True)
 class Outlook:
     """What knocking now is expected to bring, over the sampled opponent hands."""
@@ -160,7 +112,8 @@ def knock_outlook(deadwood: int, melds: tuple[int, ...], hands: list[int], bonus
     undercuts = 0
     points = 0
     for hand in hands:
-        margin = defender_deadwood(hand, melds) - deadwood
+        # The engine's own rule: the defender's best melds and layoffs (RULES.md §3.4).
+        margin = defender_reply(hand, melds)[2] - deadwood
         if margin > 0:
             points += margin
         else:
