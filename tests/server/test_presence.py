@@ -325,3 +325,21 @@ def test_renewals_are_spread_over_the_interval(monkeypatch: pytest.MonkeyPatch) 
     gaps = [b - a for a, b in pairwise(times)]
     assert len(gaps) >= 4, times
     assert min(gaps) >= 0.05, gaps  # 0.4 s over 4 rooms: about 0.1 s apart
+
+
+def test_a_room_loaded_without_sockets_keeps_up_through_presence(tmp_path: Path) -> None:
+    """B has the room loaded (for its lobby, say) but no socket of it: A's presence
+    renewals carry the version, so B's copy does not go stale."""
+    with (
+        _two_instances(tmp_path) as (a, b, room_id, one, two),
+        a.websocket_connect("/ws") as ws1,
+        a.websocket_connect("/ws") as ws2,
+    ):
+        _, view1 = hello(ws1, room_id, one)
+        _, view2 = hello(ws2, room_id, two)
+        room_b = _room(b, room_id)
+        mover, view = (ws1, view1) if view1["view"]["legal_actions"] else (ws2, view2)
+        version = view["version"]
+        mover.send_json({"type": "act", "version": version, "action": simple_choice(view["view"])})
+        receive_until(mover, lambda m: m["type"] == "view" and m["version"] > version)
+        _until(lambda: room_b.current.version > version, "B's copy of the room went stale")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.testclient import TestClient
 
 from .helpers import auth, client, create, hello, identity, receive, receive_until
@@ -200,3 +202,30 @@ def test_quick_match_pairs_compatible_players() -> None:
             c.post("/api/quick", json={}, headers=auth(cid))
             assert c.get("/api/lobby").json()["queue"] == 1
         assert c.get("/api/quick", headers=auth(cid)).json() == {"status": "idle"}
+
+
+def test_a_lost_matched_notice_is_made_good_by_a_resync() -> None:
+    """The bus lost the 'matched' notice (a failed publish): the resync that follows
+    makes the lobby socket ask the store, which knows the pairing."""
+    with client() as c:
+        ann, bob = identity(c), identity(c)
+        bus = c.app.state.rooms.bus  # type: ignore[attr-defined]
+        real = bus.publish
+
+        async def lossy(topic: str, notice: Any) -> None:
+            if notice.get("kind") != "matched":
+                await real(topic, notice)
+
+        with c.websocket_connect("/ws") as lobby:
+            lobby.send_json({"type": "hello_lobby", "token": ann})
+            receive(lobby)
+            assert c.post("/api/quick", json={}, headers=auth(ann)).json()["status"] == "waiting"
+            bus.publish = lossy
+            body = c.post("/api/quick", json={}, headers=auth(bob)).json()
+            assert body["status"] == "matched"
+            bus.publish = real
+            ann_id = c.get("/api/me", headers=auth(ann)).json()["player"]["id"]
+            assert c.portal is not None
+            c.portal.call(real, f"player:{ann_id}", {"kind": "resync"})
+            msg = receive_until(lobby, lambda m: m["type"] == "matched")
+            assert msg == {"type": "matched", "room": body["room"], "seat": "one"}

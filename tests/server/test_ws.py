@@ -232,3 +232,32 @@ def test_a_store_outage_during_hello_answers_unavailable_and_keeps_the_socket(
             monkeypatch.setattr(store, "has_identity", real)
             welcome, view = hello(ws, room, token)  # the same socket, once it is back
             assert welcome["seat"] == "one" and view["view"]["seat"] == "one"
+
+
+def test_a_hello_that_fails_after_taking_the_seat_leaves_it_free(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not half bound: a seat counted online without a socket that follows the room
+    would hold the opponent's claim back."""
+    from ginrummy.engine import Seat
+    from ginrummy.server.rooms import Room
+    from ginrummy.server.store import StoreError
+
+    async def away(self: Room) -> list[object]:
+        raise StoreError("database is away")
+
+    with client() as c:
+        token = identity(c)
+        room_id = create(c, token)
+        real = Room.chat_history
+        monkeypatch.setattr(Room, "chat_history", away)
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "room": room_id, "token": token})
+            error = receive(ws)
+            assert (error["type"], error["code"]) == ("error", "unavailable")
+            assert c.portal is not None
+            room = c.portal.call(c.app.state.rooms.get, room_id)  # type: ignore[attr-defined]
+            assert room.online[Seat.ONE] == 0
+            monkeypatch.setattr(Room, "chat_history", real)
+            welcome, _ = hello(ws, room_id, token)
+            assert welcome["seat"] == "one" and room.online[Seat.ONE] == 1

@@ -952,6 +952,13 @@ class Room:
                 if notice.get("kind") != "presence":
                     continue
                 self.take_presence(notice)
+                told = notice.get("version")
+                if isinstance(told, int) and told > self.current.version:
+                    # The teller is ahead: keep a room loaded here without sockets current.
+                    try:
+                        await self.catch_up(told)
+                    except RoomError as exc:
+                        log.warning("room %s: cannot catch up: %s", self.id, exc.message)
                 news = (
                     not notice.get("renew") and notice.get("instance") != self.manager.instance_id
                 )
@@ -1283,8 +1290,8 @@ class RoomManager:
         room_id, version = notice.get("room"), notice.get("version")
         if isinstance(room_id, str):
             room = await self.get(room_id)  # opened on another instance: load it
-            if room is not None and isinstance(version, int) and version > room.current.version:
-                await room.catch_up()
+            if room is not None and isinstance(version, int):
+                await room.catch_up(version)  # none to read if a socket has just read it
         player_id = notice.get("player")
         if isinstance(player_id, str):
             fresh = await self.store.player(player_id)

@@ -330,20 +330,27 @@ class Connection:
             await room.watch(+1)  # before subscribing: the count is in the welcome
         self.room, self.seat, self.sent_version = room, seat, 0
         self.sub = self.rooms.bus.subscribe(room.topic)
-        # Read the log once more now that notices are kept: an event another instance
-        # wrote since the first read would otherwise reach this socket only with the next.
-        await room.catch_up()
-        if seat is not None:
-            await room.connect(seat)
-        snap = room.current
-        self.sent_version = snap.version
-        self.seen_connected = tuple(room.connected(s) for s in Seat)
-        welcome = {
-            "type": "welcome",
-            "room": room.info(seat),
-            "seat": None if seat is None else seat.label,
-        }
-        history = {"type": "chat_history", "messages": await room.chat_history()}
+        try:
+            # Read the log once more now that notices are kept: an event another instance
+            # wrote since the first read would otherwise reach this socket only with the
+            # next.
+            await room.catch_up()
+            if seat is not None:
+                await room.connect(seat)
+            snap = room.current
+            self.sent_version = snap.version
+            self.seen_connected = tuple(room.connected(s) for s in Seat)
+            welcome = {
+                "type": "welcome",
+                "room": room.info(seat),
+                "seat": None if seat is None else seat.label,
+            }
+            history = {"type": "chat_history", "messages": await room.chat_history()}
+        except BaseException:
+            # Not half bound: a seat counted online with no forwarder would hold its
+            # opponent's claim back and let notices pile up unread.
+            await self.unbind()
+            raise
         await self.send(welcome, self._view_message(snap), history)
         # Only now: the welcome comes first; notices since subscribing wait in ``sub``.
         self.forwarder = asyncio.create_task(self.forward(self.sub))
@@ -395,6 +402,17 @@ class Connection:
             notice = await sub.get()
             if notice.get("kind") == "matched":
                 await self.send({"type": "matched", "room": notice["room"], "seat": notice["seat"]})
+            elif notice.get("kind") == "resync" and self.identity_hash is not None:
+                # The bus may have lost the 'matched' notice: the store knows the pairing.
+                try:
+                    status = await self.quick.status(self.identity_hash)
+                except StoreError as exc:
+                    log.warning("cannot check a quick match after a resync: %s", exc)
+                    continue
+                if status["status"] == "matched":
+                    await self.send(
+                        {"type": "matched", "room": status["room"], "seat": status["seat"]}
+                    )
 
     async def unbind(self) -> None:
         for task in self.tasks:
