@@ -940,8 +940,9 @@ class Room:
         self._update_grace()
 
     def follow_presence(self) -> None:
-        """Take in the other instances' presence while the room is loaded, socket or not
-        (an instance that loads it for the lobby or the lease runs its grace periods too)."""
+        """Follow the room's notices while it is loaded, socket or not: the other
+        instances' presence (an instance that loads it for the lobby or the lease runs
+        its grace periods too) and what they write (it may hold the lease)."""
         sub = self.manager.bus.subscribe(self.topic)
         self.presence_task = asyncio.create_task(self._follow_presence(sub))
 
@@ -949,16 +950,17 @@ class Room:
         try:
             while True:
                 notice = await sub.get()
-                if notice.get("kind") != "presence":
+                kind, told = notice.get("kind"), notice.get("version")
+                if kind == "resync" or isinstance(told, int):
+                    # Written elsewhere (or the bus lost notices: read whatever the log
+                    # holds). Nothing is read if a socket of the room already has it.
+                    try:
+                        await self.catch_up(None if kind == "resync" else told)
+                    except RoomError as exc:
+                        log.warning("room %s: cannot follow a notice: %s", self.id, exc.message)
+                if kind != "presence":
                     continue
                 self.take_presence(notice)
-                told = notice.get("version")
-                if isinstance(told, int) and told > self.current.version:
-                    # The teller is ahead: keep a room loaded here without sockets current.
-                    try:
-                        await self.catch_up(told)
-                    except RoomError as exc:
-                        log.warning("room %s: cannot catch up: %s", self.id, exc.message)
                 news = (
                     not notice.get("renew") and notice.get("instance") != self.manager.instance_id
                 )
@@ -1060,11 +1062,10 @@ class Room:
     async def _keep_lease(self) -> None:
         """Take the lease, renew it while work is due, give it up once none is left.
 
-        Another instance may hold it: then follow the room and ask again each renewal
-        period, so that its lease, if that instance dies, runs out into this one."""
+        Another instance may hold it: then ask again each renewal period, so that its
+        lease, if that instance dies, runs out into this one (the room follows what
+        that instance writes meanwhile: ``follow_presence``)."""
         manager = self.manager
-        sub = manager.bus.subscribe(self.topic)
-        follower = asyncio.create_task(self._follow(sub))
         taken = False
         try:
             while True:
@@ -1079,10 +1080,6 @@ class Room:
                     return
         finally:
             self._leased.clear()
-            sub.close()
-            follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await follower
 
     async def _take_lease(self) -> bool:
         """Take or renew the lease. A new holder first reads the log: the last one may
@@ -1119,28 +1116,6 @@ class Room:
             log.warning("room %s: cannot release its lease: %s", self.id, exc)
             return
         log.info("room %s: lease released (no computer or clock to run)", self.id)
-
-    async def _follow(self, sub: Subscription) -> None:
-        """Take in what other instances write while this one keeps or wants the lease
-        (it may have no socket of the room to do that)."""
-        while True:
-            notice = await sub.get()
-            version = notice.get("version")
-            if notice.get("kind") == "resync":
-                version = None  # the bus lost notices: read the log whatever it holds
-            else:
-                if notice.get("kind") == "presence":
-                    self.take_presence(notice)  # and catch up below if the teller is ahead
-                if not isinstance(version, int):
-                    continue  # chat
-            async with self.lock:
-                # A socket of the room may have caught up meanwhile: read the log once.
-                if version is not None and version <= self.current.version:
-                    continue
-                try:
-                    await self._catch_up_locked()
-                except RoomError as exc:
-                    log.warning("room %s: cannot follow a notice: %s", self.id, exc.message)
 
 
 class RoomManager:
