@@ -90,7 +90,7 @@ def test_analyze_batch_reports_errors_and_goes_on(
 
 
 def test_settle_william_hill_example(capsys: pytest.CaptureFixture[str]) -> None:
-    # RULES.md §7.2: knocker 4-4-4, 7s-8s-9s, deadwood Ac As 6c 2d = 10;
+    # docs/rules.md §7.2: knocker 4-4-4, 7s-8s-9s, deadwood Ac As 6c 2d = 10;
     # defender lays off 6s and keeps 46.
     code, out, _ = run(
         capsys,
@@ -108,7 +108,7 @@ def test_settle_william_hill_example(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_settle_undercut_and_presets(capsys: pytest.CaptureFixture[str]) -> None:
-    # RULES.md §7.1: knocker deadwood 7 (7c); defender 5 (5c, nothing to lay off):
+    # docs/rules.md §7.1: knocker deadwood 7 (7c); defender 5 (5c, nothing to lay off):
     # the defender scores 7 - 5 + 25 = 27.
     knocker = "Ah 2h 3h 4s 5s 6s Tc Jc Qc 7c"
     defender = "5c Kd Kh Ks 9c 9d 9h 2d 3d 4d"

@@ -1,4 +1,4 @@
-"""Layer boundaries (DESIGN.md): bots and hints import only the engine and the stdlib."""
+"""Layer boundaries (docs/design.md): bots and hints import only the engine and the stdlib."""
 
 from __future__ import annotations
 

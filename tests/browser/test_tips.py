@@ -1,4 +1,4 @@
-"""Learn with tips (RULES.md §6): three tips, then off; off after a reload."""
+"""Learn with tips (docs/rules.md §6): three tips, then off; off after a reload."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Brute-force oracles written straight from RULES.md §1-§3.5.
+"""Brute-force oracles written straight from docs/rules.md §1-§3.5.
 
 Nothing here uses the engine's meld, layoff or showdown code: cards are only read for
 their rank and suit. Slow on purpose; fine for the hand sizes of gin (10 or 11 cards).

@@ -1,4 +1,4 @@
-"""Import boundaries of DESIGN.md, checked by AST over the source tree, and the doctests.
+"""Import boundaries of docs/design.md, checked by AST over the source tree, and the doctests.
 
 The layer table is data: packages that do not exist yet are simply not checked, and
 new modules of existing packages are picked up as they appear.
@@ -21,7 +21,7 @@ import ginrummy.engine
 PACKAGE_DIR = Path(ginrummy.__file__).parent
 ENGINE_DIR = Path(ginrummy.engine.__file__).parent
 
-# The engine is pure: no I/O, no clock, no global random state (DESIGN.md, L0).
+# The engine is pure: no I/O, no clock, no global random state (docs/design.md, L0).
 ENGINE_FORBIDDEN = {"asyncio", "json", "time", "logging", "os", "random", "socket", "threading"}
 # L1 packages import only the engine (and themselves), never each other.
 L1 = ("ginrummy.bots", "ginrummy.hints", "ginrummy.protocol")

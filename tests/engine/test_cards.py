@@ -1,4 +1,4 @@
-"""Cards, actions and seats: values, text notation, parsers and their errors (RULES.md §1)."""
+"""Cards, actions and seats: values, text notation, parsers and their errors (docs/rules.md §1)."""
 
 from __future__ import annotations
 

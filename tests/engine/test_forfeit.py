@@ -1,4 +1,4 @@
-"""A match lost by forfeit (move timer ran out, abandoned, resigned): RULES.md §4."""
+"""A match lost by forfeit (move timer ran out, abandoned, resigned): docs/rules.md §4."""
 
 from __future__ import annotations
 

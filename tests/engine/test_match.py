@@ -1,4 +1,4 @@
-"""A match: dealers, target score, first-to-knock, end-of-match bonuses (RULES.md §3.7, §4)."""
+"""A match: dealers, target score, first-to-knock, end-of-match bonuses (docs/rules.md §3.7, §4)."""
 
 from __future__ import annotations
 

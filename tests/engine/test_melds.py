@@ -1,4 +1,4 @@
-"""Meld maths: arrangements, deadwood, best discards (RULES.md §2), against a brute-force oracle."""
+"""Meld maths: arrangements, deadwood, best discards (docs/rules.md §2), against an oracle."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ PROPS = settings(max_examples=100, deadline=None)
 
 
 def test_a_2_3_is_a_run_but_q_k_a_and_k_a_2_are_not():
-    # RULES.md §7.4: ace is low only.
+    # docs/rules.md §7.4: ace is low only.
     assert is_meld(parse_cards("Ah 2h 3h"))
     assert not is_meld(parse_cards("Qh Kh Ah"))
     assert not is_meld(parse_cards("Kh Ah 2h"))

@@ -1,4 +1,4 @@
-"""One round: the first upcard, turns, knocks, stock exhaustion and the options of §4.
+"""One round: first upcard, turns, knocks, stock exhaustion, options (docs/rules.md §4).
 
 Deck convention (round.py): the non-dealer gets deck[0:10], the dealer deck[10:20], the
 upcard is deck[20], the stock deck[21:] with deck[21] on top. The dealer is seat one

@@ -1,4 +1,4 @@
-"""Rules configurations and presets (RULES.md §3-§4): valid ones build, others say why not."""
+"""Rules configurations and presets (docs/rules.md §3-§4): valid ones build, others say why not."""
 
 from __future__ import annotations
 

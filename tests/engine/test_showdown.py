@@ -1,4 +1,4 @@
-"""The showdown after a knock and the round's points (RULES.md §3.4, §3.5, §7)."""
+"""The showdown after a knock and the round's points (docs/rules.md §3.4, §3.5, §7)."""
 
 from __future__ import annotations
 

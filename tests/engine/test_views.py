@@ -1,4 +1,4 @@
-"""What each side may know (RULES.md §5): seat and spectator views."""
+"""What each side may know (docs/rules.md §5): seat and spectator views."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""No frame ever carries a hidden card (RULES.md §5): a whole random match between two
+"""No frame ever carries a hidden card (docs/rules.md §5): a whole random match between two
 people, watched by a spectator, every frame checked against the engine's state."""
 
 from __future__ import annotations

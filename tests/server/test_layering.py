@@ -1,5 +1,5 @@
 """Nothing imports the server except the command line and the fault harness that
-audits its logs (DESIGN.md, layers)."""
+audits its logs (docs/design.md, layers)."""
 
 from __future__ import annotations
 

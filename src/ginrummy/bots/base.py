@@ -1,6 +1,6 @@
 """What every computer player is: ``choose(view, rng) -> action`` over a seat view.
 
-A bot gets a :class:`~ginrummy.engine.SeatView` (RULES.md §5: exactly what a human in
+A bot gets a :class:`~ginrummy.engine.SeatView` (docs/rules.md §5: exactly what a human in
 its seat sees) and a seeded random generator; it returns one of
 ``view.legal_actions``. It never receives a game state, so it cannot read the
 opponent's hand or the stock order.

@@ -108,11 +108,11 @@ class Outlook:
 
 def knock_outlook(deadwood: int, melds: tuple[int, ...], hands: list[int], bonus: int) -> Outlook:
     """Knocking with ``deadwood`` and ``melds`` against each hand of ``hands``
-    (RULES.md §3.5: an undercut when the defender's deadwood is at most the knocker's)."""
+    (docs/rules.md §3.5: an undercut when the defender's deadwood is at most the knocker's)."""
     undercuts = 0
     points = 0
     for hand in hands:
-        # The engine's own rule: the defender's best melds and layoffs (RULES.md §3.4).
+        # The engine's own rule: the defender's best melds and layoffs (docs/rules.md §3.4).
         margin = defender_reply(hand, melds)[2] - deadwood
         if margin > 0:
             points += margin

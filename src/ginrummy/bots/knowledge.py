@@ -1,4 +1,4 @@
-"""What a seat knows about the cards, read from its view alone (RULES.md §5).
+"""What a seat knows about the cards, read from its view alone (docs/rules.md §5).
 
 Every public card is tracked: the discard pile, the cards the opponent took from it
 (and still holds), what the opponent discarded, and the cards it passed on (the first

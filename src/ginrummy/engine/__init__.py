@@ -1,4 +1,4 @@
-"""The rules engine: pure, deterministic, standard library only (RULES.md).
+"""The rules engine: pure, deterministic, standard library only (docs/rules.md).
 
 >>> from ginrummy.engine import parse_cards, best_arrangement
 >>> best_arrangement(parse_cards("7h 8h 9h Tc Td Ts 2c 3d 4s Kh")).deadwood

@@ -1,4 +1,4 @@
-"""Cards, their values and their text notation (RULES.md §1).
+"""Cards, their values and their text notation (docs/rules.md §1).
 
 A card is one of 52 interned values; ``Card.index`` (0..51, suit-major) and
 ``Card.bit`` (``1 << index``) let the meld maths work on integer bitmasks.

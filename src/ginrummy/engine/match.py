@@ -43,7 +43,7 @@ class ScoredRound:
 
 
 class ForfeitReason(StrEnum):
-    TIMEOUT = "timeout"  # the move timer ran out (RULES.md §4: running out loses the match)
+    TIMEOUT = "timeout"  # the move timer ran out (docs/rules.md §4: running out loses the match)
     ABANDONED = "abandoned"  # left and did not come back in time; the opponent claimed
     RESIGNED = "resigned"
 

@@ -1,4 +1,4 @@
-"""Meld maths over cards: arrangements, deadwood, best discards, layoffs (RULES.md §2, §3.4).
+"""Meld maths over cards: arrangements, deadwood, best discards, layoffs (docs/rules.md §2, §3.4).
 
 Pure functions, no game state. Hands are handled as 52-bit masks (``Card.bit``), one
 13-bit field per suit. The key fact that makes it fast: once the sets are chosen, the
@@ -97,7 +97,7 @@ class Meld:
 
 
 def is_meld(cards: Iterable[Card]) -> bool:
-    """True for a valid set or run (RULES.md §2). ``Q-K-A`` is not a run; ``A-2-3`` is."""
+    """True for a valid set or run (docs/rules.md §2). ``Q-K-A`` is not a run; ``A-2-3`` is."""
     cs = list(cards)
     if len(cs) < 3 or len({c.index for c in cs}) != len(cs):
         return False
@@ -273,7 +273,7 @@ def deadwood_of_mask(mask: int) -> int:
 
 def discard_deadwoods(mask: int) -> list[tuple[int, int]]:
     """(card index, deadwood of the other cards) for each card of ``mask``, in index
-    order: the deadwood left by each discard (RULES.md §3.3).
+    order: the deadwood left by each discard (docs/rules.md §3.3).
 
     Only the discarded card's suit changes, so the other suits are summed once. With
     three cards of a rank that cannot be in a run, the sets are melded whole in every

@@ -2,7 +2,8 @@
 
 A round is fully determined by (rules, deck order, dealer, actions). ``legal_actions``
 is the single truth about what may happen next; ``apply`` refuses anything else with
-an ``IllegalActionError`` naming the action, the phase and the reason.
+an ``IllegalActionError`` naming the action, the phase and the reason. Section signs
+(§) in comments are those of the rule book, docs/rules.md.
 
 Deck order convention: the non-dealer gets ``deck[0:10]`` (``deck[0:11]`` with the
 11-card deal), the dealer the next ten, then the first upcard (10-card deal only); the
@@ -32,7 +33,7 @@ from ginrummy.engine.rules import Rules, StockRule
 from ginrummy.engine.seats import Pair, Seat
 from ginrummy.engine.showdown import Showdown, Side, settle
 
-STOCK_FLOOR = 2  # the last two stock cards are never drawn (RULES.md §3.6)
+STOCK_FLOOR = 2  # the last two stock cards are never drawn (docs/rules.md §3.6)
 
 
 class Phase(StrEnum):

@@ -1,4 +1,4 @@
-"""One frozen rules configuration; presets are named sets of values (RULES.md §3-§4).
+"""One frozen rules configuration; presets are named sets of values (docs/rules.md §3-§4).
 
 >>> Rules.preset("oklahoma").oklahoma
 True
@@ -32,7 +32,7 @@ class StockRule(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every option of RULES.md §4. Build with ``Rules.preset(name, **overrides)``."""
+    """Every option of docs/rules.md §4. Build with ``Rules.preset(name, **overrides)``."""
 
     name: str = "standard"
     target_score: int | None = 100  # None: "first to knock", one scoring round decides

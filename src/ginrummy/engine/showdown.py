@@ -1,4 +1,4 @@
-"""The showdown after a knock and the points of a round (RULES.md §3.4, §3.5).
+"""The showdown after a knock and the points of a round (docs/rules.md §3.4, §3.5).
 
 The knocker's arrangement is chosen among all arrangements within the knock limit to
 maximise the knocker's net result given the defender's best reply; the defender's own
@@ -187,7 +187,7 @@ def settle(
     if len(knocker) == 11 and best.deadwood != 0:
         raise NotAKnockError(f"Big Gin needs all 11 cards melded; deadwood is {best.deadwood}")
     if best.deadwood == 0:
-        # Gin: no layoffs (RULES.md §3.4); the defender only forms own melds.
+        # Gin: no layoffs (docs/rules.md §3.4); the defender only forms own melds.
         d_arr = arrangement_of_mask(d_mask)
         big = len(knocker) == 11
         bonus = (rules.big_gin_bonus or 0) if big else rules.gin_bonus

@@ -27,5 +27,5 @@ def shuffled_deck(rng: RandomSource) -> tuple[Card, ...]:
 
 
 def draw_first_dealer(rng: RandomSource) -> Seat:
-    """The first dealer of a match is drawn at random (RULES.md §3.1)."""
+    """The first dealer of a match is drawn at random (docs/rules.md §3.1)."""
     return Seat(rng.randrange(2))

@@ -1,4 +1,4 @@
-"""What each side may know (RULES.md §5): the only path from a state to bots, JSON and logs.
+"""What each side may know (docs/rules.md §5): the only path from a state to bots, JSON and logs.
 
 A seat sees its own hand, the whole discard pile, the stock size, the cards the
 opponent took from the discard pile (and has not discarded since), passes on the first

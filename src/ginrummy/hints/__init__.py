@@ -1,4 +1,4 @@
-"""The "learn with tips" coach (RULES.md §6): own hand and open discard card only."""
+"""The "learn with tips" coach (docs/rules.md §6): own hand and open discard card only."""
 
 from ginrummy.hints.coach import Tip, advise
 from ginrummy.hints.texts import TEXTS, render

@@ -1,4 +1,4 @@
-"""The "learn with tips" coach (RULES.md §6): advice from the own hand alone.
+"""The "learn with tips" coach (docs/rules.md §6): advice from the own hand alone.
 
 ``advise`` takes exactly the player's own hand, the legal actions of the decision
 and the open discard card, so by its signature it cannot see history, the opponent's

@@ -1,6 +1,6 @@
 """The computer player on the server: a level name, a seat view, a random source.
 
-The bot gets a ``SeatView`` only (RULES.md §5), never the state, so it cannot cheat.
+The bot gets a ``SeatView`` only (docs/rules.md §5), never the state, so it cannot cheat.
 Players come from ``ginrummy.bots`` by level; ``fallback_move`` is a simple legal
 player used only if a bot fails, so that a game never hangs on the computer.
 """
