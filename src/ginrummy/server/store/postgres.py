@@ -65,6 +65,27 @@ _MIGRATING = threading.Lock()
 # Quick-match entries are confirmed on the database's clock, shared by every instance.
 NOW = "extract(epoch FROM now())::double precision"
 COUNT_WAITING = f"SELECT COUNT(*) FROM quick_queue WHERE room IS NULL AND confirmed > {NOW}"
+# PostgreSQL's spelling where the dialects differ (sql.py has the statements they share):
+# text is ordered byte by byte (COLLATE "C"), as SQLite and the memory store order it.
+SELECT_SEATS = (
+    'SELECT seat, identity_hash, name, bot FROM seats WHERE room = $1 ORDER BY seat COLLATE "C"'
+)
+# ->> gives SQL NULL for a missing key and for JSON null, like SQLite's json_extract.
+LISTED_ROOMS = (
+    "SELECT id FROM rooms WHERE (options::jsonb ->> 'visibility') = 'public'"
+    " OR (rules::jsonb ->> 'move_timer_seconds') IS NOT NULL ORDER BY created DESC LIMIT $1"
+)
+LEADERBOARD = (
+    f"SELECT {sql.PLAYER_COLUMNS} FROM players WHERE rated_matches > 0"
+    ' ORDER BY rating DESC, id COLLATE "C" LIMIT $1'
+)
+RESULTS_OF = (
+    f'SELECT {sql.RESULT_COLUMNS} FROM results WHERE player = $1 ORDER BY t, room COLLATE "C"'
+)
+QUICK_ENTRY = (
+    f"SELECT {sql.QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = $1"
+    f" AND (room IS NOT NULL OR confirmed > {NOW} - $2)"
+)
 # Errors that mean "the database is not there or not well": StoreError, never a hang.
 _UNAVAILABLE = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
@@ -157,14 +178,20 @@ class PostgresStore:
         ):
             return await fn(conn)
 
+    async def _rows(self, query: str, *args: Any) -> list[Any]:
+        return list(await self._read(lambda c: c.fetch(query, *args)))
+
+    async def _row(self, query: str, *args: Any) -> Any:
+        """The first row of ``query``'s answer, or None."""
+        return await self._read(lambda c: c.fetchrow(query, *args))
+
     # -- the Store calls -------------------------------------------------------------
 
     async def add_identity(self, token_hash: str) -> None:
         await self._write(lambda c: c.execute(pg(sql.INSERT_IDENTITY), token_hash, time.time()))
 
     async def has_identity(self, token_hash: str) -> bool:
-        row = await self._read(lambda c: c.fetchval(pg(sql.HAS_IDENTITY), token_hash))
-        return row is not None
+        return await self._row(pg(sql.HAS_IDENTITY), token_hash) is not None
 
     async def create_room(
         self, room: RoomRow, seats: Sequence[SeatRow], events: Sequence[Event]
@@ -199,36 +226,21 @@ class PostgresStore:
             row = await c.fetchrow(pg(sql.SELECT_ROOM), room_id)
             if row is None:
                 return None
-            seats = await c.fetch(
-                "SELECT seat, identity_hash, name, bot FROM seats WHERE room = $1"
-                ' ORDER BY seat COLLATE "C"',
-                room_id,
-            )
-            events = await c.fetch(pg(sql.SELECT_EVENTS), room_id, after)
-            return StoredRoom(
-                sql.room_of(row),
-                tuple(map(sql.seat_of, seats)),
-                tuple(map(sql.event_of, events)),
-                sql.clock_of(await c.fetchrow(pg(sql.SELECT_CLOCK), room_id)),
+            return sql.stored_room(
+                row,
+                await c.fetch(SELECT_SEATS, room_id),
+                await c.fetch(pg(sql.SELECT_EVENTS), room_id, after),
+                await c.fetchrow(pg(sql.SELECT_CLOCK), room_id),
             )
 
         return await self._read(read)
 
     async def games_of(self, identity_hash: str, limit: int = 20) -> list[GameRef]:
-        rows = await self._read(lambda c: c.fetch(pg(sql.GAMES_OF), identity_hash, limit))
+        rows = await self._rows(pg(sql.GAMES_OF), identity_hash, limit)
         return [GameRef(*r) for r in rows]
 
     async def listed_rooms(self, limit: int = 500) -> list[str]:
-        # ->> gives SQL NULL for a missing key and for JSON null, like SQLite's json_extract.
-        rows = await self._read(
-            lambda c: c.fetch(
-                "SELECT id FROM rooms WHERE (options::jsonb ->> 'visibility') = 'public'"
-                " OR (rules::jsonb ->> 'move_timer_seconds') IS NOT NULL"
-                " ORDER BY created DESC LIMIT $1",
-                limit,
-            )
-        )
-        return [r[0] for r in rows]
+        return [r[0] for r in await self._rows(LISTED_ROOMS, limit)]
 
     async def save_clock(self, room_id: str, clock: Clock) -> None:
         await self._write(
@@ -243,31 +255,17 @@ class PostgresStore:
         return await self._write(write)
 
     async def player(self, player_id: str) -> Player | None:
-        row = await self._read(lambda c: c.fetchrow(pg(sql.PLAYER), player_id))
+        row = await self._row(pg(sql.PLAYER), player_id)
         return None if row is None else sql.player_of(row)
 
     async def rename_player(self, player_id: str, name: str) -> None:
         await self._write(lambda c: c.execute(pg(sql.RENAME_PLAYER), name, player_id))
 
     async def leaderboard(self, limit: int = 50) -> list[Player]:
-        rows = await self._read(
-            lambda c: c.fetch(
-                f"SELECT {sql.PLAYER_COLUMNS} FROM players WHERE rated_matches > 0"
-                ' ORDER BY rating DESC, id COLLATE "C" LIMIT $1',
-                limit,
-            )
-        )
-        return [sql.player_of(r) for r in rows]
+        return [sql.player_of(r) for r in await self._rows(LEADERBOARD, limit)]
 
     async def results_of(self, player_id: str) -> list[ResultRow]:
-        rows = await self._read(
-            lambda c: c.fetch(
-                f"SELECT {sql.RESULT_COLUMNS} FROM results WHERE player = $1"
-                ' ORDER BY t, room COLLATE "C"',
-                player_id,
-            )
-        )
-        return [sql.result_of(r) for r in rows]
+        return [sql.result_of(r) for r in await self._rows(RESULTS_OF, player_id)]
 
     async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
         # One statement: the upsert's WHERE lets only a free, expired or own lease change
@@ -303,7 +301,7 @@ class PostgresStore:
         return await self._write(write)
 
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
-        rows = await self._read(lambda c: c.fetch(pg(sql.RECENT_CHAT), room_id, limit))
+        rows = await self._rows(pg(sql.RECENT_CHAT), room_id, limit)
         return [sql.chat_of(r) for r in reversed(rows)]
 
     async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
@@ -372,14 +370,7 @@ class PostgresStore:
         return row is not None
 
     async def quick_entry(self, identity_hash: str, stale_after: float) -> QuickEntry | None:
-        row = await self._read(
-            lambda c: c.fetchrow(
-                f"SELECT {sql.QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = $1"
-                f" AND (room IS NOT NULL OR confirmed > {NOW} - $2)",
-                identity_hash,
-                stale_after,
-            )
-        )
+        row = await self._row(QUICK_ENTRY, identity_hash, stale_after)
         return None if row is None else sql.quick_of(row)
 
     async def quick_waiting(self, stale_after: float) -> int:

@@ -16,7 +16,7 @@ import functools
 import itertools
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ginrummy.server.store.base import (
@@ -28,6 +28,7 @@ from ginrummy.server.store.base import (
     ResultRow,
     RoomRow,
     SeatRow,
+    StoredRoom,
 )
 
 PLAYER_COLUMNS = "id, name, rating, rd, volatility, rated_matches, abandons, created"
@@ -130,6 +131,18 @@ def event_of(row: Sequence[Any]) -> Event:
 
 def clock_of(row: Sequence[Any] | None) -> Clock | None:
     return None if row is None else Clock(row[0], row[1])
+
+
+def stored_room(
+    room: Sequence[Any],
+    seats: Iterable[Sequence[Any]],
+    events: Iterable[Sequence[Any]],
+    clock: Sequence[Any] | None,
+) -> StoredRoom:
+    """A loaded room from its row, its seats' and events' rows in order, its clock's."""
+    return StoredRoom(
+        room_of(room), tuple(map(seat_of, seats)), tuple(map(event_of, events)), clock_of(clock)
+    )
 
 
 def player_values(p: Player) -> tuple[Any, ...]:

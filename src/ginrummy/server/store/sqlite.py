@@ -50,6 +50,22 @@ log = logging.getLogger("ginrummy.server.store.sqlite")
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "SQLiteStore"]
 
+# SQLite's spelling where the dialects differ (sql.py has the statements they share).
+SELECT_SEATS = "SELECT seat, identity_hash, name, bot FROM seats WHERE room = ? ORDER BY seat"
+LISTED_ROOMS = (
+    "SELECT id FROM rooms WHERE json_extract(options, '$.visibility') = 'public'"
+    " OR json_extract(rules, '$.move_timer_seconds') IS NOT NULL ORDER BY created DESC LIMIT ?"
+)
+LEADERBOARD = (
+    f"SELECT {sql.PLAYER_COLUMNS} FROM players WHERE rated_matches > 0"
+    " ORDER BY rating DESC, id LIMIT ?"
+)
+RESULTS_OF = f"SELECT {sql.RESULT_COLUMNS} FROM results WHERE player = ? ORDER BY t, room"
+QUICK_ENTRY = (
+    f"SELECT {sql.QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = ?"
+    " AND (room IS NOT NULL OR confirmed > ?)"
+)
+
 
 class SQLiteStore:
     def __init__(self, path: Path) -> None:
@@ -72,6 +88,13 @@ class SQLiteStore:
                 raise StoreError(f"SQLite: {exc}") from exc
 
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    async def _rows(self, query: str, *args: Any) -> list[Any]:
+        return await self._run(lambda db: db.execute(query, args).fetchall())
+
+    async def _row(self, query: str, *args: Any) -> Any:
+        """The first row of ``query``'s answer, or None."""
+        return await self._run(lambda db: db.execute(query, args).fetchone())
 
     async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn`` in the next group commit; return once that commit is durable.
@@ -181,8 +204,7 @@ class SQLiteStore:
         await self._write(lambda db: db.execute(sql.INSERT_IDENTITY, (token_hash, time.time())))
 
     async def has_identity(self, token_hash: str) -> bool:
-        row = await self._run(lambda db: db.execute(sql.HAS_IDENTITY, (token_hash,)).fetchone())
-        return row is not None
+        return await self._row(sql.HAS_IDENTITY, token_hash) is not None
 
     async def create_room(
         self, room: RoomRow, seats: Sequence[SeatRow], events: Sequence[Event]
@@ -216,36 +238,20 @@ class SQLiteStore:
             row = db.execute(sql.SELECT_ROOM, (room_id,)).fetchone()
             if row is None:
                 return None
-            seats = db.execute(
-                "SELECT seat, identity_hash, name, bot FROM seats WHERE room = ? ORDER BY seat",
-                (room_id,),
-            )
-            events = db.execute(sql.SELECT_EVENTS, (room_id, after))
-            return StoredRoom(
-                sql.room_of(row),
-                tuple(map(sql.seat_of, seats)),
-                tuple(map(sql.event_of, events)),
-                sql.clock_of(db.execute(sql.SELECT_CLOCK, (room_id,)).fetchone()),
+            return sql.stored_room(
+                row,
+                db.execute(SELECT_SEATS, (room_id,)),
+                db.execute(sql.SELECT_EVENTS, (room_id, after)),
+                db.execute(sql.SELECT_CLOCK, (room_id,)).fetchone(),
             )
 
         return await self._run(read)
 
     async def games_of(self, identity_hash: str, limit: int = 20) -> list[GameRef]:
-        rows = await self._run(
-            lambda db: db.execute(sql.GAMES_OF, (identity_hash, limit)).fetchall()
-        )
-        return [GameRef(*r) for r in rows]
+        return [GameRef(*r) for r in await self._rows(sql.GAMES_OF, identity_hash, limit)]
 
     async def listed_rooms(self, limit: int = 500) -> list[str]:
-        rows = await self._run(
-            lambda db: db.execute(
-                "SELECT id FROM rooms WHERE json_extract(options, '$.visibility') = 'public'"
-                " OR json_extract(rules, '$.move_timer_seconds') IS NOT NULL"
-                " ORDER BY created DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
-        )
-        return [r[0] for r in rows]
+        return [r[0] for r in await self._rows(LISTED_ROOMS, limit)]
 
     async def save_clock(self, room_id: str, clock: Clock) -> None:
         await self._run(
@@ -262,30 +268,17 @@ class SQLiteStore:
         return await self._run(write)
 
     async def player(self, player_id: str) -> Player | None:
-        row = await self._run(lambda db: db.execute(sql.PLAYER, (player_id,)).fetchone())
+        row = await self._row(sql.PLAYER, player_id)
         return None if row is None else sql.player_of(row)
 
     async def rename_player(self, player_id: str, name: str) -> None:
         await self._run(lambda db: db.execute(sql.RENAME_PLAYER, (name, player_id)))
 
     async def leaderboard(self, limit: int = 50) -> list[Player]:
-        rows = await self._run(
-            lambda db: db.execute(
-                f"SELECT {sql.PLAYER_COLUMNS} FROM players WHERE rated_matches > 0"
-                " ORDER BY rating DESC, id LIMIT ?",
-                (limit,),
-            ).fetchall()
-        )
-        return [sql.player_of(r) for r in rows]
+        return [sql.player_of(r) for r in await self._rows(LEADERBOARD, limit)]
 
     async def results_of(self, player_id: str) -> list[ResultRow]:
-        rows = await self._run(
-            lambda db: db.execute(
-                f"SELECT {sql.RESULT_COLUMNS} FROM results WHERE player = ? ORDER BY t, room",
-                (player_id,),
-            ).fetchall()
-        )
-        return [sql.result_of(r) for r in rows]
+        return [sql.result_of(r) for r in await self._rows(RESULTS_OF, player_id)]
 
     async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
         # One statement: the upsert's WHERE lets only a free, expired or own lease change
@@ -317,7 +310,7 @@ class SQLiteStore:
         return await self._write(write)
 
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
-        rows = await self._run(lambda db: db.execute(sql.RECENT_CHAT, (room_id, limit)).fetchall())
+        rows = await self._rows(sql.RECENT_CHAT, room_id, limit)
         return [sql.chat_of(r) for r in reversed(rows)]
 
     async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
@@ -384,13 +377,7 @@ class SQLiteStore:
         return await self._write(write)
 
     async def quick_entry(self, identity_hash: str, stale_after: float) -> QuickEntry | None:
-        row = await self._run(
-            lambda db: db.execute(
-                f"SELECT {sql.QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = ?"
-                " AND (room IS NOT NULL OR confirmed > ?)",
-                (identity_hash, time.time() - stale_after),
-            ).fetchone()
-        )
+        row = await self._row(QUICK_ENTRY, identity_hash, time.time() - stale_after)
         return None if row is None else sql.quick_of(row)
 
     async def quick_waiting(self, stale_after: float) -> int:
