@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ginrummy.ratings import Rating, rate_match
 from ginrummy.server.store import (
     ChatLine,
     Clock,
@@ -17,6 +18,7 @@ from ginrummy.server.store import (
     Outcome,
     Player,
     QuickEntry,
+    RatedMatch,
     ResultRow,
     RoomRow,
     SeatRow,
@@ -113,17 +115,20 @@ async def test_players_results_and_clocks(store: Store) -> None:
     row = ResultRow(
         room="r1", match_seq=1, player=ann.id, seat="one", opponent=bob.id, bot=None,
         rated=True, won=True, rounds=3, gins=1, undercuts_scored=0, undercuts_suffered=1,
-        points=60, margin=25, forfeit=None, rating=1662.3, rd=290.3, t=5.0,
+        points=60, margin=25, forfeit=None, rating=None, rd=None, t=5.0,
     )  # fmt: skip
-    rated = replace(ann, rating=1662.3, rd=290.3, volatility=0.06, rated_matches=1)
-    outcome = Outcome((row,), (rated,), (bob.id,))
+    bob_row = replace(row, player=bob.id, seat="two", opponent=ann.id, won=False, margin=-25)
+    outcome = Outcome((row, bob_row), RatedMatch(ann.id, bob.id, 1.0), (bob.id,))
     await store.append_events("r1", [Event(2, "forfeit", {})], outcome)
-    assert await store.results_of(ann.id) == [row]
-    assert await store.results_of(bob.id) == []
-    assert [p.id for p in await store.leaderboard()] == [ann.id]
+    won, lost = rate_match(Rating(), Rating(), 1.0)  # both start at 1500, RD 350
+    assert await store.results_of(ann.id) == [replace(row, rating=won.rating, rd=won.rd)]
+    assert await store.results_of(bob.id) == [replace(bob_row, rating=lost.rating, rd=lost.rd)]
+    assert [p.id for p in await store.leaderboard()] == [ann.id, bob.id]
+    rated = replace(ann, rating=won.rating, rd=won.rd, volatility=won.volatility, rated_matches=1)
     assert (await store.player(ann.id)) == rated
     bob_now = await store.player(bob.id)
-    assert bob_now is not None and bob_now.abandons == 1
+    assert bob_now is not None and (bob_now.abandons, bob_now.rated_matches) == (1, 1)
+    assert bob_now.rating == lost.rating
     await store.save_clock("r1", Clock(2, 12_000))
     await store.save_clock("r1", Clock(2, 11_000))
     loaded = await store.load_room("r1")

@@ -47,7 +47,6 @@ from ginrummy.engine import (
     view_for_spectator,
 )
 from ginrummy.protocol import ProtocolError, decode_action, encode_public_view, to_json
-from ginrummy.ratings import Rating, rate_match
 from ginrummy.server import players as players_
 from ginrummy.server.clock import Clock, SystemClock
 from ginrummy.server.computer import computer_move
@@ -58,6 +57,7 @@ from ginrummy.server.store import (
     Event,
     Outcome,
     Player,
+    RatedMatch,
     ResultRow,
     RoomRow,
     SeatRow,
@@ -386,7 +386,7 @@ class Room:
     async def _commit(self, events: Sequence[Event]) -> None:
         """Fold, write, then tell. The caller holds the lock.
 
-        The end of a match writes its results (and rating changes) in the same
+        The end of a match writes its results (and the store rates it) in the same
         transaction as its last event."""
         snaps = []
         snap = self.current
@@ -395,14 +395,10 @@ class Room:
             snaps.append(snap)
         was_over = self.current.match is not None and self.current.match.is_over
         outcome = None
+        if snap.match is not None and snap.match.is_over and not was_over:
+            outcome = self._outcome(snap)
         try:
-            if snap.match is not None and snap.match.is_over and not was_over:
-                # One match end at a time: a player's rating is read, then written.
-                async with self.manager.results_lock:
-                    outcome = await self._outcome(snap, events)
-                    await self.manager.store.append_events(self.id, events, outcome)
-            else:
-                await self.manager.store.append_events(self.id, events)
+            await self.manager.store.append_events(self.id, events, outcome)
         except StoreConflict as exc:
             # Another server instance wrote this version first (optimistic concurrency:
             # the log's (room, seq) key lets exactly one writer win). Nothing of ours was
@@ -423,8 +419,9 @@ class Room:
             await self._publish(event)
         await self.manager.lobby_changed(self)
 
-    async def _outcome(self, snap: Snapshot, events: Sequence[Event]) -> Outcome:
-        """Result rows for the people of the match that ``snap`` ends, and ratings."""
+    def _outcome(self, snap: Snapshot) -> Outcome:
+        """The facts of the match that ``snap`` ends: result rows, who played whom in a
+        rated match, abandons. The store rates it with the ratings it holds then."""
         match = snap.match
         assert match is not None and match.result is not None
         result = match.result
@@ -433,32 +430,16 @@ class Room:
         if result.forfeit is ForfeitReason.ABANDONED and result.forfeited_by is not None:
             leaver = self.player_of.get(result.forfeited_by)
             abandons = () if leaver is None else (leaver.id,)
-        fresh: dict[Seat, Player] = {}
-        for seat, player in self.player_of.items():
-            fresh[seat] = await self.manager.store.player(player.id) or player
-        rated = self.rated and len(fresh) == 2
-        new: dict[Seat, Player] = {}
-        if rated:
-            a, b = fresh[Seat.ONE], fresh[Seat.TWO]
-            ra, rb = rate_match(
-                Rating(a.rating, a.rd, a.volatility),
-                Rating(b.rating, b.rd, b.volatility),
-                1.0 if result.winner is Seat.ONE else 0.0,
-            )
-            for seat, p, r in ((Seat.ONE, a, ra), (Seat.TWO, b, rb)):
-                new[seat] = replace(
-                    p,
-                    rating=r.rating,
-                    rd=r.rd,
-                    volatility=r.volatility,
-                    rated_matches=p.rated_matches + 1,
-                )
+        people = self.player_of
+        rated = None
+        if self.rated and len(people) == 2:
+            score_one = 1.0 if result.winner is Seat.ONE else 0.0
+            rated = RatedMatch(people[Seat.ONE].id, people[Seat.TWO].id, score_one)
         rows = []
-        for seat, player in fresh.items():
+        for seat, player in people.items():
             other = self.seats.get(seat.other)
-            opponent = self.player_of.get(seat.other)
+            opponent = people.get(seat.other)
             rounds = [r.result for r in match.rounds]
-            after = new.get(seat)
             rows.append(
                 ResultRow(
                     room=self.id,
@@ -467,7 +448,7 @@ class Room:
                     seat=seat.label,
                     opponent=None if opponent is None else opponent.id,
                     bot=None if other is None else other.bot,
-                    rated=rated,
+                    rated=rated is not None,
                     won=result.winner is seat,
                     rounds=len(rounds),
                     gins=sum(
@@ -483,12 +464,12 @@ class Room:
                     points=result.round_points[seat],
                     margin=result.totals[seat] - result.totals[seat.other],
                     forfeit=None if result.forfeit is None else result.forfeit.value,
-                    rating=None if after is None else after.rating,
-                    rd=None if after is None else after.rd,
+                    rating=None,  # the store fills it in as it rates the match
+                    rd=None,
                     t=now,
                 )
             )
-        return Outcome(tuple(rows), tuple(new.values()), abandons)
+        return Outcome(tuple(rows), rated, abandons)
 
     async def _refresh_players(self) -> None:
         for player in list(self.player_of.values()):
@@ -1151,7 +1132,6 @@ class RoomManager:
         self.timeouts = 0  # move timers that ran out here (forfeits tried)
         self._rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
-        self.results_lock = asyncio.Lock()
         self.lobby_news = MemoryBus()  # this instance's lobby sockets: the lobby is current
         self.queue_waiting = 0  # people in the quick-match queue, as last counted
         self.quick_confirm = quick_confirm  # seconds between confirmations of waiting entries

@@ -5,13 +5,20 @@ Drivers load lazily: PostgreSQL's (asyncpg, Alembic) come with ``ginrummy[postgr
 from __future__ import annotations
 
 from ginrummy.server.store.base import (
+    Chat,
     ChatLine,
     Clock,
     Event,
+    EventLog,
     GameRef,
+    Identities,
+    Leases,
     Outcome,
     Player,
+    Players,
     QuickEntry,
+    QuickQueue,
+    RatedMatch,
     ResultRow,
     RoomRow,
     SeatRow,
@@ -20,20 +27,21 @@ from ginrummy.server.store.base import (
     StoredRoom,
     StoreError,
 )
+from ginrummy.server.store.urls import POSTGRES_SCHEMES, scheme_of, sqlite_path
 
 
 def open_store(url: str) -> Store:
     """A store for ``url`` (not yet opened: ``await store.open()``)."""
-    scheme = url.split(":", 1)[0].lower()
+    scheme = scheme_of(url)
     if scheme == "memory":
         from ginrummy.server.store.memory import MemoryStore
 
         return MemoryStore()
     if scheme == "sqlite":
-        from ginrummy.server.store.sqlite import SQLiteStore, path_of_url
+        from ginrummy.server.store.sqlite import SQLiteStore
 
-        return SQLiteStore(path_of_url(url))
-    if scheme in ("postgresql", "postgres"):
+        return SQLiteStore(sqlite_path(url))
+    if scheme in POSTGRES_SCHEMES:
         try:
             from ginrummy.server.store.postgres import PostgresStore
         except ImportError as exc:
@@ -43,19 +51,25 @@ def open_store(url: str) -> Store:
             ) from exc
         return PostgresStore(url)
     raise ValueError(
-        f"unsupported store URL {url.split(':', 1)[0]!r}:"
-        " use sqlite:///, postgresql:// or memory://"
+        f"unsupported store URL {scheme!r}: use sqlite:///, postgresql:// or memory://"
     )
 
 
 __all__ = [
+    "Chat",
     "ChatLine",
     "Clock",
     "Event",
+    "EventLog",
     "GameRef",
+    "Identities",
+    "Leases",
     "Outcome",
     "Player",
+    "Players",
     "QuickEntry",
+    "QuickQueue",
+    "RatedMatch",
     "ResultRow",
     "RoomRow",
     "SeatRow",

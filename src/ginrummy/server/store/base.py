@@ -1,8 +1,10 @@
 """The store interface: identities, rooms, seats and each room's append-only event log.
 
 A room's state is never stored, only derived: replaying its events through the
-engine rebuilds it exactly (DESIGN.md principle 4). The interface is narrow and async
-so that SQLite, memory and (later) PostgreSQL implement the same few calls.
+engine rebuilds it exactly (DESIGN.md principle 4). The interface is async and cut
+into the protocols its users need (``EventLog``, ``Players``, ``Leases``, ``Chat``,
+``QuickQueue``, ``Identities``); ``Store`` combines them, and memory, SQLite and
+PostgreSQL implement it whole.
 """
 
 from __future__ import annotations
@@ -95,18 +97,54 @@ class ResultRow:
     points: int  # this seat's total of round points
     margin: int  # own total minus the opponent's
     forfeit: str | None  # "timeout" | "abandoned" | "resigned" | None
-    rating: float | None  # after the match, for rated matches
+    rating: float | None  # after the match, for rated matches (the store fills it in)
     rd: float | None
     t: float  # Unix time
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a match's end changes besides the log, in the same transaction."""
+class RatedMatch:
+    """Who played whom in a rated match and how it ended: the store rates it."""
 
-    results: tuple[ResultRow, ...] = ()
-    players: tuple[Player, ...] = ()  # new ratings (and rated_matches) of these players
+    one: str  # seat one's player id
+    two: str  # seat two's player id
+    score_one: float  # seat one's score: 1 won, 0 lost (0.5 a draw)
+
+    def __post_init__(self) -> None:
+        if self.one == self.two:
+            raise ValueError(f"a rated match needs two players, got {self.one} twice")
+        if not 0.0 <= self.score_one <= 1.0:
+            raise ValueError(f"a score is between 0 and 1, got {self.score_one}")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The facts of a match's end, written with its last event in one transaction.
+
+    No rating is computed by the caller: the store locks the players' rows, reads
+    their ratings there, rates ``rated`` (Glicko-2), writes the new ratings with
+    ``rated_matches + 1`` and fills in the rated result rows' ``rating`` and ``rd``.
+    So two instances ending matches of one player at once lose neither update.
+    """
+
+    results: tuple[ResultRow, ...] = ()  # their rating and rd are left None
+    rated: RatedMatch | None = None
     abandons: tuple[str, ...] = ()  # player ids that get one more abandoned match
+
+    def __post_init__(self) -> None:
+        rated = {self.rated.one, self.rated.two} if self.rated is not None else set()
+        for row in self.results:
+            if row.rated != (row.player in rated):
+                raise ValueError(
+                    f"result of {row.player} says rated={row.rated}, the outcome rates {rated}"
+                )
+
+    @property
+    def player_ids(self) -> tuple[str, ...]:
+        """The players whose rows change, in the one order every writer locks them in
+        (two matches ending at once never wait for each other in a circle)."""
+        rated = (self.rated.one, self.rated.two) if self.rated is not None else ()
+        return tuple(sorted({*rated, *self.abandons}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,15 +182,16 @@ class QuickEntry:
     seat: str | None = None
 
 
-class Store(Protocol):
-    async def open(self) -> None:
-        """Connect and create the schema if needed."""
-
-    async def close(self) -> None: ...
+class Identities(Protocol):
+    """Browser identities, known by their token's hash."""
 
     async def add_identity(self, token_hash: str) -> None: ...
 
     async def has_identity(self, token_hash: str) -> bool: ...
+
+
+class EventLog(Protocol):
+    """Rooms, their seats and their append-only event logs."""
 
     async def create_room(
         self, room: RoomRow, seats: Sequence[SeatRow], events: Sequence[Event]
@@ -167,7 +206,9 @@ class Store(Protocol):
     ) -> None:
         """Append to a room's log atomically; ``StoreConflict`` if a ``seq`` exists.
 
-        ``outcome`` (at the end of a match) is written in the same transaction."""
+        ``outcome`` (at the end of a match) is settled in the same transaction: the
+        result rows, the abandons and the rating of a rated match, computed from the
+        players' ratings as they are at that commit (see ``Outcome``)."""
 
     async def load_room(self, room_id: str, after: int = 0) -> StoredRoom | None:
         """A room with its seats and its log in order, or None. ``after``: only the
@@ -183,6 +224,10 @@ class Store(Protocol):
     async def save_clock(self, room_id: str, clock: Clock) -> None:
         """Remember the time left to move (on shutdown), for ``load_room``."""
 
+
+class Players(Protocol):
+    """Players (the public face of identities), their ratings and their results."""
+
     async def ensure_player(self, identity_hash: str, fresh: Player) -> Player:
         """The identity's player; ``fresh`` is stored and returned if it has none yet."""
 
@@ -196,6 +241,10 @@ class Store(Protocol):
     async def results_of(self, player_id: str) -> list[ResultRow]:
         """A player's finished matches, oldest first."""
 
+
+class Leases(Protocol):
+    """Which instance runs a room's computer moves and timers."""
+
     async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
         """Hold the room's lease for ``ttl_s`` seconds from now if it is free, expired or
         already ``holder``'s (a renewal); False while another holder's lease runs.
@@ -206,6 +255,10 @@ class Store(Protocol):
     async def release_lease(self, room_id: str, holder: str) -> None:
         """Give the room's lease up if ``holder`` has it (else do nothing)."""
 
+
+class Chat(Protocol):
+    """Each room's newest chat lines."""
+
     async def add_chat(self, room_id: str, line: ChatLine, keep: int) -> int:
         """Append ``line`` to the room's chat and return its ``seq``, numbered here (the
         given one is ignored) so that lines said on two instances never share one.
@@ -214,10 +267,15 @@ class Store(Protocol):
     async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
         """The room's newest ``limit`` chat lines, oldest first."""
 
-    # A waiting entry lives while some instance confirms it (a lobby socket of its person
-    # is open there): unconfirmed for ``stale_after`` seconds it is stale (never paired,
-    # not counted, not shown), for twice that it is deleted. Each store reads its own
-    # clock: PostgreSQL's now(), the server's for SQLite and memory (docs/operations.md).
+
+class QuickQueue(Protocol):
+    """The quick-match queue, shared by every instance.
+
+    A waiting entry lives while some instance confirms it (a lobby socket of its person
+    is open there): unconfirmed for ``stale_after`` seconds it is stale (never paired,
+    not counted, not shown), for twice that it is deleted. Each store reads its own
+    clock: PostgreSQL's now(), the server's for SQLite and memory (docs/operations.md).
+    """
 
     async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
         """Pair or wait, atomically across instances: take the oldest live waiting entry
@@ -248,3 +306,12 @@ class Store(Protocol):
 
     async def quick_waiting(self, stale_after: float) -> int:
         """How many people wait in the quick-match queue (live entries)."""
+
+
+class Store(Identities, EventLog, Players, Leases, Chat, QuickQueue, Protocol):
+    """All of it, as one server instance opens it (``open_store``)."""
+
+    async def open(self) -> None:
+        """Connect and create (or upgrade) the schema if needed."""
+
+    async def close(self) -> None: ...

@@ -20,6 +20,7 @@ from ginrummy.server.store.base import (
     StoreConflict,
     StoredRoom,
 )
+from ginrummy.server.store.outcomes import settle
 
 
 class MemoryStore:
@@ -70,20 +71,14 @@ class MemoryStore:
     async def append_events(
         self, room_id: str, events: Sequence[Event], outcome: Outcome | None = None
     ) -> None:
-        self._append(room_id, events)
-        if outcome is not None:
-            self._results.extend(outcome.results)
-            for p in outcome.players:
-                self._players[p.id] = replace(
-                    self._players[p.id],
-                    rating=p.rating,
-                    rd=p.rd,
-                    volatility=p.volatility,
-                    rated_matches=p.rated_matches,
-                )
-            for pid in outcome.abandons:
-                old = self._players[pid]
-                self._players[pid] = replace(old, abandons=old.abandons + 1)
+        self._check(room_id, events)
+        # No await from the read to the write: a match's outcome is settled from the
+        # players as they are, atomically on the event loop (the store's only user).
+        settled = None if outcome is None else settle(outcome, self._players)
+        self._events[room_id].extend(events)
+        if settled is not None:
+            self._results.extend(settled.results)
+            self._players.update((p.id, p) for p in settled.players)
 
     def _check(self, room_id: str, events: Sequence[Event]) -> None:
         log = self._events[room_id]
