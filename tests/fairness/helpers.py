@@ -29,7 +29,7 @@ def fair_match(
 ) -> dict[str, Any]:
     """A match record of up to ``rounds`` rounds, every deal from fresh random seeds; the
     last round may stop part-way (its seed is revealed all the same)."""
-    rules = Rules.preset("standard")
+    rules = Rules.preset("standard", target_score=1000)  # long enough for every round
     match = new_match(rules, Seat(rng.randrange(2)))
     choosers = {Seat.ONE: choose_random, Seat.TWO: choose_baseline}
     blocks = []
