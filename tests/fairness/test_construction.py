@@ -25,7 +25,7 @@ from ginrummy.fairness import (
 )
 from ginrummy.fairness.construction import below, check_seed, new_seed, number, stream
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
+DOC = Path(__file__).resolve().parents[2] / "docs/fairness.md"
 
 
 def vectors() -> dict[str, Any]:
