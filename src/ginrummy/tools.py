@@ -289,11 +289,13 @@ def verify(argv: Sequence[str]) -> int:
     except OSError as exc:
         return _fail("verify", f"cannot read {args.file}: {exc.strerror}")
     try:
-        report = verify_record(json.loads(text))
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _fail("verify", f"bad JSON: {exc}")
+    try:
+        report = verify_record(data)
     except FieldError as exc:
         return _fail("verify", str(exc))
-    except ValueError as exc:  # json.JSONDecodeError
-        return _fail("verify", f"bad JSON: {exc}")
     for line in report.lines():
         print(line)
     return 0 if report.ok else 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import hashlib
 import hmac
 import json
@@ -11,17 +12,20 @@ from typing import Any
 
 import pytest
 
+import ginrummy.fairness
 from ginrummy.engine import DECK, Seat
 from ginrummy.fairness import (
     DealContext,
     FairnessError,
     SeedError,
     commitment,
+    construction,
     deal_deck,
     deal_message,
     default_seat_seed,
     fair_block,
     parse_seed,
+    verify,
 )
 from ginrummy.fairness.construction import below, check_seed, new_seed, number, stream
 
@@ -145,3 +149,13 @@ def test_a_fair_block_holds_what_the_verifier_needs():
     assert block.commitment == commitment(server) and block.server_seed == server.hex()
     assert block.seeds.one == "00" * 32 and block.seeds.two == "ff" * 32
     assert fair_block(server, ctx, revealed=False).server_seed is None
+
+
+@pytest.mark.parametrize("module", [ginrummy.fairness, construction, verify], ids=str)
+def test_the_doctests_pass(module):
+    result = doctest.testmod(module)
+    assert result.failed == 0
+
+
+def test_there_are_doctests():
+    assert sum(doctest.testmod(m).attempted for m in (ginrummy.fairness, construction)) >= 4
