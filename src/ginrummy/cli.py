@@ -1,4 +1,4 @@
-"""``ginrummy serve | analyze | settle | replay | arena | bench``.
+"""``ginrummy serve | analyze | settle | replay | verify | arena | bench``.
 
 Each sub-command lives with its layer and is imported only when used, so the engine
 commands start fast and need nothing but the standard library.
@@ -16,6 +16,7 @@ commands:
   analyze   best melds, deadwood and best discards of a hand
   settle    score a knock: knocker's and defender's hands
   replay    print a recorded round or match move by move
+  verify    check that every deal of a recorded match was fair (docs/fairness.md)
   arena     play computer players against each other and print statistics
   bench     measure speed: bench engine | bench bots | bench load | bench faults
 
@@ -33,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ginrummy.server.main import main as serve
 
         return serve(rest)
-    if command in ("analyze", "settle", "replay"):
+    if command in ("analyze", "settle", "replay", "verify"):
         from ginrummy import tools
 
         return int(getattr(tools, command)(rest))

@@ -1,4 +1,4 @@
-"""The engine's command-line tools: ``analyze``, ``settle`` and ``replay``.
+"""The engine's command-line tools: ``analyze``, ``settle``, ``replay`` and ``verify``.
 
 Each prints JSON (or, for ``replay``, text) on stdout. Bad input: exit code 2 and one
 line on stderr saying what is wrong; in batch mode (no hand argument, one input per
@@ -35,6 +35,7 @@ from ginrummy.engine import (
 from ginrummy.engine.match import MatchState
 from ginrummy.engine.record import replay_match, replay_round_steps
 from ginrummy.engine.round import RoundResult
+from ginrummy.fairness import FieldError, verify_record
 from ginrummy.protocol import encode_round_result
 
 
@@ -270,3 +271,31 @@ def replay(argv: Sequence[str]) -> int:
     except ValueError as exc:  # JSON errors and every GinRummyError
         return _fail("replay", str(exc) if isinstance(exc, GinRummyError) else f"bad JSON: {exc}")
     return 0
+
+
+# --- verify -----------------------------------------------------------------------------
+
+
+def verify(argv: Sequence[str]) -> int:
+    """Check every deal of a record (docs/fairness.md): exit 0 when all check, 1 naming
+    each failed round and why, 2 for input that is not a well-formed record."""
+    parser = _Parser(
+        prog="ginrummy verify", description="Check that every deal of a record was fair."
+    )
+    parser.add_argument("file", help="a JSON record (match or round) with fair blocks; - for stdin")
+    args = parser.parse_args(argv)
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+    except OSError as exc:
+        return _fail("verify", f"cannot read {args.file}: {exc.strerror}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _fail("verify", f"bad JSON: {exc}")
+    try:
+        report = verify_record(data)
+    except FieldError as exc:
+        return _fail("verify", str(exc))
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1

@@ -1,4 +1,5 @@
-"""Layer boundaries (docs/design.md): bots and hints import only the engine and the stdlib."""
+"""Layer boundaries (docs/design.md): bots, hints and fairness import only the engine and
+the stdlib."""
 
 from __future__ import annotations
 
@@ -44,6 +45,13 @@ def test_bots_read_no_clock() -> None:
 def test_hints_import_only_the_engine() -> None:
     bad = sorted(n for n in imports("hints") if not allowed(n, "hints"))
     assert not bad, bad
+
+
+def test_fairness_imports_only_the_engine_and_reads_no_clock() -> None:
+    names = imports("fairness")
+    bad = sorted(n for n in names if not allowed(n, "fairness"))
+    assert not bad, bad
+    assert not names & {"time", "datetime", "random"}  # a deck depends on its seeds only
 
 
 def test_coach_sees_only_the_own_hand_the_legal_actions_and_the_open_discard() -> None:

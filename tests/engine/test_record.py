@@ -7,8 +7,10 @@ import json
 import pytest
 
 from ginrummy.engine import (
+    FairBlock,
     MatchRecord,
     RecordError,
+    RecordFieldError,
     RoundRecord,
     Rules,
     Seat,
@@ -21,6 +23,7 @@ from ginrummy.engine import (
     replay_round,
 )
 from ginrummy.engine.record import replay_round_steps, round_record_dict
+from ginrummy.engine.seats import Pair
 
 from .helpers import deck_of, match_of, play_match, round_of
 
@@ -113,3 +116,66 @@ def test_record_of_a_fresh_match_is_empty():
     m = new_match(Rules(), ONE)
     assert record_of(m).rounds == ()
     assert replay_match(record_of(m)) == m
+
+
+FAIR = FairBlock(
+    version="gin-fair-v1",
+    commitment="c" * 64,
+    server_seed="5" * 64,
+    seeds=Pair("1" * 64, "2" * 64),
+    room="k3Xa_9",
+    match=2,
+    round=1,
+)
+
+
+def test_a_fair_block_rides_along_and_records_without_it_still_load():
+    rules = Rules()
+    plain = record_of(match_of(rules, ONE, (GIN, list(GIN_ACTIONS))))
+    assert "fair" not in plain.to_dict()["rounds"][0]  # older records look as before
+    fair = MatchRecord(rules, ONE, (RoundRecord(GIN, ONE, plain.rounds[0].actions, FAIR),))
+    data = json.loads(json.dumps(fair.to_dict()))
+    assert data["format"] == 1
+    assert data["rounds"][0]["fair"] == {
+        "version": "gin-fair-v1",
+        "commitment": "c" * 64,
+        "server_seed": "5" * 64,
+        "seeds": {"one": "1" * 64, "two": "2" * 64},
+        "room": "k3Xa_9",
+        "match": 2,
+        "round": 1,
+    }
+    assert load_record(data) == fair
+    assert replay_match(MatchRecord.from_dict(data)) == replay_match(plain)
+    hidden = {**data["rounds"][0]["fair"], "server_seed": None}  # the round still runs
+    assert FairBlock.from_dict(hidden).server_seed is None
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "problem"),
+    [
+        ({"seeds": None}, "fair.seeds", "missing or not an object"),
+        ({"seeds": {"one": "1" * 64}}, "fair.seeds.two", "missing or not a text"),
+        ({"version": 1}, "fair.version", "missing or not a text"),
+        ({"server_seed": 5}, "fair.server_seed", "missing or not a text"),
+        ({"room": None}, "fair.room", "missing or not a text"),
+        ({"match": "2"}, "fair.match", "missing or not a whole number >= 0"),
+        ({"match": True}, "fair.match", "missing or not a whole number >= 0"),
+        ({"round": -1}, "fair.round", "missing or not a whole number >= 0"),
+    ],
+)
+def test_a_broken_fair_block_names_its_field(change, field, problem):
+    broken = {**FAIR.to_dict(), **change}
+    with pytest.raises(RecordFieldError) as caught:
+        FairBlock.from_dict(broken)
+    assert (caught.value.field, caught.value.problem) == (field, problem)
+    rnd = {**RoundRecord(GIN, ONE, ()).to_dict(), "fair": broken}
+    with pytest.raises(RecordError, match=f"malformed round record: {field}: {problem}"):
+        RoundRecord.from_dict(rnd)
+
+
+def test_a_fair_block_must_be_an_object():
+    with pytest.raises(RecordFieldError, match=r"^fair: missing or not an object"):
+        FairBlock.from_dict("yes")
+    with pytest.raises(RecordError, match="malformed round record: fair: missing or not an"):
+        RoundRecord.from_dict({**RoundRecord(GIN, ONE, ()).to_dict(), "fair": "yes"})

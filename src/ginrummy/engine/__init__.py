@@ -16,6 +16,7 @@ from ginrummy.engine.errors import (
     IllegalActionError,
     NotAKnockError,
     RecordError,
+    RecordFieldError,
     RulesError,
 )
 from ginrummy.engine.match import (
@@ -40,6 +41,7 @@ from ginrummy.engine.melds import (
     is_meld,
 )
 from ginrummy.engine.record import (
+    FairBlock,
     MatchRecord,
     RoundRecord,
     load_record,
@@ -81,6 +83,7 @@ __all__ = [
     "CardParseError",
     "DiscardOption",
     "DuplicateCardError",
+    "FairBlock",
     "ForfeitReason",
     "GinRummyError",
     "HandSizeError",
@@ -99,6 +102,7 @@ __all__ = [
     "PublicMove",
     "RandomSource",
     "RecordError",
+    "RecordFieldError",
     "ResultKind",
     "RoundRecord",
     "RoundResult",

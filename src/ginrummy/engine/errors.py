@@ -47,3 +47,13 @@ class NotAKnockError(GinRummyError):
 
 class RecordError(GinRummyError):
     """A round or match record that is malformed or does not replay."""
+
+
+class RecordFieldError(RecordError):
+    """A record field that is missing or of the wrong type; ``field`` names it
+    (``fair.seeds.two``) so that a caller can say where it lies in a larger record."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}")

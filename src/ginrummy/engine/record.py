@@ -1,6 +1,10 @@
 """Records and replay: a round is (rules, deck order, dealer, actions); a match is its
 rules, first dealer and rounds. Both convert to plain data (``to_dict``) that any JSON
 library writes, and replay to identical states.
+
+A round may carry a ``fair`` block: the data that proves its deck was dealt fairly
+(docs/fairness.md). The engine only carries it; ``ginrummy.fairness`` checks it.
+Records without it (older ones) load as before: the format stays 1.
 """
 
 from __future__ import annotations
@@ -11,15 +15,80 @@ from typing import Any
 
 from ginrummy.engine.actions import Action, parse_action
 from ginrummy.engine.cards import Card, parse_card
-from ginrummy.engine.errors import GinRummyError, RecordError
+from ginrummy.engine.errors import GinRummyError, RecordError, RecordFieldError
 from ginrummy.engine.match import ForfeitReason, MatchPhase, MatchState, deal, forfeit, new_match
 from ginrummy.engine.match import apply as apply_match
 from ginrummy.engine.round import RoundState, new_round
 from ginrummy.engine.round import apply as apply_round
 from ginrummy.engine.rules import Rules
-from ginrummy.engine.seats import Seat
+from ginrummy.engine.seats import Pair, Seat
 
 FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class FairBlock:
+    """The fairness data of one deal, as recorded (docs/fairness.md): the construction's
+    name, the server's commitment and (once the round is over) its seed, each seat's
+    seed, and the room, match and round the deck was made for. Seeds and the commitment
+    are hex texts; their length and encoding are checked by ``ginrummy.fairness``."""
+
+    version: str
+    commitment: str
+    server_seed: str | None  # None until the server reveals it after the round
+    seeds: Pair[str]
+    room: str
+    match: int
+    round: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "commitment": self.commitment,
+            "server_seed": self.server_seed,
+            "seeds": {"one": self.seeds.one, "two": self.seeds.two},
+            "room": self.room,
+            "match": self.match,
+            "round": self.round,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> FairBlock:
+        """Read a fair block; a missing or mistyped field raises ``RecordFieldError``
+        naming it (``fair.seeds.two``)."""
+        block = _object(data, "fair")
+        seeds = _object(block.get("seeds"), "fair.seeds")
+        seed = block.get("server_seed")
+        return cls(
+            version=_text(block, "version", "fair"),
+            commitment=_text(block, "commitment", "fair"),
+            server_seed=None if seed is None else _text(block, "server_seed", "fair"),
+            seeds=Pair(_text(seeds, "one", "fair.seeds"), _text(seeds, "two", "fair.seeds")),
+            room=_text(block, "room", "fair"),
+            match=_number(block, "match"),
+            round=_number(block, "round"),
+        )
+
+
+def _object(value: object, name: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise RecordFieldError(name, "missing or not an object")
+    return value
+
+
+def _text(data: Mapping[str, Any], key: str, where: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise RecordFieldError(f"{where}.{key}", "missing or not a text")
+    return value
+
+
+def _number(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key)
+    # bool is an int in Python but not a number in the record
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RecordFieldError(f"fair.{key}", "missing or not a whole number >= 0")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,21 +96,27 @@ class RoundRecord:
     deck: tuple[Card, ...]
     dealer: Seat
     actions: tuple[Action, ...]
+    fair: FairBlock | None = None  # absent in records made before fair deals
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "deck": " ".join(str(c) for c in self.deck),
             "dealer": self.dealer.label,
             "actions": [str(a) for a in self.actions],
         }
+        if self.fair is not None:
+            out["fair"] = self.fair.to_dict()
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoundRecord:
         try:
+            fair = data.get("fair")
             return cls(
                 deck=tuple(parse_card(t) for t in str(data["deck"]).split()),
                 dealer=Seat.parse(str(data["dealer"])),
                 actions=tuple(parse_action(a) for a in data["actions"]),
+                fair=None if fair is None else FairBlock.from_dict(fair),
             )
         except (KeyError, TypeError) as exc:
             raise RecordError(f"malformed round record: missing or bad {exc}") from None

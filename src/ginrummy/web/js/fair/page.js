@@ -1,0 +1,89 @@
+// The verify page: reads a pasted or opened record, runs the verifier, shows the verdicts
+// in a live region. All checking is in verify.js; this module only wires the page.
+import { detectLanguage, rememberLanguage, setCatalog, t, LANGUAGES } from "../i18n.js";
+import { TEXTS } from "./texts.js";
+import { verifyRecord } from "./verify.js";
+
+/** @param {string} id  @returns {HTMLElement} */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+function applyLanguage(lang) {
+  setCatalog(lang, TEXTS[lang]);
+  document.documentElement.lang = lang;
+  document.title = t("page.title");
+  for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
+  for (const el of document.querySelectorAll("[data-text-label]")) el.setAttribute("aria-label", t(el.dataset.textLabel));
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.setAttribute("aria-pressed", String(button.dataset.lang === lang));
+  }
+}
+
+/** @param {string} summary  @param {string[]} items  @param {boolean} ok */
+function show(summary, items, ok) {
+  const result = $("result");
+  result.replaceChildren();
+  result.className = ok ? "notice" : "notice error";
+  const head = document.createElement("p");
+  head.textContent = summary;
+  result.append(head);
+  if (items.length) {
+    const list = document.createElement("ol");
+    for (const text of items) {
+      const li = document.createElement("li");
+      li.textContent = text;
+      list.append(li);
+    }
+    result.append(list);
+  }
+}
+
+/** @param {import("./verify.js").RoundVerdict} v */
+function roundLine(v) {
+  const line = t(`round.${v.check}`, { round: v.round });
+  return v.reason ? `${line} ${t("details", { reason: v.reason })}` : line;
+}
+
+async function check() {
+  const text = /** @type {HTMLTextAreaElement} */ ($("record-text")).value.trim();
+  if (!text) return show(t("empty"), [], false);
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return show(t("bad.json", { message: String(error.message ?? error) }), [], false);
+  }
+  show(t("checking"), [], true);
+  const report = await verifyRecord(data);
+  if (report.error) {
+    const message = report.error.message.slice(report.error.field.length + 2);
+    return show(t("malformed", { field: report.error.field, message }), [], false);
+  }
+  const failed = report.rounds.filter((r) => r.check !== "ok").length;
+  const total = report.rounds.length;
+  const summary = failed ? t("some.failed", { failed, total }) : t("all.ok", { total });
+  show(summary, report.rounds.map(roundLine), failed === 0);
+}
+
+function main() {
+  applyLanguage(detectLanguage());
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.addEventListener("click", () => {
+      const lang = button.dataset.lang;
+      if (!LANGUAGES.includes(lang)) return;
+      rememberLanguage(lang);
+      applyLanguage(lang);
+    });
+  }
+  $("record-file").addEventListener("change", async (event) => {
+    const file = /** @type {HTMLInputElement} */ (event.target).files?.[0];
+    if (!file) return;
+    /** @type {HTMLTextAreaElement} */ ($("record-text")).value = await file.text();
+    await check();
+  });
+  $("verify-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    check();
+  });
+}
+
+main();

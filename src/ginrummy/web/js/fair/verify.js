@@ -1,0 +1,272 @@
+// The browser's verifier of fair deals (docs/fairness.md, construction gin-fair-v1).
+// Pure: WebCrypto only (`crypto.subtle`, also globalThis.crypto in Node 20), no DOM.
+// It does what `ginrummy verify` does up to the replay: reading the record, then per
+// round the commitment, the context and the deck. Replaying the actions needs the rules,
+// which are never computed in JavaScript; the page points to the command for that.
+
+export const VERSION = "gin-fair-v1";
+const DEFAULT_SEED_LABEL = `${VERSION}/default-seat-seed`;
+const SEED_BYTES = 32;
+const HEX_SEED = /^[0-9a-f]{64}$/;
+const CARD = /^[A2-9TJQK][cdhs]$/;
+const encoder = new TextEncoder();
+
+/** The 52 card texts in canonical order: clubs, diamonds, hearts, spades, each A..K. */
+export const CANONICAL = Object.freeze(
+  [..."cdhs"].flatMap((suit) => [..."A23456789TJQK"].map((rank) => rank + suit)),
+);
+
+/** A record field that is missing or malformed; `field` is its path (`rounds[1].fair.seeds.two`). */
+export class FieldError extends Error {
+  /** @param {string} field  @param {string} problem */
+  constructor(field, problem) {
+    super(`${field}: ${problem}`);
+    this.name = "FieldError";
+    this.field = field;
+    this.problem = problem;
+  }
+}
+
+/**
+ * @typedef {object} DealContext
+ * @property {Uint8Array} seatOne  seat one's seed, 32 bytes
+ * @property {Uint8Array} seatTwo  seat two's seed, 32 bytes
+ * @property {string} room
+ * @property {number} match
+ * @property {number} round
+ *
+ * @typedef {"ok"|"unrevealed"|"commitment"|"context"|"deck"} Check
+ * @typedef {{round: number, check: Check, reason: string}} RoundVerdict
+ * @typedef {{ok: boolean, error: {field: string, message: string}|null, rounds: RoundVerdict[]}} Report
+ */
+
+/** @param {Uint8Array} bytes  @returns {string} lowercase hex */
+export function toHex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** @param {string} hex  64 lowercase hex digits (checked by the caller)  @returns {Uint8Array} */
+export function fromHex(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** @param {...Uint8Array} parts  @returns {Uint8Array} */
+function concat(...parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** One field: its length as 4 bytes big-endian, then its bytes. @param {Uint8Array} bytes */
+export function field(bytes) {
+  const head = new Uint8Array(4);
+  new DataView(head.buffer).setUint32(0, bytes.length);
+  return concat(head, bytes);
+}
+
+/** A whole number as 8 bytes big-endian. @param {number} value */
+export function number(value) {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(value));
+  return out;
+}
+
+/** The HMAC message of a deal (before the block counter). @param {DealContext} c */
+export function dealMessage(c) {
+  return concat(
+    field(encoder.encode(VERSION)), field(c.seatOne), field(c.seatTwo),
+    field(encoder.encode(c.room)), field(number(c.match)), field(number(c.round)),
+  );
+}
+
+/** SHA-256 of the server seed, as lowercase hex. @param {Uint8Array} seed */
+export async function commitment(seed) {
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", seed)));
+}
+
+/** @param {Uint8Array} key  @returns {Promise<CryptoKey>} */
+function hmacKey(key) {
+  return crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+/** The byte stream HMAC-SHA256(key, message || u64be(i)) for i = 0, 1, 2, ... */
+class Stream {
+  /** @param {CryptoKey} key  @param {Uint8Array} message */
+  constructor(key, message) {
+    this.key = key;
+    this.message = message;
+    this.counter = 0;
+    this.block = new Uint8Array(0);
+    this.at = 0;
+  }
+
+  /** @returns {Promise<number>} */
+  async nextByte() {
+    if (this.at === this.block.length) {
+      const data = concat(this.message, number(this.counter++));
+      this.block = new Uint8Array(await crypto.subtle.sign("HMAC", this.key, data));
+      this.at = 0;
+    }
+    return this.block[this.at++];
+  }
+
+  /** An unbiased integer in [0, n), 2 <= n <= 256: mask each byte, skip values >= n. */
+  async below(n) {
+    const mask = (1 << (n - 1).toString(2).length) - 1;
+    for (;;) {
+      const value = (await this.nextByte()) & mask;
+      if (value < n) return value;
+    }
+  }
+}
+
+/** The deck of a deal, as card texts. @param {Uint8Array} serverSeed  @param {DealContext} context */
+export async function dealDeck(serverSeed, context) {
+  const stream = new Stream(await hmacKey(serverSeed), dealMessage(context));
+  const deck = [...CANONICAL];
+  for (let i = deck.length - 1; i > 0; i--) {
+    const j = await stream.below(i + 1);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+}
+
+/**
+ * The seed of a seat that sent none: HMAC-SHA256 keyed by the SHA-256 of its identity token.
+ * @param {Uint8Array} identityHash  @param {string} room  @param {number} match
+ * @param {number} round  @param {"one"|"two"} seat
+ */
+export async function defaultSeatSeed(identityHash, room, match, round, seat) {
+  const message = concat(
+    field(encoder.encode(DEFAULT_SEED_LABEL)), field(encoder.encode(room)),
+    field(number(match)), field(number(round)), field(encoder.encode(seat)),
+  );
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(identityHash), message));
+}
+
+// --- reading a record (docs/fairness.md, section 6, step 1) ------------------------------
+
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function text(obj, key, at) {
+  if (typeof obj[key] !== "string") throw new FieldError(at + key, "missing or not a text");
+  return obj[key];
+}
+
+function whole(obj, key, at) {
+  const v = obj[key];
+  if (!Number.isInteger(v) || v < 0) throw new FieldError(at + key, "missing or not a whole number >= 0");
+  return v;
+}
+
+function hexSeed(value, name) {
+  if (!HEX_SEED.test(value)) {
+    const shown = value.length !== 2 * SEED_BYTES ? `${value.length} characters` : JSON.stringify(value);
+    throw new FieldError(name, `expected 64 lowercase hex digits (32 bytes), got ${shown}`);
+  }
+  return fromHex(value);
+}
+
+function readDeck(value, name) {
+  if (typeof value !== "string") throw new FieldError(name, "missing or not a text");
+  const cards = value.split(/\s+/).filter(Boolean);
+  const bad = cards.find((c) => !CARD.test(c));
+  if (bad !== undefined) throw new FieldError(name, `'${bad}' is not a card in canonical notation (e.g. Td)`);
+  if (cards.length !== 52 || new Set(cards).size !== 52) {
+    throw new FieldError(name, `expected the 52 cards once each, got ${cards.length} cards`);
+  }
+  return cards;
+}
+
+/** The fields in the order the Python verifier reads them, so both name the same one first. */
+function readFair(data, at) {
+  const f = `${at}fair.`;
+  if (!isObject(data)) throw new FieldError(`${at}fair`, "missing or not an object");
+  if (!isObject(data.seeds)) throw new FieldError(`${f}seeds`, "missing or not an object");
+  const fair = {
+    version: text(data, "version", f),
+    commitment: text(data, "commitment", f),
+    serverSeed: data.server_seed === null || data.server_seed === undefined ? null : text(data, "server_seed", f),
+    one: text(data.seeds, "one", `${f}seeds.`),
+    two: text(data.seeds, "two", `${f}seeds.`),
+    room: text(data, "room", f),
+    match: whole(data, "match", f),
+    round: whole(data, "round", f),
+  };
+  if (fair.version !== VERSION) throw new FieldError(`${f}version`, `unknown construction '${fair.version}'`);
+  hexSeed(fair.commitment, `${f}commitment`);
+  const context = {
+    seatOne: hexSeed(fair.one, `${f}seeds.one`), seatTwo: hexSeed(fair.two, `${f}seeds.two`),
+    room: fair.room, match: fair.match, round: fair.round,
+  };
+  for (const name of ["match", "round"]) {
+    if (fair[name] > Number.MAX_SAFE_INTEGER) throw new FieldError(f + name, "above 2**53 - 1");
+  }
+  const server = fair.serverSeed === null ? null : hexSeed(fair.serverSeed, `${f}server_seed`);
+  return { fair, server, context };
+}
+
+function readRound(data, at) {
+  if (!isObject(data)) throw new FieldError(at.replace(/\.$/, "") || "record", "not an object");
+  const deck = readDeck(data.deck, `${at}deck`);
+  return { deck, ...readFair(data.fair, at) };
+}
+
+/** @returns {{rounds: object[], isMatch: boolean}} */
+function readRounds(data) {
+  if (!isObject(data)) throw new FieldError("record", "a record is a JSON object");
+  if (data.kind === "round") return { rounds: [readRound(data, "")], isMatch: false };
+  if (data.kind !== "match") throw new FieldError("kind", `expected 'match' or 'round', got ${JSON.stringify(data.kind ?? null)}`);
+  if (!Array.isArray(data.rounds) || data.rounds.length === 0) throw new FieldError("rounds", "missing, not a list or empty");
+  return { rounds: data.rounds.map((r, i) => readRound(r, `rounds[${i}].`)), isMatch: true };
+}
+
+// --- checking (section 6, step 2) ---------------------------------------------------------
+
+/** @returns {Promise<RoundVerdict>} */
+async function checkRound(rnd, number, first) {
+  const { fair, server, context } = rnd;
+  const position = number ?? fair.round;
+  const verdict = (check, reason = "") => ({ round: position, check, reason });
+  if (server === null) return verdict("unrevealed", "the server seed is not revealed");
+  const digest = await commitment(server);
+  if (digest !== fair.commitment) {
+    return verdict("commitment", `SHA-256 of the revealed server seed is ${digest}, the commitment ${fair.commitment}`);
+  }
+  if (fair.round !== position || fair.room !== first.room || fair.match !== first.match) {
+    return verdict("context", `made for room '${fair.room}', match ${fair.match}, round ${fair.round}; `
+      + `expected room '${first.room}', match ${first.match}, round ${position}`);
+  }
+  const dealt = await dealDeck(server, context);
+  const i = dealt.findIndex((card, k) => card !== rnd.deck[k]);
+  if (i >= 0) return verdict("deck", `card ${i + 1} of the deck is ${rnd.deck[i]}, the seeds give ${dealt[i]}`);
+  return verdict("ok");
+}
+
+/**
+ * Check every deal of a record (parsed JSON). Never throws for bad input: a malformed
+ * record gives `error` naming the field, a failed round its check and reason.
+ * @param {unknown} data
+ * @returns {Promise<Report>}
+ */
+export async function verifyRecord(data) {
+  let read;
+  try {
+    read = readRounds(data);
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    return { ok: false, error: { field: error.field, message: error.message }, rounds: [] };
+  }
+  const first = read.rounds[0].fair;
+  const rounds = [];
+  for (const [k, rnd] of read.rounds.entries()) {
+    rounds.push(await checkRound(rnd, read.isMatch ? k + 1 : null, first));
+  }
+  return { ok: rounds.every((r) => r.check === "ok"), error: null, rounds };
+}
