@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from ginrummy.tournament import (
@@ -36,9 +36,9 @@ from .helpers import Run, opened
 def _pre_start(data, run: Run, size: int) -> None:
     """Joins and leaves in a random order, some of them refused."""
     pool = [Entrant(f"p{k}", f"P{k}", data.draw(st.integers(1000, 2000))) for k in range(size + 2)]
-    for step in range(data.draw(st.integers(4, 3 * size))):
+    for step in range(data.draw(st.integers(2, 4 * size))):
         who = data.draw(st.sampled_from(pool))
-        command = data.draw(st.sampled_from(["join", "join", "leave"]))
+        command = data.draw(st.sampled_from(["join", "join", "join", "leave"]))
         try:
             if command == "join":
                 run.do(join(run.state, who, at=step))
@@ -76,6 +76,7 @@ def test_rebuilding_from_the_log_gives_the_live_state(data):
     run = opened(Settings("Cup", fmt, size, **options), creator="host")
     _pre_start(data, run, size)
     _play(data, run)
+    event(f"{fmt}: {run.state.phase.value}, {len(run.state.rounds)} rounds")
     assert rebuild(run.log) == run.state
     assert run.state.version == len(run.log)
     stored = [json.loads(json.dumps(to_record(e))) for e in run.log]

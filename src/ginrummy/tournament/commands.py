@@ -242,7 +242,8 @@ def _pending_match(state: Tournament, match_id: str) -> Pairing:
     if found is None:
         raise _refuse(ErrorCode.UNKNOWN_MATCH, f"no match {match_id!r} in this tournament")
     rnd, pairing = found
-    if rnd.result_of(match_id) is not None or rnd is not state.current:
+    # earlier rounds are complete: the next one is paired only then
+    if rnd.result_of(match_id) is not None:
         raise _refuse(ErrorCode.MATCH_DECIDED, f"match {match_id} is already decided")
     return pairing
 

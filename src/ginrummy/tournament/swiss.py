@@ -31,7 +31,15 @@ import networkx as nx
 
 from ginrummy.tournament.games import Game, Pairing
 
-BYE = "\x00bye"  # the bye node; no player id can be empty-prefixed like this
+
+class _Bye:
+    """The bye node of the pairing graph: an object no player id can equal."""
+
+    def __repr__(self) -> str:
+        return "BYE"
+
+
+BYE = _Bye()
 
 
 def default_rounds(players: int) -> int:
@@ -88,8 +96,8 @@ def pair(ranked: Sequence[str], games: Sequence[Game], *, round_number: int) -> 
     info = {p: colours(p, games) for p in ranked}
     ties: list[tuple[int, str, str | None]] = []
     for u, v in matching:
-        if BYE in (u, v):
-            ties.append((len(ranked), u if v == BYE else v, None))
+        if u is BYE or v is BYE:
+            ties.append((len(ranked), u if v is BYE else v, None))
             continue
         a, b = sorted((u, v), key=place.__getitem__)
         first, second = _orient(a, b, info)
