@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis import strategies as st
+
 from ginrummy.tournament import (
     Entrant,
     Event,
@@ -82,3 +84,21 @@ def play_out(run: Run, winner: Chooser, rng: random.Random | None = None) -> Non
             won = winner(pairing)
             points = (100, 40) if won == pairing.first else (40, 100)
             run.do(record_result(run.state, pairing.match_id, won, points, at=at))
+
+
+def play_drawn(data: st.DataObject, run: Run) -> None:
+    """Play to the end with Hypothesis drawing every match, result, no-show and withdrawal."""
+    at = 200
+    while run.state.phase is Phase.RUNNING:
+        pairing = data.draw(st.sampled_from(run.state.current.pending()))
+        roll = data.draw(st.integers(0, 9))
+        at += 1
+        if roll == 0:
+            absent = data.draw(st.sampled_from([pairing.players[:1], pairing.players]))
+            run.do(no_show(run.state, pairing.match_id, absent, at=at))
+        elif roll == 1:
+            run.do(withdraw(run.state, data.draw(st.sampled_from(pairing.players)), at=at))
+        else:
+            winner = data.draw(st.sampled_from(pairing.players))
+            points = (data.draw(st.integers(0, 250)), data.draw(st.integers(0, 250)))
+            run.do(record_result(run.state, pairing.match_id, winner, points, at=at))

@@ -21,16 +21,14 @@ from ginrummy.tournament import (
     from_record,
     join,
     leave,
-    no_show,
     rebuild,
     record_result,
     start,
     to_record,
-    withdraw,
 )
 from ginrummy.tournament.state import Phase
 
-from .helpers import Run, opened
+from .helpers import Run, opened, play_drawn
 
 
 def _pre_start(data, run: Run, size: int) -> None:
@@ -50,23 +48,6 @@ def _pre_start(data, run: Run, size: int) -> None:
         run.do(start(run.state, at=100, by="host"))
 
 
-def _play(data, run: Run) -> None:
-    at = 200
-    while run.state.phase is Phase.RUNNING:
-        pairing = data.draw(st.sampled_from(run.state.current.pending()))
-        roll = data.draw(st.integers(0, 9))
-        at += 1
-        if roll == 0:
-            absent = data.draw(st.sampled_from([pairing.players[:1], pairing.players]))
-            run.do(no_show(run.state, pairing.match_id, absent, at=at))
-        elif roll == 1:
-            run.do(withdraw(run.state, data.draw(st.sampled_from(pairing.players)), at=at))
-        else:
-            winner = data.draw(st.sampled_from(pairing.players))
-            points = (data.draw(st.integers(0, 250)), data.draw(st.integers(0, 250)))
-            run.do(record_result(run.state, pairing.match_id, winner, points, at=at))
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_rebuilding_from_the_log_gives_the_live_state(data):
@@ -75,7 +56,7 @@ def test_rebuilding_from_the_log_gives_the_live_state(data):
     options = {"third_place": data.draw(st.booleans())} if fmt == "knockout" else {}
     run = opened(Settings("Cup", fmt, size, **options), creator="host")
     _pre_start(data, run, size)
-    _play(data, run)
+    play_drawn(data, run)
     event(f"{fmt}: {run.state.phase.value}, {len(run.state.rounds)} rounds")
     assert rebuild(run.log) == run.state
     assert run.state.version == len(run.log)

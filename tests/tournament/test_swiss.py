@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ginrummy.tournament import FinishReason
+from ginrummy.tournament import FinishReason, RoundPaired, fold
 from ginrummy.tournament.games import Game, Pairing
 from ginrummy.tournament.standings import standings
 from ginrummy.tournament.swiss import default_rounds, pair
 
-from .helpers import full, play_out
+from .helpers import full, play_drawn, play_out
 
 
 def _matchings(players: list[str | None]):
@@ -208,3 +208,25 @@ def test_no_legal_bye_finishes_the_tournament():
     # three left, all with a bye: no fourth round can be paired
     assert run.state.finish is FinishReason.NO_PAIRING
     assert len(run.state.rounds) == 3
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_whole_tournaments_keep_the_pairing_rules(data):
+    # every round of a played-out Swiss, checked against the state it was paired in
+    n = data.draw(st.integers(4, 9))
+    run = full("swiss", n, rounds=data.draw(st.integers(1, n - 1)))
+    play_drawn(data, run)
+    state = None
+    for event in run.log:
+        if isinstance(event, RoundPaired):
+            active, games = state.active(), list(state.games())
+            paired = [x for p in event.pairings for x in p.players]
+            assert sorted(paired) == sorted(active)  # everyone active, once; no one else
+            ours = _as_matching(event.pairings)
+            assert _legal(ours, games)  # no second bye
+            fewest = min(_key(m, active, games)[0] for m in _possible(list(active), games))
+            assert _key(ours, active, games)[0] == fewest  # no avoidable repeat
+        state = fold(state, event)
+    byes = Counter(g.first for g in run.state.games() if g.is_bye)
+    assert max(byes.values(), default=0) <= 1
