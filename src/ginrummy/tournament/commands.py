@@ -5,11 +5,11 @@ The clock is the caller's: every command takes ``at`` (seconds). Pairing a round
 match ids for its rooms; ``match_ids(round, board)`` makes them (by default ``"3.2"``
 for round 3, board 2), so the server may pass its own room ids.
 
->>> from ginrummy.tournament.settings import Entrant, Settings
+>>> from ginrummy.tournament import Entrant, Settings, rebuild
 >>> log = [create(Settings("Cup", "knockout", 4), "ann", at=0)]
 >>> for i, name in enumerate(["ann", "bob", "cat", "dan"]):
-...     log += join(execute(log), Entrant(name, name.title(), 1500 - i), at=1)
->>> t = execute(log)
+...     log += join(rebuild(log), Entrant(name, name.title(), 1500 - i), at=1)
+>>> t = rebuild(log)
 >>> t.phase, [p.players for p in t.current.pairings]
 (<Phase.RUNNING: 'running'>, [('ann', 'dan'), ('bob', 'cat')])
 """
@@ -37,7 +37,7 @@ from ginrummy.tournament.events import (
 )
 from ginrummy.tournament.games import Pairing
 from ginrummy.tournament.settings import MIN_PLAYERS, START_NOTICE, Entrant, Settings
-from ginrummy.tournament.state import Phase, Tournament, fold, rebuild
+from ginrummy.tournament.state import Phase, Tournament, fold
 
 MatchIds = Callable[[int, int], str]
 NO_SHOWS_TO_WITHDRAW = 2
@@ -47,25 +47,17 @@ def default_match_id(round_number: int, board: int) -> str:
     return f"{round_number}.{board}"
 
 
-def execute(events: Iterable[Event]) -> Tournament:
-    """The state a list of events leads to (``rebuild``, named for command chains)."""
-    return rebuild(events)
-
-
 def apply_events(state: Tournament, events: Iterable[Event]) -> Tournament:
+    """The state after the events a command returned."""
     for event in events:
         state = fold(state, event)
     return state
 
 
-def _refuse(code: ErrorCode, message: str) -> TournamentError:
-    return TournamentError(code, message)
-
-
 def create(settings: Settings, creator: str, *, at: float) -> Created:
     """A new tournament; a set start time must lie at least a minute ahead."""
     if settings.start_at is not None and settings.start_at < at + START_NOTICE:
-        raise _refuse(
+        raise TournamentError(
             ErrorCode.START_IN_PAST,
             f"the start time must be at least {START_NOTICE} s ahead; "
             f"it is {settings.start_at - at:.0f} s from now",
@@ -75,9 +67,11 @@ def create(settings: Settings, creator: str, *, at: float) -> Created:
 
 def _must_be_open(state: Tournament, what: str) -> None:
     if state.phase is Phase.FINISHED:
-        raise _refuse(ErrorCode.FINISHED, f"cannot {what}: the tournament is over")
+        raise TournamentError(ErrorCode.FINISHED, f"cannot {what}: the tournament is over")
     if state.phase is Phase.RUNNING:
-        raise _refuse(ErrorCode.ALREADY_STARTED, f"cannot {what}: the tournament has started")
+        raise TournamentError(
+            ErrorCode.ALREADY_STARTED, f"cannot {what}: the tournament has started"
+        )
 
 
 def join(
@@ -86,9 +80,9 @@ def join(
     """Take a place; the last place starts a tournament that starts when full."""
     _must_be_open(state, "join")
     if state.entrant(entrant.id) is not None:
-        raise _refuse(ErrorCode.ALREADY_JOINED, f"{entrant.id} has already joined")
+        raise TournamentError(ErrorCode.ALREADY_JOINED, f"{entrant.id} has already joined")
     if state.full:
-        raise _refuse(
+        raise TournamentError(
             ErrorCode.TOURNAMENT_FULL, f"all {state.settings.max_players} places are taken"
         )
     joined = Joined(entrant, at)
@@ -101,12 +95,12 @@ def join(
 def leave(state: Tournament, player: str, *, at: float) -> tuple[Event, ...]:
     """Give up a place before the start (after it, ``withdraw``)."""
     if state.phase is Phase.RUNNING:
-        raise _refuse(
+        raise TournamentError(
             ErrorCode.ALREADY_STARTED, "the tournament has started: withdraw instead of leaving"
         )
     _must_be_open(state, "leave")
     if state.entrant(player) is None:
-        raise _refuse(ErrorCode.NOT_JOINED, f"{player} has not joined")
+        raise TournamentError(ErrorCode.NOT_JOINED, f"{player} has not joined")
     return (Left(player, at),)
 
 
@@ -123,16 +117,20 @@ def start(
     cancels a tournament that has fewer than four."""
     _must_be_open(state, "start")
     if by is not None and by != state.creator:
-        raise _refuse(ErrorCode.NOT_CREATOR, f"only {state.creator} may start the tournament")
+        raise TournamentError(
+            ErrorCode.NOT_CREATOR, f"only {state.creator} may start the tournament"
+        )
     start_at = state.settings.start_at
     if by is None and (start_at is None or at < start_at):
-        raise _refuse(ErrorCode.TOO_EARLY, f"the clock starts this tournament at {start_at}")
+        raise TournamentError(
+            ErrorCode.TOO_EARLY, f"the clock starts this tournament at {start_at}"
+        )
     filled, joins = _with_computers(state, at, computer_rating)
     field = len(filled.entrants)
     if field < MIN_PLAYERS:
         if by is None:
             return (Finished(FinishReason.CANCELLED, at),)
-        raise _refuse(
+        raise TournamentError(
             ErrorCode.TOO_FEW_PLAYERS, f"{field} players; a tournament needs {MIN_PLAYERS}"
         )
     return (*joins, *_start(filled, at, match_ids))
@@ -235,16 +233,16 @@ def _walkovers(state: Tournament, at: float) -> tuple[MatchResult, ...]:
 
 def _pending_match(state: Tournament, match_id: str) -> Pairing:
     if state.phase is Phase.OPEN:
-        raise _refuse(ErrorCode.NOT_STARTED, "the tournament has not started")
+        raise TournamentError(ErrorCode.NOT_STARTED, "the tournament has not started")
     if state.phase is Phase.FINISHED:
-        raise _refuse(ErrorCode.FINISHED, "the tournament is over")
+        raise TournamentError(ErrorCode.FINISHED, "the tournament is over")
     found = state.find(match_id)
     if found is None:
-        raise _refuse(ErrorCode.UNKNOWN_MATCH, f"no match {match_id!r} in this tournament")
+        raise TournamentError(ErrorCode.UNKNOWN_MATCH, f"no match {match_id!r} in this tournament")
     rnd, pairing = found
     # earlier rounds are complete: the next one is paired only then
     if rnd.result_of(match_id) is not None:
-        raise _refuse(ErrorCode.MATCH_DECIDED, f"match {match_id} is already decided")
+        raise TournamentError(ErrorCode.MATCH_DECIDED, f"match {match_id} is already decided")
     return pairing
 
 
@@ -260,9 +258,9 @@ def record_result(
     """The room's match ended: ``winner`` and the game points of (first, second)."""
     pairing = _pending_match(state, match_id)
     if winner not in pairing.players:
-        raise _refuse(ErrorCode.BAD_RESULT, f"{winner} does not play match {match_id}")
+        raise TournamentError(ErrorCode.BAD_RESULT, f"{winner} does not play match {match_id}")
     if min(points) < 0:
-        raise _refuse(ErrorCode.BAD_RESULT, f"points cannot be negative: {points}")
+        raise TournamentError(ErrorCode.BAD_RESULT, f"points cannot be negative: {points}")
     result = MatchResult(match_id, winner, *points, ResultReason.PLAYED, (), at)
     return (result, *advance(fold(state, result), at=at, match_ids=match_ids))
 
@@ -280,7 +278,9 @@ def no_show(
     second no-show in a row withdraws a player."""
     pairing = _pending_match(state, match_id)
     if not absent or not set(absent) <= set(pairing.players):
-        raise _refuse(ErrorCode.BAD_RESULT, f"{sorted(absent)} are not the players of {match_id}")
+        raise TournamentError(
+            ErrorCode.BAD_RESULT, f"{sorted(absent)} are not the players of {match_id}"
+        )
     present = [p for p in pairing.players if p not in absent]
     winner = present[0] if present else (pairing.first if state.is_knockout else None)
     missing = tuple(p for p in pairing.players if p in absent)
@@ -302,13 +302,15 @@ def withdraw(
     """Leave a running tournament: a match being played is forfeited, later rounds do
     not pair the player, the standings keep the games played."""
     if state.phase is Phase.OPEN:
-        raise _refuse(ErrorCode.NOT_STARTED, "the tournament has not started: leave instead")
+        raise TournamentError(
+            ErrorCode.NOT_STARTED, "the tournament has not started: leave instead"
+        )
     if state.phase is Phase.FINISHED:
-        raise _refuse(ErrorCode.FINISHED, "the tournament is over")
+        raise TournamentError(ErrorCode.FINISHED, "the tournament is over")
     if state.entrant(player) is None:
-        raise _refuse(ErrorCode.NOT_JOINED, f"{player} does not play in this tournament")
+        raise TournamentError(ErrorCode.NOT_JOINED, f"{player} does not play in this tournament")
     if player in state.withdrawn:
-        raise _refuse(ErrorCode.WITHDRAWN, f"{player} has already withdrawn")
+        raise TournamentError(ErrorCode.WITHDRAWN, f"{player} has already withdrawn")
     out: list[Event] = [Withdrawn(player, WithdrawReason.REQUEST, at)]
     current = state.current
     for p in current.pending() if current is not None else ():
