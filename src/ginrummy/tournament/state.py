@@ -39,6 +39,8 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Round:
+    """One round: its pairings and the results reported so far."""
+
     number: int
     pairings: tuple[Pairing, ...]
     results: tuple[MatchResult, ...] = ()
@@ -72,6 +74,10 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class Tournament:
+    """Everything the log says so far. Players are named by ``Entrant.id``; ``players``
+    is the seed order once started, and withdrawn players stay in it (and in the
+    standings) but are not paired again."""
+
     settings: Settings
     creator: str
     created_at: float
