@@ -1,5 +1,5 @@
 """Layer boundaries (docs/design.md): bots, hints and fairness import only the engine and
-the stdlib."""
+the stdlib, tournaments the engine, networkx and the stdlib."""
 
 from __future__ import annotations
 
@@ -52,6 +52,19 @@ def test_fairness_imports_only_the_engine_and_reads_no_clock() -> None:
     bad = sorted(n for n in names if not allowed(n, "fairness"))
     assert not bad, bad
     assert not names & {"time", "datetime", "random"}  # a deck depends on its seeds only
+
+
+def test_tournaments_import_only_the_engine_networkx_and_the_standard_library() -> None:
+    def fits(name: str) -> bool:
+        return allowed(name, "tournament") or name.split(".", maxsplit=1)[0] == "networkx"
+
+    bad = sorted(n for n in imports("tournament") if not fits(n))
+    assert not bad, bad
+
+
+def test_tournaments_read_no_clock_and_no_global_random() -> None:
+    """Commands take the time as ``at``; seeding ties are broken by join order."""
+    assert not imports("tournament") & {"time", "datetime", "random", "secrets"}
 
 
 def test_coach_sees_only_the_own_hand_the_legal_actions_and_the_open_discard() -> None:

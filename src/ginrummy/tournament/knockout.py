@@ -1,0 +1,125 @@
+"""Knockout brackets: seeding by rating, byes for the top seeds, winners advance
+(docs/tournaments.md, knockout).
+
+Seed 1 is the best-rated player. The bracket has the next power of two places; the
+places past the last seed are byes, and the standard order puts them against the top
+seeds. Round ``r + 1`` pairs the winners of boards ``2i`` and ``2i + 1`` of round ``r``,
+so seeds 1 and 2 can meet only in the final.
+
+>>> seed_positions(8)
+(1, 8, 4, 5, 2, 7, 3, 6)
+>>> [p.players for p in first_round(["a", "b", "c", "d", "e"])]
+[('a',), ('d', 'e'), ('b',), ('c',)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ginrummy.tournament.games import Game, Pairing
+
+MIN_PLAYERS = 4
+MAX_PLAYERS = 64
+
+
+def bracket_size(players: int) -> int:
+    """The next power of two at or above ``players``."""
+    return 1 << (players - 1).bit_length()
+
+
+def rounds_for(players: int) -> int:
+    """Rounds of the main bracket: the final is round ``rounds_for(n)``."""
+    return bracket_size(players).bit_length() - 1
+
+
+def seed_positions(size: int) -> tuple[int, ...]:
+    """Seed numbers (1-based) in bracket order: each pair of neighbours meets in round
+    one and the seeds of every pair sum to ``size + 1``."""
+    order = [1]
+    while len(order) < size:
+        mirror = 2 * len(order) + 1
+        order = [s for seed in order for s in (seed, mirror - seed)]
+    return tuple(order)
+
+
+def first_round(seeds: Sequence[str]) -> tuple[Pairing, ...]:
+    """Round one for players in seed order; a seed past the field is a bye for its
+    neighbour, and the better seed deals first."""
+    positions = seed_positions(bracket_size(len(seeds)))
+    pairings = []
+    for board in range(len(positions) // 2):
+        top, bottom = positions[2 * board], positions[2 * board + 1]
+        second = seeds[bottom - 1] if bottom <= len(seeds) else None
+        pairings.append(Pairing(board + 1, seeds[top - 1], second))
+    return tuple(pairings)
+
+
+def next_round(
+    previous: Sequence[Pairing],
+    winners: Mapping[int, str],
+    seeds: Sequence[str],
+    *,
+    third_place: bool,
+) -> tuple[Pairing, ...]:
+    """The round after ``previous`` (its main boards), given the winner of each of its
+    boards (a bye's winner is its player). After the semi-finals, the losers meet for
+    third place when ``third_place`` is on. Empty after the final."""
+    main = [p for p in previous if not p.third_place]
+    if len(main) < 2:
+        return ()
+    rank = {player: i for i, player in enumerate(seeds)}
+    pairings = []
+    for board in range(len(main) // 2):
+        a, b = winners[main[2 * board].board], winners[main[2 * board + 1].board]
+        first, second = sorted((a, b), key=rank.__getitem__)  # the better seed deals first
+        pairings.append(Pairing(board + 1, first, second))
+    if third_place and len(main) == 2:
+        losers = [_loser(p, winners[p.board]) for p in main]
+        first, second = sorted(losers, key=rank.__getitem__)
+        pairings.append(Pairing(2, first, second, third_place=True))
+    return tuple(pairings)
+
+
+def _loser(pairing: Pairing, winner: str) -> str:
+    # semi-finals are never byes: fewer than half the bracket's places are byes
+    assert pairing.second is not None, "a semi-final is a bye"
+    return pairing.second if winner == pairing.first else pairing.first
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """A player's place: ``reached`` is the round they lost in (the rounds plus one for
+    the champion); ties in the same round go to the better seed."""
+
+    rank: int
+    player: str
+    reached: int
+    wins: int
+    points_scored: int
+
+
+def placings(
+    rounds: Sequence[Sequence[tuple[Pairing, Game]]], seeds: Sequence[str]
+) -> tuple[Placing, ...]:
+    """Places after the rounds played so far: the champion, the finalist, the third-place
+    winner before its loser, then by the round each player went out in."""
+    reached = dict.fromkeys(seeds, len(rounds) + 1)
+    third = dict.fromkeys(seeds, 0)
+    wins = dict.fromkeys(seeds, 0)
+    scored = dict.fromkeys(seeds, 0)
+    for number, played in enumerate(rounds, start=1):
+        for pairing, game in played:
+            if pairing.is_bye:
+                continue  # a bye advances without a win
+            for player in pairing.players:
+                scored[player] += game.points_of(player)
+                if game.won(player):
+                    wins[player] += 1
+                    if pairing.third_place:
+                        third[player] = -1  # third place before fourth
+                elif not pairing.third_place:
+                    reached[player] = number
+    rank = {player: i for i, player in enumerate(seeds)}
+    order = sorted(seeds, key=lambda p: (-reached[p], third[p], rank[p]))
+    return tuple(Placing(i + 1, p, reached[p], wins[p], scored[p]) for i, p in enumerate(order))

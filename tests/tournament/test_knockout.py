@@ -1,0 +1,119 @@
+"""Knockout brackets: complete for every size from 4 to 64, byes to the top seeds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ginrummy.tournament import FinishReason, Settings
+from ginrummy.tournament.knockout import bracket_size, first_round, rounds_for, seed_positions
+from ginrummy.tournament.state import Phase
+
+from .helpers import better_seed, full, play_out
+
+SIZES = range(4, 65)
+
+
+@pytest.mark.parametrize("size", [2, 4, 8, 16, 32, 64])
+def test_seed_positions_pair_seeds_that_sum_to_size_plus_one(size):
+    order = seed_positions(size)
+    assert sorted(order) == list(range(1, size + 1))
+    assert all(order[i] + order[i + 1] == size + 1 for i in range(0, size, 2))
+    # seeds 1 and 2 sit in different halves, so they can meet only in the final
+    assert (order.index(1) < size // 2) != (order.index(2) < size // 2)
+
+
+def test_seed_positions_of_sixteen_are_the_standard_order():
+    assert seed_positions(16) == (1, 16, 8, 9, 4, 13, 5, 12, 2, 15, 7, 10, 3, 14, 6, 11)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_first_round_gives_the_byes_to_the_top_seeds(n):
+    seeds = [f"p{k}" for k in range(1, n + 1)]
+    pairings = first_round(seeds)
+    assert len(pairings) == bracket_size(n) // 2
+    assert sorted(p for pairing in pairings for p in pairing.players) == sorted(seeds)
+    byes = [p.first for p in pairings if p.is_bye]
+    assert sorted(byes, key=seeds.index) == seeds[: bracket_size(n) - n]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_bracket_is_complete_when_the_better_seed_always_wins(n):
+    run = full("knockout", n)
+    play_out(run, better_seed(run))
+    state = run.state
+    assert state.phase is Phase.FINISHED and state.finish is FinishReason.COMPLETED
+    assert len(state.rounds) == rounds_for(n)
+    # each round halves the field; the final is one match between seeds 1 and 2
+    assert [len(r.pairings) for r in state.rounds] == [
+        bracket_size(n) >> k for k in range(1, rounds_for(n) + 1)
+    ]
+    assert state.rounds[-1].pairings[0].players == ("p1", "p2")
+    assert [p.player for p in state.placings()] == [f"p{k}" for k in range(1, n + 1)]
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_bracket_is_complete_with_random_winners_no_shows_and_withdrawals(n):
+    rng = random.Random(n)
+    run = full("knockout", n, third_place=True)
+    play_out(run, lambda p: rng.choice(p.players), rng)
+    state = run.state
+    assert state.finish is FinishReason.COMPLETED
+    assert len(state.rounds) == rounds_for(n)
+    # every main match sends exactly one player on; the champion won every tie
+    alive = set(state.players)
+    for rnd in state.rounds:
+        losers = {
+            p
+            for pairing, game in rnd.decided()
+            if not pairing.third_place
+            for p in pairing.players
+            if not game.won(p)
+        }
+        assert losers <= alive
+        alive -= losers
+    champion = state.placings()[0]
+    assert alive == {champion.player}
+    final = state.rounds[-1]
+    assert [p.third_place for p in final.pairings] == [False, True]
+    assert sorted(p.player for p in state.placings()) == sorted(state.players)
+
+
+def test_without_a_third_place_match_the_final_is_alone():
+    run = full("knockout", 8)
+    play_out(run, better_seed(run))
+    assert [p.players for p in run.state.rounds[-1].pairings] == [("p1", "p2")]
+
+
+def test_placings_rank_the_third_place_winner_before_its_loser():
+    run = full("knockout", 4, third_place=True)
+    # semi-finals: p1-p4 and p2-p3; the underdogs win, then p1 beats p2 for third place
+    play_out(run, lambda p: "p1" if p.third_place and "p1" in p.players else p.players[-1])
+    placings = run.state.placings()
+    assert [(p.player, p.reached) for p in placings] == [("p4", 3), ("p3", 2), ("p1", 1), ("p2", 1)]
+    assert [p.rank for p in placings] == [1, 2, 3, 4]
+
+
+def test_a_withdrawn_winner_gives_the_next_opponent_a_walkover():
+    from ginrummy.tournament import ResultReason, record_result, withdraw
+
+    run = full("knockout", 8)
+    first = run.state.current.pairings
+    run.do(record_result(run.state, first[0].match_id, "p1", (100, 20), at=5))
+    run.do(withdraw(run.state, "p1", at=6))  # p1 already won round one
+    for pairing in run.state.current.pending():
+        run.do(record_result(run.state, pairing.match_id, pairing.first, (100, 0), at=7))
+    semi = run.state.rounds[1]
+    result = semi.result_of(semi.pairings[0].match_id)
+    assert semi.pairings[0].players == ("p1", "p4")
+    assert result.winner == "p4" and result.reason is ResultReason.WITHDRAWAL
+    assert result.absent == ("p1",)
+
+
+def test_settings_refuse_knockout_rounds():
+    from ginrummy.tournament import ErrorCode, TournamentError
+
+    with pytest.raises(TournamentError) as err:
+        Settings("Cup", "knockout", 8, rounds=3)
+    assert err.value.code is ErrorCode.BAD_SETTINGS
