@@ -91,9 +91,9 @@ class MemoryBus:
         """The topics that have subscribers now."""
         return tuple(self._topics)
 
-    def subscribers(self, topic: str) -> int:
-        """How many subscriptions ``topic`` has now."""
-        return len(self._topics.get(topic, ()))
+    def subscriptions(self, topic: str) -> tuple[MemorySubscription, ...]:
+        """The subscriptions of ``topic`` now."""
+        return tuple(self._topics.get(topic, ()))
 
     async def close(self) -> None:
         self._topics.clear()
