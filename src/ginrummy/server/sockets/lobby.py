@@ -49,16 +49,21 @@ class LobbySocket:
 
     async def start(self) -> None:
         rooms = self.conn.rooms
-        # Told once this instance's lobby has taken in a change made on any instance.
-        news = self._subscribe(rooms.lobby_news, LOBBY_TOPIC)
-        self.tasks.append(asyncio.create_task(self._forward_lobby(news)))
-        token_hash, player = self.identity.token_hash, self.identity.player
-        if token_hash is not None and player is not None:
-            self.conn.quick.socket_opened(token_hash)
-            self.queued = True
-            own = self._subscribe(rooms.bus, player_topic(player.id))
-            self.tasks.append(asyncio.create_task(self._forward_matched(own, token_hash)))
-        await self.conn.send(self._lobby_message())
+        try:
+            # Told once this instance's lobby has taken in a change made on any instance.
+            news = self._subscribe(rooms.lobby_news, LOBBY_TOPIC)
+            self.tasks.append(asyncio.create_task(self._forward_lobby(news)))
+            token_hash, player = self.identity.token_hash, self.identity.player
+            if token_hash is not None and player is not None:
+                self.conn.quick.socket_opened(token_hash)
+                self.queued = True
+                own = self._subscribe(rooms.bus, player_topic(player.id))
+                self.tasks.append(asyncio.create_task(self._forward_matched(own, token_hash)))
+            first = self._lobby_message()
+        except BaseException:
+            await self.close()  # nothing left subscribed for a socket that is not bound
+            raise
+        await self.conn.send(first)
 
     async def close(self) -> None:
         for task in self.tasks:
