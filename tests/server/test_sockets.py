@@ -184,3 +184,12 @@ def test_http_bodies_come_from_the_strict_encoder() -> None:
     assert strict(body.decode("utf-8")) == {"name": "a\ufffdb", "t": 1.5}
     with pytest.raises(ValueError):
         responses.JSONResponse({"t": math.nan})
+
+
+def test_the_socket_queue_comes_from_the_environment() -> None:
+    from ginrummy.server.settings import Settings
+
+    assert Settings().socket_queue == 256
+    assert Settings.from_env({"GINRUMMY_SOCKET_QUEUE": "16"}).socket_queue == 16
+    with pytest.raises(ValueError, match="GINRUMMY_SOCKET_QUEUE"):
+        Settings.from_env({"GINRUMMY_SOCKET_QUEUE": "0"})

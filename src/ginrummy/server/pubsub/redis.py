@@ -28,7 +28,6 @@ from typing import Any
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
-from ginrummy.protocol import to_json
 from ginrummy.server.pubsub.base import QUEUE_LIMIT, RESYNC
 from ginrummy.server.pubsub.memory import MemoryBus, MemorySubscription
 
@@ -75,7 +74,7 @@ class RedisBus:
             # Redis is away: the other instances hear of this room by a resync later.
             self._lost.add(topic)
             return
-        payload = to_json({"origin": self._origin, "notice": dict(notice)})
+        payload = json.dumps({"origin": self._origin, "notice": dict(notice)})
         try:
             self._outbox.put_nowait((topic, payload))
         except asyncio.QueueFull:
@@ -106,7 +105,7 @@ class RedisBus:
         if owed:
             # Notices of these rooms were dropped: the other instances' sockets may have
             # missed them (their readers stayed subscribed), so tell those rooms now.
-            resync = to_json({"origin": self._origin, "notice": dict(RESYNC)})
+            resync = json.dumps({"origin": self._origin, "notice": dict(RESYNC)})
             batch = [(topic, resync) for topic in sorted(owed)] + batch
         for attempt in (1, 2):
             try:
