@@ -1,4 +1,4 @@
-"""Tips as the server decides them (RULES.md §6): off unless switched on, then three own
+"""Tips as the server decides them (docs/rules.md §6): off unless switched on, then three own
 decisions or the rest of the round; never in rated or public matches or for spectators;
 every new socket (a page reload) starts off."""
 

@@ -1,4 +1,4 @@
-"""The tips coach (RULES.md §6) on the server: advice for a seat's current decision,
+"""The tips coach (docs/rules.md §6) on the server: advice for a seat's current decision,
 and when a seat socket may have it (``TipsState``).
 
 The coach (``ginrummy.hints.advise``) gets the seat's own hand, its legal actions and
@@ -16,7 +16,7 @@ from ginrummy.engine import SeatView
 from ginrummy.hints import advise, render
 
 TIPS_PER_SWITCH = 3
-"""Own decisions the tips accompany once switched on (RULES.md §6)."""
+"""Own decisions the tips accompany once switched on (docs/rules.md §6)."""
 
 
 class TipsError(Exception):

@@ -3,7 +3,7 @@
 ``hello`` binds it, with the token that holds a seat or without one as a spectator.
 From then on it forwards the room's notices as ``event``/``view``/``presence``/``chat``
 frames rendered for what it may see, and turns the client's intents into calls on the
-room's master. A seat socket also keeps its tips (RULES.md §6, ``TipsState``).
+room's master. A seat socket also keeps its tips (docs/rules.md §6, ``TipsState``).
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ class RoomSocket:
             await self._follow_round(snap)
 
     async def _follow_round(self, snap: Snapshot) -> None:
-        """Tips end with the round they were switched on in (RULES.md §6)."""
+        """Tips end with the round they were switched on in (docs/rules.md §6)."""
         await self._set_tips(self.tips.in_round(round_key(snap)))
 
     async def _set_tips(self, tips: TipsState) -> None:
