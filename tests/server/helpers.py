@@ -81,7 +81,7 @@ def receive_until(
 
 def hello(ws: WebSocketTestSession, room: str, token: str | None = None) -> tuple[Message, Message]:
     """Say hello; returns the ``welcome`` and the first ``view`` (the ``chat_history``
-    that follows them is read and dropped)."""
+    that follows them, and a seat's ``tips``, are read and dropped)."""
     ws.send_json({"type": "hello", "room": room, "token": token})
     welcome = receive(ws)
     assert welcome["type"] == "welcome", welcome
@@ -89,6 +89,9 @@ def hello(ws: WebSocketTestSession, room: str, token: str | None = None) -> tupl
     assert view["type"] == "view", view
     history = receive(ws)
     assert history["type"] == "chat_history", history
+    if welcome["seat"] is not None:
+        tips = receive(ws)
+        assert tips["type"] == "tips" and tips["on"] is False, tips
     return welcome, view
 
 

@@ -191,6 +191,8 @@ def test_tip_for_the_current_decision() -> None:
         with c.websocket_connect("/ws") as ws:
             _, view = hello(ws, room, token)
             view = _my_turn(ws, view)
+            ws.send_json({"type": "tips", "on": True})
+            assert receive(ws) == {"type": "tips", "allowed": True, "on": True, "left": 3}
             ws.send_json({"type": "tip"})
             tip = receive_until(ws, lambda m: m["type"] in ("tip", "error"))
             assert tip["type"] == "tip", tip

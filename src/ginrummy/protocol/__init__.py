@@ -16,13 +16,14 @@ from ginrummy.protocol.codec import (
     encode_seat_view,
     encode_spectator_view,
     encode_view_frame,
-    to_json,
 )
+from ginrummy.protocol.wire import WireError, parse_json, to_json
 
 __all__ = [
     "MAX_FRAME_BYTES",
     "ClientMessage",
     "ProtocolError",
+    "WireError",
     "decode_action",
     "decode_client_message",
     "encode_own_view",
@@ -32,5 +33,6 @@ __all__ = [
     "encode_seat_view",
     "encode_spectator_view",
     "encode_view_frame",
+    "parse_json",
     "to_json",
 ]

@@ -6,7 +6,6 @@ Cards travel as their two-character text (``7h``), actions as their engine text
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +27,7 @@ from ginrummy.engine import (
     parse_action,
 )
 from ginrummy.engine.round import PublicMove
+from ginrummy.protocol.wire import WireError, parse_json, to_json
 
 MAX_FRAME_BYTES = 4096
 """Largest client frame the server reads; anything longer is refused unread."""
@@ -185,14 +185,6 @@ def encode_spectator_view(view: SpectatorView) -> dict[str, Any]:
     return {**encode_own_view(None), **encode_public_view(view)}
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-
-
-def to_json(value: Any) -> str:
-    """Compact JSON text, as frames carry it."""
-    return _ENCODER.encode(value)
-
-
 def encode_view_frame(message: Mapping[str, Any], own: Mapping[str, Any], public: str) -> str:
     """``message`` with ``"view"``: the viewer's ``own`` part joined to the shared
     ``public`` JSON text (from ``encode_public_view``) without decoding it again."""
@@ -232,6 +224,7 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "new_match": {"version": ((int,), False)},
     "resync": {},
     "tip": {},
+    "tips": {"on": ((bool,), True)},
     "ping": {"t": ((int, float, str), False)},
     "hello_lobby": {"token": ((str, type(None)), False)},
     "chat": {"text": ((str,), False), "phrase": ((str,), False)},
@@ -245,9 +238,9 @@ def decode_client_message(raw: str | bytes) -> ClientMessage:
     if len(raw) > MAX_FRAME_BYTES:
         raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+        data = parse_json(raw)
+    except WireError as exc:
+        raise ProtocolError(exc.code, str(exc)) from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
     kind = data.get("type")
@@ -265,7 +258,7 @@ def decode_client_message(raw: str | bytes) -> ClientMessage:
                 raise ProtocolError("bad_message", f"{kind}: missing field {name!r}")
             continue
         value = data[name]
-        if isinstance(value, bool) or not isinstance(value, types):
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             raise ProtocolError("bad_message", f"{kind}: field {name!r} has the wrong type")
         fields[name] = value
     return ClientMessage(kind, fields)

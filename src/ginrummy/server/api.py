@@ -8,7 +8,6 @@ import unicodedata
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ginrummy.engine import Rules, RulesError, Seat
@@ -16,6 +15,7 @@ from ginrummy.server import players as players_
 from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
 from ginrummy.server.quick import QuickMatch
+from ginrummy.server.responses import JSONResponse
 from ginrummy.server.rooms import Room, RoomError, RoomManager
 from ginrummy.server.store import StoreError
 from ginrummy.server.tokens import hash_token, new_token

@@ -20,8 +20,8 @@ from ginrummy.server.pubsub import open_bus
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.rooms import RoomManager
 from ginrummy.server.settings import Settings
+from ginrummy.server.sockets import websocket_endpoint
 from ginrummy.server.store import open_store
-from ginrummy.server.ws import websocket_endpoint
 
 log = logging.getLogger("ginrummy.server")
 

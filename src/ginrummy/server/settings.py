@@ -30,6 +30,7 @@ class Settings:
     web_dir: Path | None = None  # None: the package's web/ directory
     grace_seconds: float = 60.0  # a person who left may come back before the opponent claims
     lobby_interval: float = 0.5  # at most one lobby update per socket this often (seconds)
+    socket_queue: int = 256  # notices a socket may fall behind before it is closed (4008)
     test_clock: bool = False  # a hand-moved clock and POST /api/test/clock (tests only)
     instance_id: str | None = None  # names this instance's room leases; None: random at start
     lease_ttl: float = 10.0  # seconds a room's lease lasts unless renewed (docs/operations.md)
@@ -61,6 +62,8 @@ class Settings:
             s = replace(s, database_url=v)
         if v := env.get("GINRUMMY_WS_RATE"):
             s = replace(s, ws_rate=float(_int("GINRUMMY_WS_RATE", v)))
+        if v := env.get("GINRUMMY_SOCKET_QUEUE"):
+            s = replace(s, socket_queue=_positive("GINRUMMY_SOCKET_QUEUE", v))
         if v := env.get("GINRUMMY_BOT_DELAY"):
             s = replace(s, bot_delay=_delay("GINRUMMY_BOT_DELAY", v))
         if v := env.get("GINRUMMY_ALLOWED_ORIGINS"):
@@ -99,6 +102,13 @@ def _int(name: str, text: str) -> int:
         return int(text)
     except ValueError:
         raise ValueError(f"{name} must be a whole number, got {text!r}") from None
+
+
+def _positive(name: str, text: str) -> int:
+    value = _int(name, text)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
 
 
 def _delay(name: str, text: str) -> float:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from ginrummy.server.pubsub.base import Bus, Subscription
+from ginrummy.server.pubsub.base import QUEUE_LIMIT, RESYNC, Bus, Subscription
 
 
-def open_bus(url: str = "memory://") -> Bus:
+def open_bus(url: str = "memory://", queue_limit: int = QUEUE_LIMIT) -> Bus:
+    """The bus for ``url``; subscriptions hold ``queue_limit`` notices unless they say."""
     scheme = url.split(":", 1)[0].lower()
     if scheme == "memory":
         from ginrummy.server.pubsub.memory import MemoryBus
 
-        return MemoryBus()
+        return MemoryBus(queue_limit)
     if scheme in ("redis", "rediss"):
         try:
             from ginrummy.server.pubsub.redis import RedisBus
@@ -18,8 +19,8 @@ def open_bus(url: str = "memory://") -> Bus:
             raise ValueError(
                 f"REDIS_URL needs the redis package: pip install 'ginrummy[redis]' ({exc})"
             ) from None
-        return RedisBus(url)
+        return RedisBus(url, queue_limit=queue_limit)
     raise ValueError(f"unsupported bus URL {scheme!r}: use memory:// or redis://")
 
 
-__all__ = ["Bus", "Subscription", "open_bus"]
+__all__ = ["QUEUE_LIMIT", "RESYNC", "Bus", "Subscription", "open_bus"]

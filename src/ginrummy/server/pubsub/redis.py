@@ -10,7 +10,9 @@ action: when the reader reconnects after an outage it hands every local subscrib
 
 Publishing goes through one writer task and one connection: notices queue in order
 and each burst leaves as one pipeline, so a busy instance neither opens a connection
-per concurrent publish nor waits a round trip per notice.
+per concurrent publish nor waits a round trip per notice. That queue is bounded too
+(``OUTBOX_LIMIT``): while Redis is too slow to take more, notices are dropped like those
+of a failed publish, and their rooms get a resync.
 """
 
 from __future__ import annotations
@@ -20,18 +22,19 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from redis import asyncio as aioredis
 from redis.exceptions import RedisError
 
+from ginrummy.server.pubsub.base import QUEUE_LIMIT, RESYNC
 from ginrummy.server.pubsub.memory import MemoryBus, MemorySubscription
 
 log = logging.getLogger("ginrummy.bus")
 
 PREFIX = "ginrummy:room:"
-RESYNC: Mapping[str, Any] = {"kind": "resync"}
+OUTBOX_LIMIT = 10_000  # notices waiting for Redis at most
 BATCH = 500  # notices per pipeline at most
 RETRY_S = 0.5  # how soon owed resyncs are sent again
 CLOSE_FLUSH_S = 1.0  # how long closing may take to send what is queued
@@ -40,17 +43,19 @@ CLOSE_FLUSH_S = 1.0  # how long closing may take to send what is queued
 class RedisBus:
     """A ``Bus`` over Redis pub/sub; local delivery goes through an in-process bus."""
 
-    def __init__(self, url: str, *, reconnect_max: float = 1.0) -> None:
+    def __init__(
+        self, url: str, *, reconnect_max: float = 1.0, queue_limit: int = QUEUE_LIMIT
+    ) -> None:
         self._url = url
         self._origin = secrets.token_hex(8)  # this instance; its own echoes are dropped
-        self._local = MemoryBus()
+        self._local = MemoryBus(queue_limit)
         self._reconnect_max = reconnect_max
         self._client: aioredis.Redis = aioredis.Redis.from_url(
             url, socket_connect_timeout=0.5, socket_timeout=0.5, health_check_interval=2
         )
         self._reader: asyncio.Task[None] | None = None
         self._writer: asyncio.Task[None] | None = None
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(OUTBOX_LIMIT)
         self._lost: set[str] = set()  # topics whose notices a failed publish dropped
         self._closed = False
         self._down = False  # a publish failed: skip Redis until the reader is back
@@ -70,7 +75,12 @@ class RedisBus:
             self._lost.add(topic)
             return
         payload = json.dumps({"origin": self._origin, "notice": dict(notice)})
-        self._outbox.put_nowait((topic, payload))
+        try:
+            self._outbox.put_nowait((topic, payload))
+        except asyncio.QueueFull:
+            if topic not in self._lost:
+                log.warning("redis cannot keep up; notices of %s wait for a resync", topic)
+            self._lost.add(topic)
 
     async def _write_forever(self) -> None:
         """Send queued notices, a burst per pipeline, in the order they were published."""
@@ -119,9 +129,15 @@ class RedisBus:
         # and the owed resyncs go out for the other instances' sockets.
         self._down = not self.connected.is_set()
 
-    def subscribe(self, topic: str) -> MemorySubscription:
+    def subscribe(
+        self,
+        topic: str,
+        *,
+        limit: int | None = None,
+        on_overflow: Callable[[], None] | None = None,
+    ) -> MemorySubscription:
         self.start()
-        return self._local.subscribe(topic)
+        return self._local.subscribe(topic, limit=limit, on_overflow=on_overflow)
 
     async def close(self) -> None:
         self._closed = True

@@ -1,0 +1,231 @@
+"""What every socket does with frames, whatever it is bound to: receive, enforce the
+size and rate limits, decode, answer refusals with an ``error`` frame, send, and close
+a socket that falls too far behind.
+
+A socket is bound by its first message: ``hello`` to a room (``RoomSocket``),
+``hello_lobby`` to the lobby (``LobbySocket``); a later one rebinds it. The binding
+handles the messages of its kind; ``ping`` works everywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ginrummy.protocol import (
+    MAX_FRAME_BYTES,
+    ClientMessage,
+    ProtocolError,
+    decode_client_message,
+    to_json,
+)
+from ginrummy.server.quick import QuickMatch
+from ginrummy.server.rooms import RoomError, RoomManager
+from ginrummy.server.settings import Settings
+from ginrummy.server.store import Player, StoreError
+from ginrummy.server.tokens import hash_token
+
+log = logging.getLogger("ginrummy.server.sockets")
+
+TOO_SLOW = 4008
+"""Close code: the socket fell ``Settings.socket_queue`` notices behind (the client
+reconnects and gets the full view)."""
+CLOSE_WAIT_S = 5.0  # how long a close frame may wait behind a full send buffer
+CHAT_RATE = 1.0  # chat messages per second per socket, sustained
+CHAT_BURST = 5.0
+
+
+class Bucket:
+    """A token bucket: ``rate`` per second, at most ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.allowance = rate, burst, burst
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
+        self.last = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
+class Binding(Protocol):
+    """A socket's part for a room or the lobby (``RoomSocket``, ``LobbySocket``)."""
+
+    @property
+    def version(self) -> int | None:
+        """The room's current version for ``error`` frames (None: no room)."""
+
+    async def handle(self, msg: ClientMessage) -> None:
+        """Act on a message other than ``ping``, ``hello`` and ``hello_lobby``."""
+
+    async def start(self) -> None:
+        """Subscribe and send the first frames; on failure, close, then raise."""
+
+    async def close(self) -> None:
+        """Let go of everything the binding holds (subscriptions, tasks, presence)."""
+
+
+Opener = Callable[["Connection", Mapping[str, Any]], Awaitable[None]]
+"""Binds a connection by its first message's fields (``RoomSocket.hello``)."""
+
+
+class Identity:
+    """Who the caller is: a valid token's hash (seat or not) and its player."""
+
+    def __init__(self, token_hash: str | None = None, player: Player | None = None) -> None:
+        self.token_hash = token_hash
+        self.player = player
+
+    @classmethod
+    async def of(cls, rooms: RoomManager, token: object) -> Identity:
+        """The identity of ``token`` if the store knows it, else nobody."""
+        if isinstance(token, str) and token:
+            token_hash = hash_token(token)
+            if await rooms.store.has_identity(token_hash):
+                return cls(token_hash, await rooms.player(token_hash))
+        return cls()
+
+
+class Connection:
+    """One accepted WebSocket: frame handling and its current binding; ``openers``
+    bind it by message type (``hello``, ``hello_lobby``)."""
+
+    def __init__(
+        self,
+        ws: WebSocket,
+        rooms: RoomManager,
+        quick: QuickMatch,
+        settings: Settings,
+        openers: Mapping[str, Opener],
+    ) -> None:
+        self.ws = ws
+        self.openers = openers
+        self.rooms = rooms
+        self.quick = quick
+        self.settings = settings
+        self.binding: Binding | None = None
+        self.too_slow = asyncio.Event()  # set by a subscription that overflowed
+        self._send_lock = asyncio.Lock()
+        self._frames = Bucket(settings.ws_rate, 3 * settings.ws_rate)
+        self.chat_bucket = Bucket(CHAT_RATE, CHAT_BURST)  # per socket, across rebinding
+
+    # --- sending ----------------------------------------------------------------------
+
+    async def send(self, *messages: Mapping[str, Any] | str) -> None:
+        """Send messages (or their JSON text) back to back, no other message between."""
+        async with self._send_lock:
+            for message in messages:
+                if self.ws.application_state is not WebSocketState.CONNECTED:
+                    return
+                text = message if isinstance(message, str) else to_json(message)
+                try:
+                    await self.ws.send_text(text)
+                except WebSocketDisconnect:
+                    # Gone mid-send: the receiving side sees the close and unbinds.
+                    log.debug("a frame to a closed socket was dropped")
+                    return
+
+    async def error(self, code: str, message: str) -> None:
+        version = None if self.binding is None else self.binding.version
+        await self.send({"type": "error", "code": code, "message": message, "version": version})
+
+    def fell_behind(self) -> None:
+        """A subscription of this socket overflowed (``on_overflow``): close it."""
+        self.too_slow.set()
+
+    # --- receiving --------------------------------------------------------------------
+
+    async def serve(self) -> None:
+        """Answer frames until the client leaves or the socket falls behind."""
+        receiving = asyncio.create_task(self._receive())
+        slow = asyncio.create_task(self.too_slow.wait())
+        try:
+            done, _ = await asyncio.wait({receiving, slow}, return_when=asyncio.FIRST_COMPLETED)
+            if receiving in done:
+                receiving.result()  # a bug's exception goes on to uvicorn, which logs it
+        except WebSocketDisconnect:
+            pass  # gone while a frame was being answered
+        finally:
+            # Not awaited: a test client's cancel scope would cancel the wait again and
+            # skip the unbinding; the tasks end at their next step.
+            receiving.cancel()
+            slow.cancel()
+            await self.unbind()
+        if self.too_slow.is_set():
+            await self._close_too_slow()
+
+    async def _close_too_slow(self) -> None:
+        log.warning("closing a socket that fell %d notices behind", self.settings.socket_queue)
+        if self.ws.application_state is not WebSocketState.CONNECTED:
+            return
+        try:
+            # The close frame queues behind what the client has not read yet.
+            await asyncio.wait_for(self.ws.close(TOO_SLOW, "too slow"), CLOSE_WAIT_S)
+        except TimeoutError:
+            log.warning("a slow socket did not take its close frame; dropping it")
+
+    async def _receive(self) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            raw: str | bytes | None = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            await self._frame(raw)
+
+    async def _frame(self, raw: str | bytes) -> None:
+        """One client frame: limits, decoding, handling; every refusal is an ``error``."""
+        # surrogatepass: a transport hands over valid text, an in-process test client may not.
+        size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+        if size > MAX_FRAME_BYTES:
+            await self.error("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+            return
+        if not self._frames.take():
+            await self.error("rate_limited", "too many messages; slow down")
+            return
+        try:
+            await self._dispatch(decode_client_message(raw))
+        except ProtocolError as exc:
+            await self.error(exc.code, str(exc))
+        except RoomError as exc:
+            await self.error(exc.code, exc.message)
+        except StoreError as exc:
+            # A read outside a room's own error handling (who the caller is, a room's
+            # chat): nothing was changed, so the client may simply try again.
+            log.warning("store unavailable for a socket message: %s", exc)
+            await self.error("unavailable", "the server cannot reach its store; try again")
+        except Exception:  # a bug in one message's handling must not drop the socket
+            log.exception("a socket message failed")
+            await self.error("server_error", "the server failed on this message")
+
+    async def _dispatch(self, msg: ClientMessage) -> None:
+        if msg.type == "ping":
+            await self.send({"type": "pong", "t": msg.fields.get("t")})
+        elif msg.type in self.openers:
+            await self.openers[msg.type](self, msg.fields)
+        elif self.binding is None:
+            raise RoomError("hello_first", "send 'hello' with the room first")
+        else:
+            await self.binding.handle(msg)
+
+    async def bind(self, binding: Binding) -> None:
+        """Let go of the current binding (if any), then start and take ``binding``
+        (one that fails to start has cleaned up after itself: none is left)."""
+        await self.unbind()
+        await binding.start()
+        self.binding = binding
+
+    async def unbind(self) -> None:
+        binding, self.binding = self.binding, None
+        if binding is not None:
+            await binding.close()

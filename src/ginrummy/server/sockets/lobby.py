@@ -1,0 +1,110 @@
+"""A socket bound to the lobby (docs/protocol.md, "Lobby"): the open tables and running
+matches on every change, and, for a player in the quick-match queue, ``matched``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from ginrummy.protocol import ClientMessage
+from ginrummy.server.pubsub import Bus, Subscription
+from ginrummy.server.quick import player_topic
+from ginrummy.server.rooms import LOBBY_TOPIC, RoomError
+from ginrummy.server.sockets.frames import Connection, Identity
+from ginrummy.server.store import StoreError
+
+log = logging.getLogger("ginrummy.server.sockets")
+
+
+class LobbySocket:
+    """The binding of a connection to the lobby (``hello_lobby``)."""
+
+    def __init__(self, conn: Connection, identity: Identity) -> None:
+        self.conn = conn
+        self.identity = identity
+        self.queued = False  # told the quick match this identity has a lobby socket
+        self.tasks: list[asyncio.Task[None]] = []
+        self.subs: list[Subscription] = []
+
+    @classmethod
+    async def hello(cls, conn: Connection, fields: Mapping[str, Any]) -> None:
+        await conn.bind(cls(conn, await Identity.of(conn.rooms, fields.get("token"))))
+
+    @property
+    def version(self) -> int | None:
+        return None
+
+    async def handle(self, msg: ClientMessage) -> None:
+        raise RoomError("hello_first", "send 'hello' with the room first")
+
+    def _subscribe(self, bus: Bus, topic: str) -> Subscription:
+        sub = bus.subscribe(
+            topic, limit=self.conn.settings.socket_queue, on_overflow=self.conn.fell_behind
+        )
+        self.subs.append(sub)
+        return sub
+
+    async def start(self) -> None:
+        rooms = self.conn.rooms
+        try:
+            # Told once this instance's lobby has taken in a change made on any instance.
+            news = self._subscribe(rooms.lobby_news, LOBBY_TOPIC)
+            self.tasks.append(asyncio.create_task(self._forward_lobby(news)))
+            token_hash, player = self.identity.token_hash, self.identity.player
+            if token_hash is not None and player is not None:
+                self.conn.quick.socket_opened(token_hash)
+                self.queued = True
+                own = self._subscribe(rooms.bus, player_topic(player.id))
+                self.tasks.append(asyncio.create_task(self._forward_matched(own, token_hash)))
+            first = self._lobby_message()
+        except BaseException:
+            await self.close()  # nothing left subscribed for a socket that is not bound
+            raise
+        await self.conn.send(first)
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for sub in self.subs:
+            sub.close()
+        self.tasks, self.subs = [], []
+        if self.queued and self.identity.token_hash is not None:
+            self.queued = False
+            await self.conn.quick.socket_closed(self.identity.token_hash)
+
+    def _lobby_message(self) -> dict[str, Any]:
+        return {"type": "lobby", "lobby": self.conn.rooms.lobby()}
+
+    async def _forward_lobby(self, sub: Subscription) -> None:
+        """Send the lobby on every change, at most once per ``lobby_interval``."""
+        while True:
+            await sub.get()
+            await asyncio.sleep(self.conn.settings.lobby_interval)
+            while not sub.empty():
+                await sub.get()  # changes meanwhile are in the one message below
+            await self.conn.send(self._lobby_message())
+
+    async def _forward_matched(self, sub: Subscription, token_hash: str) -> None:
+        while True:
+            notice = await sub.get()
+            if notice.get("kind") == "matched":
+                await self.conn.send(
+                    {"type": "matched", "room": notice["room"], "seat": notice["seat"]}
+                )
+            elif notice.get("kind") == "resync":
+                # The bus may have lost the 'matched' notice: the store knows the pairing.
+                try:
+                    status = await self.conn.quick.status(token_hash)
+                except StoreError as exc:
+                    log.warning("cannot check a quick match after a resync: %s", exc)
+                    continue
+                if status["status"] == "matched":
+                    await self.conn.send(
+                        {"type": "matched", "room": status["room"], "seat": status["seat"]}
+                    )
