@@ -47,3 +47,8 @@ class NotAKnockError(GinRummyError):
 
 class RecordError(GinRummyError):
     """A round or match record that is malformed or does not replay."""
+
+
+class ChouetteError(GinRummyError):
+    """A chouette table that cannot be (3 to 5 players, a different card drawn by each)
+    or an event that names no player of the table (docs/rules.md §8)."""
