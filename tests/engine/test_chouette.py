@@ -97,7 +97,8 @@ def test_the_seat_draw_is_three_to_five_different_cards():
     assert new_table(Rules(), drawn).players == 4
 
 
-def test_example_8_1_three_players_a_match_the_settlement_and_the_next_two_matches():
+def test_example_8_2_1_three_players_a_match_the_settlement_and_the_next_two_matches():
+    # docs/rules.md §8.2.1
     # A (0) draws 9c, B (1) Kd, C (2) Js: B is box; the team is C then A; C deals.
     t = table_of("9c Kd Js", target_score=60)
     assert (t.box, t.order, t.captain) == (1, (2, 0), 2)
@@ -133,7 +134,8 @@ def test_example_8_1_three_players_a_match_the_settlement_and_the_next_two_match
     assert (t.box, t.order, t.captain, t.number) == (0, (2, 1), 2, 3)
 
 
-def test_example_8_2_five_players_classic_bonuses_settle_with_each_team_member():
+def test_example_8_2_2_five_players_classic_bonuses_settle_with_each_team_member():
+    # docs/rules.md §8.2.2
     # classic, target 30: one gin of 30 ends the match; the team adds box 25, game 100
     # and shutout 100: 255 to 0, so the box pays 255 to each of its four opponents.
     t = win(table_of("2c 3c 4c 5c 6c", preset="classic", target_score=30), TEAM)
@@ -142,7 +144,8 @@ def test_example_8_2_five_players_classic_bonuses_settle_with_each_team_member()
     assert t.ledger == (255, 255, 255, 255, -1020)
 
 
-def test_example_8_3_four_players_the_new_box_meets_the_captain_before_them():
+def test_example_8_2_3_four_players_the_new_box_meets_the_captain_before_them():
+    # docs/rules.md §8.2.3
     # Box D (3, Ks); team in order A (0, Kh), B (1, Kd), C (2, Kc). A wins the match as
     # captain: A becomes box; the captain before A (cyclically) is C, who deals; the
     # order runs on from C as before (C, B) and the old box D comes last.

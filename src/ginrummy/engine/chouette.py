@@ -145,7 +145,7 @@ class ChouetteTable:
     @property
     def turn(self) -> int | None:
         """The position that must decide now, or None between rounds and matches."""
-        seat = self.match.turn if self.phase is TablePhase.MATCH else None
+        seat = self.match.turn  # None once the match is over, so once settled
         return None if seat is None else position_of(self, seat)
 
 
