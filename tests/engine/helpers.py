@@ -97,3 +97,40 @@ def random_match(rules: Rules, rng, max_rounds: int = 12):
         while match.phase is MatchPhase.ROUND:
             match = apply_match(match, choose(rng, match.round))
             yield match
+
+
+def random_table(rules: Rules, rng, players: int, max_rounds: int = 10):
+    """Yield every state of a seeded random chouette table (at most ``max_rounds`` deals):
+    legal play, with now and then a player leaving or coming back, and a forfeit."""
+    from ginrummy.engine import ForfeitReason, MatchPhase, shuffled_deck
+    from ginrummy.engine.chouette import (
+        Deal,
+        Forfeit,
+        Leave,
+        NextMatch,
+        Return,
+        TablePhase,
+        apply,
+        draw_seat_cards,
+        new_table,
+        position_of,
+    )
+
+    table = new_table(rules, draw_seat_cards(rng, players))
+    yield table
+    while table.dealt < max_rounds or table.match.phase is MatchPhase.ROUND:
+        roll = rng.random()
+        if roll < 0.01:
+            p = rng.randrange(players)
+            event = Return(p) if p in table.absent else Leave(p)
+        elif table.phase is TablePhase.SETTLED:
+            event = NextMatch()
+        elif roll < 0.013:
+            seat = rng.choice(list(Seat))
+            event = Forfeit(position_of(table, seat), rng.choice(list(ForfeitReason)))
+        elif table.match.phase is MatchPhase.DEAL:
+            event = Deal(shuffled_deck(rng))
+        else:
+            event = choose(rng, table.match.round)
+        table = apply(table, event)
+        yield table

@@ -10,6 +10,7 @@ from ginrummy.engine.cards import DECK, Card, Suit, cards_text, parse_card, pars
 from ginrummy.engine.errors import (
     ActionParseError,
     CardParseError,
+    ChouetteError,
     DuplicateCardError,
     GinRummyError,
     HandSizeError,
@@ -81,6 +82,7 @@ __all__ = [
     "Arrangement",
     "Card",
     "CardParseError",
+    "ChouetteError",
     "DiscardOption",
     "DuplicateCardError",
     "FairBlock",

@@ -57,3 +57,8 @@ class RecordFieldError(RecordError):
         self.field = field
         self.problem = problem
         super().__init__(f"{field}: {problem}")
+
+
+class ChouetteError(GinRummyError):
+    """A chouette table that cannot be (3 to 5 players, a different card drawn by each)
+    or an event that names no player of the table (docs/rules.md §8)."""
