@@ -112,7 +112,12 @@ def config() -> dict[str, Any]:
     """The body of ``GET /api/config``."""
     return {
         "limits": {
-            "name": {"min": NAME_MIN, "max": NAME_MAX, "pattern": name_pattern()},
+            "name": {
+                "min": NAME_MIN,
+                "max": NAME_MAX,
+                "pattern": name_pattern(),
+                "punctuation": NAME_PUNCTUATION,
+            },
             "chat": {"max": CHAT_MAX},
         },
         "phrases": [{"key": p.key, "text": {"de": p.de, "en": p.en}} for p in PHRASES],

@@ -66,6 +66,7 @@ async function withToken(fn) {
 
 export const api = {
   levels: () => request("GET", "/api/levels"),
+  config: () => request("GET", "/api/config"),
   me: () => withToken((token) => request("GET", "/api/me", undefined, token)),
   createRoom: (body) => withToken((token) => request("POST", "/api/rooms", body, token)),
   room: (id) => {

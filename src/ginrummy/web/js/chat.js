@@ -5,12 +5,18 @@ import { h } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { visibleChat, authorKey } from "./store.js";
 
-export const PHRASES = ["gg", "gl", "thanks", "nice"];
-
 let panel = null;
 
-function phraseText(phrase) {
-  return PHRASES.includes(phrase) ? t(`chat.phrase.${phrase}`) : "";
+/**
+ * A quick phrase in the page's language, from the served list (GET /api/config).
+ * @param {State} state
+ * @param {string|null|undefined} key
+ */
+export function phraseText(state, key) {
+  const phrase = (state.config?.phrases ?? []).find((p) => p.key === key);
+  if (!phrase) return "";
+  const lang = language();
+  return phrase.text[lang] ?? phrase.text.en ?? key ?? "";
 }
 
 /** Whether this socket may write: players always, watchers only if the room allows it. */
@@ -24,7 +30,7 @@ function line(state, message) {
   const from = message.from ?? {};
   const own = state.seat && from.seat === state.seat;
   const who = own ? t("name.you") : from.tag ?? t("name.player");
-  const text = message.text ?? phraseText(message.phrase);
+  const text = message.text ?? phraseText(state, message.phrase);
   return h("p", { class: `chat-line${own ? " own" : ""}${from.seat ? "" : " watcher"}` },
     h("span", { class: "chat-from" }, who, from.seat ? "" : ` (${t("chat.watcher")})`, ": "),
     h("span", { class: "chat-text" }, text));
@@ -33,12 +39,14 @@ function line(state, message) {
 function build(state) {
   const log = h("div", { class: "chat-log", role: "log", "aria-label": t("chat.title"), "aria-live": "polite", tabindex: "0" });
   const input = h("input", {
-    id: "chat-input", type: "text", maxlength: "200", autocomplete: "off",
+    id: "chat-input", type: "text", maxlength: state.config ? String(state.config.limits.chat.max) : null, autocomplete: "off",
     dataset: { field: "chatDraft", key: "chat-input" },
   });
   const writer = h("div", { class: "chat-write" },
     h("div", { class: "phrases", role: "group", "aria-label": t("chat.phrases") },
-      ...PHRASES.map((p) => h("button", { type: "button", class: "chip phrase", dataset: { cmd: "phrase", arg: p, key: `phrase-${p}` } }, phraseText(p)))),
+      ...(state.config?.phrases ?? []).map((p) => h("button", {
+        type: "button", class: "chip phrase", dataset: { cmd: "phrase", arg: p.key, key: `phrase-${p.key}` },
+      }, phraseText(state, p.key)))),
     h("div", { class: "chat-row" },
       h("label", { for: "chat-input", class: "visually-hidden" }, t("chat.message")),
       input,

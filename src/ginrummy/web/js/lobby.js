@@ -66,6 +66,31 @@ function settingsFields(prefix, form, formName) {
   ];
 }
 
+/**
+ * The punctuation a name may use, in words ("space - _ .").
+ * @param {import("./types.js").Limits} limits
+ */
+function punctuationWords(limits) {
+  return [...limits.name.punctuation].map((ch) => (ch === " " ? t("nick.space") : ch)).join(" ");
+}
+
+/**
+ * The rule for names in a sentence, from the served limits.
+ * @param {import("./types.js").Limits} limits
+ */
+function nameHelp(limits) {
+  return t("lobby.nickname.help", { min: limits.name.min, max: limits.name.max, chars: punctuationWords(limits) });
+}
+
+/**
+ * Why a name is refused, in words.
+ * @param {{key: string, params: Record<string, string|number>}} problem  from store.nicknameProblem
+ * @param {import("./types.js").Limits} limits
+ */
+export function nameProblemText(problem, limits) {
+  return t(problem.key, { ...problem.params, chars: punctuationWords(limits) });
+}
+
 function renderIdentity(state) {
   const me = state.me;
   const lobby = state.lobby;
@@ -78,12 +103,12 @@ function renderIdentity(state) {
       : h("p", { class: "hint" }, t("status.connecting")),
     h("div", { class: "nick-row" },
       field("nickname", t("lobby.nickname"), h("input", {
-        id: "nickname", type: "text", maxlength: "20", autocomplete: "nickname", value,
+        id: "nickname", type: "text", maxlength: String(state.config?.limits.name.max ?? ""), autocomplete: "nickname", value,
         "aria-describedby": "nickname-help", "aria-invalid": lobby.nicknameError ? "true" : null,
         dataset: { field: "nickname", key: "field-nickname" },
       })),
       h("button", { type: "button", class: "button secondary", dataset: { cmd: "rename", key: "rename" } }, t("lobby.change_nickname"))),
-    h("p", { id: "nickname-help", class: "hint" }, t("lobby.nickname.help")),
+    state.config ? h("p", { id: "nickname-help", class: "hint" }, nameHelp(state.config.limits)) : null,
     lobby.nicknameError ? h("p", { class: "notice error", role: "alert" }, lobby.nicknameError) : null,
     lobby.nicknameSaved ? h("p", { class: "hint", role: "status" }, t("lobby.nickname.saved")) : null);
 }

@@ -2,11 +2,11 @@
 import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket, LobbySocket } from "./socket.js";
 import {
-  initialState, createStore, applyMessage, afterOwnDecision, toggleTips, wantsTip,
-  handOrder, moveCard, placeCard, nicknameProblem, chatText,
+  initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
+  handOrder, moveCard, placeCard, nicknameProblem, chatText, cleanText,
 } from "./store.js";
 import { render, announcementText, seatName, tipText, levelId, patchClocks } from "./render.js";
-import { QUICK_OFFER_S } from "./lobby.js";
+import { QUICK_OFFER_S, nameProblemText } from "./lobby.js";
 import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t, list } from "./i18n.js";
@@ -71,9 +71,16 @@ function friendlyName() {
 }
 
 function playerName(typed) {
-  const name = (typed ?? "").trim() || remembered(NAME_KEY) || friendlyName();
+  const name = cleanText(typed) || remembered(NAME_KEY) || friendlyName();
   remember(NAME_KEY, name);
-  return name.slice(0, 24);
+  return name;
+}
+
+/** The served limits (loaded at boot, before any page that needs them). */
+function limits() {
+  const config = store.get().config;
+  if (!config) throw new Error("the server's configuration is not loaded yet");
+  return config.limits;
 }
 
 // ---------------------------------------------------------------- routes
@@ -113,6 +120,7 @@ function enter(route) {
     me: s.me,
     muted: s.muted,
     lobby: { ...fresh.lobby, form: s.lobby.form, quickForm: s.lobby.quickForm, data: s.lobby.data },
+    config: s.config,
     route,
   }));
   if (route.name === "room") enterRoom(route.room);
@@ -213,7 +221,7 @@ function lobbyError(err) {
 
 /** A name typed for a seat becomes this browser's nickname too, when it is a valid one. */
 async function adoptNickname(name) {
-  if (nicknameProblem(name)) return;
+  if (nicknameProblem(name, limits())) return;
   try {
     await ensureToken();
     const answer = await api.rename(name.trim());
@@ -224,9 +232,9 @@ async function adoptNickname(name) {
 async function rename() {
   const state = store.get();
   const name = (state.lobby.nickname ?? state.me?.name ?? "").trim();
-  const problem = nicknameProblem(name);
+  const problem = nicknameProblem(name, limits());
   if (problem) {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: t(problem), nicknameSaved: false } }));
+    store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: nameProblemText(problem, limits()), nicknameSaved: false } }));
     document.getElementById("nickname")?.focus();
     return;
   }
@@ -321,7 +329,7 @@ async function joinTable(roomId) {
 }
 
 function sendChat() {
-  const text = chatText(store.get().chat.draft);
+  const text = chatText(store.get().chat.draft, limits());
   if (!text || !socket) return;
   if (socket.send({ type: "chat", text })) {
     store.update((s) => ({ ...s, chat: { ...s.chat, draft: "" } }));
@@ -460,7 +468,7 @@ function receive(raw) {
   store.update(next);
   for (const item of announce) say(announcementText(next, item));
   if (msg.type === "tip" && next.tips.on) say(tipText(msg));
-  if (msg.type === "error" && msg.code === "tips_unavailable") say(t("tips.unavailable"));
+  if (msg.type === "error" && msg.code.startsWith("tips_") && next.tips.message) say(t(next.tips.message));
 }
 
 // ---------------------------------------------------------------- intents
@@ -544,12 +552,8 @@ const commands = {
     store.update((s) => ({ ...s, fourColour: !s.fourColour }));
     remember(COLOUR_KEY, store.get().fourColour ? "1" : "0");
   },
-  tips: () => {
-    let next = toggleTips(store.get());
-    if (wantsTip(next) && socket?.send({ type: "tip" })) next = { ...next, tips: { ...next.tips, requested: next.version } };
-    store.update(next);
-    say(next.tips.on ? t("tips.on", { n: next.tips.left }) : t("tips.off"));
-  },
+  // The server decides: it answers with `tips` (then a tip is asked for) or an error.
+  tips: () => socket?.send(tipsSwitch(store.get())),
   choose: (kind) => store.update((s) => ({ ...s, choose: kind || null })),
   sort: () => store.update((s) => ({ ...s, manualOrder: null })),
   "next-round": () => socket?.send({ type: "next_round", version: store.get().version }),
@@ -608,9 +612,22 @@ window.addEventListener("popstate", () => enter(routeOf(location.pathname)));
 
 // ---------------------------------------------------------------- boot
 
+/** GET /api/config, retried until the server answers: every page uses its limits. */
+async function loadConfig() {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await api.config();
+    } catch (err) {
+      console.warn("GET /api/config failed, retrying", err);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10000, 500 * 2 ** attempt)));
+    }
+  }
+}
+
 async function boot() {
   const lang = detectLanguage();
-  await loadLanguage(lang);
+  const [config] = await Promise.all([loadConfig(), loadLanguage(lang)]);
+  store.update((s) => ({ ...s, config }), { silent: true });
   let muted = [];
   try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
   store.update((s) => ({

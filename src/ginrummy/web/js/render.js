@@ -8,6 +8,9 @@ import { handOrder, meldIndex, actionsByCard, preferredCardAction, splitAction, 
 import { renderLobby, playerTag, ratingText } from "./lobby.js";
 import { renderPlayer, renderLeaderboard } from "./stats.js";
 import { renderChat } from "./chat.js";
+import { tableStatus, seatName, forfeitText, otherSeat, displaySeats, connectionText } from "./status.js";
+
+export { seatName, forfeitText };
 
 const TARGETS = [50, 100, 200];
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
@@ -130,7 +133,7 @@ function renderHome(state) {
       h("h2", { id: "room-h" }, t("home.room.title")),
       h("p", {}, t("home.room.text")),
       field("room-name", t("home.name"), h("input", {
-        id: "room-name", type: "text", maxlength: "24", autocomplete: "nickname", value: form.name,
+        id: "room-name", type: "text", maxlength: nameMax(state), autocomplete: "nickname", value: form.name,
         dataset: { field: "name", key: "field-room-name" },
       })),
       field("room-preset", t("home.preset"), select("room-preset", "preset", PRESETS.map((p) => [p, t(`preset.${p}`)]), form.preset)),
@@ -194,6 +197,14 @@ function messagePanel(text) {
     h("a", { class: "button secondary", href: "/", dataset: { nav: "/", key: "back-home" } }, t("act.leave")));
 }
 
+/**
+ * The longest name the server takes, for a text field's maxlength (none before the config).
+ * @param {State} state
+ */
+function nameMax(state) {
+  return state.config ? String(state.config.limits.name.max) : null;
+}
+
 function renderJoin(state) {
   const info = state.room.info;
   const host = info?.seats?.one?.name ?? info?.seats?.two?.name;
@@ -202,7 +213,7 @@ function renderJoin(state) {
     host ? h("p", {}, t("join.text", { name: host })) : null,
     state.room.error ? h("p", { class: "notice error", role: "alert" }, state.room.error) : null,
     field("join-name", t("join.name"), h("input", {
-      id: "join-name", type: "text", maxlength: "24", autocomplete: "nickname", value: state.room.joinName,
+      id: "join-name", type: "text", maxlength: nameMax(state), autocomplete: "nickname", value: state.room.joinName,
       dataset: { field: "joinName", key: "field-join-name" },
     })),
     h("button", { type: "button", class: "button primary", dataset: { cmd: "join", key: "join" } }, t("join.take_seat")));
@@ -232,94 +243,6 @@ function renderInvite(state) {
 }
 
 // ---------------------------------------------------------------- names and texts
-
-export function seatName(state, seat) {
-  if (!seat) return "";
-  if (seat === state.seat) return t("name.you");
-  const player = state.players?.[seat] ?? state.info?.seats?.[seat];
-  if (player?.name) return player.name;
-  return player?.bot ? t("name.computer") : t("name.player");
-}
-
-function otherSeat(seat) {
-  return seat === "one" ? "two" : "one";
-}
-
-function displaySeats(state) {
-  const me = state.seat ?? "one";
-  return { me, them: otherSeat(me) };
-}
-
-function connectionText(state) {
-  const c = state.connection;
-  if (c.connected) return null;
-  if (c.retryIn != null && c.everConnected) return t("conn.lost", { s: Math.max(1, Math.round(c.retryIn / 1000)) });
-  return t("conn.connecting");
-}
-
-/** The sentence for the "Game status" region: turn, expectation, discard top, scores. */
-export function statusText(state) {
-  const view = state.view;
-  if (!view) return t("status.connecting");
-  const table = view.table;
-  const parts = [];
-  const players = state.players ?? {};
-  const top = table.discard_pile.at(-1);
-  const topName = top ? cardName(top) : "";
-  const legal = view.legal_actions;
-  if (!players.one || !players.two) {
-    parts.push(t("status.waiting_player"));
-  } else if (table.match_phase === "over") {
-    const winner = table.match_result?.winner;
-    parts.push(t("status.match_over", { name: seatName(state, winner) }));
-    const forfeit = forfeitText(state, table.match_result);
-    if (forfeit) parts.push(forfeit);
-    if (state.seat) {
-      parts.push(players[state.seat]?.ready ? t("status.waiting_rematch", { name: seatName(state, otherSeat(state.seat)) }) : t("status.press_new"));
-    }
-  } else if (table.match_phase === "deal" || table.round_phase === "over") {
-    if (table.round > 0) parts.push(t("status.round_over", { n: table.round }));
-    if (state.seat) {
-      parts.push(players[state.seat]?.ready ? t("status.waiting_ready", { name: seatName(state, otherSeat(state.seat)) }) : t("status.press_next"));
-    }
-  } else if (table.turn && table.turn === state.seat && legal.length) {
-    const phase = table.round_phase;
-    if (phase === "first_upcard") parts.push(t("status.you_first_upcard", { card: topName }));
-    else if (phase === "draw") {
-      parts.push(legal.includes("draw discard") ? t("status.you_draw", { card: topName }) : t("status.you_draw_stock"));
-    } else if (phase === "last_discard") parts.push(t("status.you_last_discard"));
-    else if (legal.some((a) => a.startsWith("gin") || a === "big gin")) parts.push(t("status.you_discard_gin"));
-    else if (legal.some((a) => a.startsWith("knock"))) parts.push(t("status.you_discard_knock"));
-    else parts.push(t("status.you_discard"));
-  } else if (table.turn && table.turn !== state.seat) {
-    const name = seatName(state, table.turn);
-    const phase = table.round_phase;
-    const key = { first_upcard: "status.they_first_upcard", draw: "status.they_draw", last_discard: "status.they_last_discard" }[phase] ?? "status.they_discard";
-    parts.push(t(key, { name }));
-  }
-  if (!state.seat) parts.unshift(t("status.spectator"));
-  if (table.match_phase === "round" && table.round_phase !== "over") {
-    parts.push(top ? t("status.discard_top", { card: topName }) : t("status.discard_none"));
-  }
-  const { me, them } = displaySeats(state);
-  parts.push(t("status.scores", { a: seatName(state, me), sa: table.scores[me], b: seatName(state, them), sb: table.scores[them] }));
-  if (table.rules?.target_score) parts.push(t("status.target", { n: table.rules.target_score }));
-  if (state.seat && view.arrangement && table.match_phase === "round" && table.round_phase !== "over") {
-    parts.push(t("status.deadwood", { n: view.arrangement.deadwood }));
-  }
-  if (state.pending != null) parts.unshift(t("status.sending"));
-  const conn = connectionText(state);
-  if (conn) parts.push(conn);
-  return parts.join(" ");
-}
-
-/** Why a match ended early ("Ann ran out of time."), or "" when it was played out. */
-export function forfeitText(state, result) {
-  if (!result?.forfeit || !result.forfeited_by) return "";
-  const mine = state.seat && result.forfeited_by === state.seat;
-  const key = `forfeit.${result.forfeit}${mine ? ".you" : ""}`;
-  return has(key) ? t(key, { name: seatName(state, result.forfeited_by) }) : "";
-}
 
 /** The spoken/visible sentence for the move timer ("Time left: 25 s."), "" without one. */
 export function timerSentence(state, now) {
@@ -352,6 +275,7 @@ export function announcementText(state, item) {
     return t("ann.deal", { n: table.round, dealer: seatName(state, table.dealer) });
   }
   if (item.kind === "text") return item.text;
+  if (item.kind === "tips") return item.on ? t("tips.on", { n: item.left }) : t(item.message ?? "tips.off");
   if (item.kind === "forfeit") {
     return forfeitText(state, { forfeit: item.reason, forfeited_by: item.seat });
   }
@@ -398,14 +322,16 @@ function resultSummary(state, result) {
 // ---------------------------------------------------------------- the table
 
 function renderTable(rawState, now = 0) {
-  // While an own move is on its way, nothing more may be played.
-  const state = rawState.pending != null ? { ...rawState, view: { ...rawState.view, legal_actions: [] } } : rawState;
+  // The status sentence and every button come from one decision (status.js): the parts
+  // below see exactly the actions it offers.
+  const status = tableStatus(rawState);
+  const state = { ...rawState, view: { ...rawState.view, legal_actions: status.actions } };
   const view = state.view;
   const table = view.table;
   const out = [];
   const inRound = table.match_phase === "round" && table.round_phase !== "over";
   out.push(renderInfoBar(state));
-  out.push(h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" }, statusText(state),
+  out.push(h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" }, status.text,
     " ", h("span", { id: "status-timer" }, timerSentence(state, now))));
   const timer = renderTimer(state, now);
   if (timer) out.push(timer);
@@ -416,10 +342,8 @@ function renderTable(rawState, now = 0) {
   const invite = renderInvite(state);
   const waitingForPlayer = !state.players?.one || !state.players?.two;
   if (invite && waitingForPlayer) out.push(invite);
-  if (table.round > 0) {
-    if (inRound) out.push(renderFelt(state));
-    else out.push(renderRoundEnd(state));
-  }
+  if (inRound && table.round > 0) out.push(renderFelt(state));
+  else if (!inRound && (table.round > 0 || status.between)) out.push(renderRoundEnd(state, status.between));
   if (invite && !waitingForPlayer) out.push(invite);
   return out;
 }
@@ -533,8 +457,8 @@ function renderInfoBar(state) {
     h("span", { class: "score-name" }, seatName(state, seat)), " ",
     h("strong", {}, String(table.scores[seat])));
   const controls = [];
-  const running = table.match_phase === "round" && table.round_phase !== "over";
-  if (state.seat && running) {
+  // Whether tips may be used here is the server's call (the `tips` message).
+  if (state.seat && state.tips.allowed) {
     controls.push(h("button", {
       type: "button", class: `chip tips-toggle${state.tips.on ? " on" : ""}`, "aria-pressed": String(state.tips.on),
       dataset: { cmd: "tips", key: "tips" },
@@ -800,11 +724,14 @@ function renderOwnHand(state) {
 
 // ---------------------------------------------------------------- round and match end
 
-function renderRoundEnd(state) {
+/**
+ * @param {State} state
+ * @param {import("./status.js").Between|null} between  the button status.js decided on
+ */
+function renderRoundEnd(state, between) {
   const view = state.view;
   const table = view.table;
   const result = lastResult(view);
-  const players = state.players ?? {};
   const out = h("section", { class: "panel round-end", "aria-labelledby": "result-h" });
   const over = table.match_phase === "over";
   if (over && table.match_result) out.append(renderMatchEnd(state, table.match_result));
@@ -817,13 +744,10 @@ function renderRoundEnd(state) {
   const { me, them } = displaySeats(state);
   out.append(h("p", { class: "match-score" }, h("strong", {}, t("result.match_score"), ": "),
     t("result.match_score.line", { a: seatName(state, me), sa: table.scores[me], b: seatName(state, them), sb: table.scores[them] })));
-  if (state.seat) {
-    const ready = players[state.seat]?.ready;
-    if (over) {
-      out.append(h("button", { type: "button", class: "button primary", disabled: ready, dataset: { cmd: "new-match", key: "new-match" } }, t("act.new_match")));
-    } else if (table.match_phase === "deal") {
-      out.append(h("button", { type: "button", class: "button primary", disabled: ready, dataset: { cmd: "next-round", key: "next-round" } }, t("act.next_round")));
-    }
+  if (between) {
+    out.append(h("button", {
+      type: "button", class: "button primary", disabled: between.disabled, dataset: { cmd: between.cmd, key: between.cmd },
+    }, t(between.label)));
   }
   return out;
 }

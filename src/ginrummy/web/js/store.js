@@ -24,7 +24,7 @@ export function initialState() {
     pending: null,
     manualOrder: null,
     choose: null,
-    tips: { on: false, left: 0, requested: null, tip: null, message: null },
+    tips: { allowed: false, on: false, left: 0, requested: null, tip: null, message: null },
     notice: null,
     fourColour: false,
     copied: false,
@@ -41,6 +41,8 @@ export function initialState() {
       quickForm: { preset: "standard", target: 100, timer: "30" },
     },
     page: { status: "loading", data: null },
+    // GET /api/config: the server's limits and quick phrases (loaded before the first page).
+    config: null,
     chat: { messages: [], draft: "" },
     muted: [],
     timer: null,
@@ -108,7 +110,7 @@ export function applyMessage(state, msg) {
       if (typeof msg.action === "string" && msg.seat && msg.seat !== state.seat) {
         announce.push({ kind: "move", seat: msg.seat, action: msg.action, top: prevTop });
       }
-      if (msg.kind === "forfeit") announce.push({ kind: "forfeit", seat: msg.seat, reason: msg.reason ?? null });
+      // A forfeit's reason is in the view that follows (match_result.forfeit), not here.
       break;
     }
     case "view": {
@@ -117,12 +119,7 @@ export function applyMessage(state, msg) {
       const newRound = roundKey(prev) !== roundKey(view);
       const prevHand = new Set(prev?.hand ?? []);
       const fresh = newRound || !prev ? [] : view.hand.filter((card) => !prevHand.has(card));
-      let tips = state.tips;
-      if (tips.on && prev && roundRunning(prev) && !roundRunning(view)) {
-        tips = { on: false, left: 0, requested: null, tip: null, message: "tips.ended_round" };
-      } else if (tips.tip && tips.tip.version !== msg.version) {
-        tips = { ...tips, tip: null };
-      }
+      const tips = state.tips.tip && state.tips.tip.version !== msg.version ? { ...state.tips, tip: null } : state.tips;
       next = {
         ...state,
         view,
@@ -139,7 +136,10 @@ export function applyMessage(state, msg) {
         playersAt: msg.players ? msg.receivedAt ?? 0 : state.playersAt,
         confirmResign: view.table.match_phase === "over" ? false : state.confirmResign,
       };
-      if (prev && roundRunning(prev) && !roundRunning(view) && view.table.match_phase !== "round") {
+      const forfeit = view.table.match_result?.forfeit;
+      if (prev && prev.table.match_phase !== "over" && view.table.match_phase === "over" && forfeit) {
+        announce.push({ kind: "forfeit", seat: view.table.match_result?.forfeited_by ?? null, reason: forfeit });
+      } else if (prev && roundRunning(prev) && !roundRunning(view) && view.table.match_phase !== "round") {
         announce.push({ kind: "round_end" });
       } else if (prev && !roundRunning(prev) && roundRunning(view)) {
         announce.push({ kind: "deal" });
@@ -154,12 +154,17 @@ export function applyMessage(state, msg) {
       };
       announce.push(...presenceChanges(state.players, msg.players, state.seat));
       break;
+    case "tips": {
+      next = { ...state, tips: tipsFromServer(state.tips, msg) };
+      if (next.tips.on !== state.tips.on) announce.push({ kind: "tips", on: next.tips.on, left: next.tips.left, message: next.tips.message });
+      break;
+    }
     case "tip":
       if (state.tips.on) next = { ...state, tips: { ...state.tips, tip: msg, message: null } };
       break;
     case "error":
-      if (msg.code === "tips_unavailable") {
-        next = { ...state, tips: { ...state.tips, tip: null, message: "tips.unavailable" } };
+      if (msg.code in TIPS_ERRORS) {
+        next = { ...state, tips: { ...state.tips, tip: null, message: TIPS_ERRORS[msg.code] } };
       } else {
         next = { ...state, pending: null, notice: { code: msg.code, message: msg.message ?? "" } };
       }
@@ -202,21 +207,33 @@ export function visibleChat(state) {
   return state.chat.messages.filter((m) => (m.from?.seat && m.from.seat === state.seat) || !muted.has(authorKey(state, m.from)));
 }
 
-const NICKNAME = /^[\p{L}\p{N} ._-]{2,20}$/u;
+/** A typed text as the server will see it: NFC, whitespace runs collapsed, trimmed. */
+export function cleanText(raw) {
+  return String(raw ?? "").normalize("NFC").split(/\s+/).filter(Boolean).join(" ");
+}
 
-/** Why a nickname is not acceptable (a catalogue key), or null when it is. */
-export function nicknameProblem(name) {
-  const trimmed = String(name ?? "").trim();
-  if (trimmed.length < 2) return "nick.too_short";
-  if (trimmed.length > 20) return "nick.too_long";
-  if (!NICKNAME.test(trimmed)) return "nick.bad_chars";
+/** Length in code points, as the server counts (an emoji is one, not two). */
+function codePoints(text) {
+  return [...text].length;
+}
+
+/**
+ * Why a name is not acceptable under the served rule (a catalogue key and its
+ * parameters), or null when it is. `limits` is `limits` of GET /api/config.
+ */
+export function nicknameProblem(name, limits) {
+  const rule = limits.name;
+  const clean = cleanText(name);
+  if (codePoints(clean) < rule.min) return { key: "nick.too_short", params: { n: rule.min } };
+  if (codePoints(clean) > rule.max) return { key: "nick.too_long", params: { n: rule.max } };
+  if (!new RegExp(rule.pattern, "u").test(clean)) return { key: "nick.bad_chars", params: {} };
   return null;
 }
 
 /** Chat text as it will be sent, or null when there is nothing (or too much) to send. */
-export function chatText(draft) {
-  const text = String(draft ?? "").trim();
-  return text.length >= 1 && text.length <= 200 ? text : null;
+export function chatText(draft, limits) {
+  const text = cleanText(draft);
+  return text.length >= 1 && codePoints(text) <= limits.chat.max ? text : null;
 }
 
 function presenceChanges(before, after, mySeat) {
@@ -234,30 +251,40 @@ function presenceChanges(before, after, mySeat) {
   return out;
 }
 
-/** The state after this seat confirmed a decision: a tip is used up. */
+/** The state after this seat confirmed a decision: the shown tip is spent (the server counts). */
 export function afterOwnDecision(state) {
-  const tips = state.tips;
-  if (!tips.on) return { ...state, choose: null };
-  const left = tips.left - 1;
-  return {
-    ...state,
-    choose: null,
-    tips: left > 0
-      ? { ...tips, left, tip: null, message: null }
-      : { on: false, left: 0, requested: null, tip: null, message: "tips.done" },
-  };
+  return { ...state, choose: null, tips: { ...state.tips, tip: null, message: null } };
 }
 
-export function toggleTips(state) {
-  if (state.tips.on) return { ...state, tips: { on: false, left: 0, requested: null, tip: null, message: "tips.off" } };
-  return { ...state, tips: { on: true, left: 3, requested: null, tip: null, message: null } };
+/** The message that asks the server to switch tips over (it answers with `tips`). */
+export function tipsSwitch(state) {
+  return { type: "tips", on: !state.tips.on };
+}
+
+/** Catalogue keys of the tips errors (docs/protocol.md, Tips). */
+const TIPS_ERRORS = {
+  tips_not_allowed: "tips.not_allowed",
+  tips_off: "tips.off",
+  tips_unavailable: "tips.unavailable",
+};
+
+/** The tips state after the server's `tips` message: it decides allowed, on and left. */
+function tipsFromServer(before, msg) {
+  const allowed = Boolean(msg.allowed);
+  const on = allowed && Boolean(msg.on);
+  const left = Number.isInteger(msg.left) ? Math.max(0, msg.left) : 0;
+  if (on) return { ...before, allowed, on, left, message: before.on ? before.message : null };
+  let message = null;
+  if (before.on) message = left === 0 ? "tips.done" : "tips.off";
+  return { allowed, on: false, left, requested: null, tip: null, message };
 }
 
 /** Whether the coach should be asked now (tips on, this seat decides, not asked yet). */
 export function wantsTip(state) {
   const view = state.view;
   return Boolean(
-    state.tips.on && view && state.seat && view.legal_actions.length > 0 && state.tips.requested !== state.version,
+    state.tips.allowed && state.tips.on && view && state.seat && view.legal_actions.length > 0
+      && state.tips.requested !== state.version,
   );
 }
 
