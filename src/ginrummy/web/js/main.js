@@ -12,55 +12,84 @@ import { attachInput } from "./input.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t, list } from "./i18n.js";
 import { cardName } from "./cards.js";
 
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").Route} Route */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+
 const NAME_KEY = "ginrummy.name";
 const COLOUR_KEY = "ginrummy.fourColour";
 const MUTED_KEY = "ginrummy.muted";
 
-const topbar = document.getElementById("topbar");
-const main = document.getElementById("main");
-const announcer = document.getElementById("announcer");
+/**
+ * An element index.html has, by id.
+ * @param {string} id
+ */
+function pagePart(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`index.html has no #${id}`);
+  return el;
+}
+
+const topbar = pagePart("topbar");
+const main = pagePart("main");
+const announcer = pagePart("announcer");
 const store = createStore(initialState());
+/** @type {GameSocket|null} */
 let socket = null;
+/** @type {LobbySocket|null} */
 let lobbySocket = null;
 
 // ---------------------------------------------------------------- rendering
 
+/**
+ * @param {State} state
+ */
 function draw(state) {
   const active = document.activeElement;
-  const focusKey = active?.dataset?.key ?? null;
-  const selection = active instanceof HTMLInputElement ? [active.selectionStart, active.selectionEnd] : null;
+  const focusKey = active instanceof HTMLElement ? active.dataset.key ?? null : null;
+  const selection = active instanceof HTMLInputElement ? { start: active.selectionStart, end: active.selectionEnd } : null;
   // While someone types, the field's text is theirs: a render in between must not change it.
   const typed = active instanceof HTMLInputElement && active.type === "text" ? active.value : null;
   render(state, { topbar, main, now: performance.now() });
   announcer.setAttribute("aria-label", t("ann.label"));
   if (focusKey) {
     const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-    if (again && again !== document.activeElement) {
+    if (again instanceof HTMLElement && again !== document.activeElement) {
       if (typed !== null && again instanceof HTMLInputElement && again.type === "text") again.value = typed;
       again.focus({ preventScroll: true });
       if (selection && again instanceof HTMLInputElement) {
-        try { again.setSelectionRange(...selection); } catch { /* not a text input */ }
+        try { again.setSelectionRange(selection.start, selection.end); } catch { /* not a text input */ }
       }
     }
   }
 }
 
+/**
+ * @param {string} text
+ */
 function say(text) {
   if (!text) return;
   const line = document.createElement("p");
   line.textContent = text;
   announcer.append(line);
-  while (announcer.childElementCount > 30) announcer.firstElementChild.remove();
+  while (announcer.childElementCount > 30) announcer.firstElementChild?.remove();
 }
 
 store.subscribe(draw);
 
 // ---------------------------------------------------------------- names and prefs
 
+/**
+ * @param {string} key
+ */
 function remembered(key) {
   try { return localStorage.getItem(key); } catch { return null; }
 }
 
+/**
+ * @param {string} key
+ * @param {string} value
+ */
 function remember(key, value) {
   try { localStorage.setItem(key, value); } catch { /* private mode */ }
 }
@@ -70,6 +99,9 @@ function friendlyName() {
   return names.length ? names[Math.floor(Math.random() * names.length)] : "Guest";
 }
 
+/**
+ * @param {unknown} typed
+ */
 function playerName(typed) {
   const name = cleanText(typed) || remembered(NAME_KEY) || friendlyName();
   remember(NAME_KEY, name);
@@ -85,6 +117,10 @@ function limits() {
 
 // ---------------------------------------------------------------- routes
 
+/**
+ * @param {string} pathname
+ * @returns {Route}
+ */
 function routeOf(pathname) {
   const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
   if (room) return { name: "room", room: decodeURIComponent(room[1]) };
@@ -95,6 +131,10 @@ function routeOf(pathname) {
   return { name: "home", room: null };
 }
 
+/**
+ * @param {string} path
+ * @param {{replace?: boolean}} [options]
+ */
 function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
@@ -109,6 +149,9 @@ function leaveRoom() {
   resetChat();
 }
 
+/**
+ * @param {Route} route
+ */
 function enter(route) {
   leaveRoom();
   const fresh = initialState();
@@ -123,12 +166,13 @@ function enter(route) {
     config: s.config,
     route,
   }));
-  if (route.name === "room") enterRoom(route.room);
+  const { room, player } = route;
+  if (route.name === "room" && room) enterRoom(room);
   else if (route.name === "lobby") enterLobby();
-  else if (route.name === "player") {
-    enterPage(() => api.player(route.player));
+  else if (route.name === "player" && player) {
+    enterPage(() => api.player(player));
     api.levels().then((data) => {
-      const names = Object.fromEntries(normaliseLevels(data).map((l) => [levelId(l), l.names?.[store.get().lang] ?? levelId(l)]));
+      const names = Object.fromEntries(normaliseLevels(data).map((/** @type {Record<string, any>} */ l) => [levelId(l), l.names?.[store.get().lang] ?? levelId(l)]));
       store.update((s) => ({ ...s, levelNames: names }));
     }).catch(() => { /* level keys are shown instead */ });
   }
@@ -154,6 +198,9 @@ async function loadMe() {
   } catch { /* shown as "connecting" */ }
 }
 
+/**
+ * @param {() => Promise<any>} load
+ */
 async function enterPage(load) {
   const route = store.get().route;
   store.update((s) => ({ ...s, page: { status: "loading", data: null } }));
@@ -189,6 +236,7 @@ async function enterLobby() {
 // A live update must not replace a button between the press and the release of a click:
 // while a pointer is down, the newest lobby waits and is shown right after the click.
 let pointerHeld = false;
+/** @type {any} the newest GET /api/lobby body, held while a pointer is down */
 let heldLobby = null;
 window.addEventListener("pointerdown", () => { pointerHeld = true; }, true);
 for (const type of ["pointerup", "pointercancel"]) {
@@ -198,12 +246,18 @@ for (const type of ["pointerup", "pointercancel"]) {
   }, true);
 }
 
+/**
+ * @param {any} data
+ */
 function showLobby(data) {
   if (store.get().route.name !== "lobby") return;
   if (JSON.stringify(store.get().lobby.data) === JSON.stringify(data)) return;
   store.update((s) => ({ ...s, lobby: { ...s.lobby, data, error: null } }));
 }
 
+/**
+ * @param {ServerMessage} msg
+ */
 function receiveLobby(msg) {
   if (msg.type === "lobby" && msg.lobby) {
     if (pointerHeld) heldLobby = msg.lobby;
@@ -214,12 +268,18 @@ function receiveLobby(msg) {
   }
 }
 
+/**
+ * @param {unknown} err
+ */
 function lobbyError(err) {
   if (err instanceof ApiError && err.status) return t("error.generic", { message: err.message || err.code });
   return t("error.network");
 }
 
-/** A name typed for a seat becomes this browser's nickname too, when it is a valid one. */
+/**
+ * A name typed for a seat becomes this browser's nickname too, when it is a valid one.
+ * @param {string} name
+ */
 async function adoptNickname(name) {
   if (nicknameProblem(name, limits())) return;
   try {
@@ -251,6 +311,9 @@ async function rename() {
   }
 }
 
+/**
+ * @param {import("./types.js").TableForm} form
+ */
 function settingsBody(form) {
   return {
     preset: form.preset,
@@ -315,6 +378,9 @@ async function createTable() {
   }
 }
 
+/**
+ * @param {string} roomId
+ */
 async function joinTable(roomId) {
   try {
     await api.join(roomId, store.get().me?.name ?? playerName(""));
@@ -336,6 +402,9 @@ function sendChat() {
   }
 }
 
+/**
+ * @param {string} key
+ */
 function toggleMute(key) {
   const state = store.get();
   const muted = state.muted.includes(key) ? state.muted.filter((k) => k !== key) : [...state.muted, key];
@@ -344,9 +413,15 @@ function toggleMute(key) {
   say(t(muted.includes(key) ? "chat.muted" : "chat.unmuted"));
 }
 
+/**
+ * @param {string} name   "form.<field>" or "quickForm.<field>"
+ * @param {string|number} value
+ * @param {HTMLElement|undefined} el
+ */
 function lobbyField(name, value, el) {
-  const [formName, key] = name.split(".");
-  const v = el?.type === "checkbox" ? el.checked : value;
+  const [part, key] = name.split(".");
+  const formName = part === "quickForm" ? "quickForm" : "form";
+  const v = el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : value;
   store.update((s) => {
     const form = { ...s.lobby[formName], [key]: v };
     // Friends play without a clock and unrated by default; public tables with both.
@@ -393,13 +468,21 @@ async function enterHome() {
   });
 }
 
+/**
+ * @param {any} data
+ */
 function normaliseLevels(data) {
-  const items = (Array.isArray(data) ? data : data?.levels ?? []).filter((item) => item && typeof item === "object");
+  /** @type {unknown[]} */
+  const all = Array.isArray(data) ? data : data?.levels ?? [];
+  const items = /** @type {Record<string, any>[]} */ (all.filter((item) => item && typeof item === "object"));
   // The server's default level first, so it is preselected.
   const preferred = data?.default;
   return preferred ? [...items].sort((a, b) => Number(levelId(b) === preferred) - Number(levelId(a) === preferred)) : items;
 }
 
+/**
+ * @param {string} roomId
+ */
 async function enterRoom(roomId) {
   let info;
   try {
@@ -438,6 +521,10 @@ async function enterRoom(roomId) {
   store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "nospect" } }));
 }
 
+/**
+ * @param {string} roomId
+ * @param {boolean} asPlayer
+ */
 function openSocket(roomId, asPlayer) {
   leaveRoom();
   socket = new GameSocket({
@@ -456,7 +543,11 @@ function openSocket(roomId, asPlayer) {
   socket.open();
 }
 
+/**
+ * @param {ServerMessage} raw
+ */
 function receive(raw) {
+  /** @type {ServerMessage} */
   const msg = { ...raw, receivedAt: performance.now() };
   const before = store.get();
   const { state, announce } = applyMessage(before, msg);
@@ -467,12 +558,15 @@ function receive(raw) {
   }
   store.update(next);
   for (const item of announce) say(announcementText(next, item));
-  if (msg.type === "tip" && next.tips.on) say(tipText(msg));
+  if (msg.type === "tip" && next.tips.tip) say(tipText(next.tips.tip));
   if (msg.type === "error" && msg.code.startsWith("tips_") && next.tips.message) say(t(next.tips.message));
 }
 
 // ---------------------------------------------------------------- intents
 
+/**
+ * @param {string} action
+ */
 function act(action) {
   const state = store.get();
   if (!socket || !state.view || !state.view.legal_actions.includes(action)) return;
@@ -481,6 +575,9 @@ function act(action) {
   }
 }
 
+/**
+ * @param {string} kind
+ */
 async function createGame(kind) {
   const state = store.get();
   const form = state.home.form;
@@ -506,6 +603,7 @@ async function createGame(kind) {
 async function join() {
   const state = store.get();
   const roomId = state.route.room;
+  if (!roomId) return;
   const name = playerName(state.room.joinName);
   try {
     await adoptNickname(name);
@@ -517,12 +615,17 @@ async function join() {
       enter(routeOf(location.pathname));
       return;
     }
-    store.update((s) => ({ ...s, room: { ...s.room, error: err.message || t("error.network") } }));
+    const message = err instanceof Error && err.message ? err.message : t("error.network");
+    store.update((s) => ({ ...s, room: { ...s.room, error: message } }));
   }
 }
 
+/**
+ * @param {HTMLElement|undefined} el
+ */
 async function copyInvite(el) {
-  const input = document.getElementById("invite-link");
+  const field = document.getElementById("invite-link");
+  const input = field instanceof HTMLInputElement ? field : null;
   const url = input?.value ?? location.href;
   let ok = false;
   try {
@@ -539,6 +642,10 @@ async function copyInvite(el) {
   el?.focus();
 }
 
+/**
+ * The page commands (data-cmd) with their argument (data-arg) and element.
+ * @type {Record<string, (arg: string, el: HTMLElement) => unknown>}
+ */
 const commands = {
   "play-solo": () => createGame("solo"),
   "open-room": () => createGame("room"),
@@ -637,6 +744,6 @@ async function boot() {
 }
 
 // Exposed for debugging in the console only; nothing depends on it.
-globalThis.ginrummy = { store, seatName: (seat) => seatName(store.get(), seat) };
+Object.assign(globalThis, { ginrummy: { store, seatName: (/** @type {import("./types.js").Seat} */ seat) => seatName(store.get(), seat) } });
 
 boot();

@@ -8,14 +8,30 @@ import { handOrder, meldIndex, actionsByCard, preferredCardAction, splitAction, 
 import { renderLobby, playerTag, ratingText } from "./lobby.js";
 import { renderPlayer, renderLeaderboard } from "./stats.js";
 import { renderChat } from "./chat.js";
-import { tableStatus, seatName, forfeitText, otherSeat, displaySeats, connectionText } from "./status.js";
+import { tableStatus, seatName, forfeitText, otherSeat, displaySeats, connectionText, SEATS } from "./status.js";
 
 export { seatName, forfeitText };
+
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").TableState} TableState */
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./types.js").RoundResult} RoundResult */
+/** @typedef {import("./types.js").MatchResult} MatchResult */
+/** @typedef {import("./types.js").Announcement} Announcement */
+/** @typedef {import("./types.js").Tip} Tip */
 
 const TARGETS = [50, 100, 200];
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
 
-/** Render the whole page for `state` into the `topbar` and `main` elements. */
+/** @type {Record<string, (state: State) => (HTMLElement|null)[]>} */
+const PAGES = { room: renderRoom, lobby: renderLobby, player: renderPlayer, leaderboard: renderLeaderboard };
+
+/**
+ * Render the whole page for `state` into the `topbar` and `main` elements.
+ * @param {State} state
+ * @param {{topbar: HTMLElement, main: HTMLElement, now?: number}} into
+ */
 export function render(state, { topbar, main, now = 0 }) {
   topbar.replaceChildren(...renderTopbar(state));
   const route = state.route.name;
@@ -31,14 +47,16 @@ export function render(state, { topbar, main, now = 0 }) {
     if (chat.parentNode !== main) main.append(chat);
     main.className = "page page-room with-chat";
   } else {
-    const pages = { room: renderRoom, lobby: renderLobby, player: renderPlayer, leaderboard: renderLeaderboard };
-    main.replaceChildren(...(pages[route] ?? renderHome)(state));
+    main.replaceChildren(...(PAGES[route] ?? renderHome)(state).filter((el) => el !== null));
     main.className = `page page-${route}`;
   }
   document.body.classList.toggle("four-colour", state.fourColour);
   document.title = pageTitle(state);
 }
 
+/**
+ * @param {State} state
+ */
 function pageTitle(state) {
   const view = state.view;
   if (state.route.name === "room" && view && state.seat && view.legal_actions.length) {
@@ -49,6 +67,9 @@ function pageTitle(state) {
 
 // ---------------------------------------------------------------- top bar
 
+/**
+ * @param {State} state
+ */
 function renderTopbar(state) {
   const lang = language();
   return [
@@ -74,6 +95,9 @@ function renderTopbar(state) {
 
 // ---------------------------------------------------------------- home
 
+/**
+ * @param {Record<string, any>} level
+ */
 function levelName(level) {
   const lang = language();
   if (!level) return "";
@@ -82,20 +106,38 @@ function levelName(level) {
   return level[`name_${lang}`] ?? level.name ?? level.id;
 }
 
+/**
+ * @param {Record<string, any>} level
+ */
 export function levelId(level) {
   return level.id ?? level.level ?? level.key;
 }
 
+/**
+ * @param {string} id
+ * @param {string} labelText
+ * @param {HTMLElement} control
+ */
 function field(id, labelText, control) {
   return h("div", { class: "field" }, h("label", { for: id }, labelText), control);
 }
 
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {(string|number)[][]} options  pairs of value and label
+ * @param {string|number|null} value
+ * @param {Record<string, unknown>} [extra]
+ */
 function select(id, name, options, value, extra = {}) {
   const el = h("select", { id, name, dataset: { field: name, key: `field-${id}` }, ...extra },
-    ...options.map(([v, label]) => h("option", { value: String(v), selected: String(v) === String(value) }, label)));
+    ...options.map(([v, label]) => h("option", { value: String(v), selected: String(v) === String(value) }, String(label))));
   return el;
 }
 
+/**
+ * @param {State} state
+ */
 function renderHome(state) {
   const { home } = state;
   const form = home.form;
@@ -149,7 +191,7 @@ function renderHome(state) {
 }
 
 function renderRulesText() {
-  const qa = (key) => h("details", { class: "faq" }, h("summary", {}, t(`rules.faq.${key}.q`)), h("p", {}, t(`rules.faq.${key}.a`)));
+  const qa = (/** @type {string} */ key) => h("details", { class: "faq" }, h("summary", {}, t(`rules.faq.${key}.q`)), h("p", {}, t(`rules.faq.${key}.a`)));
   return h("article", { class: "panel rules", "aria-labelledby": "rules-h" },
     h("h2", { id: "rules-h" }, t("rules.how.title")),
     h("p", {}, t("rules.how.p1")),
@@ -177,6 +219,9 @@ function renderRulesText() {
 
 // ---------------------------------------------------------------- room pages
 
+/**
+ * @param {State} state
+ */
 function renderRoom(state) {
   const room = state.room;
   if (room.phase === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
@@ -191,6 +236,9 @@ function renderRoom(state) {
   return renderTable(state);
 }
 
+/**
+ * @param {string} text
+ */
 function messagePanel(text) {
   return h("section", { class: "panel message" },
     h("p", { role: "alert" }, text),
@@ -205,6 +253,9 @@ function nameMax(state) {
   return state.config ? String(state.config.limits.name.max) : null;
 }
 
+/**
+ * @param {State} state
+ */
 function renderJoin(state) {
   const info = state.room.info;
   const host = info?.seats?.one?.name ?? info?.seats?.two?.name;
@@ -219,15 +270,20 @@ function renderJoin(state) {
     h("button", { type: "button", class: "button primary", dataset: { cmd: "join", key: "join" } }, t("join.take_seat")));
 }
 
+/**
+ * @param {State} state
+ */
 function inviteUrl(state) {
   return `${globalThis.location.origin}/r/${state.route.room}`;
 }
 
+/**
+ * @param {State} state
+ */
 function renderInvite(state) {
   const info = state.info ?? state.room.info;
   if (!info || info.kind !== "room" || !state.seat) return null;
-  const players = state.players ?? {};
-  const waiting = !players.one || !players.two;
+  const waiting = !state.players?.one || !state.players?.two;
   // A public table is found in the lobby: the link is offered only while a seat is free.
   const listed = info.visibility === "public";
   if (listed && !waiting) return null;
@@ -244,11 +300,15 @@ function renderInvite(state) {
 
 // ---------------------------------------------------------------- names and texts
 
-/** The spoken/visible sentence for the move timer ("Time left: 25 s."), "" without one. */
+/**
+ * The spoken/visible sentence for the move timer ("Time left: 25 s."), "" without one.
+ * @param {State} state
+ * @param {number} now
+ */
 export function timerSentence(state, now) {
   const timer = state.timer;
   if (!timer || !state.view || state.view.table.match_phase === "over") return "";
-  const left = Math.ceil(timeLeft(timer, now) / 1000);
+  const left = Math.ceil((timeLeft(timer, now) ?? 0) / 1000);
   // Said in steps of five seconds, then every second: often enough, not chattering.
   const said = left > 10 ? Math.ceil(left / 5) * 5 : left;
   return timer.seat === state.seat
@@ -256,9 +316,13 @@ export function timerSentence(state, now) {
     : t("status.time_left", { name: seatName(state, timer.seat), s: said });
 }
 
-/** The words for one announcement item (see store.applyMessage). */
+/**
+ * The words for one announcement item (see store.applyMessage).
+ * @param {State} state
+ * @param {Announcement} item
+ */
 export function announcementText(state, item) {
-  if (item.kind === "move") {
+  if (item.kind === "move" && item.action) {
     const name = seatName(state, item.seat);
     const [verb, card] = splitAction(item.action);
     const key = `ann.${verb.replace(" ", "_")}`;
@@ -270,28 +334,36 @@ export function announcementText(state, item) {
     const result = lastResult(state.view);
     return result ? t("ann.round_end", { text: resultSummary(state, result) }) : "";
   }
-  if (item.kind === "deal") {
+  if (item.kind === "deal" && state.view) {
     const table = state.view.table;
     return t("ann.deal", { n: table.round, dealer: seatName(state, table.dealer) });
   }
-  if (item.kind === "text") return item.text;
+  if (item.kind === "text") return item.text ?? "";
   if (item.kind === "tips") return item.on ? t("tips.on", { n: item.left }) : t(item.message ?? "tips.off");
   if (item.kind === "forfeit") {
-    return forfeitText(state, { forfeit: item.reason, forfeited_by: item.seat });
+    const reason = /** @type {MatchResult["forfeit"]} */ (item.reason);
+    return forfeitText(state, { forfeit: reason, forfeited_by: item.seat });
   }
   return "";
 }
 
+/**
+ * @param {View|null} view
+ */
 function lastResult(view) {
   if (!view) return null;
   return view.table.result ?? view.table.rounds.at(-1)?.result ?? null;
 }
 
+/**
+ * @param {State} state
+ * @param {RoundResult} result
+ */
 function resultSummary(state, result) {
   const knocker = seatName(state, result.knocker);
   const winner = result.winner;
   const lines = [];
-  const mine = (seat) => state.seat && seat === state.seat;
+  const mine = (/** @type {Seat|null} */ seat) => Boolean(state.seat && seat === state.seat);
   switch (result.kind) {
     case "void":
       return t("result.void");
@@ -302,6 +374,7 @@ function resultSummary(state, result) {
       lines.push(mine(result.knocker) ? t("result.big_gin.you") : t("result.big_gin", { name: knocker }));
       break;
     case "undercut": {
+      if (!result.knocker) break;
       const defender = otherSeat(result.knocker);
       if (mine(defender)) lines.push(t("result.undercut.you", { knocker }));
       else if (mine(result.knocker)) lines.push(t("result.undercut.them", { defender: seatName(state, defender) }));
@@ -321,13 +394,20 @@ function resultSummary(state, result) {
 
 // ---------------------------------------------------------------- the table
 
+/**
+ * @param {State} rawState
+ * @param {number} [now]
+ */
 function renderTable(rawState, now = 0) {
   // The status sentence and every button come from one decision (status.js): the parts
   // below see exactly the actions it offers.
   const status = tableStatus(rawState);
+  if (!rawState.view) return [h("p", { role: "status" }, status.text)];
+  /** @type {TableState} */
   const state = { ...rawState, view: { ...rawState.view, legal_actions: status.actions } };
   const view = state.view;
   const table = view.table;
+  /** @type {HTMLElement[]} */
   const out = [];
   const inRound = table.match_phase === "round" && table.round_phase !== "over";
   out.push(renderInfoBar(state));
@@ -348,11 +428,15 @@ function renderTable(rawState, now = 0) {
   return out;
 }
 
+/**
+ * @param {TableState} state
+ * @param {number} now
+ */
 function renderTimer(state, now) {
   const timer = state.timer;
   if (!timer || state.view.table.match_phase === "over") return null;
   const total = Math.max(1, Math.round(timer.total_ms / 1000));
-  const leftMs = timeLeft(timer, now);
+  const leftMs = timeLeft(timer, now) ?? 0;
   const left = Math.ceil(leftMs / 1000);
   const whose = timer.seat === state.seat ? t("timer.yours") : t("timer.theirs", { name: seatName(state, timer.seat) });
   return h("div", { class: `timer${timer.seat === state.seat ? " mine" : ""}${left <= 10 ? " low" : ""}` },
@@ -364,12 +448,17 @@ function renderTimer(state, now) {
     }, h("div", { class: "timer-fill", style: `width: ${(100 * leftMs) / Math.max(1, timer.total_ms)}%` })));
 }
 
-/** Grace periods of absent players, and the claim offer once one has run out. */
+/**
+ * Grace periods of absent players, and the claim offer once one has run out.
+ * @param {TableState} state
+ * @param {number} now
+ */
 function renderAbsence(state, now) {
+  /** @type {HTMLElement[]} */
   const out = [];
   const over = state.view.table.match_phase === "over";
   if (over) return out;
-  for (const seat of ["one", "two"]) {
+  for (const seat of SEATS) {
     const left = graceLeft(state, seat, now);
     if (left === null || state.players?.[seat]?.connected) continue;
     const name = seatName(state, seat);
@@ -409,12 +498,14 @@ function renderResignConfirm() {
  * Keep the clocks moving between server messages: the timer bar, the seconds in the
  * status, grace and quick-match counters. Returns true when a full render is due (a
  * grace period ran out, the move timer reached zero).
+ * @param {State} state
+ * @param {number} now
  */
 export function patchClocks(state, now) {
   let rerender = false;
   const bar = document.getElementById("timer-bar");
   if (bar && state.timer) {
-    const leftMs = timeLeft(state.timer, now);
+    const leftMs = timeLeft(state.timer, now) ?? 0;
     const left = Math.ceil(leftMs / 1000);
     if (bar.getAttribute("aria-valuenow") !== String(left)) {
       bar.setAttribute("aria-valuenow", String(left));
@@ -425,12 +516,12 @@ export function patchClocks(state, now) {
       bar.parentElement?.classList.toggle("low", left <= 10);
     }
     const fill = bar.firstElementChild;
-    if (fill) fill.style.width = `${(100 * leftMs) / Math.max(1, state.timer.total_ms)}%`;
+    if (fill instanceof HTMLElement) fill.style.width = `${(100 * leftMs) / Math.max(1, state.timer.total_ms)}%`;
     const said = document.getElementById("status-timer");
     const sentence = timerSentence(state, now);
     if (said && said.textContent !== sentence) said.textContent = sentence;
   }
-  for (const seat of ["one", "two"]) {
+  for (const seat of SEATS) {
     const left = graceLeft(state, seat, now);
     if (left === null) continue;
     const el = document.getElementById(`grace-${seat}`);
@@ -442,18 +533,24 @@ export function patchClocks(state, now) {
   return rerender;
 }
 
+/**
+ * @param {{code: string, message: string}} notice
+ */
 function noticeText(notice) {
   const key = `error.${notice.code}`;
   return has(key) ? t(key) : t("error.generic", { message: notice.message || notice.code });
 }
 
+/**
+ * @param {TableState} state
+ */
 function renderInfoBar(state) {
   const table = state.view.table;
   const rules = table.rules ?? {};
   const { me, them } = displaySeats(state);
   const target = rules.target_score ? t("table.target", { n: rules.target_score }) : t("table.first_to_knock");
   const presetKey = `preset.short.${rules.name}`;
-  const score = (seat) => h("span", { class: `score${table.turn === seat ? " on-turn" : ""}` },
+  const score = (/** @type {Seat} */ seat) => h("span", { class: `score${table.turn === seat ? " on-turn" : ""}` },
     h("span", { class: "score-name" }, seatName(state, seat)), " ",
     h("strong", {}, String(table.scores[seat])));
   const controls = [];
@@ -471,10 +568,10 @@ function renderInfoBar(state) {
       dataset: { cmd: "resign", key: "resign" },
     }, t("act.resign")));
   }
-  const info = state.info ?? {};
+  const info = state.info;
   const extra = [];
-  if (info.rated) extra.push(h("span", { class: "badge rated" }, t("lobby.rated")));
-  if (info.spectators === false) extra.push(h("span", { class: "watchers" }, t("table.no_watchers")));
+  if (info?.rated) extra.push(h("span", { class: "badge rated" }, t("lobby.rated")));
+  if (info?.spectators === false) extra.push(h("span", { class: "watchers" }, t("table.no_watchers")));
   else if (typeof state.watchers === "number" && state.watchers > 0) {
     extra.push(h("span", { class: "watchers", id: "watchers" }, t(state.watchers === 1 ? "table.watchers.one" : "table.watchers", { n: state.watchers })));
   }
@@ -487,6 +584,9 @@ function renderInfoBar(state) {
     h("div", { class: "info-controls" }, ...controls));
 }
 
+/**
+ * @param {TableState} state
+ */
 function renderFelt(state) {
   const view = state.view;
   const table = view.table;
@@ -500,6 +600,10 @@ function renderFelt(state) {
     table.doubled ? h("p", { class: "hint" }, t("table.doubled")) : null);
 }
 
+/**
+ * @param {TableState} state
+ * @param {Seat} seat
+ */
 function playerBadges(state, seat) {
   const table = state.view.table;
   const p = state.players?.[seat];
@@ -516,6 +620,11 @@ function playerBadges(state, seat) {
   return badges;
 }
 
+/**
+ * @param {TableState} state
+ * @param {Seat} seat
+ * @param {boolean} [bottom]  shown at the bottom (for a spectator)
+ */
 function renderOpponent(state, seat, bottom = false) {
   const view = state.view;
   const table = view.table;
@@ -545,6 +654,9 @@ function renderOpponent(state, seat, bottom = false) {
     h("div", { class: "fan small-fan", role: "img", "aria-label": label }, ...cards));
 }
 
+/**
+ * @param {TableState} state
+ */
 function renderPiles(state) {
   const view = state.view;
   const table = view.table;
@@ -585,11 +697,18 @@ function renderPiles(state) {
   return h("div", { class: "piles" }, stock, discard);
 }
 
+/**
+ * @param {TableState} state
+ * @param {string} action
+ */
 function recommended(state, action) {
   const tip = state.tips.tip;
   return tip && tip.version === state.version && tip.action === action ? " recommended" : "";
 }
 
+/**
+ * @param {TableState} state
+ */
 function renderActions(state) {
   const view = state.view;
   const legal = view.legal_actions;
@@ -604,7 +723,7 @@ function renderActions(state) {
     const tipAction = state.tips.tip?.version === state.version ? state.tips.tip.action : null;
     const rec = tipAction && tipAction.startsWith(`${kind} `) ? " recommended" : "";
     buttons.push(h("button", {
-      type: "button", class: `button lit ${kind}${rec}`, "aria-description": t(`act.${kind}.desc`, { card: cardName(card) }),
+      type: "button", class: `button lit ${kind}${rec}`, "aria-description": t(`act.${kind}.desc`, { card: card ? cardName(card) : "" }),
       dataset: { act: best, key: `act-${kind}` },
     }, t(`act.${kind}`)));
   }
@@ -626,6 +745,9 @@ function renderActions(state) {
   return out;
 }
 
+/**
+ * @param {TableState} state
+ */
 function renderTip(state) {
   const tips = state.tips;
   if (!state.seat) return null;
@@ -643,14 +765,21 @@ function renderTip(state) {
   return null;
 }
 
+/**
+ * @param {string|number} value
+ */
 function looksLikeCard(value) {
   return typeof value === "string" && /^[2-9TJQKA][cdhs]$/i.test(value);
 }
 
+/**
+ * @param {Record<string, unknown>|undefined} params
+ */
 function wordParams(params) {
+  /** @type {Record<string, unknown>} */
   const out = {};
   for (const [key, value] of Object.entries(params ?? {})) {
-    if (looksLikeCard(value)) out[key] = cardName(value);
+    if (typeof value === "string" && looksLikeCard(value)) out[key] = cardName(value);
     else if (Array.isArray(value) && value.every(looksLikeCard)) out[key] = cardList(value);
     else if (typeof value === "string" && value.split(/[\s,-]+/).every(looksLikeCard)) out[key] = cardList(value.split(/[\s,-]+/));
     else out[key] = value;
@@ -658,7 +787,10 @@ function wordParams(params) {
   return out;
 }
 
-/** One tip as text: the recommended choice and one sentence why. */
+/**
+ * One tip as text: the recommended choice and one sentence why.
+ * @param {Tip} tip
+ */
 export function tipText(tip) {
   const [verb, card] = splitAction(tip.action ?? "");
   const choiceKey = `tip.choice.${verb.replace(" ", "_")}`;
@@ -670,6 +802,9 @@ export function tipText(tip) {
   return `${t("tips.recommend", { choice })} ${serverText ?? t("tip.generic")}`;
 }
 
+/**
+ * @param {TableState} state
+ */
 function renderOwnHand(state) {
   const view = state.view;
   const order = handOrder(view, state.manualOrder);
@@ -679,7 +814,9 @@ function renderOwnHand(state) {
   const chooseMap = state.choose ? new Map([...actionsByCard(view, "knock"), ...actionsByCard(view, "gin")]) : null;
   const tip = state.tips.tip?.version === state.version ? state.tips.tip.action : null;
   const fresh = new Set(state.fresh);
+  /** @type {HTMLElement[]} */
   const cards = [];
+  /** @type {string|null} */
   let previousGroup = null;
   order.forEach((card, position) => {
     const group = melds.has(card) ? `m${melds.get(card)}` : "dead";
@@ -695,7 +832,7 @@ function renderOwnHand(state) {
       else if (view.taken === card && view.legal_actions.length) description = t("hand.taken", { card: name });
     }
     const inMeld = melds.has(card);
-    const classes = ["hand-card", inMeld ? `meld meld-${melds.get(card) % 4}` : "deadwood"];
+    const classes = ["hand-card", inMeld ? `meld meld-${(melds.get(card) ?? 0) % 4}` : "deadwood"];
     if (group !== previousGroup && position > 0) classes.push("group-start");
     if (action) classes.push("playable");
     if (fresh.has(card)) classes.push("fresh");
@@ -713,7 +850,7 @@ function renderOwnHand(state) {
   const arrangement = view.arrangement;
   return h("section", { class: `own${view.legal_actions.length ? " on-turn" : ""}` },
     h("div", { class: "player-line" },
-      h("span", { class: "player-name" }, t("table.you")), ...playerBadges(state, state.seat),
+      h("span", { class: "player-name" }, t("table.you")), ...(state.seat ? playerBadges(state, state.seat) : []),
       arrangement ? h("span", { class: `deadwood-counter${arrangement.deadwood <= view.table.knock_limit ? " low" : ""}` },
         t("table.deadwood", { n: arrangement.deadwood }), " ",
         h("span", { class: "hint" }, `(${t("table.deadwood.knock_limit", { n: view.table.knock_limit })})`)) : null,
@@ -725,7 +862,7 @@ function renderOwnHand(state) {
 // ---------------------------------------------------------------- round and match end
 
 /**
- * @param {State} state
+ * @param {TableState} state
  * @param {import("./status.js").Between|null} between  the button status.js decided on
  */
 function renderRoundEnd(state, between) {
@@ -752,11 +889,20 @@ function renderRoundEnd(state, between) {
   return out;
 }
 
+/**
+ * @param {TableState} state
+ * @param {MatchResult} m
+ */
 function renderMatchEnd(state, m) {
   const { me, them } = displaySeats(state);
   const headline = state.seat && m.winner === state.seat ? t("match.you_win") : t("match.winner", { name: seatName(state, m.winner) });
-  const rows = ["round_points", "rounds_won", "box_bonus", "game_bonus", "shutout_bonus", "totals"]
-    .filter((key) => m[key] && (key === "round_points" || key === "rounds_won" || key === "totals" || m[key].one || m[key].two));
+  /** @type {("round_points"|"rounds_won"|"box_bonus"|"game_bonus"|"shutout_bonus"|"totals")[]} */
+  const keys = ["round_points", "rounds_won", "box_bonus", "game_bonus", "shutout_bonus", "totals"];
+  const always = ["round_points", "rounds_won", "totals"];
+  const rows = keys.flatMap((key) => {
+    const row = m[key];
+    return row && (always.includes(key) || row.one || row.two) ? [{ key, row }] : [];
+  });
   return h("div", { class: "match-end" },
     h("h2", { id: "result-h" }, t("match.title")),
     h("p", { class: "winner" }, headline),
@@ -764,15 +910,24 @@ function renderMatchEnd(state, m) {
     h("table", { class: "totals" },
       h("caption", {}, t("match.table.caption")),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, seatName(state, me)), h("th", { scope: "col" }, seatName(state, them)))),
-      h("tbody", {}, ...rows.map((key) => h("tr", { class: key === "totals" ? "total-row" : "" },
-        h("th", { scope: "row" }, t(`match.row.${key}`)), h("td", {}, String(m[key][me])), h("td", {}, String(m[key][them])))))));
+      h("tbody", {}, ...rows.map(({ key, row }) => h("tr", { class: key === "totals" ? "total-row" : "" },
+        h("th", { scope: "row" }, t(`match.row.${key}`)), h("td", {}, String(row[me])), h("td", {}, String(row[them])))))));
 }
 
+/**
+ * @param {string[]} cards
+ * @param {string} label
+ * @param {string} [extraClass]
+ */
 function cardRow(cards, label, extraClass = "") {
   return h("div", { class: `card-row ${extraClass}`, role: "img", "aria-label": `${label}: ${cards.length ? cardList(cards) : t("result.none")}` },
     ...cards.map((card) => cardElement(card, { small: true })));
 }
 
+/**
+ * @param {TableState} state
+ * @param {RoundResult} result
+ */
 function renderShowdown(state, result) {
   const hands = h("div", { class: "showdown" });
   const seats = [displaySeats(state).me, displaySeats(state).them];
@@ -807,10 +962,14 @@ function renderShowdown(state, result) {
   return hands;
 }
 
+/**
+ * @param {TableState} state
+ * @param {RoundResult} result
+ */
 function renderCalculation(state, result) {
   const sd = result.showdown;
   const lines = [];
-  if (!sd) {
+  if (!sd || !result.knocker) {
     lines.push(t("line.no_points"));
   } else {
     const knocker = seatName(state, result.knocker);
@@ -819,7 +978,7 @@ function renderCalculation(state, result) {
     const D = sd.defender_deadwood;
     const mineK = result.knocker === state.seat;
     const mineD = otherSeat(result.knocker) === state.seat;
-    const you = (key, mine) => (mine ? `${key}.you` : key);
+    const you = (/** @type {string} */ key, /** @type {boolean} */ mine) => (mine ? `${key}.you` : key);
     lines.push(t(you("line.knocker_deadwood", mineK), { name: knocker, n: K }));
     if (result.kind === "gin" || result.kind === "big_gin") {
       lines.push(t(you("line.defender_deadwood_gin", mineD), { name: defender, n: D }));

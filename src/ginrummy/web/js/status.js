@@ -8,6 +8,9 @@ import { cardName } from "./cards.js";
 /** @typedef {import("./types.js").Seat} Seat */
 /** @typedef {import("./types.js").MatchResult} MatchResult */
 
+/** Both seats, in table order. @type {readonly Seat[]} */
+export const SEATS = ["one", "two"];
+
 /**
  * The one button between rounds or after a match.
  * @typedef {object} Between

@@ -277,4 +277,6 @@
  * @property {Record<string, string>} [levelNames]
  */
 
+/** The state while a table is shown: its view is there. @typedef {State & {view: View}} TableState */
+
 export {};
