@@ -1,6 +1,7 @@
 """Learn with tips (RULES.md §6), decided by the server: it says whether tips are allowed,
 whether they are on and how many are left (the ``tips`` message); the page shows the
-switch only when allowed, shows what is left, and counts nothing itself.
+switch only when allowed, shows what is left, and counts nothing itself. Tips belong
+to one socket: after a reload they are off.
 
 Needs the server side of the ``tips`` message (the SOCKET branch).
 """
