@@ -1,10 +1,4 @@
-"""Learn with tips (RULES.md §6), decided by the server: it says whether tips are allowed,
-whether they are on and how many are left (the ``tips`` message); the page shows the
-switch only when allowed, shows what is left, and counts nothing itself. Tips belong
-to one socket: after a reload they are off.
-
-Needs the server side of the ``tips`` message (the SOCKET branch).
-"""
+"""Learn with tips (docs/rules.md §6): three tips, then off; off after a reload."""
 
 from __future__ import annotations
 
@@ -34,6 +28,10 @@ def tips_left(box: Any, w: Any) -> int:
 def test_tips_count_down_as_the_server_says_then_off_also_after_reload(
     server: Any, new_page: Any, artifacts: Path, w: Any
 ) -> None:
+    """The server decides whether tips are allowed, whether they are on and how many are
+    left (the ``tips`` message); the page shows the switch only when allowed, shows
+    what is left and counts nothing itself. Tips belong to one socket: after a reload
+    they are off. Needs the server side of the ``tips`` message (the socket branch)."""
     page = new_page(locale="en-US" if w is EN else "de-DE")
     start_solo(page, server.url, "100", w)
     toggle = page.get_by_role("button", name=w.tips)
