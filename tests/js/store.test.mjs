@@ -7,7 +7,7 @@ import {
   placeCard, preferredCardAction, splitAction, nicknameProblem, chatText,
 } from "../../src/ginrummy/web/js/store.js";
 import { setCatalog } from "../../src/ginrummy/web/js/i18n.js";
-import { announcementText } from "../../src/ginrummy/web/js/render.js";
+import { announcementText } from "../../src/ginrummy/web/js/words.js";
 
 const EN = JSON.parse(readFileSync(new URL("../../src/ginrummy/web/js/i18n/en.json", import.meta.url), "utf8"));
 

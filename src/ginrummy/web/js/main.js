@@ -1,24 +1,26 @@
 // The composition root: wires the HTTP api, the socket, the store, the renderer and input.
 import { api, ApiError, ensureToken, storedToken } from "./api.js";
-import { GameSocket, LobbySocket } from "./socket.js";
+import { GameSocket } from "./socket.js";
+import { publicPlay } from "./publicplay.js";
+import { NAME_KEY, COLOUR_KEY, MUTED_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
 import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
-  handOrder, moveCard, placeCard, nicknameProblem, chatText, cleanText,
+  handOrder, moveCard, placeCard, chatText,
 } from "./store.js";
-import { render, announcementText, seatName, tipText, levelId, patchClocks } from "./render.js";
-import { QUICK_OFFER_S, nameProblemText } from "./lobby.js";
+import { render } from "./render.js";
+import { announcementText, tipText } from "./words.js";
+import { levelId } from "./home.js";
+import { patchClocks } from "./table.js";
+import { seatName } from "./status.js";
 import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
-import { detectLanguage, loadLanguage, rememberLanguage, t, list } from "./i18n.js";
+import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
 /** @typedef {import("./types.js").ServerMessage} ServerMessage */
 
-const NAME_KEY = "ginrummy.name";
-const COLOUR_KEY = "ginrummy.fourColour";
-const MUTED_KEY = "ginrummy.muted";
 
 /**
  * An element index.html has, by id.
@@ -36,8 +38,6 @@ const announcer = pagePart("announcer");
 const store = createStore(initialState());
 /** @type {GameSocket|null} */
 let socket = null;
-/** @type {LobbySocket|null} */
-let lobbySocket = null;
 
 // ---------------------------------------------------------------- rendering
 
@@ -77,43 +77,13 @@ function say(text) {
 
 store.subscribe(draw);
 
-// ---------------------------------------------------------------- names and prefs
-
-/**
- * @param {string} key
- */
-function remembered(key) {
-  try { return localStorage.getItem(key); } catch { return null; }
-}
-
-/**
- * @param {string} key
- * @param {string} value
- */
-function remember(key, value) {
-  try { localStorage.setItem(key, value); } catch { /* private mode */ }
-}
-
-function friendlyName() {
-  const names = list("names.friendly");
-  return names.length ? names[Math.floor(Math.random() * names.length)] : "Guest";
-}
-
-/**
- * @param {unknown} typed
- */
-function playerName(typed) {
-  const name = cleanText(typed) || remembered(NAME_KEY) || friendlyName();
-  remember(NAME_KEY, name);
-  return name;
-}
-
-/** The served limits (loaded at boot, before any page that needs them). */
 function limits() {
   const config = store.get().config;
   if (!config) throw new Error("the server's configuration is not loaded yet");
   return config.limits;
 }
+
+const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits });
 
 // ---------------------------------------------------------------- routes
 
@@ -144,8 +114,7 @@ function navigate(path, { replace = false } = {}) {
 function leaveRoom() {
   if (socket) socket.close();
   socket = null;
-  if (lobbySocket) lobbySocket.close();
-  lobbySocket = null;
+  play.closeLobby();
   resetChat();
 }
 
@@ -168,231 +137,22 @@ function enter(route) {
   }));
   const { room, player } = route;
   if (route.name === "room" && room) enterRoom(room);
-  else if (route.name === "lobby") enterLobby();
+  else if (route.name === "lobby") play.enterLobby();
   else if (route.name === "player" && player) {
-    enterPage(() => api.player(player));
+    play.enterPage(() => api.player(player));
     api.levels().then((data) => {
       const names = Object.fromEntries(normaliseLevels(data).map((/** @type {Record<string, any>} */ l) => [levelId(l), l.names?.[store.get().lang] ?? levelId(l)]));
       store.update((s) => ({ ...s, levelNames: names }));
     }).catch(() => { /* level keys are shown instead */ });
   }
-  else if (route.name === "leaderboard") enterPage(() => api.leaderboard());
+  else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
   else enterHome();
-  if (route.name !== "home") loadMe();
+  if (route.name !== "home") play.loadMe();
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
 
-// ---------------------------------------------------------------- public play
-
-let meAsked = 0;
-
-async function loadMe() {
-  if (!storedToken() && store.get().route.name !== "lobby") return;
-  const asked = ++meAsked;
-  try {
-    if (store.get().route.name === "lobby") await ensureToken();
-    const me = await api.me();
-    // A rename meanwhile knows better than this (older) answer.
-    if (me.player && asked === meAsked) store.update((s) => ({ ...s, me: me.player }));
-  } catch { /* shown as "connecting" */ }
-}
-
-/**
- * @param {() => Promise<any>} load
- */
-async function enterPage(load) {
-  const route = store.get().route;
-  store.update((s) => ({ ...s, page: { status: "loading", data: null } }));
-  try {
-    const data = await load();
-    if (store.get().route !== route) return;
-    store.update((s) => ({ ...s, page: { status: "ok", data } }));
-  } catch (err) {
-    if (store.get().route !== route) return;
-    const status = err instanceof ApiError && err.status === 404 ? "missing" : "error";
-    store.update((s) => ({ ...s, page: { status, data: null } }));
-  }
-}
-
-async function enterLobby() {
-  const route = store.get().route;
-  // The lobby socket says who this browser is, so a quick match can reach it.
-  try { await ensureToken(); } catch { /* the list still shows; joining will retry */ }
-  if (store.get().route !== route) return;
-  api.lobby().then((data) => {
-    if (store.get().route.name === "lobby") store.update((s) => ({ ...s, lobby: { ...s.lobby, data } }));
-  }).catch(() => {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: t("error.network") } }));
-  });
-  lobbySocket = new LobbySocket({
-    token: () => storedToken(),
-    onMessage: receiveLobby,
-    onConnection: (c) => store.update((s) => ({ ...s, lobby: { ...s.lobby, connected: c.connected } })),
-  });
-  lobbySocket.open();
-}
-
-// A live update must not replace a button between the press and the release of a click:
-// while a pointer is down, the newest lobby waits and is shown right after the click.
-let pointerHeld = false;
-/** @type {any} the newest GET /api/lobby body, held while a pointer is down */
-let heldLobby = null;
-window.addEventListener("pointerdown", () => { pointerHeld = true; }, true);
-for (const type of ["pointerup", "pointercancel"]) {
-  window.addEventListener(type, () => {
-    pointerHeld = false;
-    if (heldLobby) setTimeout(() => { const data = heldLobby; heldLobby = null; if (data) showLobby(data); }, 0);
-  }, true);
-}
-
-/**
- * @param {any} data
- */
-function showLobby(data) {
-  if (store.get().route.name !== "lobby") return;
-  if (JSON.stringify(store.get().lobby.data) === JSON.stringify(data)) return;
-  store.update((s) => ({ ...s, lobby: { ...s.lobby, data, error: null } }));
-}
-
-/**
- * @param {ServerMessage} msg
- */
-function receiveLobby(msg) {
-  if (msg.type === "lobby" && msg.lobby) {
-    if (pointerHeld) heldLobby = msg.lobby;
-    else showLobby(msg.lobby);
-  } else if (msg.type === "matched" && msg.room) {
-    say(t("lobby.quick.found"));
-    navigate(`/r/${encodeURIComponent(msg.room)}`);
-  }
-}
-
-/**
- * @param {unknown} err
- */
-function lobbyError(err) {
-  if (err instanceof ApiError && err.status) return t("error.generic", { message: err.message || err.code });
-  return t("error.network");
-}
-
-/**
- * A name typed for a seat becomes this browser's nickname too, when it is a valid one.
- * @param {string} name
- */
-async function adoptNickname(name) {
-  if (nicknameProblem(name, limits())) return;
-  try {
-    await ensureToken();
-    const answer = await api.rename(name.trim());
-    if (answer?.player) store.update((s) => ({ ...s, me: answer.player }), { silent: true });
-  } catch { /* the seat keeps the typed name; the nickname stays as it was */ }
-}
-
-async function rename() {
-  const state = store.get();
-  const name = (state.lobby.nickname ?? state.me?.name ?? "").trim();
-  const problem = nicknameProblem(name, limits());
-  if (problem) {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: nameProblemText(problem, limits()), nicknameSaved: false } }));
-    document.getElementById("nickname")?.focus();
-    return;
-  }
-  try {
-    meAsked += 1;
-    const answer = await api.rename(name);
-    const me = answer?.player ?? (await api.me()).player;
-    remember(NAME_KEY, name);
-    store.update((s) => ({ ...s, me: me ?? s.me, lobby: { ...s.lobby, nickname: null, nicknameError: null, nicknameSaved: true } }));
-    say(t("lobby.nickname.saved"));
-  } catch (err) {
-    const message = err instanceof ApiError && err.code === "bad_name" ? t("nick.refused", { message: err.message }) : lobbyError(err);
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: message, nicknameSaved: false } }));
-  }
-}
-
-/**
- * @param {import("./types.js").TableForm} form
- */
-function settingsBody(form) {
-  return {
-    preset: form.preset,
-    ...(form.preset === "first-to-knock" ? {} : { target_score: Number(form.target) }),
-    timer: form.timer === "off" ? null : Number(form.timer),
-  };
-}
-
-async function quickMatch() {
-  const form = store.get().lobby.quickForm;
-  try {
-    await ensureToken();
-    const answer = await api.quick(settingsBody(form));
-    if (answer.status === "matched") {
-      navigate(`/r/${encodeURIComponent(answer.room)}`);
-      return;
-    }
-    // The wait is counted on this page's clock; the server's `since` may be another's.
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: null, quick: { start: performance.now(), elapsed: 0, offered: false } } }));
-    say(t("lobby.quick.waiting"));
-  } catch (err) {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
-  }
-}
-
-async function cancelQuick() {
-  store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: null } }));
-  try { await api.leaveQuick(); } catch { /* not in the queue any more */ }
-}
-
-async function quickComputer() {
-  const form = store.get().lobby.quickForm;
-  await cancelQuick();
-  try {
-    const created = await api.createRoom({
-      kind: "solo", ...settingsBody(form), name: store.get().me?.name ?? playerName(""),
-    });
-    navigate(`/r/${encodeURIComponent(created.room)}`);
-  } catch (err) {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
-  }
-}
-
-async function createTable() {
-  const form = store.get().lobby.form;
-  const isPublic = form.visibility === "public";
-  const body = {
-    kind: "room", opponent: "friend", name: store.get().me?.name ?? playerName(""),
-    ...settingsBody(form),
-    visibility: form.visibility,
-    spectators: Boolean(form.spectators),
-    spectator_chat: Boolean(form.spectators && form.spectatorChat),
-    ...(isPublic ? { rated: Boolean(form.rated) } : {}),
-  };
-  store.update((s) => ({ ...s, lobby: { ...s.lobby, busy: true, error: null } }));
-  try {
-    await ensureToken();
-    const created = await api.createRoom(body);
-    navigate(`/r/${encodeURIComponent(created.room)}`);
-  } catch (err) {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, busy: false, error: lobbyError(err) } }));
-  }
-}
-
-/**
- * @param {string} roomId
- */
-async function joinTable(roomId) {
-  try {
-    await api.join(roomId, store.get().me?.name ?? playerName(""));
-    navigate(`/r/${encodeURIComponent(roomId)}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 409) {
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, error: t("error.room_full") } }));
-      return;
-    }
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
-  }
-}
+// ---------------------------------------------------------------- chat
 
 function sendChat() {
   const text = chatText(store.get().chat.draft, limits());
@@ -413,45 +173,11 @@ function toggleMute(key) {
   say(t(muted.includes(key) ? "chat.muted" : "chat.unmuted"));
 }
 
-/**
- * @param {string} name   "form.<field>" or "quickForm.<field>"
- * @param {string|number} value
- * @param {HTMLElement|undefined} el
- */
-function lobbyField(name, value, el) {
-  const [part, key] = name.split(".");
-  const formName = part === "quickForm" ? "quickForm" : "form";
-  const v = el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : value;
-  store.update((s) => {
-    const form = { ...s.lobby[formName], [key]: v };
-    // Friends play without a clock and unrated by default; public tables with both.
-    if (formName === "form" && key === "visibility") {
-      form.timer = v === "public" ? "30" : "off";
-      form.rated = v === "public";
-    }
-    return { ...s, lobby: { ...s.lobby, [formName]: form } };
-  }, { silent: !["preset", "visibility", "spectators"].includes(key) });
-}
-
 // One clock for everything that counts down between server messages.
 setInterval(() => {
   const state = store.get();
   const now = performance.now();
-  const quick = state.lobby.quick;
-  if (state.route.name === "lobby" && quick) {
-    const elapsed = Math.floor((now - quick.start) / 1000);
-    if (elapsed !== quick.elapsed) {
-      const offered = quick.offered || elapsed >= QUICK_OFFER_S;
-      const el = document.getElementById("quick-elapsed");
-      if (offered !== quick.offered || !el) {
-        store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: { ...quick, elapsed, offered } } }));
-        if (offered && !quick.offered) say(t("lobby.quick.computer.hint"));
-      } else {
-        store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: { ...quick, elapsed } } }), { silent: true });
-        el.textContent = t("lobby.quick.seconds", { s: elapsed });
-      }
-    }
-  }
+  play.tickQuick(now);
   if (state.route.name === "room" && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
 }, 250);
 
@@ -591,7 +317,7 @@ async function createGame(kind) {
   store.update((s) => ({ ...s, home: { ...s.home, busy: true, error: null } }));
   try {
     await ensureToken();
-    await adoptNickname(body.name);
+    await play.adoptNickname(body.name);
     const created = await api.createRoom(body);
     navigate(`/r/${encodeURIComponent(created.room)}`);
   } catch (err) {
@@ -606,7 +332,7 @@ async function join() {
   if (!roomId) return;
   const name = playerName(state.room.joinName);
   try {
-    await adoptNickname(name);
+    await play.adoptNickname(name);
     await api.join(roomId, name);
     store.update((s) => ({ ...s, room: { ...s.room, phase: "table", error: null } }));
     openSocket(roomId, true);
@@ -666,12 +392,12 @@ const commands = {
   "next-round": () => socket?.send({ type: "next_round", version: store.get().version }),
   "new-match": () => socket?.send({ type: "new_match", version: store.get().version }),
   "copy-invite": (_arg, el) => copyInvite(el),
-  rename: () => rename(),
-  quick: () => quickMatch(),
-  "quick-cancel": () => cancelQuick(),
-  "quick-computer": () => quickComputer(),
-  "create-table": () => createTable(),
-  "join-table": (room) => joinTable(room),
+  rename: () => play.rename(),
+  quick: () => play.quickMatch(),
+  "quick-cancel": () => play.cancelQuick(),
+  "quick-computer": () => play.quickComputer(),
+  "create-table": () => play.createTable(),
+  "join-table": (room) => play.joinTable(room),
   "send-chat": () => sendChat(),
   phrase: (phrase) => socket?.send({ type: "chat", phrase }),
   mute: (key) => toggleMute(key),
@@ -695,7 +421,7 @@ attachInput(document.body, {
   field: (name, value, el) => {
     if (name === "chatDraft") store.update((s) => ({ ...s, chat: { ...s.chat, draft: value } }), { silent: true });
     else if (name === "nickname") store.update((s) => ({ ...s, lobby: { ...s.lobby, nickname: value, nicknameSaved: false } }), { silent: true });
-    else if (name.includes(".")) lobbyField(name, value, el);
+    else if (name.includes(".")) play.lobbyField(name, value, el);
     else if (name === "joinName") store.update((s) => ({ ...s, room: { ...s.room, joinName: value } }), { silent: true });
     else {
       const rerender = name === "preset";
