@@ -49,13 +49,12 @@ const ENTER_COMMANDS = { joinName: "join", chatDraft: "send-chat", nickname: "re
  * @param {Intents} on
  */
 export function attachInput(root, on) {
-  /** @type {Drag|null} */
-  let drag = null;
-  let suppressClick = false;
+  // A drag ends with a click on what it was dropped on: that click is not a command.
+  const gate = { suppressClick: false };
 
   root.addEventListener("click", (event) => {
-    if (suppressClick) {
-      suppressClick = false;
+    if (gate.suppressClick) {
+      gate.suppressClick = false;
       event.preventDefault();
       event.stopPropagation();
       return;
@@ -97,6 +96,20 @@ export function attachInput(root, on) {
     }
   });
 
+  attachDrag(root, on, gate);
+}
+
+/**
+ * Dragging a card within the hand or onto the discard pile, and a pile onto the hand;
+ * what a drop does is an action the renderer marked legal (data-act), or a new order.
+ * @param {HTMLElement} root
+ * @param {Intents} on
+ * @param {{suppressClick: boolean}} gate
+ */
+function attachDrag(root, on, gate) {
+  /** @type {Drag|null} */
+  let drag = null;
+
   root.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
     const source = closest(event.target, "[data-drag]");
@@ -134,30 +147,41 @@ export function attachInput(root, on) {
     current.ghost.remove();
     document.body.classList.remove("dragging");
     clearDropHighlight(root);
-    suppressClick = true;
-    setTimeout(() => { suppressClick = false; }, 0);
+    gate.suppressClick = true;
+    setTimeout(() => { gate.suppressClick = false; }, 0);
     if (event.type === "pointercancel") return;
     const target = document.elementFromPoint(event.clientX, event.clientY);
-    if (!target) return;
-    if (current.kind === "card" && current.card) {
-      const discard = target.closest("[data-drop='discard']");
-      if (discard && current.act && current.act.startsWith("discard ")) {
-        on.act(current.act);
-        return;
-      }
-      const other = closest(target, "[data-drag='card']");
-      if (other?.dataset.card && other.dataset.card !== current.card) {
-        const rect = other.getBoundingClientRect();
-        on.place(current.card, other.dataset.card, event.clientX > rect.left + rect.width / 2);
-        return;
-      }
-      if (target.closest("[data-drop='hand']")) on.place(current.card, null, true);
-    } else if (current.kind === "pile" && current.act && target.closest("[data-drop='hand']")) {
-      on.act(current.act);
-    }
+    if (target) drop(current, target, event.clientX, on);
   };
   window.addEventListener("pointerup", finish);
   window.addEventListener("pointercancel", finish);
+}
+
+/**
+ * What a drop on `target` (at x = `x`) means: discard the card, move it in the hand, or
+ * take the dragged pile's card.
+ * @param {Drag} current
+ * @param {Element} target
+ * @param {number} x
+ * @param {Intents} on
+ */
+function drop(current, target, x, on) {
+  if (current.kind === "card" && current.card) {
+    const discard = target.closest("[data-drop='discard']");
+    if (discard && current.act && current.act.startsWith("discard ")) {
+      on.act(current.act);
+      return;
+    }
+    const other = closest(target, "[data-drag='card']");
+    if (other?.dataset.card && other.dataset.card !== current.card) {
+      const rect = other.getBoundingClientRect();
+      on.place(current.card, other.dataset.card, x > rect.left + rect.width / 2);
+      return;
+    }
+    if (target.closest("[data-drop='hand']")) on.place(current.card, null, true);
+  } else if (current.kind === "pile" && current.act && target.closest("[data-drop='hand']")) {
+    on.act(current.act);
+  }
 }
 
 /**

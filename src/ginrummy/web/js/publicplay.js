@@ -20,7 +20,9 @@ import { NAME_KEY, remember, playerName } from "./prefs.js";
  */
 
 /**
- * The intents of public play, bound to the page.
+ * The intents of public play, bound to the page. One closure over the page's store and
+ * lobby socket (so it is longer than a function should be); each intent inside is a
+ * small function of its own.
  * @param {App} app
  */
 export function publicPlay({ store, say, navigate, limits }) {

@@ -146,41 +146,9 @@ export function applyMessage(state, msg) {
       // A forfeit's reason is in the view that follows (match_result.forfeit), not here.
       break;
     }
-    case "view": {
-      /** @type {View} */
-      const view = msg.view;
-      const prev = state.view;
-      const newRound = roundKey(prev) !== roundKey(view);
-      const prevHand = new Set(prev?.hand ?? []);
-      const fresh = newRound || !prev ? [] : view.hand.filter((card) => !prevHand.has(card));
-      const tips = state.tips.tip && state.tips.tip.version !== msg.version ? { ...state.tips, tip: null } : state.tips;
-      next = {
-        ...state,
-        view,
-        version: msg.version,
-        pending: null,
-        players: msg.players ?? state.players,
-        fresh,
-        manualOrder: newRound ? null : state.manualOrder,
-        choose: state.choose && view.legal_actions.some((a) => /^(knock|gin) /.test(a)) ? state.choose : null,
-        tips,
-        animation: state.animation && state.animation.version === msg.version ? state.animation : null,
-        timer: msg.timer ? { ...msg.timer, at: msg.receivedAt ?? 0 } : null,
-        watchers: msg.watchers ?? state.watchers,
-        playersAt: msg.players ? msg.receivedAt ?? 0 : state.playersAt,
-        confirmResign: view.table.match_phase === "over" ? false : state.confirmResign,
-      };
-      const forfeit = view.table.match_result?.forfeit;
-      if (prev && prev.table.match_phase !== "over" && view.table.match_phase === "over" && forfeit) {
-        announce.push({ kind: "forfeit", seat: view.table.match_result?.forfeited_by ?? null, reason: forfeit });
-      } else if (prev && roundRunning(prev) && !roundRunning(view) && view.table.match_phase !== "round") {
-        announce.push({ kind: "round_end" });
-      } else if (prev && !roundRunning(prev) && roundRunning(view)) {
-        announce.push({ kind: "deal" });
-      }
-      if (msg.players) announce.push(...presenceChanges(state.players, msg.players, state.seat));
+    case "view":
+      next = foldView(state, msg, announce);
       break;
-    }
     case "presence":
       next = {
         ...state, players: msg.players, playersAt: msg.receivedAt ?? 0, watchers: msg.watchers ?? state.watchers,
@@ -207,6 +175,49 @@ export function applyMessage(state, msg) {
       break;
   }
   return { state: next, announce };
+}
+
+/**
+ * A new view: the state it makes, and what changed that is worth saying (pushed onto
+ * `announce`): a deal, a round's end, a forfeit with its reason, presence.
+ * @param {State} state
+ * @param {ServerMessage} msg
+ * @param {Announcement[]} announce
+ * @returns {State}
+ */
+function foldView(state, msg, announce) {
+  /** @type {View} */
+  const view = msg.view;
+  const prev = state.view;
+  const newRound = roundKey(prev) !== roundKey(view);
+  const prevHand = new Set(prev?.hand ?? []);
+  const fresh = newRound || !prev ? [] : view.hand.filter((card) => !prevHand.has(card));
+  const tips = state.tips.tip && state.tips.tip.version !== msg.version ? { ...state.tips, tip: null } : state.tips;
+  const forfeit = view.table.match_result?.forfeit;
+  if (prev && prev.table.match_phase !== "over" && view.table.match_phase === "over" && forfeit) {
+    announce.push({ kind: "forfeit", seat: view.table.match_result?.forfeited_by ?? null, reason: forfeit });
+  } else if (prev && roundRunning(prev) && !roundRunning(view) && view.table.match_phase !== "round") {
+    announce.push({ kind: "round_end" });
+  } else if (prev && !roundRunning(prev) && roundRunning(view)) {
+    announce.push({ kind: "deal" });
+  }
+  if (msg.players) announce.push(...presenceChanges(state.players, msg.players, state.seat));
+  return {
+    ...state,
+    view,
+    version: msg.version,
+    pending: null,
+    players: msg.players ?? state.players,
+    fresh,
+    manualOrder: newRound ? null : state.manualOrder,
+    choose: state.choose && view.legal_actions.some((a) => /^(knock|gin) /.test(a)) ? state.choose : null,
+    tips,
+    animation: state.animation && state.animation.version === msg.version ? state.animation : null,
+    timer: msg.timer ? { ...msg.timer, at: msg.receivedAt ?? 0 } : null,
+    watchers: msg.watchers ?? state.watchers,
+    playersAt: msg.players ? msg.receivedAt ?? 0 : state.playersAt,
+    confirmResign: view.table.match_phase === "over" ? false : state.confirmResign,
+  };
 }
 
 const CHAT_KEEP = 100;
