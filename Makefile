@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test check lint typecheck unit browser-deps bench clean
+.PHONY: run test check lint typecheck unit browser-deps node-deps js-typecheck js-test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,28 @@ browser-deps:
 	  else echo "warning: /usr/bin/chromium missing and cannot be installed; browser tests will fail"; fi; \
 	fi
 
+# The client's tooling needs Node and npm; install Debian's when missing and we may.
+node-deps:
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Debian's nodejs and npm for the client's checks"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	  else echo "error: node and npm are needed for the client's checks" >&2; exit 1; fi; \
+	fi
+
+# typescript and fast-check, exactly as package-lock.json pins them.
+node_modules/.installed: package.json package-lock.json | node-deps
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# JSDoc types of the client (src/ginrummy/web/js), checked by tsc (tsconfig.json).
+js-typecheck: node_modules/.installed
+	node_modules/.bin/tsc -p tsconfig.json
+
+# The client's unit and property tests (pytest runs them too, in tests/js/test_node.py).
+js-test: node_modules/.installed
+	node --test tests/js/
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
@@ -41,13 +63,13 @@ typecheck: $(VENV)/.installed-test
 
 # The whole suite, browser tests included; the engine must keep 100% branch coverage.
 # pytest runs last so that its summary is the last line CI prints.
-unit: $(VENV)/.installed-test browser-deps
+unit: $(VENV)/.installed-test browser-deps node_modules/.installed
 	$(BIN)/pytest --cov=ginrummy.engine --cov-report=term-missing:skip-covered --cov-fail-under=100
 
-test: lint typecheck unit
+test: lint typecheck js-typecheck unit
 
 bench: $(VENV)/.installed
 	$(BIN)/ginrummy bench engine
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -86,3 +86,25 @@ def test_abandoned_match_may_be_claimed_after_the_grace_period(
     expect(status(ann)).to_contain_text(EN.match_over)
     expect(status(ann)).to_contain_text("left the match and did not come back")
     assert not ann.errors
+
+
+def test_after_a_forfeit_the_reason_is_spoken_and_new_match_waits_for_the_other(
+    clock_server: Any, new_page: Any
+) -> None:
+    ann, bob = public_match(clock_server, new_page, ("Ann Again", "Bob Again"), "30")
+    mover = whose_turn(ann, bob)
+    advance_clock(clock_server, 31)
+    expect(status(ann)).to_contain_text(EN.match_over)
+    # The spoken announcement names the reason the view carries (the event has none).
+    said = ann.get_by_role("log", name="Announcements")
+    expect(said).to_contain_text("You ran out of time." if mover is ann else "ran out of time.")
+    new_match = ann.get_by_role("button", name=EN.new_match)
+    expect(status(ann)).to_contain_text("Press “New match”")
+    new_match.click()
+    # The rematch wish (not readiness for a round) disables the button and is said.
+    expect(new_match).to_be_disabled()
+    expect(status(ann)).to_contain_text("Waiting for Bob Again to want a rematch.")
+    expect(status(ann)).not_to_contain_text("Press “New match”")
+    bob.get_by_role("button", name=DE.new_match).click()
+    expect(ann.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+    assert not ann.errors and not bob.errors

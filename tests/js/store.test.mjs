@@ -1,10 +1,15 @@
 // Pure client modules under `node --test tests/js/` (no browser, no DOM).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import {
-  initialState, applyMessage, afterOwnDecision, toggleTips, wantsTip, handOrder, moveCard,
-  placeCard, preferredCardAction, splitAction,
+  initialState, applyMessage, afterOwnDecision, tipsSwitch, wantsTip, handOrder, moveCard,
+  placeCard, preferredCardAction, splitAction, nicknameProblem, chatText,
 } from "../../src/ginrummy/web/js/store.js";
+import { setCatalog } from "../../src/ginrummy/web/js/i18n.js";
+import { announcementText } from "../../src/ginrummy/web/js/words.js";
+
+const EN = JSON.parse(readFileSync(new URL("../../src/ginrummy/web/js/i18n/en.json", import.meta.url), "utf8"));
 
 function view(overrides = {}) {
   return {
@@ -39,15 +44,53 @@ test("presence changes are announced for the opponent", () => {
   assert.deepEqual(announce, [{ kind: "presence", seat: "two", what: "away" }]);
 });
 
-test("tips: three decisions, then off; the round end switches them off", () => {
-  let state = toggleTips({ ...initialState(), seat: "one", version: 5, view: view({ legal_actions: ["draw stock"] }) });
+test("tips: the server decides allowed, on and left; the client only asks", () => {
+  let state = { ...initialState(), seat: "one", version: 5, view: view({ legal_actions: ["draw stock"] }) };
+  assert.deepEqual(tipsSwitch(state), { type: "tips", on: true });
+  // Switching asks; nothing changes until the server answers.
+  assert.equal(wantsTip(state), false);
+  let announce;
+  ({ state, announce } = applyMessage(state, { type: "tips", allowed: true, on: true, left: 3 }));
+  assert.deepEqual([state.tips.on, state.tips.left], [true, 3]);
+  assert.deepEqual(announce, [{ kind: "tips", on: true, left: 3, message: null }]);
   assert.ok(wantsTip(state));
-  for (let i = 0; i < 3; i += 1) state = afterOwnDecision(state);
-  assert.equal(state.tips.on, false);
-  state = toggleTips({ ...state, view: view() });
-  ({ state } = applyMessage(state, { type: "view", version: 9, view: view({ table: { ...view().table, match_phase: "deal", round_phase: "over" } }) }));
-  assert.equal(state.tips.on, false);
-  assert.equal(state.tips.message, "tips.ended_round");
+  assert.deepEqual(tipsSwitch(state), { type: "tips", on: false });
+  // The client counts nothing: decisions leave `left` to the server.
+  for (let i = 0; i < 5; i += 1) state = afterOwnDecision(state);
+  assert.deepEqual([state.tips.on, state.tips.left], [true, 3]);
+  ({ state } = applyMessage(state, { type: "tips", allowed: true, on: true, left: 1 }));
+  assert.equal(state.tips.left, 1);
+  ({ state, announce } = applyMessage(state, { type: "tips", allowed: true, on: false, left: 0 }));
+  assert.equal(state.tips.message, "tips.done");
+  assert.equal(wantsTip(state), false);
+  assert.equal(announce[0].on, false);
+});
+
+test("tips: not allowed means no switch and no asking; the errors are told", () => {
+  let state = { ...initialState(), seat: "one", version: 5, view: view({ legal_actions: ["draw stock"] }) };
+  ({ state } = applyMessage(state, { type: "tips", allowed: false, on: true, left: 3 }));
+  assert.deepEqual([state.tips.allowed, state.tips.on], [false, false]);
+  assert.equal(wantsTip(state), false);
+  for (const [code, key] of [["tips_not_allowed", "tips.not_allowed"], ["tips_off", "tips.off"], ["tips_unavailable", "tips.unavailable"]]) {
+    const { state: next } = applyMessage(state, { type: "error", code, message: "x" });
+    assert.equal(next.tips.message, key);
+    assert.equal(next.notice, null);
+    assert.ok(EN[key], `${key} is in the catalogue`);
+  }
+});
+
+test("a forfeit is announced with the reason the view carries", () => {
+  setCatalog("en", EN);
+  const players = { one: { name: "Ann", connected: true }, two: { name: "Bob", connected: true } };
+  let state = { ...initialState(), seat: "one", players };
+  ({ state } = applyMessage(state, { type: "view", version: 8, view: view(), players }));
+  let announce;
+  ({ state, announce } = applyMessage(state, { type: "event", version: 9, kind: "forfeit", seat: "two", action: null }));
+  assert.deepEqual(announce, []);
+  const over = view({ table: { ...view().table, match_phase: "over", round_phase: "discard", match_result: { winner: "one", forfeit: "timeout", forfeited_by: "two" } } });
+  ({ state, announce } = applyMessage(state, { type: "view", version: 9, view: over, players }));
+  assert.deepEqual(announce, [{ kind: "forfeit", seat: "two", reason: "timeout" }]);
+  assert.equal(announcementText(state, announce[0]), "Bob ran out of time.");
 });
 
 test("the hand is grouped by melds, and manual order keeps new cards at the end", () => {
@@ -68,13 +111,36 @@ test("the knock button picks among the legal knocks only", () => {
   assert.deepEqual(splitAction("gin Qs"), ["gin", "Qs"]);
 });
 
-test("nicknames: 2 to 20 letters, digits, spaces, - _ .", async () => {
-  const { nicknameProblem } = await import("../../src/ginrummy/web/js/store.js");
-  assert.equal(nicknameProblem("Ann"), null);
-  assert.equal(nicknameProblem("  Jörg_2.0-x "), null);
-  assert.equal(nicknameProblem("x"), "nick.too_short");
-  assert.equal(nicknameProblem("a".repeat(21)), "nick.too_long");
-  assert.equal(nicknameProblem("<b>ab"), "nick.bad_chars");
+// Today's GET /api/config, and one that differs in every value: the client uses what is served.
+const TODAY = {
+  name: { min: 2, max: 20, pattern: "^[\\p{L}\\p{N} \\-_.]+$", punctuation: " -_." },
+  chat: { max: 200 },
+};
+const OTHER = { name: { min: 4, max: 8, pattern: "^[a-z!]+$", punctuation: "!" }, chat: { max: 5 } };
+
+test("names: the served rule decides (length in code points, after collapsing spaces)", () => {
+  assert.equal(nicknameProblem("Ann", TODAY), null);
+  assert.equal(nicknameProblem("  Jörg_2.0-x ", TODAY), null);
+  assert.equal(nicknameProblem("Jo\u0308rg", TODAY), null);
+  assert.deepEqual(nicknameProblem("x", TODAY), { key: "nick.too_short", params: { n: 2 } });
+  assert.deepEqual(nicknameProblem("a".repeat(21), TODAY), { key: "nick.too_long", params: { n: 20 } });
+  assert.deepEqual(nicknameProblem("<b>ab", TODAY), { key: "nick.bad_chars", params: {} });
+  assert.equal(nicknameProblem("𝔄𝔫𝔫", TODAY), null, "three letters outside the BMP are three characters");
+  // Another served config: other limits, other characters.
+  assert.deepEqual(nicknameProblem("Ann", OTHER), { key: "nick.too_short", params: { n: 4 } });
+  assert.equal(nicknameProblem("anna!", OTHER), null);
+  assert.deepEqual(nicknameProblem("annabella", OTHER), { key: "nick.too_long", params: { n: 8 } });
+  assert.deepEqual(nicknameProblem("Anna", OTHER), { key: "nick.bad_chars", params: {} });
+});
+
+test("chat: the served limit decides what is sent", () => {
+  assert.equal(chatText("  hi \n there ", TODAY), "hi there");
+  assert.equal(chatText("x".repeat(200), TODAY), "x".repeat(200));
+  assert.equal(chatText("x".repeat(201), TODAY), null);
+  assert.equal(chatText("🙂".repeat(200), TODAY), "🙂".repeat(200), "emoji count once, as on the server");
+  assert.equal(chatText("   ", TODAY), null);
+  assert.equal(chatText("hello", OTHER), "hello");
+  assert.equal(chatText("hello!", OTHER), null);
 });
 
 test("chat messages keep arriving in order, without duplicates; muted authors are hidden", async () => {

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
 
 
 def test_client_modules_with_node() -> None:
@@ -18,6 +19,8 @@ def test_client_modules_with_node() -> None:
         if os.environ.get("CI") == "true":
             pytest.fail("node is required in CI for the client's JavaScript tests")
         pytest.skip("node is not installed")
+    if not (ROOT / "node_modules" / "fast-check").is_dir():
+        pytest.fail("the client's test tools are missing: run `make js-test` (it runs npm ci)")
     files = sorted(str(p) for p in HERE.glob("*.test.mjs"))
     assert files, "no JavaScript tests found"
     done = subprocess.run(

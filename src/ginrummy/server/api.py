@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
-import unicodedata
 from typing import Any
 
 from starlette.requests import Request
 from starlette.routing import Route
 
 from ginrummy.engine import Rules, RulesError, Seat
+from ginrummy.protocol import limits
 from ginrummy.server import players as players_
 from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
@@ -23,7 +23,6 @@ from ginrummy.server.tokens import hash_token, new_token
 log = logging.getLogger("ginrummy.server.api")
 
 MAX_BODY_BYTES = 4096
-MAX_NAME = 24
 TARGETS = (50, 100, 200)
 STATUS = {
     "bad_json": 400,
@@ -97,17 +96,14 @@ async def _identity(request: Request, required: bool = True) -> str | None:
 
 
 def _name(data: dict[str, Any], default: str) -> str:
-    name = data.get("name", default)
+    """The seat name of the body (the player's nickname without one): the one name rule."""
+    name = data.get("name")
     if name is None:
-        name = default
-    if not isinstance(name, str):
-        raise ApiError("bad_name", "name must be a text")
-    name = " ".join(name.split())
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ApiError("bad_name", "name must not contain control characters")
-    if not 1 <= len(name) <= MAX_NAME:
-        raise ApiError("bad_name", f"name must be 1 to {MAX_NAME} characters")
-    return name
+        return default  # the nickname, checked when it was set
+    try:
+        return players_.valid_name(name)
+    except players_.BadName as exc:
+        raise ApiError("bad_name", str(exc)) from None
 
 
 def _rules(data: dict[str, Any]) -> Rules:
@@ -373,6 +369,11 @@ async def get_levels(request: Request) -> JSONResponse:
     )
 
 
+async def get_config(request: Request) -> JSONResponse:
+    """The validation limits and quick phrases the browser uses (docs/protocol.md)."""
+    return JSONResponse(limits.config())
+
+
 async def health(request: Request) -> JSONResponse:
     """Liveness: the process answers."""
     return JSONResponse({"ok": True})
@@ -431,6 +432,7 @@ routes = [
     Route("/api/rooms/{room_id}/join", _guard(join_room), methods=["POST"]),
     Route("/api/rooms/{room_id}/record", _guard(room_record), methods=["GET"]),
     Route("/api/levels", _guard(get_levels), methods=["GET"]),
+    Route("/api/config", _guard(get_config), methods=["GET"]),
     Route("/api/health", _guard(health), methods=["GET"]),
     Route("/api/ready", _guard(ready), methods=["GET"]),
 ]

@@ -11,18 +11,13 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from ginrummy.protocol.limits import BadName, clean_name
 from ginrummy.server.store import Player, ResultRow
 
-NAME_MIN, NAME_MAX = 2, 20
-NAME_PUNCTUATION = " -_."
 LEAVER_ABANDONS = 2  # from this many abandoned matches on, the lobby marks a player
 
 _ADJECTIVES = ("Quick", "Calm", "Bold", "Lucky", "Clever", "Merry", "Brave", "Sly", "Keen")
 _ANIMALS = ("Fox", "Owl", "Otter", "Lynx", "Heron", "Badger", "Hare", "Wren", "Seal")
-
-
-class BadName(ValueError):
-    """A nickname that is not allowed; the message says why."""
 
 
 def new_player(now: float) -> Player:
@@ -32,23 +27,18 @@ def new_player(now: float) -> Player:
 
 
 def valid_name(raw: object) -> str:
-    """The trimmed nickname, or ``BadName`` with the reason.
+    """A name a person typed (nickname or seat name), or ``BadName`` with the reason.
+
+    The rule is ``ginrummy.protocol.limits``'s, the one the browser gets from
+    ``GET /api/config``.
 
     >>> valid_name("  Ann   Lee ")
     'Ann Lee'
     """
-    if not isinstance(raw, str):
-        raise BadName("the name must be a text")
-    name = " ".join(raw.split())
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise BadName(f"the name must be {NAME_MIN} to {NAME_MAX} characters")
-    bad = sorted({ch for ch in name if not (ch.isalnum() or ch in NAME_PUNCTUATION)})
-    if bad:
-        raise BadName(
-            "the name may use letters, digits, spaces, '-', '_' and '.' only, not "
-            + " ".join(repr(ch) for ch in bad)
-        )
-    return name
+    return clean_name(raw)
+
+
+__all__ = ["BadName", "new_player", "statistics", "summary", "tag", "valid_name"]
 
 
 def tag(player: Player) -> str:

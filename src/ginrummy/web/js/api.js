@@ -3,6 +3,11 @@
 const TOKEN_KEY = "ginrummy.token";
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status   the HTTP status (0: no answer)
+   * @param {string} code     the error code of docs/protocol.md
+   * @param {string} message
+   */
   constructor(status, code, message) {
     super(message || code);
     this.status = status;
@@ -14,7 +19,15 @@ export function storedToken() {
   try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
 }
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string|null} [token]
+ * @returns {Promise<any>} the JSON answer (shapes in docs/protocol.md)
+ */
 async function request(method, path, body, token) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -33,9 +46,13 @@ async function request(method, path, body, token) {
   return data;
 }
 
-/** This browser's identity token, created once and kept in localStorage. */
+/** @type {Promise<string>|null} */
 let creating = null;
 
+/**
+ * This browser's identity token, created once and kept in localStorage.
+ * @returns {Promise<string>}
+ */
 export async function ensureToken() {
   const existing = storedToken();
   if (existing) return existing;
@@ -47,7 +64,12 @@ export async function ensureToken() {
   return creating;
 }
 
-/** Run `fn(token)`; if the server no longer knows the token, make a new one once. */
+/**
+ * Run `fn(token)`; if the server no longer knows the token, make a new one once.
+ * @template T
+ * @param {(token: string) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 async function withToken(fn) {
   const token = await ensureToken();
   try {
@@ -66,18 +88,19 @@ async function withToken(fn) {
 
 export const api = {
   levels: () => request("GET", "/api/levels"),
+  config: () => request("GET", "/api/config"),
   me: () => withToken((token) => request("GET", "/api/me", undefined, token)),
-  createRoom: (body) => withToken((token) => request("POST", "/api/rooms", body, token)),
-  room: (id) => {
+  createRoom: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/rooms", body, token)),
+  room: (/** @type {string} */ id) => {
     const token = storedToken();
     return request("GET", `/api/rooms/${encodeURIComponent(id)}`, undefined, token);
   },
-  join: (id, name) =>
+  join: (/** @type {string} */ id, /** @type {string} */ name) =>
     withToken((token) => request("POST", `/api/rooms/${encodeURIComponent(id)}/join`, { name }, token)),
-  rename: (name) => withToken((token) => request("PUT", "/api/me", { name }, token)),
+  rename: (/** @type {string} */ name) => withToken((token) => request("PUT", "/api/me", { name }, token)),
   lobby: () => request("GET", "/api/lobby"),
-  quick: (body) => withToken((token) => request("POST", "/api/quick", body, token)),
+  quick: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/quick", body, token)),
   leaveQuick: () => withToken((token) => request("DELETE", "/api/quick", undefined, token)),
-  player: (id) => request("GET", `/api/players/${encodeURIComponent(id)}`),
+  player: (/** @type {string} */ id) => request("GET", `/api/players/${encodeURIComponent(id)}`),
   leaderboard: () => request("GET", "/api/leaderboard"),
 };

@@ -1,28 +1,37 @@
 // Card text and card art. Cards are their protocol notation: rank then suit ("7h", "Td").
 import { t } from "./i18n.js";
 
+/** @type {Record<string, string>} */
 export const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+/** @type {Record<string, string>} */
 const RANK_LABELS = { T: "10" };
 
+/** @param {string} code */
 export function rankOf(code) {
   return code[0].toUpperCase();
 }
 
+/** @param {string} code */
 export function suitOf(code) {
   return code[code.length - 1].toLowerCase();
 }
 
-/** The card in words in the page language: "7 of hearts", "Pik Dame". */
+/**
+ * The card in words in the page language: "7 of hearts", "Pik Dame".
+ * @param {string} code
+ */
 export function cardName(code) {
   const rank = rankOf(code);
   const rankWord = "AJQKT".includes(rank) ? t(`rank.${rank}`) : rank;
   return t("card.name", { rank: rankWord, suit: t(`suit.${suitOf(code)}`) });
 }
 
+/** @param {string[]} codes */
 export function cardList(codes) {
   return codes.map(cardName).join(", ");
 }
 
+/** @param {string} code */
 export function rankLabel(code) {
   const rank = rankOf(code);
   return RANK_LABELS[rank] ?? rank;
@@ -31,6 +40,7 @@ export function rankLabel(code) {
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // Suit shapes drawn for this project in a 20 x 20 box (no font needed).
+/** @type {Record<string, string[]>} */
 const SUIT_PATHS = {
   h: ["M10 18.5C-5 8 2.5-3 10 5C17.5-3 25 8 10 18.5Z"],
   d: ["M10 0.5L18.5 10L10 19.5L1.5 10Z"],
@@ -43,6 +53,12 @@ const SUIT_PATHS = {
   ],
 };
 
+/**
+ * @param {string} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function suitShape(suit, x, y, size) {
   const g = document.createElementNS(SVG_NS, "g");
   const scale = size / 20;
@@ -56,6 +72,12 @@ function suitShape(suit, x, y, size) {
   return g;
 }
 
+/**
+ * @param {string} text
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function label(text, x, y, size) {
   const el = document.createElementNS(SVG_NS, "text");
   el.setAttribute("x", String(x));
@@ -67,7 +89,10 @@ function label(text, x, y, size) {
   return el;
 }
 
-/** The face of a card: a small SVG made for this project (corner indices, big centre). */
+/**
+ * The face of a card: a small SVG made for this project (corner indices, big centre).
+ * @param {string} code
+ */
 export function cardFace(code) {
   const suit = suitOf(code);
   const rank = rankLabel(code);
@@ -111,7 +136,11 @@ export function cardFace(code) {
   return svg;
 }
 
-/** A card element (no semantics of its own; the caller names it). */
+/**
+ * A card element (no semantics of its own; the caller names it).
+ * @param {string} code
+ * @param {{small?: boolean}} [options]
+ */
 export function cardElement(code, { small = false } = {}) {
   const el = document.createElement("span");
   el.className = `card face suit-${suitOf(code)}${small ? " small" : ""}`;
@@ -120,6 +149,7 @@ export function cardElement(code, { small = false } = {}) {
   return el;
 }
 
+/** @param {{small?: boolean}} [options] */
 export function cardBack({ small = false } = {}) {
   const el = document.createElement("span");
   el.className = `card back${small ? " small" : ""}`;

@@ -2,12 +2,18 @@
 const STORAGE_KEY = "ginrummy.lang";
 export const LANGUAGES = ["de", "en"];
 
+/** @type {Record<string, unknown>} */
 let catalog = {};
 let current = "en";
 
+/**
+ * The page language: the remembered one, else the browser's first we speak, else English.
+ * @param {Pick<Storage, "getItem">|undefined} [storage]
+ * @param {{languages?: readonly string[], language?: string}|undefined} [navigatorLike]
+ */
 export function detectLanguage(storage = globalThis.localStorage, navigatorLike = globalThis.navigator) {
   const saved = storage?.getItem(STORAGE_KEY);
-  if (LANGUAGES.includes(saved)) return saved;
+  if (saved && LANGUAGES.includes(saved)) return saved;
   const wanted = navigatorLike?.languages?.length ? navigatorLike.languages : [navigatorLike?.language ?? "en"];
   for (const tag of wanted) {
     const base = String(tag).toLowerCase().split("-")[0];
@@ -16,10 +22,15 @@ export function detectLanguage(storage = globalThis.localStorage, navigatorLike 
   return "en";
 }
 
+/**
+ * @param {string} lang
+ * @param {Pick<Storage, "setItem">|undefined} [storage]
+ */
 export function rememberLanguage(lang, storage = globalThis.localStorage) {
   try { storage?.setItem(STORAGE_KEY, lang); } catch { /* private mode: not remembered */ }
 }
 
+/** @param {string} lang */
 export async function loadLanguage(lang) {
   const response = await fetch(`/static/js/i18n/${lang}.json`);
   catalog = await response.json();
@@ -27,6 +38,10 @@ export async function loadLanguage(lang) {
   document.documentElement.lang = lang;
 }
 
+/**
+ * @param {string} lang
+ * @param {Record<string, unknown>} messages
+ */
 export function setCatalog(lang, messages) {
   catalog = messages;
   current = lang;
@@ -36,18 +51,27 @@ export function language() {
   return current;
 }
 
-/** The message `key` with `{name}` placeholders filled from `params`. */
+/**
+ * The message `key` with `{name}` placeholders filled from `params`.
+ * @param {string} key
+ * @param {Record<string, unknown>} [params]
+ */
 export function t(key, params = {}) {
   const text = catalog[key];
   if (typeof text !== "string") return key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+/**
+ * @param {string} key
+ * @returns {string[]}
+ */
 export function list(key) {
   const value = catalog[key];
   return Array.isArray(value) ? value : [];
 }
 
+/** @param {string} key */
 export function has(key) {
   return typeof catalog[key] === "string";
 }

@@ -3,22 +3,34 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").PlayerSummary} PlayerSummary */
+/** @typedef {Partial<PlayerSummary> & {bot?: string|null}} PlayerLike  a summary, or a computer */
+
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
 const TARGETS = [50, 100, 200];
 export const TIMERS = ["off", "30", "60"];
 export const QUICK_OFFER_S = 20;
 
-/** "Ann#abcd" for a player summary (the tag the server made), or the plain name. */
+/**
+ * "Ann#abcd" for a player summary (the tag the server made), or the plain name.
+ * @param {PlayerLike|null|undefined} player
+ */
 export function playerTag(player) {
   if (!player) return "";
   return player.tag ?? player.name ?? "";
 }
 
+/** @param {PlayerLike|null|undefined} player */
 export function ratingText(player) {
   return player && typeof player.rating === "number" ? String(Math.round(player.rating)) : "";
 }
 
-/** A player's name as a link to their statistics, with rating and a leaver mark. */
+/**
+ * A player's name as a link to their statistics, with rating and a leaver mark.
+ * @param {PlayerLike|null|undefined} player
+ * @param {{link?: boolean}} [options]
+ */
 export function playerLabel(player, { link = true } = {}) {
   if (!player) return h("span", {}, "");
   if (player.bot) return h("span", { class: "player-label" }, t("name.computer"));
@@ -30,24 +42,49 @@ export function playerLabel(player, { link = true } = {}) {
     player.leaver ? h("span", { class: "badge leaver", title: t("lobby.leaver.title") }, t("lobby.leaver")) : null);
 }
 
+/**
+ * @param {string} id
+ * @param {string} label
+ * @param {HTMLElement} control
+ */
 function field(id, label, control) {
   return h("div", { class: "field" }, h("label", { for: id }, label), control);
 }
 
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {[string|number, string][]} options  value and label
+ * @param {string|number} value
+ * @param {Record<string, unknown>} [extra]
+ */
 function select(id, name, options, value, extra = {}) {
   return h("select", { id, name, dataset: { field: name, key: `field-${id}` }, ...extra },
     ...options.map(([v, label]) => h("option", { value: String(v), selected: String(v) === String(value) }, label)));
 }
 
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {string} label
+ * @param {boolean|undefined} checked
+ * @param {Record<string, unknown>} [extra]
+ */
 function check(id, name, label, checked, extra = {}) {
   return h("label", { class: "check", for: id },
     h("input", { id, type: "checkbox", checked, dataset: { field: name, key: `field-${id}` }, ...extra }), " ", label);
 }
 
+/** @param {number|null|undefined} timer  seconds, or none */
 export function timerText(timer) {
   return timer ? t("lobby.timer.value", { s: timer }) : t("lobby.timer.off");
 }
 
+/**
+ * @param {{name?: string, preset?: string, target_score?: number|null, move_timer_seconds?: number|null}|null|undefined} rules
+ * @param {number|null|undefined} timer
+ * @param {boolean} [rated]
+ */
 function rulesText(rules, timer, rated) {
   const preset = rules?.name ?? rules?.preset ?? "standard";
   const parts = [t(`preset.short.${preset}`)];
@@ -57,6 +94,11 @@ function rulesText(rules, timer, rated) {
   return parts.join(" · ");
 }
 
+/**
+ * @param {string} prefix
+ * @param {import("./types.js").TableForm} form
+ * @param {string} formName
+ */
 function settingsFields(prefix, form, formName) {
   const ftk = form.preset === "first-to-knock";
   return [
@@ -66,6 +108,32 @@ function settingsFields(prefix, form, formName) {
   ];
 }
 
+/**
+ * The punctuation a name may use, in words ("space - _ .").
+ * @param {import("./types.js").Limits} limits
+ */
+function punctuationWords(limits) {
+  return [...limits.name.punctuation].map((ch) => (ch === " " ? t("nick.space") : ch)).join(" ");
+}
+
+/**
+ * The rule for names in a sentence, from the served limits.
+ * @param {import("./types.js").Limits} limits
+ */
+function nameHelp(limits) {
+  return t("lobby.nickname.help", { min: limits.name.min, max: limits.name.max, chars: punctuationWords(limits) });
+}
+
+/**
+ * Why a name is refused, in words.
+ * @param {{key: string, params: Record<string, string|number>}} problem  from store.nicknameProblem
+ * @param {import("./types.js").Limits} limits
+ */
+export function nameProblemText(problem, limits) {
+  return t(problem.key, { ...problem.params, chars: punctuationWords(limits) });
+}
+
+/** @param {State} state */
 function renderIdentity(state) {
   const me = state.me;
   const lobby = state.lobby;
@@ -78,20 +146,22 @@ function renderIdentity(state) {
       : h("p", { class: "hint" }, t("status.connecting")),
     h("div", { class: "nick-row" },
       field("nickname", t("lobby.nickname"), h("input", {
-        id: "nickname", type: "text", maxlength: "20", autocomplete: "nickname", value,
+        id: "nickname", type: "text", maxlength: String(state.config?.limits.name.max ?? ""), autocomplete: "nickname", value,
         "aria-describedby": "nickname-help", "aria-invalid": lobby.nicknameError ? "true" : null,
         dataset: { field: "nickname", key: "field-nickname" },
       })),
       h("button", { type: "button", class: "button secondary", dataset: { cmd: "rename", key: "rename" } }, t("lobby.change_nickname"))),
-    h("p", { id: "nickname-help", class: "hint" }, t("lobby.nickname.help")),
+    state.config ? h("p", { id: "nickname-help", class: "hint" }, nameHelp(state.config.limits)) : null,
     lobby.nicknameError ? h("p", { class: "notice error", role: "alert" }, lobby.nicknameError) : null,
     lobby.nicknameSaved ? h("p", { class: "hint", role: "status" }, t("lobby.nickname.saved")) : null);
 }
 
+/** @param {State} state */
 function renderQuick(state) {
   const lobby = state.lobby;
   const quick = lobby.quick;
   const queue = lobby.data?.queue ?? 0;
+  /** @type {HTMLElement[]} */
   const body = [h("h2", { id: "quick-h" }, t("lobby.quick"))];
   if (quick) {
     body.push(h("p", { role: "status", class: "quick-wait" },
@@ -111,6 +181,7 @@ function renderQuick(state) {
   return h("section", { class: "panel quick", "aria-labelledby": "quick-h" }, ...body);
 }
 
+/** @param {State} state */
 function renderCreate(state) {
   const form = state.lobby.form;
   const isPublic = form.visibility === "public";
@@ -129,7 +200,9 @@ function renderCreate(state) {
     h("button", { type: "button", class: "button primary", disabled: state.lobby.busy, dataset: { cmd: "create-table", key: "create-table" } }, t("lobby.create")));
 }
 
+/** @param {State} state */
 function renderTables(state) {
+  /** @type {Record<string, any>[]} tables of GET /api/lobby */
   const tables = state.lobby.data?.tables ?? [];
   const mine = state.me?.id;
   return h("section", { class: "panel tables", "aria-labelledby": "tables-h" },
@@ -148,7 +221,9 @@ function renderTables(state) {
       : h("p", { class: "hint" }, t("lobby.tables.none")));
 }
 
+/** @param {State} state */
 function renderMatches(state) {
+  /** @type {Record<string, any>[]} running matches of GET /api/lobby */
   const matches = state.lobby.data?.matches ?? [];
   return h("section", { class: "panel matches", "aria-labelledby": "matches-h" },
     h("h2", { id: "matches-h" }, t("lobby.matches", { n: matches.length })),
@@ -167,6 +242,7 @@ function renderMatches(state) {
       : h("p", { class: "hint" }, t("lobby.matches.none")));
 }
 
+/** @param {State} state */
 export function renderLobby(state) {
   const lobby = state.lobby;
   return [

@@ -1,83 +1,96 @@
 // The composition root: wires the HTTP api, the socket, the store, the renderer and input.
 import { api, ApiError, ensureToken, storedToken } from "./api.js";
-import { GameSocket, LobbySocket } from "./socket.js";
+import { GameSocket } from "./socket.js";
+import { publicPlay } from "./publicplay.js";
+import { NAME_KEY, COLOUR_KEY, MUTED_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
 import {
-  initialState, createStore, applyMessage, afterOwnDecision, toggleTips, wantsTip,
-  handOrder, moveCard, placeCard, nicknameProblem, chatText,
+  initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
+  handOrder, moveCard, placeCard, chatText,
 } from "./store.js";
-import { render, announcementText, seatName, tipText, levelId, patchClocks } from "./render.js";
-import { QUICK_OFFER_S } from "./lobby.js";
+import { render } from "./render.js";
+import { announcementText, tipText } from "./words.js";
+import { levelId } from "./home.js";
+import { patchClocks } from "./table.js";
+import { seatName } from "./status.js";
 import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
-import { detectLanguage, loadLanguage, rememberLanguage, t, list } from "./i18n.js";
+import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
 
-const NAME_KEY = "ginrummy.name";
-const COLOUR_KEY = "ginrummy.fourColour";
-const MUTED_KEY = "ginrummy.muted";
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").Route} Route */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
 
-const topbar = document.getElementById("topbar");
-const main = document.getElementById("main");
-const announcer = document.getElementById("announcer");
+
+/**
+ * An element index.html has, by id.
+ * @param {string} id
+ */
+function pagePart(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`index.html has no #${id}`);
+  return el;
+}
+
+const topbar = pagePart("topbar");
+const main = pagePart("main");
+const announcer = pagePart("announcer");
 const store = createStore(initialState());
+/** @type {GameSocket|null} */
 let socket = null;
-let lobbySocket = null;
 
 // ---------------------------------------------------------------- rendering
 
+/**
+ * @param {State} state
+ */
 function draw(state) {
   const active = document.activeElement;
-  const focusKey = active?.dataset?.key ?? null;
-  const selection = active instanceof HTMLInputElement ? [active.selectionStart, active.selectionEnd] : null;
+  const focusKey = active instanceof HTMLElement ? active.dataset.key ?? null : null;
+  const selection = active instanceof HTMLInputElement ? { start: active.selectionStart, end: active.selectionEnd } : null;
   // While someone types, the field's text is theirs: a render in between must not change it.
   const typed = active instanceof HTMLInputElement && active.type === "text" ? active.value : null;
   render(state, { topbar, main, now: performance.now() });
   announcer.setAttribute("aria-label", t("ann.label"));
   if (focusKey) {
     const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-    if (again && again !== document.activeElement) {
+    if (again instanceof HTMLElement && again !== document.activeElement) {
       if (typed !== null && again instanceof HTMLInputElement && again.type === "text") again.value = typed;
       again.focus({ preventScroll: true });
       if (selection && again instanceof HTMLInputElement) {
-        try { again.setSelectionRange(...selection); } catch { /* not a text input */ }
+        try { again.setSelectionRange(selection.start, selection.end); } catch { /* not a text input */ }
       }
     }
   }
 }
 
+/**
+ * @param {string} text
+ */
 function say(text) {
   if (!text) return;
   const line = document.createElement("p");
   line.textContent = text;
   announcer.append(line);
-  while (announcer.childElementCount > 30) announcer.firstElementChild.remove();
+  while (announcer.childElementCount > 30) announcer.firstElementChild?.remove();
 }
 
 store.subscribe(draw);
 
-// ---------------------------------------------------------------- names and prefs
-
-function remembered(key) {
-  try { return localStorage.getItem(key); } catch { return null; }
+function limits() {
+  const config = store.get().config;
+  if (!config) throw new Error("the server's configuration is not loaded yet");
+  return config.limits;
 }
 
-function remember(key, value) {
-  try { localStorage.setItem(key, value); } catch { /* private mode */ }
-}
-
-function friendlyName() {
-  const names = list("names.friendly");
-  return names.length ? names[Math.floor(Math.random() * names.length)] : "Guest";
-}
-
-function playerName(typed) {
-  const name = (typed ?? "").trim() || remembered(NAME_KEY) || friendlyName();
-  remember(NAME_KEY, name);
-  return name.slice(0, 24);
-}
+const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits });
 
 // ---------------------------------------------------------------- routes
 
+/**
+ * @param {string} pathname
+ * @returns {Route}
+ */
 function routeOf(pathname) {
   const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
   if (room) return { name: "room", room: decodeURIComponent(room[1]) };
@@ -88,6 +101,10 @@ function routeOf(pathname) {
   return { name: "home", room: null };
 }
 
+/**
+ * @param {string} path
+ * @param {{replace?: boolean}} [options]
+ */
 function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
@@ -97,11 +114,13 @@ function navigate(path, { replace = false } = {}) {
 function leaveRoom() {
   if (socket) socket.close();
   socket = null;
-  if (lobbySocket) lobbySocket.close();
-  lobbySocket = null;
+  play.closeLobby();
   resetChat();
 }
 
+/**
+ * @param {Route} route
+ */
 function enter(route) {
   leaveRoom();
   const fresh = initialState();
@@ -113,221 +132,39 @@ function enter(route) {
     me: s.me,
     muted: s.muted,
     lobby: { ...fresh.lobby, form: s.lobby.form, quickForm: s.lobby.quickForm, data: s.lobby.data },
+    config: s.config,
     route,
   }));
-  if (route.name === "room") enterRoom(route.room);
-  else if (route.name === "lobby") enterLobby();
-  else if (route.name === "player") {
-    enterPage(() => api.player(route.player));
+  const { room, player } = route;
+  if (route.name === "room" && room) enterRoom(room);
+  else if (route.name === "lobby") play.enterLobby();
+  else if (route.name === "player" && player) {
+    play.enterPage(() => api.player(player));
     api.levels().then((data) => {
-      const names = Object.fromEntries(normaliseLevels(data).map((l) => [levelId(l), l.names?.[store.get().lang] ?? levelId(l)]));
+      const names = Object.fromEntries(normaliseLevels(data).map((/** @type {Record<string, any>} */ l) => [levelId(l), l.names?.[store.get().lang] ?? levelId(l)]));
       store.update((s) => ({ ...s, levelNames: names }));
     }).catch(() => { /* level keys are shown instead */ });
   }
-  else if (route.name === "leaderboard") enterPage(() => api.leaderboard());
+  else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
   else enterHome();
-  if (route.name !== "home") loadMe();
+  if (route.name !== "home") play.loadMe();
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
 
-// ---------------------------------------------------------------- public play
-
-let meAsked = 0;
-
-async function loadMe() {
-  if (!storedToken() && store.get().route.name !== "lobby") return;
-  const asked = ++meAsked;
-  try {
-    if (store.get().route.name === "lobby") await ensureToken();
-    const me = await api.me();
-    // A rename meanwhile knows better than this (older) answer.
-    if (me.player && asked === meAsked) store.update((s) => ({ ...s, me: me.player }));
-  } catch { /* shown as "connecting" */ }
-}
-
-async function enterPage(load) {
-  const route = store.get().route;
-  store.update((s) => ({ ...s, page: { status: "loading", data: null } }));
-  try {
-    const data = await load();
-    if (store.get().route !== route) return;
-    store.update((s) => ({ ...s, page: { status: "ok", data } }));
-  } catch (err) {
-    if (store.get().route !== route) return;
-    const status = err instanceof ApiError && err.status === 404 ? "missing" : "error";
-    store.update((s) => ({ ...s, page: { status, data: null } }));
-  }
-}
-
-async function enterLobby() {
-  const route = store.get().route;
-  // The lobby socket says who this browser is, so a quick match can reach it.
-  try { await ensureToken(); } catch { /* the list still shows; joining will retry */ }
-  if (store.get().route !== route) return;
-  api.lobby().then((data) => {
-    if (store.get().route.name === "lobby") store.update((s) => ({ ...s, lobby: { ...s.lobby, data } }));
-  }).catch(() => {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: t("error.network") } }));
-  });
-  lobbySocket = new LobbySocket({
-    token: () => storedToken(),
-    onMessage: receiveLobby,
-    onConnection: (c) => store.update((s) => ({ ...s, lobby: { ...s.lobby, connected: c.connected } })),
-  });
-  lobbySocket.open();
-}
-
-// A live update must not replace a button between the press and the release of a click:
-// while a pointer is down, the newest lobby waits and is shown right after the click.
-let pointerHeld = false;
-let heldLobby = null;
-window.addEventListener("pointerdown", () => { pointerHeld = true; }, true);
-for (const type of ["pointerup", "pointercancel"]) {
-  window.addEventListener(type, () => {
-    pointerHeld = false;
-    if (heldLobby) setTimeout(() => { const data = heldLobby; heldLobby = null; if (data) showLobby(data); }, 0);
-  }, true);
-}
-
-function showLobby(data) {
-  if (store.get().route.name !== "lobby") return;
-  if (JSON.stringify(store.get().lobby.data) === JSON.stringify(data)) return;
-  store.update((s) => ({ ...s, lobby: { ...s.lobby, data, error: null } }));
-}
-
-function receiveLobby(msg) {
-  if (msg.type === "lobby" && msg.lobby) {
-    if (pointerHeld) heldLobby = msg.lobby;
-    else showLobby(msg.lobby);
-  } else if (msg.type === "matched" && msg.room) {
-    say(t("lobby.quick.found"));
-    navigate(`/r/${encodeURIComponent(msg.room)}`);
-  }
-}
-
-function lobbyError(err) {
-  if (err instanceof ApiError && err.status) return t("error.generic", { message: err.message || err.code });
-  return t("error.network");
-}
-
-/** A name typed for a seat becomes this browser's nickname too, when it is a valid one. */
-async function adoptNickname(name) {
-  if (nicknameProblem(name)) return;
-  try {
-    await ensureToken();
-    const answer = await api.rename(name.trim());
-    if (answer?.player) store.update((s) => ({ ...s, me: answer.player }), { silent: true });
-  } catch { /* the seat keeps the typed name; the nickname stays as it was */ }
-}
-
-async function rename() {
-  const state = store.get();
-  const name = (state.lobby.nickname ?? state.me?.name ?? "").trim();
-  const problem = nicknameProblem(name);
-  if (problem) {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: t(problem), nicknameSaved: false } }));
-    document.getElementById("nickname")?.focus();
-    return;
-  }
-  try {
-    meAsked += 1;
-    const answer = await api.rename(name);
-    const me = answer?.player ?? (await api.me()).player;
-    remember(NAME_KEY, name);
-    store.update((s) => ({ ...s, me: me ?? s.me, lobby: { ...s.lobby, nickname: null, nicknameError: null, nicknameSaved: true } }));
-    say(t("lobby.nickname.saved"));
-  } catch (err) {
-    const message = err instanceof ApiError && err.code === "bad_name" ? t("nick.refused", { message: err.message }) : lobbyError(err);
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: message, nicknameSaved: false } }));
-  }
-}
-
-function settingsBody(form) {
-  return {
-    preset: form.preset,
-    ...(form.preset === "first-to-knock" ? {} : { target_score: Number(form.target) }),
-    timer: form.timer === "off" ? null : Number(form.timer),
-  };
-}
-
-async function quickMatch() {
-  const form = store.get().lobby.quickForm;
-  try {
-    await ensureToken();
-    const answer = await api.quick(settingsBody(form));
-    if (answer.status === "matched") {
-      navigate(`/r/${encodeURIComponent(answer.room)}`);
-      return;
-    }
-    // The wait is counted on this page's clock; the server's `since` may be another's.
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: null, quick: { start: performance.now(), elapsed: 0, offered: false } } }));
-    say(t("lobby.quick.waiting"));
-  } catch (err) {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
-  }
-}
-
-async function cancelQuick() {
-  store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: null } }));
-  try { await api.leaveQuick(); } catch { /* not in the queue any more */ }
-}
-
-async function quickComputer() {
-  const form = store.get().lobby.quickForm;
-  await cancelQuick();
-  try {
-    const created = await api.createRoom({
-      kind: "solo", ...settingsBody(form), name: store.get().me?.name ?? playerName(""),
-    });
-    navigate(`/r/${encodeURIComponent(created.room)}`);
-  } catch (err) {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
-  }
-}
-
-async function createTable() {
-  const form = store.get().lobby.form;
-  const isPublic = form.visibility === "public";
-  const body = {
-    kind: "room", opponent: "friend", name: store.get().me?.name ?? playerName(""),
-    ...settingsBody(form),
-    visibility: form.visibility,
-    spectators: Boolean(form.spectators),
-    spectator_chat: Boolean(form.spectators && form.spectatorChat),
-    ...(isPublic ? { rated: Boolean(form.rated) } : {}),
-  };
-  store.update((s) => ({ ...s, lobby: { ...s.lobby, busy: true, error: null } }));
-  try {
-    await ensureToken();
-    const created = await api.createRoom(body);
-    navigate(`/r/${encodeURIComponent(created.room)}`);
-  } catch (err) {
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, busy: false, error: lobbyError(err) } }));
-  }
-}
-
-async function joinTable(roomId) {
-  try {
-    await api.join(roomId, store.get().me?.name ?? playerName(""));
-    navigate(`/r/${encodeURIComponent(roomId)}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 409) {
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, error: t("error.room_full") } }));
-      return;
-    }
-    store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
-  }
-}
+// ---------------------------------------------------------------- chat
 
 function sendChat() {
-  const text = chatText(store.get().chat.draft);
+  const text = chatText(store.get().chat.draft, limits());
   if (!text || !socket) return;
   if (socket.send({ type: "chat", text })) {
     store.update((s) => ({ ...s, chat: { ...s.chat, draft: "" } }));
   }
 }
 
+/**
+ * @param {string} key
+ */
 function toggleMute(key) {
   const state = store.get();
   const muted = state.muted.includes(key) ? state.muted.filter((k) => k !== key) : [...state.muted, key];
@@ -336,39 +173,11 @@ function toggleMute(key) {
   say(t(muted.includes(key) ? "chat.muted" : "chat.unmuted"));
 }
 
-function lobbyField(name, value, el) {
-  const [formName, key] = name.split(".");
-  const v = el?.type === "checkbox" ? el.checked : value;
-  store.update((s) => {
-    const form = { ...s.lobby[formName], [key]: v };
-    // Friends play without a clock and unrated by default; public tables with both.
-    if (formName === "form" && key === "visibility") {
-      form.timer = v === "public" ? "30" : "off";
-      form.rated = v === "public";
-    }
-    return { ...s, lobby: { ...s.lobby, [formName]: form } };
-  }, { silent: !["preset", "visibility", "spectators"].includes(key) });
-}
-
 // One clock for everything that counts down between server messages.
 setInterval(() => {
   const state = store.get();
   const now = performance.now();
-  const quick = state.lobby.quick;
-  if (state.route.name === "lobby" && quick) {
-    const elapsed = Math.floor((now - quick.start) / 1000);
-    if (elapsed !== quick.elapsed) {
-      const offered = quick.offered || elapsed >= QUICK_OFFER_S;
-      const el = document.getElementById("quick-elapsed");
-      if (offered !== quick.offered || !el) {
-        store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: { ...quick, elapsed, offered } } }));
-        if (offered && !quick.offered) say(t("lobby.quick.computer.hint"));
-      } else {
-        store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: { ...quick, elapsed } } }), { silent: true });
-        el.textContent = t("lobby.quick.seconds", { s: elapsed });
-      }
-    }
-  }
+  play.tickQuick(now);
   if (state.route.name === "room" && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
 }, 250);
 
@@ -385,13 +194,21 @@ async function enterHome() {
   });
 }
 
+/**
+ * @param {any} data
+ */
 function normaliseLevels(data) {
-  const items = (Array.isArray(data) ? data : data?.levels ?? []).filter((item) => item && typeof item === "object");
+  /** @type {unknown[]} */
+  const all = Array.isArray(data) ? data : data?.levels ?? [];
+  const items = /** @type {Record<string, any>[]} */ (all.filter((item) => item && typeof item === "object"));
   // The server's default level first, so it is preselected.
   const preferred = data?.default;
   return preferred ? [...items].sort((a, b) => Number(levelId(b) === preferred) - Number(levelId(a) === preferred)) : items;
 }
 
+/**
+ * @param {string} roomId
+ */
 async function enterRoom(roomId) {
   let info;
   try {
@@ -430,6 +247,10 @@ async function enterRoom(roomId) {
   store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "nospect" } }));
 }
 
+/**
+ * @param {string} roomId
+ * @param {boolean} asPlayer
+ */
 function openSocket(roomId, asPlayer) {
   leaveRoom();
   socket = new GameSocket({
@@ -448,7 +269,11 @@ function openSocket(roomId, asPlayer) {
   socket.open();
 }
 
+/**
+ * @param {ServerMessage} raw
+ */
 function receive(raw) {
+  /** @type {ServerMessage} */
   const msg = { ...raw, receivedAt: performance.now() };
   const before = store.get();
   const { state, announce } = applyMessage(before, msg);
@@ -459,12 +284,15 @@ function receive(raw) {
   }
   store.update(next);
   for (const item of announce) say(announcementText(next, item));
-  if (msg.type === "tip" && next.tips.on) say(tipText(msg));
-  if (msg.type === "error" && msg.code === "tips_unavailable") say(t("tips.unavailable"));
+  if (msg.type === "tip" && next.tips.tip) say(tipText(next.tips.tip));
+  if (msg.type === "error" && msg.code.startsWith("tips_") && next.tips.message) say(t(next.tips.message));
 }
 
 // ---------------------------------------------------------------- intents
 
+/**
+ * @param {string} action
+ */
 function act(action) {
   const state = store.get();
   if (!socket || !state.view || !state.view.legal_actions.includes(action)) return;
@@ -473,6 +301,9 @@ function act(action) {
   }
 }
 
+/**
+ * @param {string} kind
+ */
 async function createGame(kind) {
   const state = store.get();
   const form = state.home.form;
@@ -486,7 +317,7 @@ async function createGame(kind) {
   store.update((s) => ({ ...s, home: { ...s.home, busy: true, error: null } }));
   try {
     await ensureToken();
-    await adoptNickname(body.name);
+    await play.adoptNickname(body.name);
     const created = await api.createRoom(body);
     navigate(`/r/${encodeURIComponent(created.room)}`);
   } catch (err) {
@@ -498,9 +329,10 @@ async function createGame(kind) {
 async function join() {
   const state = store.get();
   const roomId = state.route.room;
+  if (!roomId) return;
   const name = playerName(state.room.joinName);
   try {
-    await adoptNickname(name);
+    await play.adoptNickname(name);
     await api.join(roomId, name);
     store.update((s) => ({ ...s, room: { ...s.room, phase: "table", error: null } }));
     openSocket(roomId, true);
@@ -509,12 +341,17 @@ async function join() {
       enter(routeOf(location.pathname));
       return;
     }
-    store.update((s) => ({ ...s, room: { ...s.room, error: err.message || t("error.network") } }));
+    const message = err instanceof Error && err.message ? err.message : t("error.network");
+    store.update((s) => ({ ...s, room: { ...s.room, error: message } }));
   }
 }
 
+/**
+ * @param {HTMLElement|undefined} el
+ */
 async function copyInvite(el) {
-  const input = document.getElementById("invite-link");
+  const field = document.getElementById("invite-link");
+  const input = field instanceof HTMLInputElement ? field : null;
   const url = input?.value ?? location.href;
   let ok = false;
   try {
@@ -531,6 +368,10 @@ async function copyInvite(el) {
   el?.focus();
 }
 
+/**
+ * The page commands (data-cmd) with their argument (data-arg) and element.
+ * @type {Record<string, (arg: string, el: HTMLElement) => unknown>}
+ */
 const commands = {
   "play-solo": () => createGame("solo"),
   "open-room": () => createGame("room"),
@@ -544,23 +385,19 @@ const commands = {
     store.update((s) => ({ ...s, fourColour: !s.fourColour }));
     remember(COLOUR_KEY, store.get().fourColour ? "1" : "0");
   },
-  tips: () => {
-    let next = toggleTips(store.get());
-    if (wantsTip(next) && socket?.send({ type: "tip" })) next = { ...next, tips: { ...next.tips, requested: next.version } };
-    store.update(next);
-    say(next.tips.on ? t("tips.on", { n: next.tips.left }) : t("tips.off"));
-  },
+  // The server decides: it answers with `tips` (then a tip is asked for) or an error.
+  tips: () => socket?.send(tipsSwitch(store.get())),
   choose: (kind) => store.update((s) => ({ ...s, choose: kind || null })),
   sort: () => store.update((s) => ({ ...s, manualOrder: null })),
   "next-round": () => socket?.send({ type: "next_round", version: store.get().version }),
   "new-match": () => socket?.send({ type: "new_match", version: store.get().version }),
   "copy-invite": (_arg, el) => copyInvite(el),
-  rename: () => rename(),
-  quick: () => quickMatch(),
-  "quick-cancel": () => cancelQuick(),
-  "quick-computer": () => quickComputer(),
-  "create-table": () => createTable(),
-  "join-table": (room) => joinTable(room),
+  rename: () => play.rename(),
+  quick: () => play.quickMatch(),
+  "quick-cancel": () => play.cancelQuick(),
+  "quick-computer": () => play.quickComputer(),
+  "create-table": () => play.createTable(),
+  "join-table": (room) => play.joinTable(room),
   "send-chat": () => sendChat(),
   phrase: (phrase) => socket?.send({ type: "chat", phrase }),
   mute: (key) => toggleMute(key),
@@ -584,7 +421,7 @@ attachInput(document.body, {
   field: (name, value, el) => {
     if (name === "chatDraft") store.update((s) => ({ ...s, chat: { ...s.chat, draft: value } }), { silent: true });
     else if (name === "nickname") store.update((s) => ({ ...s, lobby: { ...s.lobby, nickname: value, nicknameSaved: false } }), { silent: true });
-    else if (name.includes(".")) lobbyField(name, value, el);
+    else if (name.includes(".")) play.lobbyField(name, value, el);
     else if (name === "joinName") store.update((s) => ({ ...s, room: { ...s.room, joinName: value } }), { silent: true });
     else {
       const rerender = name === "preset";
@@ -608,9 +445,22 @@ window.addEventListener("popstate", () => enter(routeOf(location.pathname)));
 
 // ---------------------------------------------------------------- boot
 
+/** GET /api/config, retried until the server answers: every page uses its limits. */
+async function loadConfig() {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await api.config();
+    } catch (err) {
+      console.warn("GET /api/config failed, retrying", err);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10000, 500 * 2 ** attempt)));
+    }
+  }
+}
+
 async function boot() {
   const lang = detectLanguage();
-  await loadLanguage(lang);
+  const [config] = await Promise.all([loadConfig(), loadLanguage(lang)]);
+  store.update((s) => ({ ...s, config }), { silent: true });
   let muted = [];
   try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
   store.update((s) => ({
@@ -620,6 +470,6 @@ async function boot() {
 }
 
 // Exposed for debugging in the console only; nothing depends on it.
-globalThis.ginrummy = { store, seatName: (seat) => seatName(store.get(), seat) };
+Object.assign(globalThis, { ginrummy: { store, seatName: (/** @type {import("./types.js").Seat} */ seat) => seatName(store.get(), seat) } });
 
 boot();

@@ -4,26 +4,35 @@
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 15000];
 const PING_MS = 20000;
 
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+/** @typedef {{connected: boolean, retryIn?: number, attempt?: number}} Connection */
+/**
+ * @typedef {object} SocketOptions
+ * @property {string|null} room
+ * @property {() => string|null} token  the seat token, or null for a spectator
+ * @property {(msg: ServerMessage) => void} onMessage  messages that passed the version checks
+ * @property {(state: Connection) => void} onConnection
+ * @property {string} [url]
+ */
+
 export class GameSocket {
-  /**
-   * @param {object} options
-   * @param {string} options.room
-   * @param {() => string|null} options.token  the seat token, or null for a spectator
-   * @param {(msg: object) => void} options.onMessage  messages that passed the version checks
-   * @param {(state: {connected: boolean, retryIn?: number, attempt?: number}) => void} options.onConnection
-   */
+  /** @param {SocketOptions} options */
   constructor({ room, token, onMessage, onConnection, url = defaultUrl() }) {
     this.room = room;
     this.token = token;
     this.onMessage = onMessage;
     this.onConnection = onConnection;
     this.url = url;
+    /** @type {number|null} the version of the last view */
     this.version = null;
     this.attempt = 0;
+    /** @type {WebSocket|null} */
     this.ws = null;
     this.closed = false;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval>|undefined} */
+    this.pinger = undefined;
   }
 
   open() {
@@ -38,6 +47,10 @@ export class GameSocket {
     if (this.ws) this.ws.close(1000);
   }
 
+  /**
+   * Send a client message; false when the socket is not open (nothing was sent).
+   * @param {Record<string, unknown>} message
+   */
   send(message) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(message));
@@ -65,7 +78,9 @@ export class GameSocket {
     ws.addEventListener("error", () => { /* the close event follows and retries */ });
   }
 
+  /** @returns {Record<string, unknown>} */
   hello() {
+    /** @type {Record<string, unknown>} */
     const hello = { type: "hello", room: this.room };
     const token = this.token();
     if (token) hello.token = token;
@@ -82,7 +97,9 @@ export class GameSocket {
     this.timer = setTimeout(() => this.connect(), jittered);
   }
 
+  /** @param {string} raw */
   receive(raw) {
+    /** @type {ServerMessage} */
     let msg;
     try { msg = JSON.parse(raw); } catch { return; }
     if (!msg || typeof msg !== "object") return;
@@ -92,19 +109,21 @@ export class GameSocket {
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping", t: Date.now() }), PING_MS);
     }
+    const known = this.version;
     if (msg.type === "view") {
       // A view is the whole state: anything not newer than what we have is a duplicate.
-      if (Number.isInteger(this.version) && msg.version <= this.version) return;
+      if (known !== null && msg.version <= known) return;
       this.version = msg.version;
     } else if (msg.type === "event") {
-      if (Number.isInteger(this.version) && msg.version <= this.version) return;
+      if (known !== null && msg.version <= known) return;
       // A gap: something was missed; still show this event, and ask for the full view.
-      if (Number.isInteger(this.version) && msg.version > this.version + 1) this.send({ type: "resync" });
+      if (known !== null && msg.version > known + 1) this.send({ type: "resync" });
     }
     this.onMessage(msg);
   }
 }
 
+/** @param {Pick<Location, "protocol"|"host">} [loc] */
 export function defaultUrl(loc = globalThis.location) {
   const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${loc.host}/ws`;
@@ -115,6 +134,7 @@ export function defaultUrl(loc = globalThis.location) {
  * for a browser waiting for a quick match, `matched`. Same reconnect and keep-alive.
  */
 export class LobbySocket extends GameSocket {
+  /** @param {Omit<SocketOptions, "room">} options */
   constructor({ token, onMessage, onConnection, url = defaultUrl() }) {
     super({ room: null, token, onMessage, onConnection, url });
     this.live = false;
@@ -125,7 +145,9 @@ export class LobbySocket extends GameSocket {
     return { type: "hello_lobby", token: this.token() ?? null };
   }
 
+  /** @param {string} raw */
   receive(raw) {
+    /** @type {ServerMessage} */
     let msg;
     try { msg = JSON.parse(raw); } catch { return; }
     if (!msg || typeof msg !== "object") return;

@@ -4,8 +4,17 @@ import { h } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { playerLabel, playerTag, ratingText } from "./lobby.js";
 
+/** @typedef {import("./types.js").State} State */
+/** @typedef {{rating: number, rd?: number, t?: number}} RatingPoint */
+
 const SVG = "http://www.w3.org/2000/svg";
 
+/**
+ * An SVG element (the SVG twin of dom.h).
+ * @param {string} tag
+ * @param {Record<string, unknown>} [attrs]
+ * @param {...(Node|string|null|undefined)} children
+ */
 function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -21,36 +30,43 @@ function s(tag, attrs = {}, ...children) {
 /**
  * Chart coordinates for a rating history: x by match, y by rating (higher is up), with the
  * rating deviation as a band. Pure, so it is tested under node.
+ * @param {RatingPoint[]|null|undefined} history
+ * @param {{width?: number, height?: number, pad?: {l: number, r: number, t: number, b: number}}} [size]
  */
 export function chartGeometry(history, { width = 600, height = 220, pad = { l: 48, r: 12, t: 12, b: 28 } } = {}) {
   const points = (history ?? []).filter((p) => typeof p.rating === "number");
   if (!points.length) return null;
   // The band is capped at ±150 so a new player's wide deviation does not flatten the line.
-  const spread = (p) => Math.min(p.rd ?? 0, 150);
+  const spread = (/** @type {RatingPoint} */ p) => Math.min(p.rd ?? 0, 150);
   let lo = Math.floor(Math.min(...points.map((p) => p.rating - spread(p))) / 50) * 50;
   let hi = Math.ceil(Math.max(...points.map((p) => p.rating + spread(p))) / 50) * 50;
   if (hi - lo < 100) { lo -= 50; hi += 50; }
   const innerW = width - pad.l - pad.r;
   const innerH = height - pad.t - pad.b;
-  const x = (i) => pad.l + (points.length === 1 ? innerW / 2 : (i * innerW) / (points.length - 1));
-  const y = (r) => pad.t + innerH - ((Math.min(hi, Math.max(lo, r)) - lo) * innerH) / (hi - lo);
+  const x = (/** @type {number} */ i) => pad.l + (points.length === 1 ? innerW / 2 : (i * innerW) / (points.length - 1));
+  const y = (/** @type {number} */ r) => pad.t + innerH - ((Math.min(hi, Math.max(lo, r)) - lo) * innerH) / (hi - lo);
   const line = points.map((p, i) => [x(i), y(p.rating)]);
   const band = [
     ...points.map((p, i) => [x(i), y(p.rating + (p.rd ?? 0))]),
     ...points.map((p, i) => [x(i), y(p.rating - (p.rd ?? 0))]).reverse(),
   ];
+  /** @type {{value: number, y: number}[]} */
   const ticks = [];
   const step = (hi - lo) > 400 ? 200 : (hi - lo) > 200 ? 100 : 50;
   for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push({ value: v, y: y(v) });
   return { width, height, pad, lo, hi, line, band, ticks, points };
 }
 
-const fmt = (pts) => pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
+const fmt = (/** @type {number[][]} */ pts) => pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
 
 // Every rating starts here (docs/protocol.md, "Ratings"); the history lists the ratings
 // after each rated match, so the chart begins with the starting point.
 const START = { rating: 1500, rd: 350 };
 
+/**
+ * @param {RatingPoint[]|null|undefined} history
+ * @returns {RatingPoint[]}
+ */
 export function withStart(history) {
   const points = history ?? [];
   if (!points.length) return points;
@@ -58,12 +74,13 @@ export function withStart(history) {
   return first.rating === START.rating && first.rd === START.rd ? points : [START, ...points];
 }
 
+/** @param {RatingPoint[]|null|undefined} history */
 export function ratingChart(history) {
   const matches = (history ?? []).length;
   const g = chartGeometry(withStart(history));
   if (!g) return h("p", { class: "hint" }, t("stats.history.none"));
   const first = g.points[0].rating;
-  const last = g.points.at(-1).rating;
+  const last = g.points[g.points.length - 1].rating;
   const label = t(matches === 1 ? "stats.history.label.one" : "stats.history.label", { n: matches, a: Math.round(first), b: Math.round(last) });
   return s("svg", {
     class: "rating-chart", viewBox: `0 0 ${g.width} ${g.height}`, role: "img", "aria-label": label,
@@ -80,16 +97,22 @@ export function ratingChart(history) {
   s("text", { class: "axis-label", x: g.width - g.pad.r, y: g.height - 6, "text-anchor": "end" }, t("stats.history.last")));
 }
 
+/** @param {unknown} value */
 function pct(value) {
   if (typeof value !== "number") return "–";
   return `${Math.round(value * 100)} %`;
 }
 
+/**
+ * @param {unknown} value
+ * @param {number} [digits]
+ */
 function num(value, digits = 0) {
   if (typeof value !== "number") return "–";
   return value.toLocaleString(language(), { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
+/** @param {State} state */
 export function renderPlayer(state) {
   const page = state.page;
   if (page.status === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
@@ -144,10 +167,12 @@ export function renderPlayer(state) {
   ];
 }
 
+/** @param {State} state */
 export function renderLeaderboard(state) {
   const page = state.page;
   if (page.status === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
   if (page.status !== "ok") return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t("error.network")))];
+  /** @type {import("./types.js").PlayerSummary[]} */
   const players = page.data.players ?? [];
   return [
     h("h1", { class: "page-title" }, t("board.title")),

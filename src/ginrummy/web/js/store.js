@@ -1,6 +1,21 @@
 // The client state: the last server view plus a little presentation state (language,
 // hand order, tips switch, connection). Messages are folded in by pure functions.
 
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./types.js").Players} Players */
+/** @typedef {import("./types.js").Limits} Limits */
+/** @typedef {import("./types.js").Timer} Timer */
+/** @typedef {import("./types.js").TipsState} TipsState */
+/** @typedef {import("./types.js").ChatMessage} ChatMessage */
+/** @typedef {import("./types.js").Announcement} Announcement */
+/** @typedef {import("./types.js").ServerMessage} ServerMessage */
+
+/** @type {readonly Seat[]} */
+const SEATS = ["one", "two"];
+
+/** @returns {State} */
 export function initialState() {
   return {
     lang: "en",
@@ -24,7 +39,7 @@ export function initialState() {
     pending: null,
     manualOrder: null,
     choose: null,
-    tips: { on: false, left: 0, requested: null, tip: null, message: null },
+    tips: { allowed: false, on: false, left: 0, requested: null, tip: null, message: null },
     notice: null,
     fourColour: false,
     copied: false,
@@ -41,6 +56,8 @@ export function initialState() {
       quickForm: { preset: "standard", target: 100, timer: "30" },
     },
     page: { status: "loading", data: null },
+    // GET /api/config: the server's limits and quick phrases (loaded before the first page).
+    config: null,
     chat: { messages: [], draft: "" },
     muted: [],
     timer: null,
@@ -51,27 +68,41 @@ export function initialState() {
   };
 }
 
+/**
+ * @typedef {object} Store
+ * @property {() => State} get
+ * @property {(change: ((s: State) => State)|Partial<State>, options?: {silent?: boolean}) => void} update
+ *   replace the state with `change(state)` (or merge a patch); listeners re-render unless silent
+ * @property {(listener: (s: State) => void) => () => void} subscribe
+ */
+
+/**
+ * @param {State} state
+ * @returns {Store}
+ */
 export function createStore(state) {
   let current = state;
+  /** @type {Set<(s: State) => void>} */
   const listeners = new Set();
   return {
     get: () => current,
-    /** Replace the state with `fn(state)` (or merge a patch); listeners re-render. */
     update(change, { silent = false } = {}) {
       current = typeof change === "function" ? change(current) : { ...current, ...change };
       if (!silent) for (const listener of listeners) listener(current);
     },
     subscribe(listener) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      return () => { listeners.delete(listener); };
     },
   };
 }
 
+/** @param {View|null} view */
 function roundKey(view) {
   return view ? `${view.table.round}:${view.table.match_phase === "over" ? "over" : ""}` : "";
 }
 
+/** @param {View|null} view */
 function roundRunning(view) {
   return Boolean(view && view.table.match_phase === "round" && view.table.round_phase !== "over");
 }
@@ -79,8 +110,12 @@ function roundRunning(view) {
 /**
  * Fold one server message into the state. Returns the new state and the things worth
  * announcing in words (structured; the renderer turns them into text).
+ * @param {State} state
+ * @param {ServerMessage} msg
+ * @returns {{state: State, announce: Announcement[]}}
  */
 export function applyMessage(state, msg) {
+  /** @type {Announcement[]} */
   const announce = [];
   let next = state;
   switch (msg.type) {
@@ -108,45 +143,12 @@ export function applyMessage(state, msg) {
       if (typeof msg.action === "string" && msg.seat && msg.seat !== state.seat) {
         announce.push({ kind: "move", seat: msg.seat, action: msg.action, top: prevTop });
       }
-      if (msg.kind === "forfeit") announce.push({ kind: "forfeit", seat: msg.seat, reason: msg.reason ?? null });
+      // A forfeit's reason is in the view that follows (match_result.forfeit), not here.
       break;
     }
-    case "view": {
-      const view = msg.view;
-      const prev = state.view;
-      const newRound = roundKey(prev) !== roundKey(view);
-      const prevHand = new Set(prev?.hand ?? []);
-      const fresh = newRound || !prev ? [] : view.hand.filter((card) => !prevHand.has(card));
-      let tips = state.tips;
-      if (tips.on && prev && roundRunning(prev) && !roundRunning(view)) {
-        tips = { on: false, left: 0, requested: null, tip: null, message: "tips.ended_round" };
-      } else if (tips.tip && tips.tip.version !== msg.version) {
-        tips = { ...tips, tip: null };
-      }
-      next = {
-        ...state,
-        view,
-        version: msg.version,
-        pending: null,
-        players: msg.players ?? state.players,
-        fresh,
-        manualOrder: newRound ? null : state.manualOrder,
-        choose: state.choose && view.legal_actions.some((a) => /^(knock|gin) /.test(a)) ? state.choose : null,
-        tips,
-        animation: state.animation && state.animation.version === msg.version ? state.animation : null,
-        timer: msg.timer ? { ...msg.timer, at: msg.receivedAt ?? 0 } : null,
-        watchers: msg.watchers ?? state.watchers,
-        playersAt: msg.players ? msg.receivedAt ?? 0 : state.playersAt,
-        confirmResign: view.table.match_phase === "over" ? false : state.confirmResign,
-      };
-      if (prev && roundRunning(prev) && !roundRunning(view) && view.table.match_phase !== "round") {
-        announce.push({ kind: "round_end" });
-      } else if (prev && !roundRunning(prev) && roundRunning(view)) {
-        announce.push({ kind: "deal" });
-      }
-      if (msg.players) announce.push(...presenceChanges(state.players, msg.players, state.seat));
+    case "view":
+      next = foldView(state, msg, announce);
       break;
-    }
     case "presence":
       next = {
         ...state, players: msg.players, playersAt: msg.receivedAt ?? 0, watchers: msg.watchers ?? state.watchers,
@@ -154,12 +156,17 @@ export function applyMessage(state, msg) {
       };
       announce.push(...presenceChanges(state.players, msg.players, state.seat));
       break;
+    case "tips": {
+      next = { ...state, tips: tipsFromServer(state.tips, msg) };
+      if (next.tips.on !== state.tips.on) announce.push({ kind: "tips", on: next.tips.on, left: next.tips.left, message: next.tips.message });
+      break;
+    }
     case "tip":
-      if (state.tips.on) next = { ...state, tips: { ...state.tips, tip: msg, message: null } };
+      if (state.tips.on) next = { ...state, tips: { ...state.tips, tip: /** @type {import("./types.js").Tip} */ (/** @type {unknown} */ (msg)), message: null } };
       break;
     case "error":
-      if (msg.code === "tips_unavailable") {
-        next = { ...state, tips: { ...state.tips, tip: null, message: "tips.unavailable" } };
+      if (TIPS_ERRORS[msg.code]) {
+        next = { ...state, tips: { ...state.tips, tip: null, message: TIPS_ERRORS[msg.code] } };
       } else {
         next = { ...state, pending: null, notice: { code: msg.code, message: msg.message ?? "" } };
       }
@@ -170,59 +177,153 @@ export function applyMessage(state, msg) {
   return { state: next, announce };
 }
 
-const CHAT_KEEP = 100;
-
-function graceOver(players) {
-  return ["one", "two"].some((seat) => players?.[seat]?.grace_remaining_ms === 0);
+/**
+ * A new view: the state it makes, and what changed that is worth saying (pushed onto
+ * `announce`): a deal, a round's end, a forfeit with its reason, presence.
+ * @param {State} state
+ * @param {ServerMessage} msg
+ * @param {Announcement[]} announce
+ * @returns {State}
+ */
+function foldView(state, msg, announce) {
+  /** @type {View} */
+  const view = msg.view;
+  const prev = state.view;
+  const newRound = roundKey(prev) !== roundKey(view);
+  const prevHand = new Set(prev?.hand ?? []);
+  const fresh = newRound || !prev ? [] : view.hand.filter((card) => !prevHand.has(card));
+  const tips = state.tips.tip && state.tips.tip.version !== msg.version ? { ...state.tips, tip: null } : state.tips;
+  const forfeit = view.table.match_result?.forfeit;
+  if (prev && prev.table.match_phase !== "over" && view.table.match_phase === "over" && forfeit) {
+    announce.push({ kind: "forfeit", seat: view.table.match_result?.forfeited_by ?? null, reason: forfeit });
+  } else if (prev && roundRunning(prev) && !roundRunning(view) && view.table.match_phase !== "round") {
+    announce.push({ kind: "round_end" });
+  } else if (prev && !roundRunning(prev) && roundRunning(view)) {
+    announce.push({ kind: "deal" });
+  }
+  if (msg.players) announce.push(...presenceChanges(state.players, msg.players, state.seat));
+  return {
+    ...state,
+    view,
+    version: msg.version,
+    pending: null,
+    players: msg.players ?? state.players,
+    fresh,
+    manualOrder: newRound ? null : state.manualOrder,
+    choose: state.choose && view.legal_actions.some((a) => /^(knock|gin) /.test(a)) ? state.choose : null,
+    tips,
+    animation: state.animation && state.animation.version === msg.version ? state.animation : null,
+    timer: msg.timer ? { ...msg.timer, at: msg.receivedAt ?? 0 } : null,
+    watchers: msg.watchers ?? state.watchers,
+    playersAt: msg.players ? msg.receivedAt ?? 0 : state.playersAt,
+    confirmResign: view.table.match_phase === "over" ? false : state.confirmResign,
+  };
 }
 
-/** Milliseconds left on the move timer at `now` (same clock as `receivedAt`). */
+const CHAT_KEEP = 100;
+
+/** @param {Players|null} players */
+function graceOver(players) {
+  return SEATS.some((seat) => players?.[seat]?.grace_remaining_ms === 0);
+}
+
+/**
+ * Milliseconds left on the move timer at `now` (same clock as `receivedAt`).
+ * @param {Timer|null} timer
+ * @param {number} now
+ */
 export function timeLeft(timer, now) {
   if (!timer) return null;
   return Math.max(0, timer.remaining_ms - Math.max(0, now - (timer.at ?? 0)));
 }
 
-/** Milliseconds left of `seat`'s grace period at `now`, or null when it has none. */
+/**
+ * Milliseconds left of `seat`'s grace period at `now`, or null when it has none.
+ * @param {State} state
+ * @param {Seat} seat
+ * @param {number} now
+ */
 export function graceLeft(state, seat, now) {
   const ms = state.players?.[seat]?.grace_remaining_ms;
   if (typeof ms !== "number") return null;
   return Math.max(0, ms - Math.max(0, now - (state.playersAt ?? 0)));
 }
 
-/** The key that mutes a chat author: the player id when known, else the tag. */
+/**
+ * The key that mutes a chat author: the player id when known, else the tag.
+ * @param {State} state
+ * @param {{seat?: Seat|null, tag?: string, player?: string}|undefined} from
+ * @returns {string}
+ */
 export function authorKey(state, from) {
   const seat = from?.seat;
   const player = seat ? state.players?.[seat]?.player ?? state.info?.seats?.[seat]?.player : null;
   return from?.player ?? player?.id ?? from?.tag ?? "";
 }
 
-/** The chat messages to show: muted authors are left out (own messages always shown). */
+/**
+ * The chat messages to show: muted authors are left out (own messages always shown).
+ * @param {State} state
+ * @returns {ChatMessage[]}
+ */
 export function visibleChat(state) {
   const muted = new Set(state.muted);
   return state.chat.messages.filter((m) => (m.from?.seat && m.from.seat === state.seat) || !muted.has(authorKey(state, m.from)));
 }
 
-const NICKNAME = /^[\p{L}\p{N} ._-]{2,20}$/u;
+/**
+ * A typed text as the server will see it: NFC, whitespace runs collapsed, trimmed.
+ * @param {unknown} raw
+ */
+export function cleanText(raw) {
+  return String(raw ?? "").normalize("NFC").split(/\s+/).filter(Boolean).join(" ");
+}
 
-/** Why a nickname is not acceptable (a catalogue key), or null when it is. */
-export function nicknameProblem(name) {
-  const trimmed = String(name ?? "").trim();
-  if (trimmed.length < 2) return "nick.too_short";
-  if (trimmed.length > 20) return "nick.too_long";
-  if (!NICKNAME.test(trimmed)) return "nick.bad_chars";
+/**
+ * Length in code points, as the server counts (an emoji is one, not two).
+ * @param {string} text
+ */
+function codePoints(text) {
+  return [...text].length;
+}
+
+/**
+ * Why a name is not acceptable under the served rule (a catalogue key and its
+ * parameters), or null when it is. `limits` is `limits` of GET /api/config.
+ * @param {unknown} name
+ * @param {Limits} limits
+ * @returns {{key: string, params: Record<string, number>}|null}
+ */
+export function nicknameProblem(name, limits) {
+  const rule = limits.name;
+  const clean = cleanText(name);
+  if (codePoints(clean) < rule.min) return { key: "nick.too_short", params: { n: rule.min } };
+  if (codePoints(clean) > rule.max) return { key: "nick.too_long", params: { n: rule.max } };
+  if (!new RegExp(rule.pattern, "u").test(clean)) return { key: "nick.bad_chars", params: {} };
   return null;
 }
 
-/** Chat text as it will be sent, or null when there is nothing (or too much) to send. */
-export function chatText(draft) {
-  const text = String(draft ?? "").trim();
-  return text.length >= 1 && text.length <= 200 ? text : null;
+/**
+ * Chat text as it will be sent, or null when there is nothing (or too much) to send.
+ * @param {unknown} draft
+ * @param {Limits} limits
+ */
+export function chatText(draft, limits) {
+  const text = cleanText(draft);
+  return text.length >= 1 && codePoints(text) <= limits.chat.max ? text : null;
 }
 
+/**
+ * @param {Players|null} before
+ * @param {Players|null} after
+ * @param {Seat|null} mySeat
+ * @returns {Announcement[]}
+ */
 function presenceChanges(before, after, mySeat) {
+  /** @type {Announcement[]} */
   const out = [];
   if (!before || !after) return out;
-  for (const seat of ["one", "two"]) {
+  for (const seat of SEATS) {
     if (seat === mySeat) continue;
     const was = before[seat];
     const now = after[seat];
@@ -234,36 +335,60 @@ function presenceChanges(before, after, mySeat) {
   return out;
 }
 
-/** The state after this seat confirmed a decision: a tip is used up. */
+/** The state after this seat confirmed a decision: the shown tip is spent (the server counts). */
+/** @param {State} state */
 export function afterOwnDecision(state) {
-  const tips = state.tips;
-  if (!tips.on) return { ...state, choose: null };
-  const left = tips.left - 1;
-  return {
-    ...state,
-    choose: null,
-    tips: left > 0
-      ? { ...tips, left, tip: null, message: null }
-      : { on: false, left: 0, requested: null, tip: null, message: "tips.done" },
-  };
+  return { ...state, choose: null, tips: { ...state.tips, tip: null, message: null } };
 }
 
-export function toggleTips(state) {
-  if (state.tips.on) return { ...state, tips: { on: false, left: 0, requested: null, tip: null, message: "tips.off" } };
-  return { ...state, tips: { on: true, left: 3, requested: null, tip: null, message: null } };
+/** The message that asks the server to switch tips over (it answers with `tips`). */
+/** @param {State} state */
+export function tipsSwitch(state) {
+  return { type: "tips", on: !state.tips.on };
 }
 
-/** Whether the coach should be asked now (tips on, this seat decides, not asked yet). */
+/** Catalogue keys of the tips errors (docs/protocol.md, Tips). */
+/** @type {Record<string, string>} */
+const TIPS_ERRORS = {
+  tips_not_allowed: "tips.not_allowed",
+  tips_off: "tips.off",
+  tips_unavailable: "tips.unavailable",
+};
+
+/** The tips state after the server's `tips` message: it decides allowed, on and left. */
+/**
+ * @param {TipsState} before
+ * @param {ServerMessage} msg
+ * @returns {TipsState}
+ */
+function tipsFromServer(before, msg) {
+  const allowed = Boolean(msg.allowed);
+  const on = allowed && Boolean(msg.on);
+  const left = Number.isInteger(msg.left) ? Math.max(0, msg.left) : 0;
+  if (on) return { ...before, allowed, on, left, message: before.on ? before.message : null };
+  let message = null;
+  if (before.on) message = left === 0 ? "tips.done" : "tips.off";
+  return { allowed, on: false, left, requested: null, tip: null, message };
+}
+
+/**
+ * Whether the coach should be asked now (tips on, this seat decides, not asked yet).
+ * @param {State} state
+ */
 export function wantsTip(state) {
   const view = state.view;
   return Boolean(
-    state.tips.on && view && state.seat && view.legal_actions.length > 0 && state.tips.requested !== state.version,
+    state.tips.allowed && state.tips.on && view && state.seat && view.legal_actions.length > 0
+      && state.tips.requested !== state.version,
   );
 }
 
 /**
  * The own hand in display order: melds grouped first (as the server arranged them), then
  * deadwood; or the player's manual order, with newly drawn cards appended.
+ * @param {View|null} view
+ * @param {string[]|null} manualOrder
+ * @returns {string[]}
  */
 export function handOrder(view, manualOrder) {
   if (!view) return [];
@@ -281,14 +406,23 @@ export function handOrder(view, manualOrder) {
   return [...ordered.filter((card) => hand.includes(card)), ...hand.filter((card) => !seen.has(card))];
 }
 
-/** Meld index of each card of the own hand (undefined for deadwood). */
+/**
+ * Meld index of each card of the own hand (undefined for deadwood).
+ * @param {View|null} view
+ */
 export function meldIndex(view) {
+  /** @type {Map<string, number>} */
   const index = new Map();
   (view?.arrangement?.melds ?? []).forEach((meld, i) => meld.forEach((card) => index.set(card, i)));
   return index;
 }
 
-/** Move `card` by `delta` places in the displayed order; returns the new manual order. */
+/**
+ * Move `card` by `delta` places in the displayed order; returns the new manual order.
+ * @param {string[]} order
+ * @param {string} card
+ * @param {number} delta
+ */
 export function moveCard(order, card, delta) {
   const from = order.indexOf(card);
   if (from < 0) return order;
@@ -298,7 +432,13 @@ export function moveCard(order, card, delta) {
   return next;
 }
 
-/** Put `card` before `target` (or at the end when target is null). */
+/**
+ * Put `card` before `target` (or at the end when target is null), or after it.
+ * @param {string[]} order
+ * @param {string} card
+ * @param {string|null} target
+ * @param {boolean} [after]
+ */
 export function placeCard(order, card, target, after = false) {
   if (card === target) return order;
   const next = order.filter((c) => c !== card);
@@ -309,8 +449,13 @@ export function placeCard(order, card, target, after = false) {
   return next;
 }
 
-/** Legal actions of a kind ("discard", "knock", "gin") keyed by card. */
+/**
+ * Legal actions of a kind ("discard", "knock", "gin") keyed by card.
+ * @param {View|null} view
+ * @param {string} kind
+ */
 export function actionsByCard(view, kind) {
+  /** @type {Map<string, string>} */
   const out = new Map();
   for (const action of view?.legal_actions ?? []) {
     const [verb, card] = splitAction(action);
@@ -319,9 +464,14 @@ export function actionsByCard(view, kind) {
   return out;
 }
 
+/**
+ * An action's verb and card: "discard Qs" is ["discard", "Qs"], "pass" is ["pass", null].
+ * @param {string} action
+ * @returns {[string, string|null]}
+ */
 export function splitAction(action) {
   const parts = String(action).trim().split(/\s+/);
-  const last = parts.at(-1);
+  const last = parts[parts.length - 1];
   if (parts.length >= 2 && /^[2-9TJQKA][cdhs]$/i.test(last)) return [parts.slice(0, -1).join(" "), last];
   return [parts.join(" "), null];
 }
@@ -331,6 +481,9 @@ const RANK_ORDER = "A23456789TJQK";
 /**
  * The knock (or gin) the big button plays: among the legal ones, a card the server counts
  * as deadwood, highest rank first. Legality is the server's; this only picks among them.
+ * @param {View} view
+ * @param {string} kind
+ * @returns {string|null}
  */
 export function preferredCardAction(view, kind) {
   const options = actionsByCard(view, kind);
@@ -340,5 +493,5 @@ export function preferredCardAction(view, kind) {
     const dead = Number(deadwood.has(b)) - Number(deadwood.has(a));
     return dead || RANK_ORDER.indexOf(b[0].toUpperCase()) - RANK_ORDER.indexOf(a[0].toUpperCase());
   });
-  return options.get(cards[0]);
+  return options.get(cards[0]) ?? null;
 }

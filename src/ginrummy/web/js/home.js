@@ -1,0 +1,139 @@
+// The start page: play alone, open a room, resume a game, and the rules in brief.
+// A pure function of the client state.
+import { h } from "./dom.js";
+import { t, language } from "./i18n.js";
+
+/** @typedef {import("./types.js").State} State */
+
+const TARGETS = [50, 100, 200];
+const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
+
+/**
+ * @param {Record<string, any>} level
+ */
+function levelName(level) {
+  const lang = language();
+  if (!level) return "";
+  const names = level.names ?? level.name;
+  if (names && typeof names === "object") return names[lang] ?? names.en ?? level.id;
+  return level[`name_${lang}`] ?? level.name ?? level.id;
+}
+
+/**
+ * @param {Record<string, any>} level
+ */
+export function levelId(level) {
+  return level.id ?? level.level ?? level.key;
+}
+
+/**
+ * @param {string} id
+ * @param {string} labelText
+ * @param {HTMLElement} control
+ */
+export function field(id, labelText, control) {
+  return h("div", { class: "field" }, h("label", { for: id }, labelText), control);
+}
+
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {(string|number)[][]} options  pairs of value and label
+ * @param {string|number|null} value
+ * @param {Record<string, unknown>} [extra]
+ */
+function select(id, name, options, value, extra = {}) {
+  const el = h("select", { id, name, dataset: { field: name, key: `field-${id}` }, ...extra },
+    ...options.map(([v, label]) => h("option", { value: String(v), selected: String(v) === String(value) }, String(label))));
+  return el;
+}
+
+/**
+ * @param {State} state
+ */
+export function renderHome(state) {
+  const { home } = state;
+  const form = home.form;
+  const levels = home.levels;
+  const level = form.level ?? (levels[0] ? levelId(levels[0]) : "");
+  const levelOptions = levels.map((l) => [levelId(l), levelName(l)]);
+  const targetOptions = TARGETS.map((n) => [n, t("home.target.value", { n })]);
+  const out = [];
+  out.push(h("section", { class: "hero" },
+    h("h1", {}, t("app.title")),
+    h("p", { class: "tagline" }, t("app.tagline")),
+    h("p", {}, h("a", { class: "button primary", href: "/lobby", dataset: { nav: "/lobby", key: "hero-lobby" } }, t("home.to_lobby")))));
+  if (home.error) out.push(h("p", { class: "notice error", role: "alert" }, home.error));
+  if (home.games.length) {
+    out.push(h("section", { class: "panel resume", "aria-labelledby": "resume-h" },
+      h("h2", { id: "resume-h" }, t("home.resume.title")),
+      h("ul", { class: "resume-list" }, ...home.games.map((game) => h("li", {},
+        h("a", { class: "button secondary", href: `/r/${encodeURIComponent(game.room)}`, dataset: { nav: `/r/${game.room}`, key: `resume-${game.room}` } },
+          game.opponent
+            ? t("home.resume.item", { kind: t(`kind.${game.kind}`), opponent: game.opponent })
+            : t("home.resume.waiting"))))),
+    ));
+  }
+  const busy = home.busy;
+  const firstToKnock = form.preset === "first-to-knock";
+  out.push(h("div", { class: "start-grid" },
+    h("section", { class: "panel", "aria-labelledby": "solo-h" },
+      h("h2", { id: "solo-h" }, t("home.solo.title")),
+      h("p", {}, t("home.solo.text")),
+      field("solo-level", t("home.level"), select("solo-level", "level", levelOptions, level)),
+      field("solo-target", t("home.target"), select("solo-target", "soloTarget", targetOptions, form.soloTarget)),
+      h("button", { type: "button", class: "button primary", disabled: busy || !levels.length, dataset: { cmd: "play-solo", key: "play-solo" } },
+        t("home.play_solo"))),
+    h("section", { class: "panel", "aria-labelledby": "room-h" },
+      h("h2", { id: "room-h" }, t("home.room.title")),
+      h("p", {}, t("home.room.text")),
+      field("room-name", t("home.name"), h("input", {
+        id: "room-name", type: "text", maxlength: nameMax(state), autocomplete: "nickname", value: form.name,
+        dataset: { field: "name", key: "field-room-name" },
+      })),
+      field("room-preset", t("home.preset"), select("room-preset", "preset", PRESETS.map((p) => [p, t(`preset.${p}`)]), form.preset)),
+      field("room-target", t("home.target"), select("room-target", "roomTarget", targetOptions, form.roomTarget, { disabled: firstToKnock })),
+      field("room-seat2", t("home.seat2"), select("room-seat2", "seat2",
+        [["friend", t("home.seat2.friend")], ...levels.map((l) => [`bot:${levelId(l)}`, t("home.seat2.bot", { level: levelName(l) })])],
+        form.seat2)),
+      h("button", { type: "button", class: "button primary", disabled: busy, dataset: { cmd: "open-room", key: "open-room" } },
+        t("home.open_room"))),
+  ));
+  out.push(renderRulesText());
+  return out;
+}
+
+function renderRulesText() {
+  const qa = (/** @type {string} */ key) => h("details", { class: "faq" }, h("summary", {}, t(`rules.faq.${key}.q`)), h("p", {}, t(`rules.faq.${key}.a`)));
+  return h("article", { class: "panel rules", "aria-labelledby": "rules-h" },
+    h("h2", { id: "rules-h" }, t("rules.how.title")),
+    h("p", {}, t("rules.how.p1")),
+    h("p", {}, t("rules.how.p2")),
+    h("h3", {}, t("rules.example.title")),
+    h("p", {}, t("rules.example.p")),
+    h("h3", {}, t("rules.steps.title")),
+    h("ol", {}, ...[1, 2, 3, 4].map((n) => h("li", {}, t(`rules.steps.${n}`)))),
+    h("h3", {}, t("rules.scoring.title")),
+    h("dl", { class: "scoring" }, ...["melds", "deadwood", "undercut", "match"].flatMap((k) => [
+      h("dt", {}, t(`rules.scoring.${k}`)), h("dd", {}, t(`rules.scoring.${k}.d`))])),
+    h("h3", {}, t("rules.special.title")),
+    ...["ace", "layoff", "stock", "upcard"].map(qa),
+    h("h3", {}, t("rules.mistakes.title")),
+    h("ul", {}, ...[1, 2, 3].map((n) => h("li", {}, t(`rules.mistakes.${n}`)))),
+    h("h3", {}, t("rules.strategy.title")),
+    h("dl", { class: "scoring" }, ...[1, 2].flatMap((n) => [
+      h("dt", {}, t(`rules.strategy.${n}.t`)), h("dd", {}, t(`rules.strategy.${n}.d`))])),
+    h("h3", {}, t("rules.variant.title")),
+    h("p", {}, t("rules.variant.p")),
+    h("h3", {}, t("rules.faq.title")),
+    ...["tips", "solo", "bot", "shuffle", "ai"].map(qa),
+  );
+}
+
+/**
+ * The longest name the server takes, for a text field's maxlength (none before the config).
+ * @param {State} state
+ */
+export function nameMax(state) {
+  return state.config ? String(state.config.limits.name.max) : null;
+}

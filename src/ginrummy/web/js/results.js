@@ -1,0 +1,156 @@
+// The end of a round and of a match: both hands, the showdown, the calculation line by
+// line, the match totals, and the one button status.js decided on.
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { cardName, cardList, cardElement } from "./cards.js";
+import { lastResult, resultSummary } from "./words.js";
+import { seatName, forfeitText, otherSeat, displaySeats } from "./status.js";
+
+/** @typedef {import("./types.js").TableState} TableState */
+/** @typedef {import("./types.js").RoundResult} RoundResult */
+/** @typedef {import("./types.js").MatchResult} MatchResult */
+
+/**
+ * @param {TableState} state
+ * @param {import("./status.js").Between|null} between  the button status.js decided on
+ */
+export function renderRoundEnd(state, between) {
+  const view = state.view;
+  const table = view.table;
+  const result = lastResult(view);
+  const out = h("section", { class: "panel round-end", "aria-labelledby": "result-h" });
+  const over = table.match_phase === "over";
+  if (over && table.match_result) out.append(renderMatchEnd(state, table.match_result));
+  if (result) {
+    out.append(h("h2", { id: over ? "round-result-h" : "result-h" }, t("result.title", { n: table.round })));
+    out.append(h("p", { class: "result-summary" }, resultSummary(state, result)));
+    out.append(renderShowdown(state, result));
+    out.append(renderCalculation(state, result));
+  }
+  const { me, them } = displaySeats(state);
+  out.append(h("p", { class: "match-score" }, h("strong", {}, t("result.match_score"), ": "),
+    t("result.match_score.line", { a: seatName(state, me), sa: table.scores[me], b: seatName(state, them), sb: table.scores[them] })));
+  if (between) {
+    out.append(h("button", {
+      type: "button", class: "button primary", disabled: between.disabled, dataset: { cmd: between.cmd, key: between.cmd },
+    }, t(between.label)));
+  }
+  return out;
+}
+
+/**
+ * @param {TableState} state
+ * @param {MatchResult} m
+ */
+function renderMatchEnd(state, m) {
+  const { me, them } = displaySeats(state);
+  const headline = state.seat && m.winner === state.seat ? t("match.you_win") : t("match.winner", { name: seatName(state, m.winner) });
+  /** @type {("round_points"|"rounds_won"|"box_bonus"|"game_bonus"|"shutout_bonus"|"totals")[]} */
+  const keys = ["round_points", "rounds_won", "box_bonus", "game_bonus", "shutout_bonus", "totals"];
+  const always = ["round_points", "rounds_won", "totals"];
+  const rows = keys.flatMap((key) => {
+    const row = m[key];
+    return row && (always.includes(key) || row.one || row.two) ? [{ key, row }] : [];
+  });
+  return h("div", { class: "match-end" },
+    h("h2", { id: "result-h" }, t("match.title")),
+    h("p", { class: "winner" }, headline),
+    m.forfeit ? h("p", { class: "forfeit" }, forfeitText(state, m)) : null,
+    h("table", { class: "totals" },
+      h("caption", {}, t("match.table.caption")),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, seatName(state, me)), h("th", { scope: "col" }, seatName(state, them)))),
+      h("tbody", {}, ...rows.map(({ key, row }) => h("tr", { class: key === "totals" ? "total-row" : "" },
+        h("th", { scope: "row" }, t(`match.row.${key}`)), h("td", {}, String(row[me])), h("td", {}, String(row[them])))))));
+}
+
+/**
+ * @param {string[]} cards
+ * @param {string} label
+ * @param {string} [extraClass]
+ */
+function cardRow(cards, label, extraClass = "") {
+  return h("div", { class: `card-row ${extraClass}`, role: "img", "aria-label": `${label}: ${cards.length ? cardList(cards) : t("result.none")}` },
+    ...cards.map((card) => cardElement(card, { small: true })));
+}
+
+/**
+ * @param {TableState} state
+ * @param {RoundResult} result
+ */
+function renderShowdown(state, result) {
+  const hands = h("div", { class: "showdown" });
+  const seats = [displaySeats(state).me, displaySeats(state).them];
+  const sd = result.showdown;
+  for (const seat of seats) {
+    const title = seat === state.seat ? t("result.your_cards") : t("result.hand_of", { name: seatName(state, seat) });
+    const box = h("div", { class: "showdown-hand" }, h("h3", {}, title));
+    if (sd) {
+      const isKnocker = seat === result.knocker;
+      const melds = isKnocker ? sd.knocker_melds : sd.defender_melds;
+      const dead = isKnocker ? sd.knocker_deadwood_cards : sd.defender_deadwood_cards;
+      const meldBox = h("div", { class: "melds" }, h("span", { class: "row-label" }, t("result.melds")));
+      if (!melds.length) meldBox.append(h("span", { class: "hint" }, t("result.none")));
+      melds.forEach((meld, i) => meldBox.append(cardRow(meld, t("result.melds"), `meld meld-${i % 4}`)));
+      box.append(meldBox);
+      if (!isKnocker && sd.layoffs.length) {
+        const lo = h("div", { class: "layoffs" }, h("span", { class: "row-label" }, t("result.laid_off")));
+        for (const layoff of sd.layoffs) {
+          lo.append(h("div", { class: "layoff" }, cardRow([layoff.card], t("result.laid_off")),
+            h("span", { class: "hint" }, t("result.layoff", { card: cardName(layoff.card), meld: cardList(layoff.onto) }))));
+        }
+        box.append(lo);
+      }
+      box.append(h("div", { class: "deadwood-row" }, h("span", { class: "row-label" }, t("result.deadwood_cards")),
+        dead.length ? cardRow(dead, t("result.deadwood_cards")) : h("span", { class: "hint" }, t("result.none"))));
+    } else {
+      const cards = result.hands?.[seat] ?? [];
+      box.append(cardRow(cards, title));
+    }
+    hands.append(box);
+  }
+  return hands;
+}
+
+/**
+ * @param {TableState} state
+ * @param {RoundResult} result
+ */
+function renderCalculation(state, result) {
+  const sd = result.showdown;
+  const lines = [];
+  if (!sd || !result.knocker) {
+    lines.push(t("line.no_points"));
+  } else {
+    const knocker = seatName(state, result.knocker);
+    const defender = seatName(state, otherSeat(result.knocker));
+    const K = sd.knocker_deadwood;
+    const D = sd.defender_deadwood;
+    const mineK = result.knocker === state.seat;
+    const mineD = otherSeat(result.knocker) === state.seat;
+    const you = (/** @type {string} */ key, /** @type {boolean} */ mine) => (mine ? `${key}.you` : key);
+    lines.push(t(you("line.knocker_deadwood", mineK), { name: knocker, n: K }));
+    if (result.kind === "gin" || result.kind === "big_gin") {
+      lines.push(t(you("line.defender_deadwood_gin", mineD), { name: defender, n: D }));
+      lines.push(t("line.difference", { a: D, b: K, n: sd.base_points }));
+      lines.push(t(result.kind === "gin" ? "line.gin_bonus" : "line.big_gin_bonus", { n: sd.bonus }));
+    } else {
+      lines.push(t(you("line.defender_deadwood", mineD), { name: defender, n: D }));
+      if (result.kind === "undercut") {
+        lines.push(t("line.difference", { a: K, b: D, n: sd.base_points }));
+        lines.push(t("line.undercut_bonus", { n: sd.bonus }));
+      } else {
+        lines.push(t("line.difference", { a: D, b: K, n: sd.base_points }));
+        if (sd.bonus) lines.push(t("line.gin_bonus", { n: sd.bonus }));
+      }
+    }
+    if (sd.multiplier && sd.multiplier !== 1) lines.push(t("line.doubling", { n: sd.multiplier }));
+    if (result.winner) {
+      lines.push(result.winner === state.seat
+        ? t("line.points.you", { n: result.points })
+        : t("line.points", { name: seatName(state, result.winner), n: result.points }));
+    } else {
+      lines.push(t("line.no_points"));
+    }
+  }
+  return h("div", { class: "calc" }, h("h3", {}, t("result.calc")), h("ol", { class: "calc-lines" }, ...lines.map((line) => h("li", {}, line))));
+}

@@ -1,0 +1,178 @@
+// What the table asks of this page now. One pure function of the state (the last server
+// view and a few local flags) decides both the status sentence and the buttons, so the
+// page can never tell someone to press a button it does not show, nor the other way round.
+import { t, has } from "./i18n.js";
+import { cardName } from "./cards.js";
+
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./types.js").MatchResult} MatchResult */
+
+/** Both seats, in table order. @type {readonly Seat[]} */
+export const SEATS = ["one", "two"];
+
+/**
+ * The one button between rounds or after a match.
+ * @typedef {object} Between
+ * @property {"next-round"|"new-match"} cmd  the command the button sends
+ * @property {string} label                  its catalogue key
+ * @property {boolean} disabled              already asked: waiting for the other seat
+ */
+
+/**
+ * @typedef {object} TableStatus
+ * @property {string} text            the sentence of the "Game status" region
+ * @property {string[]} actions       the legal actions the page offers as buttons now
+ * @property {Between|null} between   the next-round or new-match button, if any
+ */
+
+/**
+ * @param {Seat} seat
+ * @returns {Seat}
+ */
+export function otherSeat(seat) {
+  return seat === "one" ? "two" : "one";
+}
+
+/**
+ * The seat shown at the bottom ("me") and the one at the top.
+ * @param {State} state
+ * @returns {{me: Seat, them: Seat}}
+ */
+export function displaySeats(state) {
+  const me = state.seat ?? "one";
+  return { me, them: otherSeat(me) };
+}
+
+/**
+ * How a seat is called on this page: "You", the name it was taken with, or a fallback.
+ * @param {State} state
+ * @param {Seat|null|undefined} seat
+ */
+export function seatName(state, seat) {
+  if (!seat) return "";
+  if (seat === state.seat) return t("name.you");
+  const player = state.players?.[seat] ?? state.info?.seats?.[seat];
+  if (player?.name) return player.name;
+  return player?.bot ? t("name.computer") : t("name.player");
+}
+
+/**
+ * Why a match ended early ("Ann ran out of time."), or "" when it was played out.
+ * @param {State} state
+ * @param {Pick<MatchResult, "forfeit"|"forfeited_by">|null|undefined} result
+ */
+export function forfeitText(state, result) {
+  if (!result?.forfeit || !result.forfeited_by) return "";
+  const mine = state.seat && result.forfeited_by === state.seat;
+  const key = `forfeit.${result.forfeit}${mine ? ".you" : ""}`;
+  return has(key) ? t(key, { name: seatName(state, result.forfeited_by) }) : "";
+}
+
+/**
+ * The connection sentence, or null while connected.
+ * @param {State} state
+ */
+export function connectionText(state) {
+  const c = state.connection;
+  if (c.connected) return null;
+  if (c.retryIn != null && c.everConnected) return t("conn.lost", { s: Math.max(1, Math.round(c.retryIn / 1000)) });
+  return t("conn.connecting");
+}
+
+/**
+ * The button between rounds (next round) or after the match (new match), for a seat
+ * whose table is complete; disabled once this seat asked, until the other one does.
+ * @param {State} state
+ * @returns {Between|null}
+ */
+function betweenButton(state) {
+  const view = state.view;
+  const me = state.seat ? state.players?.[state.seat] : null;
+  if (!view || !me || !state.players?.one || !state.players?.two) return null;
+  const table = view.table;
+  if (table.match_phase === "over") {
+    return { cmd: "new-match", label: "act.new_match", disabled: Boolean(me.rematch) };
+  }
+  if (table.match_phase === "deal" && table.round > 0) {
+    return { cmd: "next-round", label: "act.next_round", disabled: Boolean(me.ready) };
+  }
+  return null;
+}
+
+/**
+ * "Your turn: ..." for the offered actions: every button the sentence names is among them.
+ * @param {string} phase
+ * @param {string[]} actions
+ * @param {string} topName
+ */
+function yourTurnText(phase, actions, topName) {
+  const offers = (/** @type {string} */ prefix) => actions.some((a) => a.startsWith(prefix));
+  if (phase === "first_upcard" && actions.includes("take") && actions.includes("pass")) {
+    return t("status.you_first_upcard", { card: topName });
+  }
+  if (phase === "last_discard") {
+    return actions.includes("draw discard") ? t("status.you_last_discard") : t("status.you_last_discard_pass");
+  }
+  if (phase === "draw" && actions.includes("draw stock")) {
+    return actions.includes("draw discard") ? t("status.you_draw", { card: topName }) : t("status.you_draw_stock");
+  }
+  if (offers("discard ")) {
+    if (offers("gin ")) return t("status.you_discard_gin");
+    if (actions.includes("big gin")) return t("status.you_discard_big_gin");
+    if (offers("knock ")) return t("status.you_discard_knock");
+    return t("status.you_discard");
+  }
+  return t("status.you_decide");
+}
+
+/**
+ * What happens at the table in words, and what this page offers.
+ * @param {State} state
+ * @returns {TableStatus}
+ */
+export function tableStatus(state) {
+  const view = state.view;
+  if (!view) return { text: t("status.connecting"), actions: [], between: null };
+  const table = view.table;
+  const players = state.players ?? { one: null, two: null };
+  const top = table.discard_pile.at(-1);
+  const topName = top ? cardName(top) : "";
+  const inRound = table.match_phase === "round" && table.round_phase !== "over";
+  // Actions are offered only on the felt of a running round, and not while an own move
+  // is on its way.
+  const offered = inRound && state.seat && players.one && players.two && state.pending == null;
+  const actions = offered ? [...view.legal_actions] : [];
+  const between = betweenButton(state);
+  const parts = [];
+  if (!players.one || !players.two) {
+    parts.push(t("status.waiting_player"));
+  } else if (table.match_phase === "over") {
+    parts.push(t("status.match_over", { name: seatName(state, table.match_result?.winner) }));
+    const forfeit = forfeitText(state, table.match_result);
+    if (forfeit) parts.push(forfeit);
+  } else if (table.match_phase === "deal" || table.round_phase === "over") {
+    if (table.round > 0) parts.push(t("status.round_over", { n: table.round }));
+  } else if (actions.length) {
+    parts.push(yourTurnText(table.round_phase, actions, topName));
+  } else if (table.turn && table.turn !== state.seat) {
+    /** @type {Record<string, string>} */
+    const keys = { first_upcard: "status.they_first_upcard", draw: "status.they_draw", last_discard: "status.they_last_discard" };
+    parts.push(t(keys[table.round_phase] ?? "status.they_discard", { name: seatName(state, table.turn) }));
+  }
+  if (between && state.seat) {
+    const other = seatName(state, otherSeat(state.seat));
+    if (between.cmd === "new-match") parts.push(between.disabled ? t("status.waiting_rematch", { name: other }) : t("status.press_new"));
+    else parts.push(between.disabled ? t("status.waiting_ready", { name: other }) : t("status.press_next"));
+  }
+  if (!state.seat) parts.unshift(t("status.spectator"));
+  if (inRound) parts.push(top ? t("status.discard_top", { card: topName }) : t("status.discard_none"));
+  const { me, them } = displaySeats(state);
+  parts.push(t("status.scores", { a: seatName(state, me), sa: table.scores[me], b: seatName(state, them), sb: table.scores[them] }));
+  if (table.rules?.target_score) parts.push(t("status.target", { n: table.rules.target_score }));
+  if (state.seat && view.arrangement && inRound) parts.push(t("status.deadwood", { n: view.arrangement.deadwood }));
+  if (state.pending != null) parts.unshift(t("status.sending"));
+  const conn = connectionText(state);
+  if (conn) parts.push(conn);
+  return { text: parts.join(" "), actions, between };
+}

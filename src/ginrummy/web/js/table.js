@@ -1,0 +1,469 @@
+// The table of a room: info bar, status line, timer, absence and claim, the felt (the
+// opponent, the piles, the buttons, the tip, the own hand). A pure function of the
+// state; the buttons are exactly what status.js offers.
+import { h } from "./dom.js";
+import { t, has } from "./i18n.js";
+import { cardName, cardList, cardElement, cardBack } from "./cards.js";
+import { handOrder, meldIndex, actionsByCard, preferredCardAction, splitAction, timeLeft, graceLeft } from "./store.js";
+import { playerTag, ratingText } from "./lobby.js";
+import { timerSentence, tipText } from "./words.js";
+import { renderRoundEnd } from "./results.js";
+import { tableStatus, seatName, otherSeat, displaySeats, SEATS } from "./status.js";
+
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").TableState} TableState */
+/** @typedef {import("./types.js").Seat} Seat */
+
+/** @param {State} state */
+function inviteUrl(state) {
+  return `${globalThis.location.origin}/r/${state.route.room}`;
+}
+
+/**
+ * @param {State} state
+ */
+export function renderInvite(state) {
+  const info = state.info ?? state.room.info;
+  if (!info || info.kind !== "room" || !state.seat) return null;
+  const waiting = !state.players?.one || !state.players?.two;
+  // A public table is found in the lobby: the link is offered only while a seat is free.
+  const listed = info.visibility === "public";
+  if (listed && !waiting) return null;
+  return h("section", { class: `panel invite${waiting ? " waiting" : " compact"}`, "aria-labelledby": "invite-h" },
+    h("h2", { id: "invite-h" }, t("room.invite.title")),
+    waiting ? h("p", {}, t(listed ? "room.invite.text_public" : "room.invite.text")) : null,
+    h("div", { class: "invite-row" },
+      h("label", { for: "invite-link", class: "visually-hidden" }, t("room.invite.link")),
+      h("input", { id: "invite-link", type: "text", readonly: true, value: inviteUrl(state), dataset: { key: "invite-link" } }),
+      h("button", { type: "button", class: "button primary", dataset: { cmd: "copy-invite", key: "copy-invite" } }, t("act.copy_invite"))),
+    state.copied ? h("p", { class: "hint" }, t("ann.copied")) : null,
+    waiting ? h("p", { class: "hint" }, t("room.waiting")) : null);
+}
+
+// ---------------------------------------------------------------- the table
+
+/**
+ * @param {State} rawState
+ * @param {number} [now]
+ */
+export function renderTable(rawState, now = 0) {
+  // The status sentence and every button come from one decision (status.js): the parts
+  // below see exactly the actions it offers.
+  const status = tableStatus(rawState);
+  if (!rawState.view) return [h("p", { role: "status" }, status.text)];
+  /** @type {TableState} */
+  const state = { ...rawState, view: { ...rawState.view, legal_actions: status.actions } };
+  const view = state.view;
+  const table = view.table;
+  /** @type {HTMLElement[]} */
+  const out = [];
+  const inRound = table.match_phase === "round" && table.round_phase !== "over";
+  out.push(renderInfoBar(state));
+  out.push(h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" }, status.text,
+    " ", h("span", { id: "status-timer" }, timerSentence(state, now))));
+  const timer = renderTimer(state, now);
+  if (timer) out.push(timer);
+  out.push(...renderAbsence(state, now));
+  if (state.confirmResign) out.push(renderResignConfirm());
+  if (state.notice) out.push(h("p", { class: "notice", role: "alert" }, noticeText(state.notice)));
+  if (!state.seat) out.push(h("p", { class: "hint spectating" }, t("table.spectating")));
+  const invite = renderInvite(state);
+  const waitingForPlayer = !state.players?.one || !state.players?.two;
+  if (invite && waitingForPlayer) out.push(invite);
+  if (inRound && table.round > 0) out.push(renderFelt(state));
+  else if (!inRound && (table.round > 0 || status.between)) out.push(renderRoundEnd(state, status.between));
+  if (invite && !waitingForPlayer) out.push(invite);
+  return out;
+}
+
+/**
+ * @param {TableState} state
+ * @param {number} now
+ */
+function renderTimer(state, now) {
+  const timer = state.timer;
+  if (!timer || state.view.table.match_phase === "over") return null;
+  const total = Math.max(1, Math.round(timer.total_ms / 1000));
+  const leftMs = timeLeft(timer, now) ?? 0;
+  const left = Math.ceil(leftMs / 1000);
+  const whose = timer.seat === state.seat ? t("timer.yours") : t("timer.theirs", { name: seatName(state, timer.seat) });
+  return h("div", { class: `timer${timer.seat === state.seat ? " mine" : ""}${left <= 10 ? " low" : ""}` },
+    h("span", { class: "timer-label", id: "timer-text" }, t("timer.text", { who: whose, s: left })),
+    h("div", {
+      class: "timer-track", id: "timer-bar", role: "progressbar", "aria-label": t("timer.label"),
+      "aria-valuemin": "0", "aria-valuemax": String(total), "aria-valuenow": String(left),
+      "aria-valuetext": t("timer.valuetext", { s: left }),
+    }, h("div", { class: "timer-fill", style: `width: ${(100 * leftMs) / Math.max(1, timer.total_ms)}%` })));
+}
+
+/**
+ * Grace periods of absent players, and the claim offer once one has run out.
+ * @param {TableState} state
+ * @param {number} now
+ */
+function renderAbsence(state, now) {
+  /** @type {HTMLElement[]} */
+  const out = [];
+  const over = state.view.table.match_phase === "over";
+  if (over) return out;
+  for (const seat of SEATS) {
+    const left = graceLeft(state, seat, now);
+    if (left === null || state.players?.[seat]?.connected) continue;
+    const name = seatName(state, seat);
+    if (left > 0) {
+      out.push(h("p", { class: "notice grace", dataset: { grace: seat } },
+        t("grace.running", { name }), " ",
+        h("span", { id: `grace-${seat}` }, t("grace.left", { s: Math.ceil(left / 1000) }))));
+      continue;
+    }
+    const claimer = state.seat && state.seat !== seat;
+    if (claimer && !state.claimDismissed) {
+      out.push(h("section", { class: "panel claim", role: "alertdialog", "aria-modal": "false", "aria-labelledby": "claim-h", "aria-describedby": "claim-text" },
+        h("h2", { id: "claim-h" }, t("claim.title")),
+        h("p", { id: "claim-text" }, t("claim.text", { name })),
+        h("div", { class: "button-row" },
+          h("button", { type: "button", class: "button primary", dataset: { cmd: "claim", key: "claim" } }, t("claim.claim")),
+          h("button", { type: "button", class: "button secondary", dataset: { cmd: "claim-wait", key: "claim-wait" } }, t("claim.wait")))));
+    } else if (claimer) {
+      out.push(h("p", { class: "notice grace" }, t("claim.waiting", { name }), " ",
+        h("button", { type: "button", class: "button secondary", dataset: { cmd: "claim", key: "claim" } }, t("claim.claim"))));
+    } else {
+      out.push(h("p", { class: "notice grace" }, t("grace.over", { name, other: seatName(state, otherSeat(seat)) })));
+    }
+  }
+  return out;
+}
+
+function renderResignConfirm() {
+  return h("section", { class: "panel claim", role: "alertdialog", "aria-modal": "false", "aria-labelledby": "resign-h" },
+    h("h2", { id: "resign-h" }, t("resign.title")),
+    h("div", { class: "button-row" },
+      h("button", { type: "button", class: "button primary", dataset: { cmd: "resign-yes", key: "resign-yes" } }, t("resign.yes")),
+      h("button", { type: "button", class: "button secondary", dataset: { cmd: "resign-no", key: "resign-no" } }, t("act.cancel"))));
+}
+
+/**
+ * Keep the clocks moving between server messages: the timer bar, the seconds in the
+ * status, grace and quick-match counters. Returns true when a full render is due (a
+ * grace period ran out, the move timer reached zero).
+ * @param {State} state
+ * @param {number} now
+ */
+export function patchClocks(state, now) {
+  let rerender = false;
+  const bar = document.getElementById("timer-bar");
+  if (bar && state.timer) {
+    const leftMs = timeLeft(state.timer, now) ?? 0;
+    const left = Math.ceil(leftMs / 1000);
+    if (bar.getAttribute("aria-valuenow") !== String(left)) {
+      bar.setAttribute("aria-valuenow", String(left));
+      bar.setAttribute("aria-valuetext", t("timer.valuetext", { s: left }));
+      const whose = state.timer.seat === state.seat ? t("timer.yours") : t("timer.theirs", { name: seatName(state, state.timer.seat) });
+      const text = document.getElementById("timer-text");
+      if (text) text.textContent = t("timer.text", { who: whose, s: left });
+      bar.parentElement?.classList.toggle("low", left <= 10);
+    }
+    const fill = bar.firstElementChild;
+    if (fill instanceof HTMLElement) fill.style.width = `${(100 * leftMs) / Math.max(1, state.timer.total_ms)}%`;
+    const said = document.getElementById("status-timer");
+    const sentence = timerSentence(state, now);
+    if (said && said.textContent !== sentence) said.textContent = sentence;
+  }
+  for (const seat of SEATS) {
+    const left = graceLeft(state, seat, now);
+    if (left === null) continue;
+    const el = document.getElementById(`grace-${seat}`);
+    if (el) {
+      if (left === 0) rerender = true;
+      else el.textContent = t("grace.left", { s: Math.ceil(left / 1000) });
+    }
+  }
+  return rerender;
+}
+
+/**
+ * @param {{code: string, message: string}} notice
+ */
+function noticeText(notice) {
+  const key = `error.${notice.code}`;
+  return has(key) ? t(key) : t("error.generic", { message: notice.message || notice.code });
+}
+
+/**
+ * @param {TableState} state
+ */
+function renderInfoBar(state) {
+  const table = state.view.table;
+  const rules = table.rules ?? {};
+  const { me, them } = displaySeats(state);
+  const target = rules.target_score ? t("table.target", { n: rules.target_score }) : t("table.first_to_knock");
+  const presetKey = `preset.short.${rules.name}`;
+  const score = (/** @type {Seat} */ seat) => h("span", { class: `score${table.turn === seat ? " on-turn" : ""}` },
+    h("span", { class: "score-name" }, seatName(state, seat)), " ",
+    h("strong", {}, String(table.scores[seat])));
+  const controls = [];
+  // Whether tips may be used here is the server's call (the `tips` message).
+  if (state.seat && state.tips.allowed) {
+    controls.push(h("button", {
+      type: "button", class: `chip tips-toggle${state.tips.on ? " on" : ""}`, "aria-pressed": String(state.tips.on),
+      dataset: { cmd: "tips", key: "tips" },
+    }, t("act.tips")));
+  }
+  const both = state.players?.one && state.players?.two;
+  if (state.seat && both && table.match_phase !== "over" && table.round > 0) {
+    controls.push(h("button", {
+      type: "button", class: "chip resign", "aria-expanded": String(Boolean(state.confirmResign)),
+      dataset: { cmd: "resign", key: "resign" },
+    }, t("act.resign")));
+  }
+  const info = state.info;
+  const extra = [];
+  if (info?.rated) extra.push(h("span", { class: "badge rated" }, t("lobby.rated")));
+  if (info?.spectators === false) extra.push(h("span", { class: "watchers" }, t("table.no_watchers")));
+  else if (typeof state.watchers === "number" && state.watchers > 0) {
+    extra.push(h("span", { class: "watchers", id: "watchers" }, t(state.watchers === 1 ? "table.watchers.one" : "table.watchers", { n: state.watchers })));
+  }
+  return h("div", { class: "infobar" },
+    h("div", { class: "match-info" },
+      h("span", {}, t("table.round", { n: Math.max(1, table.round) })), " · ",
+      h("span", {}, has(presetKey) ? t(presetKey) : rules.name ?? ""), " · ",
+      h("span", {}, target), ...extra.flatMap((el) => [" · ", el])),
+    h("div", { class: "scores" }, score(me), h("span", { "aria-hidden": "true" }, " : "), score(them)),
+    h("div", { class: "info-controls" }, ...controls));
+}
+
+/**
+ * @param {TableState} state
+ */
+function renderFelt(state) {
+  const view = state.view;
+  const table = view.table;
+  const { me, them } = displaySeats(state);
+  return h("section", { class: "felt", "aria-label": t("app.title") },
+    renderOpponent(state, them),
+    renderPiles(state),
+    renderActions(state),
+    renderTip(state),
+    state.seat ? renderOwnHand(state) : renderOpponent(state, me, true),
+    table.doubled ? h("p", { class: "hint" }, t("table.doubled")) : null);
+}
+
+/**
+ * @param {TableState} state
+ * @param {Seat} seat
+ */
+function playerBadges(state, seat) {
+  const table = state.view.table;
+  const p = state.players?.[seat];
+  const badges = [];
+  if (table.dealer === seat) badges.push(h("span", { class: "badge" }, t("table.dealer")));
+  if (p?.bot) badges.push(h("span", { class: "badge" }, t("table.bot")));
+  const player = p?.player ?? state.info?.seats?.[seat]?.player;
+  if (player && ratingText(player)) {
+    badges.push(h("span", { class: "badge rating-badge", title: t("lobby.rating") }, t("lobby.rating.short", { r: ratingText(player) })));
+  }
+  const suffix = player?.tag?.includes("#") ? player.tag.slice(player.tag.lastIndexOf("#")) : null;
+  if (suffix && seat !== state.seat) badges.push(h("span", { class: "badge tag", title: playerTag(player) }, suffix));
+  if (p && !p.bot && !p.connected) badges.push(h("span", { class: "badge warn" }, t("table.disconnected")));
+  return badges;
+}
+
+/**
+ * @param {TableState} state
+ * @param {Seat} seat
+ * @param {boolean} [bottom]  shown at the bottom (for a spectator)
+ */
+function renderOpponent(state, seat, bottom = false) {
+  const view = state.view;
+  const table = view.table;
+  const size = table.hand_sizes[seat];
+  const known = table.known[seat] ?? [];
+  const name = seatName(state, seat);
+  const label = known.length
+    ? t("table.opponent_hand.known", { name, n: size, cards: cardList(known) })
+    : t("table.opponent_hand", { name, n: size });
+  const anim = state.animation;
+  const justDrew = anim && anim.seat === seat && typeof anim.action === "string" && anim.action.startsWith("draw");
+  const cards = [];
+  for (let i = known.length; i < size; i += 1) {
+    const back = cardBack({ small: true });
+    if (justDrew && i === size - 1) back.classList.add("anim-draw");
+    cards.push(back);
+  }
+  // Known cards last, so no back covers them.
+  for (const card of known) {
+    const el = cardElement(card, { small: true });
+    el.classList.add("known");
+    el.title = t("table.known");
+    cards.push(el);
+  }
+  return h("section", { class: `opponent${bottom ? " bottom" : ""}${table.turn === seat ? " on-turn" : ""}` },
+    h("div", { class: "player-line" }, h("span", { class: "player-name" }, name), ...playerBadges(state, seat)),
+    h("div", { class: "fan small-fan", role: "img", "aria-label": label }, ...cards));
+}
+
+/**
+ * @param {TableState} state
+ */
+function renderPiles(state) {
+  const view = state.view;
+  const table = view.table;
+  const legal = view.legal_actions;
+  const top = table.discard_pile.at(-1);
+  const anim = state.animation;
+  const stockLegal = legal.includes("draw stock");
+  const stockLabel = t("table.stock", { n: table.stock_size });
+  const stockArt = h("span", { class: "pile-stack" }, table.stock_size > 0 ? cardBack() : h("span", { class: "card empty" }));
+  const stock = stockLegal
+    ? h("button", {
+      type: "button", class: `pile stock lit${recommended(state, "draw stock")}`, "aria-label": t("act.draw_stock"),
+      "aria-description": stockLabel, dataset: { act: "draw stock", key: "act-draw-stock", drag: "pile" },
+    }, stockArt, h("span", { class: "pile-caption" }, t("act.draw_stock")))
+    : h("div", { class: "pile stock", role: "img", "aria-label": stockLabel }, stockArt,
+      h("span", { class: "pile-caption" }, stockLabel));
+  const topEl = top ? cardElement(top) : h("span", { class: "card empty" });
+  if (top && anim && anim.seat && anim.seat !== state.seat && typeof anim.action === "string" && anim.action.startsWith("discard")) {
+    topEl.classList.add("anim-discard");
+  }
+  const takeAction = legal.includes("take") ? "take" : legal.includes("draw discard") ? "draw discard" : null;
+  const pileLabel = `${t("table.discard_pile")}: ${top ? t("table.discard_top", { card: cardName(top) }) : t("table.discard_empty")}`;
+  const discardLegal = legal.some((a) => a.startsWith("discard "));
+  let discard;
+  if (takeAction) {
+    const name = takeAction === "take" ? t("act.take") : t("act.draw_discard");
+    discard = h("button", {
+      type: "button", class: `pile discard lit${recommended(state, takeAction)}`, "aria-label": name,
+      "aria-description": pileLabel, dataset: { act: takeAction, key: `act-${takeAction.replace(" ", "-")}`, drag: "pile" },
+    }, h("span", { class: "pile-stack" }, topEl), h("span", { class: "pile-caption" }, name));
+  } else {
+    discard = h("div", {
+      class: `pile discard${discardLegal ? " drop-target" : ""}`, role: "img", "aria-label": pileLabel,
+      dataset: discardLegal ? { drop: "discard" } : {},
+    }, h("span", { class: "pile-stack" }, topEl),
+    h("span", { class: "pile-caption" }, top ? cardName(top) : t("table.discard_empty")));
+  }
+  return h("div", { class: "piles" }, stock, discard);
+}
+
+/**
+ * @param {TableState} state
+ * @param {string} action
+ */
+function recommended(state, action) {
+  const tip = state.tips.tip;
+  return tip && tip.version === state.version && tip.action === action ? " recommended" : "";
+}
+
+/**
+ * @param {TableState} state
+ */
+function renderActions(state) {
+  const view = state.view;
+  const legal = view.legal_actions;
+  const buttons = [];
+  if (legal.includes("pass")) {
+    buttons.push(h("button", { type: "button", class: `button${recommended(state, "pass")}`, dataset: { act: "pass", key: "act-pass" } }, t("act.pass")));
+  }
+  for (const kind of ["gin", "knock"]) {
+    const best = preferredCardAction(view, kind);
+    if (!best) continue;
+    const [, card] = splitAction(best);
+    const tipAction = state.tips.tip?.version === state.version ? state.tips.tip.action : null;
+    const rec = tipAction && tipAction.startsWith(`${kind} `) ? " recommended" : "";
+    buttons.push(h("button", {
+      type: "button", class: `button lit ${kind}${rec}`, "aria-description": t(`act.${kind}.desc`, { card: card ? cardName(card) : "" }),
+      dataset: { act: best, key: `act-${kind}` },
+    }, t(`act.${kind}`)));
+  }
+  const finishing = actionsByCard(view, "knock").size + actionsByCard(view, "gin").size;
+  if (finishing > 1 || state.choose) {
+    buttons.push(h("button", {
+      type: "button", class: "button secondary", "aria-pressed": String(Boolean(state.choose)),
+      dataset: { cmd: "choose", arg: state.choose ? "" : "finish", key: "choose-card" },
+    }, t("act.choose_card")));
+  }
+  if (legal.includes("big gin")) {
+    buttons.push(h("button", { type: "button", class: `button lit gin${recommended(state, "big gin")}`, dataset: { act: "big gin", key: "act-big-gin" } }, t("act.big_gin")));
+  }
+  if (!buttons.length) return h("div", { class: "actions empty" });
+  const out = h("div", { class: "actions" }, ...buttons);
+  if (state.choose) {
+    out.append(h("p", { class: "hint choose-hint" }, t("choose.card")));
+  }
+  return out;
+}
+
+/**
+ * @param {TableState} state
+ */
+function renderTip(state) {
+  const tips = state.tips;
+  if (!state.seat) return null;
+  if (tips.on && tips.tip && tips.tip.version === state.version) {
+    return h("aside", { class: "tip-box", "aria-label": t("tips.title") },
+      h("strong", {}, t("tips.title"), ": "), tipText(tips.tip), " ",
+      h("span", { class: "hint" }, t("tips.on", { n: tips.left })));
+  }
+  if (tips.on) {
+    const waiting = state.view.legal_actions.length > 0;
+    return h("aside", { class: "tip-box quiet", "aria-label": t("tips.title") },
+      waiting ? t("tips.waiting") : t("tips.on", { n: tips.left }), tips.message ? ` ${t(tips.message)}` : "");
+  }
+  if (tips.message) return h("aside", { class: "tip-box quiet", "aria-label": t("tips.title") }, t(tips.message));
+  return null;
+}
+
+/** @param {TableState} state */
+function renderOwnHand(state) {
+  const view = state.view;
+  const order = handOrder(view, state.manualOrder);
+  const melds = meldIndex(view);
+  const discards = actionsByCard(view, "discard");
+  // Choosing the card to lay down face down: gin with it if that is legal, else knock.
+  const chooseMap = state.choose ? new Map([...actionsByCard(view, "knock"), ...actionsByCard(view, "gin")]) : null;
+  const tip = state.tips.tip?.version === state.version ? state.tips.tip.action : null;
+  const fresh = new Set(state.fresh);
+  /** @type {HTMLElement[]} */
+  const cards = [];
+  /** @type {string|null} */
+  let previousGroup = null;
+  order.forEach((card, position) => {
+    const group = melds.has(card) ? `m${melds.get(card)}` : "dead";
+    const name = cardName(card);
+    let action = null;
+    let description;
+    if (chooseMap) {
+      action = chooseMap.get(card) ?? null;
+      description = action ? t(action.startsWith("gin") ? "hand.gin_with" : "hand.knock_with", { card: name }) : null;
+    } else {
+      action = discards.get(card) ?? null;
+      if (action) description = t("hand.discard", { card: name });
+      else if (view.taken === card && view.legal_actions.length) description = t("hand.taken", { card: name });
+    }
+    const inMeld = melds.has(card);
+    const classes = ["hand-card", inMeld ? `meld meld-${(melds.get(card) ?? 0) % 4}` : "deadwood"];
+    if (group !== previousGroup && position > 0) classes.push("group-start");
+    if (action) classes.push("playable");
+    if (fresh.has(card)) classes.push("fresh");
+    if (view.taken === card) classes.push("taken");
+    if (tip && action && tip === action) classes.push("recommended");
+    previousGroup = group;
+    const button = h("button", {
+      type: "button", class: classes.join(" "), "aria-label": name,
+      "aria-description": [description, inMeld ? t("hand.meld") : t("hand.deadwood")].filter(Boolean).join(". "),
+      "aria-disabled": action ? null : "true",
+      dataset: { card, act: action ?? undefined, key: `card-${card}`, drag: "card" },
+    }, cardElement(card));
+    cards.push(button);
+  });
+  const arrangement = view.arrangement;
+  return h("section", { class: `own${view.legal_actions.length ? " on-turn" : ""}` },
+    h("div", { class: "player-line" },
+      h("span", { class: "player-name" }, t("table.you")), ...(state.seat ? playerBadges(state, state.seat) : []),
+      arrangement ? h("span", { class: `deadwood-counter${arrangement.deadwood <= view.table.knock_limit ? " low" : ""}` },
+        t("table.deadwood", { n: arrangement.deadwood }), " ",
+        h("span", { class: "hint" }, `(${t("table.deadwood.knock_limit", { n: view.table.knock_limit })})`)) : null,
+      state.manualOrder ? h("button", { type: "button", class: "chip", dataset: { cmd: "sort", key: "sort" } }, t("act.sort")) : null),
+    h("div", { class: "fan hand", role: "group", "aria-label": t("table.your_hand"), dataset: { drop: "hand" } }, ...cards),
+    h("p", { class: "hint hand-help" }, t("table.hand_help")));
+}

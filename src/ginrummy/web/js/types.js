@@ -1,0 +1,282 @@
+// The shapes of the protocol (docs/protocol.md) and of the client state, as JSDoc types
+// for `tsc --checkJs`. Nothing here runs: modules import these names in type comments only.
+
+/** @typedef {"one"|"two"} Seat */
+/** @typedef {{one: T, two: T}} PerSeat<T> @template T */
+
+/**
+ * @typedef {object} PlayerSummary
+ * @property {string} id
+ * @property {string} name
+ * @property {string} tag
+ * @property {number|null} [rating]
+ * @property {number} [rd]
+ * @property {number} [rated_matches]
+ * @property {number} [abandons]
+ * @property {boolean} [leaver]
+ */
+
+/**
+ * A seat in `players` of a `view` or `presence` message.
+ * @typedef {object} PlayerEntry
+ * @property {string} name
+ * @property {string|null} bot
+ * @property {boolean} connected
+ * @property {boolean} ready
+ * @property {boolean} rematch
+ * @property {PlayerSummary|null} [player]
+ * @property {number|null} [grace_remaining_ms]
+ */
+
+/** @typedef {PerSeat<PlayerEntry|null>} Players */
+
+/**
+ * @typedef {object} SeatInfo
+ * @property {string} name
+ * @property {string|null} bot
+ * @property {boolean} [connected]
+ * @property {PlayerSummary|null} [player]
+ */
+
+/**
+ * Room info (HTTP and `welcome`).
+ * @typedef {object} RoomInfo
+ * @property {string} room
+ * @property {"solo"|"room"} kind
+ * @property {"waiting"|"playing"|"over"} status
+ * @property {PerSeat<SeatInfo|null>} seats
+ * @property {boolean} spectators
+ * @property {boolean} [spectator_chat]
+ * @property {"private"|"public"} [visibility]
+ * @property {boolean} [rated]
+ * @property {number|null} [timer]
+ * @property {number} [watchers]
+ * @property {Seat|null} [your_seat]
+ */
+
+/**
+ * @typedef {object} Showdown
+ * @property {string[][]} knocker_melds
+ * @property {string[]} knocker_deadwood_cards
+ * @property {number} knocker_deadwood
+ * @property {string[][]} defender_melds
+ * @property {string[]} defender_deadwood_cards
+ * @property {number} defender_deadwood
+ * @property {{card: string, onto: string[]}[]} layoffs
+ * @property {number} base_points
+ * @property {number} bonus
+ * @property {number} multiplier
+ * @property {number} points
+ */
+
+/**
+ * @typedef {object} RoundResult
+ * @property {"knock"|"gin"|"big_gin"|"undercut"|"void"} kind
+ * @property {Seat|null} knocker
+ * @property {Seat|null} winner
+ * @property {number} points
+ * @property {PerSeat<string[]>} [hands]
+ * @property {Showdown|null} showdown
+ */
+
+/**
+ * @typedef {object} MatchResult
+ * @property {Seat|null} winner
+ * @property {"timeout"|"abandoned"|"resigned"|null} [forfeit]
+ * @property {Seat|null} [forfeited_by]
+ * @property {PerSeat<number>} [round_points]
+ * @property {PerSeat<number>} [rounds_won]
+ * @property {PerSeat<number>} [box_bonus]
+ * @property {PerSeat<number>} [game_bonus]
+ * @property {PerSeat<number>} [shutout_bonus]
+ * @property {PerSeat<number>} [totals]
+ */
+
+/**
+ * @typedef {object} Table
+ * @property {{name?: string, target_score?: number|null, knock_limit?: number}} [rules]
+ * @property {"deal"|"round"|"over"} match_phase
+ * @property {"first_upcard"|"draw"|"discard"|"last_discard"|"over"} round_phase
+ * @property {number} round
+ * @property {Seat|null} [dealer]
+ * @property {Seat|null} turn
+ * @property {number} stock_size
+ * @property {string[]} discard_pile
+ * @property {number} knock_limit
+ * @property {boolean} [doubled]
+ * @property {PerSeat<number>} hand_sizes
+ * @property {PerSeat<string[]>} known
+ * @property {PerSeat<number>} scores
+ * @property {RoundResult|null} [result]
+ * @property {{result: RoundResult|null}[]} rounds
+ * @property {MatchResult|null} [match_result]
+ */
+
+/**
+ * @typedef {object} Arrangement
+ * @property {string[][]} melds
+ * @property {string[]} deadwood_cards
+ * @property {number} deadwood
+ */
+
+/**
+ * @typedef {object} View
+ * @property {Seat|null} seat
+ * @property {string[]} hand
+ * @property {Arrangement|null} arrangement
+ * @property {string[]} legal_actions
+ * @property {string|null} taken
+ * @property {string|null} [knock_discard]
+ * @property {Table} table
+ */
+
+/**
+ * @typedef {object} Timer
+ * @property {Seat} seat
+ * @property {number} remaining_ms
+ * @property {number} total_ms
+ * @property {number} [at]  when it arrived (performance.now())
+ */
+
+/**
+ * @typedef {object} ChatMessage
+ * @property {number|null} [id]
+ * @property {number} [t]
+ * @property {{seat: Seat|null, tag?: string, player?: string}} from
+ * @property {string|null} text
+ * @property {string|null} phrase
+ */
+
+/**
+ * @typedef {object} Tip
+ * @property {number} version
+ * @property {string} action
+ * @property {string} key
+ * @property {Record<string, unknown>} [params]
+ * @property {Record<string, string>} [text]
+ */
+
+/**
+ * GET /api/config: the server's validation limits and quick phrases.
+ * @typedef {object} Limits
+ * @property {{min: number, max: number, pattern: string, punctuation: string}} name
+ * @property {{max: number}} chat
+ */
+/**
+ * @typedef {object} Config
+ * @property {Limits} limits
+ * @property {{key: string, text: Record<string, string>}[]} phrases
+ */
+
+/**
+ * The tips switch as the server last told it (`tips` message), plus the shown tip.
+ * @typedef {object} TipsState
+ * @property {boolean} allowed
+ * @property {boolean} on
+ * @property {number} left
+ * @property {number|null} requested  the version a tip was asked for
+ * @property {Tip|null} tip
+ * @property {string|null} message    a catalogue key to show
+ */
+
+/**
+ * A message from the server (the fields used by the client; see docs/protocol.md).
+ * @typedef {{type: string, [field: string]: any}} ServerMessage
+ */
+
+/**
+ * @typedef {object} Route
+ * @property {"home"|"room"|"lobby"|"player"|"leaderboard"} name
+ * @property {string|null} room
+ * @property {string} [player]
+ */
+
+/**
+ * @typedef {object} Announcement
+ * @property {"move"|"presence"|"round_end"|"deal"|"forfeit"|"tips"|"text"} kind
+ * @property {Seat|null} [seat]
+ * @property {string} [action]
+ * @property {string|null} [top]
+ * @property {string} [what]
+ * @property {string|null} [reason]
+ * @property {boolean} [on]
+ * @property {number} [left]
+ * @property {string|null} [message]
+ * @property {string} [text]
+ */
+
+/**
+ * @typedef {object} HomeForm
+ * @property {string|null} level
+ * @property {number|string} soloTarget
+ * @property {string} preset
+ * @property {number|string} roomTarget
+ * @property {string} seat2
+ * @property {string} name
+ */
+
+/**
+ * @typedef {object} TableForm
+ * @property {string} preset
+ * @property {number|string} target
+ * @property {string} timer
+ * @property {string} [visibility]
+ * @property {boolean} [rated]
+ * @property {boolean} [spectators]
+ * @property {boolean} [spectatorChat]
+ */
+
+/**
+ * @typedef {object} LobbyState
+ * @property {any} data                GET /api/lobby's body, or null
+ * @property {boolean} connected
+ * @property {string|null} error
+ * @property {string|null} nickname    the nickname being typed
+ * @property {string|null} nicknameError
+ * @property {boolean} [nicknameSaved]
+ * @property {boolean} [busy]
+ * @property {{start: number, elapsed: number, offered: boolean}|null} quick
+ * @property {TableForm} form
+ * @property {TableForm} quickForm
+ */
+
+/**
+ * The whole client state (store.initialState): the last server view and a little
+ * presentation state.
+ * @typedef {object} State
+ * @property {string} lang
+ * @property {Route} route
+ * @property {{levels: any[], games: any[], busy: boolean, error: string|null, form: HomeForm}} home
+ * @property {{phase: string, info: RoomInfo|null, error: string|null, joinName: string}} room
+ * @property {Seat|null} seat
+ * @property {RoomInfo|null} info
+ * @property {View|null} view
+ * @property {number|null} version
+ * @property {Players|null} players
+ * @property {{connected: boolean, retryIn?: number|null, attempt?: number, everConnected: boolean}} connection
+ * @property {{version: number, seat: Seat|null, action: string|null, kind: string|null}|null} animation
+ * @property {string[]} fresh          cards just drawn
+ * @property {number|null} pending     the version an own move was sent at
+ * @property {string[]|null} manualOrder
+ * @property {string|null} choose
+ * @property {TipsState} tips
+ * @property {{code: string, message: string}|null} notice
+ * @property {boolean} fourColour
+ * @property {boolean} copied
+ * @property {PlayerSummary|null} me
+ * @property {LobbyState} lobby
+ * @property {{status: string, data: any}} page
+ * @property {Config|null} config
+ * @property {{messages: ChatMessage[], draft: string}} chat
+ * @property {string[]} muted
+ * @property {Timer|null} timer
+ * @property {number|null} watchers
+ * @property {number} playersAt
+ * @property {boolean} claimDismissed
+ * @property {boolean} confirmResign
+ * @property {Record<string, string>} [levelNames]
+ */
+
+/** The state while a table is shown: its view is there. @typedef {State & {view: View}} TableState */
+
+export {};
