@@ -22,7 +22,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from ginrummy.engine import Seat
 from ginrummy.server.app import create_app
-from ginrummy.server.rooms import Room, RoomManager
+from ginrummy.server.room import Room, RoomManager
 from ginrummy.server.settings import Settings
 
 from .helpers import (
@@ -161,7 +161,7 @@ def test_a_seat_on_another_instance_is_connected_and_cannot_be_claimed(
                 assert [players[s.label]["grace_remaining_ms"] for s in Seat] == [None, None]
             # No clock runs, so no instance keeps the room's lease.
             _until(
-                lambda: not any(r.holds_lease or r._work_due() for r in (room_a, room_b)),
+                lambda: not any(r.holds_lease or r.work_due() for r in (room_a, room_b)),
                 "a lease is kept for a grace period nobody needs",
             )
             _claim_refused(ws1)

@@ -16,7 +16,7 @@ from ginrummy.server import players as players_
 from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
 from ginrummy.server.quick import QuickMatch
-from ginrummy.server.rooms import Room, RoomError, RoomManager
+from ginrummy.server.room import Room, RoomError, RoomManager
 from ginrummy.server.store import StoreError
 from ginrummy.server.tokens import hash_token, new_token
 

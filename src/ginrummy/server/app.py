@@ -18,7 +18,7 @@ from ginrummy.server import api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.pubsub import open_bus
 from ginrummy.server.quick import QuickMatch
-from ginrummy.server.rooms import RoomManager
+from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.store import open_store
 from ginrummy.server.ws import websocket_endpoint

@@ -31,7 +31,7 @@ from ginrummy.protocol import (
 )
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.quick import QuickMatch, player_topic
-from ginrummy.server.rooms import LOBBY_TOPIC, Room, RoomError, RoomManager, Snapshot
+from ginrummy.server.room import LOBBY_TOPIC, Room, RoomError, RoomManager, Snapshot
 from ginrummy.server.settings import Settings
 from ginrummy.server.store import Player, StoreError
 from ginrummy.server.tips import TipsUnavailable, tip_for
