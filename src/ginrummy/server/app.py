@@ -50,6 +50,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             lease_renew=settings.lease_renew,
             presence_interval=settings.presence_interval,
             quick_confirm=settings.quick_confirm,
+            idle_s=settings.room_idle_s,
+            max_rooms=settings.max_rooms,
         )
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)

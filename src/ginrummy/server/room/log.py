@@ -26,8 +26,10 @@ from ginrummy.engine import (
     parse_cards,
 )
 from ginrummy.protocol import decode_action
-from ginrummy.server.store import Event
+from ginrummy.server.room.seats import SeatInfo, seats_of
+from ginrummy.server.store import Event, StoredRoom
 
+REPLAY_ERRORS = (GinRummyError, KeyError, TypeError, ValueError)  # a log that does not fold
 HISTORY = 64  # recent snapshots kept so each socket renders exactly the version it is told
 
 
@@ -98,6 +100,29 @@ def replay(events: Sequence[Event]) -> Snapshot:
     """The snapshot a whole log folds to."""
     snaps = fold_all(Snapshot(0, None), events)
     return snaps[-1] if snaps else Snapshot(0, None)
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    """What the store holds beyond a snapshot: the seats as stored (one may have been
+    taken through another instance), the newer events and the snapshot after each."""
+
+    seats: dict[Seat, SeatInfo]
+    events: tuple[Event, ...]
+    snaps: tuple[Snapshot, ...]
+
+    @property
+    def ends_or_deals(self) -> bool:
+        """More than plain moves: a match set up or over, a deal, a readiness."""
+        last = self.snaps[-1] if self.snaps else None
+        return last is None or last.match is None or last.over or self.events[-1].kind != "action"
+
+
+def news(current: Snapshot, stored: StoredRoom) -> News:
+    """Catch-up: fold what ``stored`` (read after ``current``) holds beyond ``current``;
+    raises what ``fold`` raises if it does not replay."""
+    newer = tuple(e for e in stored.events if e.seq > current.version)
+    return News(seats_of(stored.seats), newer, fold_all(current, newer))
 
 
 class History:

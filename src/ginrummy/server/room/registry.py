@@ -28,9 +28,9 @@ from ginrummy.server.room import master
 from ginrummy.server.room.context import Counters, RoomContext, Tuning
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.lobby import Lobby
-from ginrummy.server.room.log import Snapshot, replay
+from ginrummy.server.room.log import REPLAY_ERRORS, Snapshot, replay
 from ginrummy.server.room.presence import PRESENCE_SETTLE
-from ginrummy.server.room.room import REPLAY_ERRORS, Room
+from ginrummy.server.room.room import Room
 from ginrummy.server.room.seats import SeatInfo, seat_rows, seats_of
 from ginrummy.server.store import Player, RoomRow, Store, StoreError
 from ginrummy.server.tokens import new_room_id
@@ -309,7 +309,7 @@ class RoomManager:
     def evict(self, room: Room, why: str) -> None:
         """Unload ``room``: its tasks, subscription and presence renewals stop; the next
         request reloads it from the log."""
-        room.stop_tasks()
+        room.unload()
         if self._rooms.get(room.id) is room:
             del self._rooms[room.id]
             log.info("room %s: unloaded (%s)", room.id, why)

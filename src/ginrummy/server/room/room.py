@@ -17,7 +17,6 @@ from typing import Any, NoReturn
 
 from ginrummy.engine import (
     ForfeitReason,
-    GinRummyError,
     MatchRecord,
     Rules,
     Seat,
@@ -26,21 +25,20 @@ from ginrummy.engine import (
     record_of,
 )
 from ginrummy.server import players as players_
-from ginrummy.server.room import master, presenter
+from ginrummy.server.room import master, people, presenter
 from ginrummy.server.room.chat import Chat
 from ginrummy.server.room.context import RoomContext
 from ginrummy.server.room.duties import Duties
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.follower import follow
-from ginrummy.server.room.log import History, Snapshot, fold_all
+from ginrummy.server.room.log import REPLAY_ERRORS, History, Snapshot, news
 from ginrummy.server.room.master import Change, Table
 from ginrummy.server.room.outcome import outcome
 from ginrummy.server.room.presence import PRESENCE_LIFETIME, Presence
-from ginrummy.server.room.seats import SeatInfo, free_seat, is_person, seat_of, seats_of
+from ginrummy.server.room.seats import SeatInfo, free_seat, is_person, seat_of
 from ginrummy.server.store import Clock as StoredClock
 from ginrummy.server.store import (
     Event,
-    Outcome,
     Player,
     RoomRow,
     SeatRow,
@@ -50,8 +48,6 @@ from ginrummy.server.store import (
 )
 
 log = logging.getLogger("ginrummy.server.rooms")
-
-REPLAY_ERRORS = (GinRummyError, KeyError, TypeError, ValueError)  # a log that does not fold
 
 
 class Room:
@@ -108,12 +104,9 @@ class Room:
     def seat_of(self, identity_hash: str | None) -> Seat | None:
         return seat_of(self.seats, identity_hash)
 
-    def free_seat(self) -> Seat | None:
-        return free_seat(self.seats)
-
     @property
     def status(self) -> str:
-        if self.free_seat() is not None:
+        if free_seat(self.seats) is not None:
             return "waiting"
         return "over" if self.current.over else "playing"
 
@@ -141,9 +134,6 @@ class Room:
     @property
     def remote(self) -> Mapping[str, tuple[dict[Seat, int], int, float]]:
         return self.presence.remote
-
-    def online_anywhere(self, seat: Seat) -> int:
-        return self.presence.anywhere(seat)
 
     def connected(self, seat: Seat) -> bool:
         info = self.seats.get(seat)
@@ -206,14 +196,8 @@ class Room:
         Checked under the lock: an opponent back meanwhile is not forfeited."""
         other = seat.other
         async with self.lock:
-            await self._run(
-                lambda t: master.claim(
-                    t,
-                    seat,
-                    self.duties.graces.remaining_ms(other),
-                    self.presence.anywhere(other) > 0,
-                )
-            )
+            left, back = self.grace_remaining_ms(other), self.presence.anywhere(other) > 0
+            await self._run(lambda t: master.claim(t, seat, left, back))
 
     async def join(self, identity_hash: str, name: str, player: Player) -> Seat:
         """Take the free seat (or return the one this identity already holds)."""
@@ -222,7 +206,7 @@ class Room:
             mine = self.seat_of(identity_hash)
             if mine is not None:
                 return mine
-            seat = self.free_seat()
+            seat = free_seat(self.seats)
             if seat is None:
                 raise RoomError("room_full", "both seats are taken")
             change = master.take_seat(self.table, seat, self.ctx.rng)
@@ -241,8 +225,8 @@ class Room:
             self.seats[seat] = SeatInfo(name, identity_hash, None)
             self.player_of[seat] = player
             log.info("room %s: %s", self.id, change.note)
-            await self.announce(seat)
             await self._settle(change.snaps, change.events, tell=True)
+            await self.announce(seat)
         return seat
 
     async def _ask(self, command: Callable[[Table], Change], done_code: str) -> None:
@@ -275,7 +259,12 @@ class Room:
         try:
             if ends:
                 async with self.ctx.results_lock:  # a rating is read, then written
-                    done = await self._outcome(change.snaps[-1])
+                    end = change.snaps[-1]
+                    assert end.match is not None
+                    fresh = await people.reread(self.ctx.store, self.player_of)
+                    bots = {seat: info.bot for seat, info in self.seats.items()}
+                    now = self.ctx.clock.now()
+                    done = outcome(self.id, end.match, end.match_seq, fresh, bots, self.rated, now)
                     await self.ctx.store.append_events(self.id, change.events, done)
             else:
                 await self.ctx.store.append_events(self.id, change.events)
@@ -291,8 +280,9 @@ class Room:
             ) from None
         except StoreError as exc:
             self._fail(exc)
-        if ends:
-            await self._refresh_players()
+        if ends:  # new ratings: every loaded room shows them
+            for player in (await people.reread(self.ctx.store, self.player_of)).values():
+                self.ctx.owner.player_changed(player)
         await self._settle(change.snaps, change.events, tell=True)
 
     async def _settle(
@@ -315,28 +305,9 @@ class Room:
         if tell:
             await self.ctx.owner.room_changed(self)
 
-    async def _outcome(self, snap: Snapshot) -> Outcome:
-        assert snap.match is not None
-        fresh = {}
-        for seat, player in self.player_of.items():
-            fresh[seat] = await self.ctx.store.player(player.id) or player
-        bots = {seat: info.bot for seat, info in self.seats.items()}
-        now = self.ctx.clock.now()
-        return outcome(self.id, snap.match, snap.match_seq, fresh, bots, self.rated, now)
-
-    async def _refresh_players(self) -> None:
-        for player in list(self.player_of.values()):
-            fresh = await self.ctx.store.player(player.id)
-            if fresh is not None:
-                self.ctx.owner.player_changed(fresh)
-
     async def load_players(self) -> None:
         """Read the people's players (names, ratings) from the store."""
-        self.player_of = {
-            seat: await self.ctx.owner.player(info.identity_hash)
-            for seat, info in self.seats.items()
-            if info.identity_hash is not None
-        }
+        self.player_of = await people.players_of(self.ctx.owner, self.seats)
 
     def _check_alive(self) -> None:
         if self.broken:
@@ -352,6 +323,12 @@ class Room:
     def _break(self) -> None:
         self.broken = True
         self.ctx.owner.forget(self)
+
+    def unload(self) -> None:
+        """No longer the loaded copy (evicted): its tasks stop; a socket or request that
+        still holds it sees ``broken`` and asks the registry again."""
+        self.broken = True
+        self.stop_tasks()
 
     # --- life: opened, loaded, caught up --------------------------------------------
 
@@ -385,26 +362,22 @@ class Room:
         return stored is not None and await self._take_in(stored)
 
     async def _take_in(self, stored: StoredRoom) -> bool:
-        newer = [e for e in stored.events if e.seq > self.current.version]
-        seats = seats_of(stored.seats)  # a seat may have been taken through another instance
-        seated, self.seats = seats != self.seats, seats
-        if not newer:
-            return False
         try:
-            snaps = fold_all(self.current, newer)
+            new = news(self.current, stored)
         except REPLAY_ERRORS as exc:
             log.error("room %s: events written elsewhere do not replay: %s", self.id, exc)
             self._break()
             raise RoomError("unavailable", "this room's record is damaged") from None
-        last = snaps[-1]
+        seated, self.seats = new.seats != self.seats, new.seats
+        if not new.events:
+            return False
         people = {seat for seat, info in self.seats.items() if info.identity_hash is not None}
-        ended = last.match is None or last.over or newer[-1].kind != "action"
-        if seated or ended or people != set(self.player_of):
+        if seated or new.ends_or_deals or people != set(self.player_of):
             # New people, or ratings changed with a match's end: ask the store. Plain
             # moves change no player (a store write per seat per move otherwise).
             await self.load_players()
-        await self._settle(snaps)
-        log.info("room %s: caught up to version %d", self.id, last.version)
+        await self._settle(new.snaps)
+        log.info("room %s: caught up to version %d", self.id, self.current.version)
         return True
 
     # --- the duties in time (see duties.py) ------------------------------------------
