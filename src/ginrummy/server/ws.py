@@ -315,26 +315,25 @@ class Connection:
         room = await self.rooms.get(str(fields["room"]))
         if room is None:
             raise RoomError("unknown_room", "there is no such room")
-        # Start from the log as it is now: another server instance may have written to it.
-        if await room.catch_up():
-            # News this instance was never told of: its writer may have died between
-            # writing and publishing. The room's other sockets reload it too.
-            await self.rooms.bus.publish(room.topic, {"kind": "resync"})
         token = fields.get("token")
-        seat = room.seat_of(hash_token(token)) if token else None
+        token_hash = hash_token(token) if isinstance(token, str) and token else None
+        seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no free seat and allows no spectators")
         await self.unbind()
-        await self._identify(token)
+        await self._identify(token_hash)
         if seat is None:
             await room.watch(+1)  # before subscribing: the count is in the welcome
         self.room, self.seat, self.sent_version = room, seat, 0
         self.sub = self.rooms.bus.subscribe(room.topic)
         try:
-            # Read the log once more now that notices are kept: an event another instance
-            # wrote since the first read would otherwise reach this socket only with the
-            # next.
-            await room.catch_up()
+            # Read the log once, now that notices are kept: another instance may have
+            # written to it, and an event written meanwhile would otherwise reach this
+            # socket only with the next.
+            if await room.catch_up():
+                # News this instance was never told of: its writer may have died between
+                # writing and publishing. The room's other sockets reload it too.
+                await self.rooms.bus.publish(room.topic, {"kind": "resync"})
             if seat is not None:
                 await room.connect(seat)
             snap = room.current
@@ -360,18 +359,17 @@ class Connection:
             "a spectator" if seat is None else f"seat {seat.label}",
         )
 
-    async def _identify(self, token: object) -> None:
+    async def _identify(self, token_hash: str | None) -> None:
         """Remember the caller's identity and player (for chat and the quick match)."""
         self.identity_hash, self.player = None, None
-        if isinstance(token, str) and token:
-            token_hash = hash_token(token)
-            if await self.rooms.store.has_identity(token_hash):
-                self.identity_hash = token_hash
-                self.player = await self.rooms.player(token_hash)
+        if token_hash is not None and await self.rooms.store.has_identity(token_hash):
+            self.identity_hash = token_hash
+            self.player = await self.rooms.player(token_hash)
 
     async def hello_lobby(self, fields: Mapping[str, Any]) -> None:
         await self.unbind()
-        await self._identify(fields.get("token"))
+        token = fields.get("token")
+        await self._identify(hash_token(token) if isinstance(token, str) and token else None)
         self.lobby = True
         # Told once this instance's lobby has taken in a change made on any instance.
         lobby_sub = self.rooms.lobby_news.subscribe(LOBBY_TOPIC)

@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from ginrummy.server.room.room import Room
 
 
+def room_topic(room_id: str) -> str:
+    """The bus topic of a room's notices."""
+    return f"room:{room_id}"
+
+
 @dataclass(slots=True)
 class Tuning:
     """Timings of the rooms (seconds); ``presence_interval`` may change while running."""

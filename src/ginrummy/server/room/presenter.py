@@ -8,15 +8,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ginrummy.engine import (
+    MatchRecord,
     Rules,
     Seat,
     SeatView,
     SpectatorView,
     new_match,
+    record_of,
     view_for_seat,
     view_for_spectator,
 )
 from ginrummy.protocol import encode_public_view, to_json
+from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.log import Snapshot
 
 if TYPE_CHECKING:
@@ -45,6 +48,13 @@ class PublicPart:
             cached = (snap, to_json(encode_public_view(public)), last)
             self._cached = cached
         return cached[1], cached[2]
+
+
+def record(snap: Snapshot) -> MatchRecord:
+    """The match's record (decks included): only once it is over."""
+    if snap.match is None or not snap.match.is_over:
+        raise RoomError("match_running", "the record is available once the match is over")
+    return record_of(snap.match)
 
 
 def players(room: Room, snap: Snapshot) -> dict[str, Any]:

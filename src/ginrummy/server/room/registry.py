@@ -217,9 +217,15 @@ class RoomManager:
         if loading is None:
             loading = asyncio.create_task(self._load(room_id))
             self._loading[room_id] = loading
-            loading.add_done_callback(lambda _: self._loading.pop(room_id, None))
+            loading.add_done_callback(lambda task: self._loaded(room_id, task))
         # Shielded: a caller that gives up does not cancel the load for the others.
         return await asyncio.shield(loading)
+
+    def _loaded(self, room_id: str, task: asyncio.Task[Room | None]) -> None:
+        if self._loading.get(room_id) is task:
+            del self._loading[room_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("room %s: the load failed: %s", room_id, task.exception())
 
     async def _load(self, room_id: str) -> Room | None:
         try:

@@ -22,12 +22,11 @@ from ginrummy.engine import (
     Seat,
     SeatView,
     SpectatorView,
-    record_of,
 )
 from ginrummy.server import players as players_
 from ginrummy.server.room import master, people, presenter
 from ginrummy.server.room.chat import Chat
-from ginrummy.server.room.context import RoomContext
+from ginrummy.server.room.context import RoomContext, room_topic
 from ginrummy.server.room.duties import Duties
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.follower import follow
@@ -87,7 +86,7 @@ class Room:
 
     @property
     def topic(self) -> str:
-        return f"room:{self.id}"
+        return room_topic(self.id)
 
     @property
     def current(self) -> Snapshot:
@@ -161,10 +160,7 @@ class Room:
 
     def record(self) -> MatchRecord:
         """The current match's record (decks included): only once it is over."""
-        match = self.current.match
-        if match is None or not match.is_over:
-            raise RoomError("match_running", "the record is available once the match is over")
-        return record_of(match)
+        return presenter.record(self.current)
 
     # --- commands (each under the lock) ---------------------------------------------
 
