@@ -9,9 +9,11 @@ import pytest
 
 from ginrummy.engine import Seat
 from ginrummy.server.room import RoomError
+from ginrummy.server.settings import Settings
 from ginrummy.server.store import StoredRoom
 from ginrummy.server.store.memory import MemoryStore
 
+from ..helpers import client
 from .helpers import manager, play_one, two_people, waiting
 
 
@@ -106,3 +108,19 @@ async def test_a_slow_miss_does_not_block_another_room() -> None:
         store.go.set()
         assert await asyncio.gather(*misses) == [None, None]
         assert store.reads.count("r_unknown") == 1  # one read for both askers
+
+
+def test_eviction_settings_come_from_the_environment() -> None:
+    s = Settings.from_env({"GINRUMMY_ROOM_IDLE_S": "45", "GINRUMMY_MAX_ROOMS": "200"})
+    assert (s.room_idle_s, s.max_rooms) == (45.0, 200)
+    assert (Settings().room_idle_s, Settings().max_rooms) == (300.0, 5000)
+    with pytest.raises(ValueError, match="GINRUMMY_MAX_ROOMS"):
+        Settings.from_env({"GINRUMMY_MAX_ROOMS": "0"})
+    with pytest.raises(ValueError, match="GINRUMMY_ROOM_IDLE_S"):
+        Settings.from_env({"GINRUMMY_ROOM_IDLE_S": "soon"})
+
+
+def test_the_app_passes_the_eviction_settings_to_its_rooms() -> None:
+    with client(room_idle_s=12.0, max_rooms=7) as c:
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        assert (rooms.idle_s, rooms.max_rooms) == (12.0, 7)

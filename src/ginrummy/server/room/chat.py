@@ -15,7 +15,7 @@ from ginrummy.server.pubsub import Bus
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.store import ChatLine, Player, Store, StoreError
 
-log = logging.getLogger("ginrummy.server.rooms")
+log = logging.getLogger("ginrummy.server.room")
 
 CHAT_HISTORY = 50
 CHAT_MAX = 200

@@ -13,7 +13,7 @@ from ginrummy.server.computer import DEFAULT_LEVEL, computer_move
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.log import Snapshot
 
-log = logging.getLogger("ginrummy.server.rooms")
+log = logging.getLogger("ginrummy.server.room")
 
 
 class ComputerDriver:

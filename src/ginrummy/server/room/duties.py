@@ -22,7 +22,7 @@ from ginrummy.server.room.timers import Grace, MoveClock
 if TYPE_CHECKING:
     from ginrummy.server.room.room import Room
 
-log = logging.getLogger("ginrummy.server.rooms")
+log = logging.getLogger("ginrummy.server.room")
 
 
 class Duties:

@@ -12,7 +12,7 @@ from ginrummy.server.room.errors import RoomError
 if TYPE_CHECKING:
     from ginrummy.server.room.room import Room
 
-log = logging.getLogger("ginrummy.server.rooms")
+log = logging.getLogger("ginrummy.server.room")
 
 
 async def follow(room: Room, sub: Subscription) -> None:

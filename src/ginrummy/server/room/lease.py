@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from ginrummy.server.store import Store, StoreError
 
-log = logging.getLogger("ginrummy.server.rooms")
+log = logging.getLogger("ginrummy.server.room")
 
 
 class LeaseKeeper:

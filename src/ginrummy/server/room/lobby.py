@@ -22,7 +22,7 @@ from ginrummy.server.store import Store, StoreError
 if TYPE_CHECKING:
     from ginrummy.server.room.registry import RoomManager
 
-log = logging.getLogger("ginrummy.server.rooms")
+log = logging.getLogger("ginrummy.server.room")
 
 LOBBY_TOPIC = "lobby"
 QUICK_LIFETIME = 3  # confirm periods a quick-match waiting entry lives unconfirmed

@@ -15,7 +15,7 @@ from typing import Any
 
 from ginrummy.engine import Seat
 
-log = logging.getLogger("ginrummy.server.rooms")
+log = logging.getLogger("ginrummy.server.room")
 
 PRESENCE_LIFETIME = 3  # presence intervals another instance's socket counts last unrenewed
 PRESENCE_SETTLE = 1.5  # presence intervals a loaded room listens before any grace period

@@ -35,7 +35,7 @@ from ginrummy.server.room.seats import SeatInfo, seat_rows, seats_of
 from ginrummy.server.store import Player, RoomRow, Store, StoreError
 from ginrummy.server.tokens import new_room_id
 
-log = logging.getLogger("ginrummy.server.rooms")
+log = logging.getLogger("ginrummy.server.room")
 
 ROOM_IDLE_S = 300.0
 MAX_ROOMS = 5000

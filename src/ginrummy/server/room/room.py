@@ -46,7 +46,7 @@ from ginrummy.server.store import (
     StoreError,
 )
 
-log = logging.getLogger("ginrummy.server.rooms")
+log = logging.getLogger("ginrummy.server.room")
 
 
 class Room:
