@@ -192,7 +192,7 @@ def test_the_sockets_of_a_dead_instance_stop_counting(tmp_path: Path) -> None:
         waited = time.monotonic() - died
         assert waited >= 2 * INTERVAL, waited  # B's last renewal had to run out first
         assert msg["players"]["two"]["grace_remaining_ms"] == GRACE * 1000
-        assert room_a.remote == {}
+        assert room_a.presence.remote == {}
         _claim_refused(ws1)
         _advance(a, GRACE)
         _claim_wins(ws1)

@@ -211,7 +211,7 @@ class RoomManager:
         """The room, rebuilt from its event log on first use (or after eviction)."""
         room = self._rooms.get(room_id)
         if room is not None:
-            room.last_used = time.monotonic()
+            room.touch()
             return room
         loading = self._loading.get(room_id)
         if loading is None:

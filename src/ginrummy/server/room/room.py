@@ -75,7 +75,7 @@ class Room:
         self.history = History(snapshot)
         self.lock = asyncio.Lock()
         self.broken = False
-        self.last_used = time.monotonic()  # for eviction: see RoomManager
+        self.last_used = time.monotonic()  # by this instance's sockets or requests: touch
         self._public = presenter.PublicPart(self.rules)
         self.presence = Presence(self.id, ctx.instance_id, settle_s)
         self.duties = Duties(self, ctx)
@@ -126,13 +126,8 @@ class Room:
         return None if player is None else players_.summary(player)
 
     @property
-    def online(self) -> dict[Seat, int]:
-        """This instance's sockets per seat."""
+    def online(self) -> dict[Seat, int]:  # this instance's sockets per seat
         return self.presence.online
-
-    @property
-    def remote(self) -> Mapping[str, tuple[dict[Seat, int], int, float]]:
-        return self.presence.remote
 
     def connected(self, seat: Seat) -> bool:
         info = self.seats.get(seat)
@@ -293,7 +288,6 @@ class Room:
         the move timer and the grace periods, schedule the computer, publish the events
         and (``tell``) let the lobby know."""
         self.history.extend(snaps)
-        self.last_used = time.monotonic()
         self.duties.rearm(remaining_ms)
         for event in published:
             notice = {"kind": event.kind, "version": event.seq, "seat": event.payload.get("seat")}
@@ -400,6 +394,10 @@ class Room:
         """A computer to move, a move timer or a grace period running."""
         return self.duties.work_due()
 
+    def touch(self) -> None:
+        """Used now (a request or a socket of this instance): not unloaded for a while."""
+        self.last_used = time.monotonic()
+
     @property
     def idle(self) -> bool:
         """Nothing runs in it on this instance: no socket, no work due, no lease kept,
@@ -434,14 +432,14 @@ class Room:
 
     async def connect(self, seat: Seat) -> None:
         """A socket of ``seat`` opened on this instance."""
-        self.last_used = time.monotonic()
+        self.touch()
         if self.presence.connect(seat):
             log.info("room %s: seat %s connected", self.id, seat.label)
             self.duties.update_grace()
             await self.announce(seat)
 
     async def disconnect(self, seat: Seat) -> None:
-        self.last_used = time.monotonic()
+        self.touch()
         if self.presence.disconnect(seat):
             log.info("room %s: seat %s disconnected", self.id, seat.label)
             self.duties.update_grace()
@@ -449,7 +447,7 @@ class Room:
 
     async def watch(self, delta: int) -> None:
         """A spectator socket came (+1) or went (-1): the players see how many watch."""
-        self.last_used = time.monotonic()
+        self.touch()
         self.presence.watch(delta)
         await self.announce(None)
         await self.ctx.owner.room_changed(self)
