@@ -19,8 +19,9 @@ from ginrummy.server.store.memory import MemoryStore
 async def manager(store: Store | None = None, **changes: Any) -> AsyncIterator[RoomManager]:
     store = store or MemoryStore()
     await store.open()
+    bus = changes.pop("bus", None) or MemoryBus()
     options: dict[str, Any] = {"rng": random.Random(3), "clock": ManualClock(1000.0), **changes}
-    rooms = RoomManager(store, MemoryBus(), 0.0, **options)
+    rooms = RoomManager(store, bus, 0.0, **options)
     try:
         yield rooms
     finally:

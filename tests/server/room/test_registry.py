@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from ginrummy.engine import Seat
+from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.room import RoomError
 from ginrummy.server.settings import Settings
 from ginrummy.server.store import StoredRoom
@@ -124,3 +125,21 @@ def test_the_app_passes_the_eviction_settings_to_its_rooms() -> None:
     with client(room_idle_s=12.0, max_rooms=7) as c:
         rooms = c.app.state.rooms  # type: ignore[attr-defined]
         assert (rooms.idle_s, rooms.max_rooms) == (12.0, 7)
+
+
+async def test_moves_made_elsewhere_do_not_keep_a_room_loaded_here() -> None:
+    """B follows a room that A plays (no socket of it on B): B catches up on every
+    move but unloads the room once B itself has not used it for the idle time."""
+    store, bus = MemoryStore(), MemoryBus()
+    async with manager(store, bus=bus) as a, manager(store, bus=bus, idle_s=0.3) as b:
+        await b.start()
+        room_a = await two_people(a)
+        room_b = await b.get(room_a.id)
+        assert room_b is not None
+        for _ in range(12):
+            await play_one(room_a)
+            await asyncio.sleep(0.05)
+            if room_b.broken:
+                break
+        assert room_b.broken and room_a.id not in {r.id for r in b.loaded()}
+        assert room_b.current.version > 2  # it did follow A's moves until then
