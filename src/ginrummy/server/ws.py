@@ -235,6 +235,7 @@ class Connection:
             if not self.frame_bucket.take():
                 await self.error("rate_limited", "too many messages; slow down")
                 continue
+            sent = self.sent_version
             try:
                 await self.handle(decode_client_message(raw))
             except ProtocolError as exc:
@@ -242,7 +243,9 @@ class Connection:
             except RoomError as exc:
                 await self.error(exc.code, exc.message)
                 if exc.code in ("stale_version", "not_your_turn") and self.room is not None:
-                    await self.send_view(force=True)
+                    # One view answers: the current one again, unless the forwarder
+                    # sent a newer one while the request was handled.
+                    await self.send_view(force=self.sent_version == sent)
             except StoreError as exc:
                 # A read outside a room's own error handling (who the caller is, a room's
                 # chat): nothing was changed, so the client may simply try again.
