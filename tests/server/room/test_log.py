@@ -65,5 +65,5 @@ async def test_catch_up_folds_only_the_news() -> None:
         news = room_log.news(start, stored)
         assert [e.seq for e in news.events] == [start.version + 1 + i for i in range(3)]
         assert news.snaps[-1] == room.current
-        assert not news.ends_or_deals
+        assert not news.more_than_moves
         assert set(news.seats) == {Seat.ONE, Seat.TWO}

@@ -112,7 +112,7 @@ class News:
     snaps: tuple[Snapshot, ...]
 
     @property
-    def ends_or_deals(self) -> bool:
+    def more_than_moves(self) -> bool:
         """More than plain moves: a match set up or over, a deal, a readiness."""
         last = self.snaps[-1] if self.snaps else None
         return last is None or last.match is None or last.over or self.events[-1].kind != "action"

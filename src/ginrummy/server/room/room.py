@@ -361,8 +361,8 @@ class Room:
         seated, self.seats = new.seats != self.seats, new.seats
         if not new.events:
             return False
-        people = {seat for seat, info in self.seats.items() if info.identity_hash is not None}
-        if seated or new.ends_or_deals or people != set(self.player_of):
+        persons = {seat for seat, info in self.seats.items() if info.identity_hash is not None}
+        if seated or new.more_than_moves or persons != set(self.player_of):
             # New people, or ratings changed with a match's end: ask the store. Plain
             # moves change no player (a store write per seat per move otherwise).
             await self.load_players()
