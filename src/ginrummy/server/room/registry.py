@@ -326,8 +326,11 @@ class RoomManager:
             await asyncio.sleep(max(0.05, min(self.idle_s / 2, 30.0)))
             now = time.monotonic()
             for room in list(self._rooms.values()):
-                if now - room.last_used >= self.idle_s and self.evictable(room):
-                    self.evict(room, f"unused for {self.idle_s:g} s")
+                try:
+                    if now - room.last_used >= self.idle_s and self.evictable(room):
+                        self.evict(room, f"unused for {self.idle_s:g} s")
+                except Exception:  # one room's failure must not keep the others loaded
+                    log.exception("room %s: unloading it failed", room.id)
 
     def forget(self, room: Room) -> None:
         """Drop a broken room: the rebuilt room re-arms its own timers."""
