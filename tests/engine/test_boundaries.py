@@ -145,9 +145,9 @@ def test_the_layer_check_catches_forbidden_imports(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE_DIR", root)
     assert _module_name(bad) == "ginrummy.bots.greedy"
     names = {name for _, name in _imports(bad)}
-    assert {"ginrummy.server.rooms", "ginrummy.hints", "ginrummy.bots.tables"} <= names
+    assert {"ginrummy.server.room", "ginrummy.hints", "ginrummy.bots.tables"} <= names
     problems = _layer_problems(bad)
-    assert any("ginrummy.server.rooms: only the CLI may import the server" in p for p in problems)
+    assert any("ginrummy.server.room: only the CLI may import the server" in p for p in problems)
     assert any(":3 imports ginrummy.hints: ginrummy.bots may import only" in p for p in problems)
     assert not any("tables" in p or "import ginrummy.engine" in p for p in problems)
 

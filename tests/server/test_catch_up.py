@@ -7,7 +7,7 @@ import random
 
 from ginrummy.engine import Rules, legal_actions
 from ginrummy.server.pubsub.memory import MemoryBus
-from ginrummy.server.rooms import Room, RoomManager
+from ginrummy.server.room import Room, RoomManager
 from ginrummy.server.store import Player, StoredRoom
 from ginrummy.server.store.memory import MemoryStore
 

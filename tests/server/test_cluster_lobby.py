@@ -20,7 +20,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from ginrummy.server.app import create_app
 from ginrummy.server.quick import QuickMatch
-from ginrummy.server.rooms import LOBBY_TOPIC, RoomError, RoomManager
+from ginrummy.server.room import LOBBY_TOPIC, RoomError, RoomManager
 from ginrummy.server.store import QuickEntry
 from ginrummy.server.tokens import hash_token
 

@@ -24,7 +24,7 @@ from ginrummy.benchmarks.faults import Game, Options, check_log, run, view_diges
 from ginrummy.engine import Rules, Seat, cards_text, shuffled_deck, view_for_seat
 from ginrummy.protocol import encode_seat_view
 from ginrummy.server.pubsub.redis import RedisBus
-from ginrummy.server.rooms import replay
+from ginrummy.server.room import replay
 from ginrummy.server.store import Event, open_store
 
 from .helpers import auth, client, create, hello, identity, receive, simple_choice

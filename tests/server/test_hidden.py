@@ -10,7 +10,7 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from ginrummy.engine import Seat
-from ginrummy.server.rooms import Snapshot, fold
+from ginrummy.server.room import Snapshot, fold
 from ginrummy.server.store import Event
 
 from .helpers import Message, auth, client, create, hello, identity, receive, simple_choice

@@ -21,7 +21,7 @@ from anyio.from_thread import BlockingPortal
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from ginrummy.server.app import create_app
-from ginrummy.server.rooms import Room, RoomManager
+from ginrummy.server.room import Room, RoomManager
 from ginrummy.server.settings import Settings
 
 from .helpers import Message, auth, client, create, hello, identity, receive, settings

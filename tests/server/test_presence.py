@@ -22,7 +22,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from ginrummy.engine import Seat
 from ginrummy.server.app import create_app
-from ginrummy.server.rooms import Room, RoomManager
+from ginrummy.server.room import Room, RoomManager
 from ginrummy.server.settings import Settings
 
 from .helpers import (
@@ -161,7 +161,7 @@ def test_a_seat_on_another_instance_is_connected_and_cannot_be_claimed(
                 assert [players[s.label]["grace_remaining_ms"] for s in Seat] == [None, None]
             # No clock runs, so no instance keeps the room's lease.
             _until(
-                lambda: not any(r.holds_lease or r._work_due() for r in (room_a, room_b)),
+                lambda: not any(r.holds_lease or r.work_due() for r in (room_a, room_b)),
                 "a lease is kept for a grace period nobody needs",
             )
             _claim_refused(ws1)
@@ -192,7 +192,7 @@ def test_the_sockets_of_a_dead_instance_stop_counting(tmp_path: Path) -> None:
         waited = time.monotonic() - died
         assert waited >= 2 * INTERVAL, waited  # B's last renewal had to run out first
         assert msg["players"]["two"]["grace_remaining_ms"] == GRACE * 1000
-        assert room_a.remote == {}
+        assert room_a.presence.remote == {}
         _claim_refused(ws1)
         _advance(a, GRACE)
         _claim_wins(ws1)

@@ -83,7 +83,7 @@ def test_the_three_reported_crashes_answer_an_error_and_keep_the_socket() -> Non
 def test_a_bug_while_handling_a_message_answers_server_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from ginrummy.server.rooms import Room
+    from ginrummy.server.room import Room
 
     def broken(self: Room) -> int:
         raise KeyError("a bug")

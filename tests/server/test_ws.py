@@ -242,7 +242,7 @@ def test_a_hello_that_fails_after_taking_the_seat_leaves_it_free(
     """Not half bound: a seat counted online without a socket that follows the room
     would hold the opponent's claim back."""
     from ginrummy.engine import Seat
-    from ginrummy.server.rooms import Room
+    from ginrummy.server.room import Room
     from ginrummy.server.store import StoreError
 
     async def away(self: Room) -> list[object]:

@@ -46,7 +46,7 @@ from typing import Any, TextIO
 from ginrummy.benchmarks.load import choose, round_ask
 from ginrummy.engine import GinRummyError, Seat, view_for_seat
 from ginrummy.protocol import encode_seat_view
-from ginrummy.server.rooms import Snapshot, fold
+from ginrummy.server.room import Snapshot, fold
 from ginrummy.server.store import Event, open_store
 
 BOT_DELAY = 0.05  # short, so that kills also land while a computer is thinking

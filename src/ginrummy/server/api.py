@@ -16,7 +16,7 @@ from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.responses import JSONResponse
-from ginrummy.server.rooms import Room, RoomError, RoomManager
+from ginrummy.server.room import Room, RoomError, RoomManager
 from ginrummy.server.store import StoreError
 from ginrummy.server.tokens import hash_token, new_token
 
@@ -37,6 +37,7 @@ STATUS = {
     "not_found": 404,
     "room_full": 409,
     "unavailable": 503,
+    "busy": 503,
 }
 
 

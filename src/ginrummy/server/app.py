@@ -18,7 +18,7 @@ from ginrummy.server import api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.pubsub import open_bus
 from ginrummy.server.quick import QuickMatch
-from ginrummy.server.rooms import RoomManager
+from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
 from ginrummy.server.store import open_store
@@ -50,6 +50,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             lease_renew=settings.lease_renew,
             presence_interval=settings.presence_interval,
             quick_confirm=settings.quick_confirm,
+            idle_s=settings.room_idle_s,
+            max_rooms=settings.max_rooms,
         )
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)

@@ -23,7 +23,7 @@ import logging
 from typing import Any
 
 from ginrummy.engine import Rules, Seat
-from ginrummy.server.rooms import RoomError, RoomManager
+from ginrummy.server.room import RoomError, RoomManager
 from ginrummy.server.store import Player, QuickEntry, StoreError
 
 log = logging.getLogger("ginrummy.server.quick")

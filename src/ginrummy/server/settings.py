@@ -37,6 +37,8 @@ class Settings:
     lease_renew: float = 3.0  # seconds between renewals (and takeover attempts)
     presence_interval: float = 5.0  # seconds between renewals of this instance's socket counts
     quick_confirm: float = 5.0  # seconds between confirmations of quick-match waiting entries
+    room_idle_s: float = 300.0  # seconds an unused room without sockets or work stays loaded
+    max_rooms: int = 5000  # rooms loaded at once; a new one evicts the least recently used
 
     @property
     def store_url(self) -> str:
@@ -82,6 +84,12 @@ class Settings:
             s = replace(s, presence_interval=_seconds("GINRUMMY_PRESENCE_INTERVAL", v, 0.01, 3600))
         if v := env.get("GINRUMMY_QUICK_CONFIRM"):
             s = replace(s, quick_confirm=_seconds("GINRUMMY_QUICK_CONFIRM", v, 0.01, 3600))
+        if v := env.get("GINRUMMY_ROOM_IDLE_S"):
+            s = replace(s, room_idle_s=_seconds("GINRUMMY_ROOM_IDLE_S", v, 0.1, 86400))
+        if v := env.get("GINRUMMY_MAX_ROOMS"):
+            s = replace(s, max_rooms=_int("GINRUMMY_MAX_ROOMS", v))
+            if s.max_rooms < 1:
+                raise ValueError(f"GINRUMMY_MAX_ROOMS must be at least 1, got {s.max_rooms}")
         if s.lease_renew >= s.lease_ttl:
             raise ValueError(
                 f"GINRUMMY_LEASE_RENEW ({s.lease_renew:g} s) must be shorter than"

@@ -25,7 +25,7 @@ from ginrummy.protocol import (
     to_json,
 )
 from ginrummy.server.quick import QuickMatch
-from ginrummy.server.rooms import RoomError, RoomManager
+from ginrummy.server.room import RoomError, RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.store import Player, StoreError
 from ginrummy.server.tokens import hash_token
@@ -86,13 +86,16 @@ class Identity:
         self.player = player
 
     @classmethod
-    async def of(cls, rooms: RoomManager, token: object) -> Identity:
-        """The identity of ``token`` if the store knows it, else nobody."""
-        if isinstance(token, str) and token:
-            token_hash = hash_token(token)
-            if await rooms.store.has_identity(token_hash):
-                return cls(token_hash, await rooms.player(token_hash))
+    async def of(cls, rooms: RoomManager, token_hash: str | None) -> Identity:
+        """The identity of a token's hash if the store knows it, else nobody."""
+        if token_hash is not None and await rooms.store.has_identity(token_hash):
+            return cls(token_hash, await rooms.player(token_hash))
         return cls()
+
+    @staticmethod
+    def hash_of(token: object) -> str | None:
+        """The hash of a non-empty string token; anything else names nobody."""
+        return hash_token(token) if isinstance(token, str) and token else None
 
 
 class Connection:

@@ -12,7 +12,7 @@ from typing import Any
 from ginrummy.protocol import ClientMessage
 from ginrummy.server.pubsub import Bus, Subscription
 from ginrummy.server.quick import player_topic
-from ginrummy.server.rooms import LOBBY_TOPIC, RoomError
+from ginrummy.server.room import LOBBY_TOPIC, RoomError
 from ginrummy.server.sockets.frames import Connection, Identity
 from ginrummy.server.store import StoreError
 
@@ -31,7 +31,9 @@ class LobbySocket:
 
     @classmethod
     async def hello(cls, conn: Connection, fields: Mapping[str, Any]) -> None:
-        await conn.bind(cls(conn, await Identity.of(conn.rooms, fields.get("token"))))
+        await conn.bind(
+            cls(conn, await Identity.of(conn.rooms, Identity.hash_of(fields.get("token"))))
+        )
 
     @property
     def version(self) -> int | None:

@@ -17,10 +17,9 @@ from typing import Any
 from ginrummy.engine import ForfeitReason, Seat, SeatView
 from ginrummy.protocol import ClientMessage, encode_own_view, encode_view_frame
 from ginrummy.server.pubsub import Subscription
-from ginrummy.server.rooms import Room, RoomError, Snapshot
+from ginrummy.server.room import Room, RoomError, Snapshot
 from ginrummy.server.sockets.frames import Connection, Identity
 from ginrummy.server.tips import TipsError, TipsState, TipsUnavailable, tip_for
-from ginrummy.server.tokens import hash_token
 
 log = logging.getLogger("ginrummy.server.sockets")
 
@@ -74,16 +73,11 @@ class RoomSocket:
         room = await rooms.get(str(fields["room"]))
         if room is None:
             raise RoomError("unknown_room", "there is no such room")
-        # Start from the log as it is now: another server instance may have written to it.
-        if await room.catch_up():
-            # News this instance was never told of: its writer may have died between
-            # writing and publishing. The room's other sockets reload it too.
-            await rooms.bus.publish(room.topic, {"kind": "resync"})
-        token = fields.get("token")
-        seat = room.seat_of(hash_token(token)) if token else None
+        token_hash = Identity.hash_of(fields.get("token"))
+        seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no free seat and allows no spectators")
-        await conn.bind(cls(conn, room, seat, await Identity.of(rooms, token)))
+        await conn.bind(cls(conn, room, seat, await Identity.of(rooms, token_hash)))
 
     async def start(self) -> None:
         """Count in, subscribe, send welcome, view, chat history (and tips to a seat)."""
@@ -95,10 +89,13 @@ class RoomSocket:
             self.sub = self.conn.rooms.bus.subscribe(
                 room.topic, limit=self.conn.settings.socket_queue, on_overflow=self.conn.fell_behind
             )
-            # Read the log once more now that notices are kept: an event another
-            # instance wrote since the first read would otherwise reach this socket only
-            # with the next.
-            await room.catch_up()
+            # Read the log once, now that notices are kept: another instance may have
+            # written to it, and an event written meanwhile would otherwise reach this
+            # socket only with the next.
+            if await room.catch_up():
+                # News this instance was never told of: its writer may have died between
+                # writing and publishing. The room's other sockets reload it too.
+                await self.conn.rooms.bus.publish(room.topic, {"kind": "resync"})
             if seat is not None:
                 await room.connect(seat)
                 self.counted = True
@@ -299,13 +296,16 @@ class RoomSocket:
 
     async def _act(self, room: Room, fields: Mapping[str, Any]) -> None:
         seat = self._own_seat()
+        sent = self.sent_version
         try:
             await room.act(seat, int(fields["version"]), str(fields["action"]))
         except RoomError as exc:
             if exc.code not in ("stale_version", "not_your_turn"):
                 raise
             await self.conn.error(exc.code, exc.message)
-            await self.send_view(force=True)  # the client acted on an old view: resync
+            # The client acted on an old view: one view answers, the current one again
+            # unless the forwarder sent a newer one while the request was handled.
+            await self.send_view(force=self.sent_version == sent)
             return
         await self._set_tips(self.tips.decided())
 

@@ -1,7 +1,7 @@
 """The store interface: identities, rooms, seats and each room's append-only event log.
 
 A room's state is never stored, only derived: replaying its events through the
-engine rebuilds it exactly (DESIGN.md principle 4). The interface is async and cut
+engine rebuilds it exactly (docs/design.md principle 4). The interface is async and cut
 into the protocols its users need (``EventLog``, ``Players``, ``Leases``, ``Chat``,
 ``QuickQueue``, ``Identities``); ``Store`` combines them, and memory, SQLite and
 PostgreSQL implement it whole.

@@ -1,0 +1,30 @@
+"""Rooms: one authoritative master per room, the registry of loaded rooms, the lobby.
+
+The parts (docs/architecture.md): ``log`` (snapshots and the fold), ``master`` (the
+commands), ``room`` (state, lock, the one place of effects), ``duties`` with ``timers``,
+``driver`` and ``lease`` (what runs in time), ``presence``, ``follower``, ``chat``,
+``outcome`` (results), ``presenter`` (what a room shows), ``registry`` and ``lobby``.
+"""
+
+from ginrummy.server.room.chat import chat_message, valid_chat
+from ginrummy.server.room.errors import RoomError
+from ginrummy.server.room.lobby import LOBBY_TOPIC
+from ginrummy.server.room.log import Snapshot, fold, replay
+from ginrummy.server.room.outcome import outcome
+from ginrummy.server.room.registry import RoomManager
+from ginrummy.server.room.room import Room
+from ginrummy.server.room.seats import SeatInfo
+
+__all__ = [
+    "LOBBY_TOPIC",
+    "Room",
+    "RoomError",
+    "RoomManager",
+    "SeatInfo",
+    "Snapshot",
+    "chat_message",
+    "fold",
+    "outcome",
+    "replay",
+    "valid_chat",
+]

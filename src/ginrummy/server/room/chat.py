@@ -1,0 +1,93 @@
+"""A room's chat: validated plain text or a stock phrase, written to the store before
+it is told to every socket of the room (on any instance)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from ginrummy.engine import Seat
+from ginrummy.protocol import limits
+from ginrummy.server import players as players_
+from ginrummy.server.clock import Clock
+from ginrummy.server.pubsub import Bus
+from ginrummy.server.room.errors import RoomError
+from ginrummy.server.store import ChatLine, Player, Store, StoreError
+
+log = logging.getLogger("ginrummy.server.room")
+
+CHAT_HISTORY = 50
+
+
+def valid_chat(raw: str) -> str:
+    """Chat text as stored and sent (``ginrummy.protocol.limits``, the one source of
+    the limits the client is served), or ``bad_chat``.
+
+    >>> valid_chat("  <b>hi</b>  ")
+    '<b>hi</b>'
+    """
+    try:
+        return limits.clean_chat(raw)
+    except limits.BadChat as exc:
+        raise RoomError("bad_chat", str(exc)) from None
+
+
+def chat_message(line: ChatLine) -> dict[str, Any]:
+    """A stored chat line as ``chat`` and ``chat_history`` carry it."""
+    return {
+        "id": line.seq,
+        "t": line.t,
+        "from": {"seat": line.seat, "tag": line.tag, "player": line.player},
+        "text": line.text,
+        "phrase": line.phrase,
+    }
+
+
+class Chat:
+    def __init__(
+        self, room_id: str, topic: str, store: Store, bus: Bus, clock: Clock, spectators: bool
+    ) -> None:
+        """``spectators``: spectators may chat too."""
+        self._room_id = room_id
+        self._topic = topic
+        self._store = store
+        self._bus = bus
+        self._clock = clock
+        self.spectators = spectators
+
+    async def say(
+        self, seat: Seat | None, player: Player | None, text: str | None, phrase: str | None
+    ) -> None:
+        """A message from a seat (or a spectator) to every socket of the room."""
+        if seat is None and not self.spectators:
+            raise RoomError("chat_closed", "spectators may not chat in this room")
+        if player is None:
+            raise RoomError("chat_closed", "only players with an identity may chat")
+        if (text is None) == (phrase is None):
+            raise RoomError("bad_chat", "send either 'text' or 'phrase'")
+        if phrase is not None and phrase not in limits.PHRASE_KEYS:
+            keys = ", ".join(limits.PHRASE_KEYS)
+            raise RoomError("bad_chat", f"phrase must be one of {keys}")
+        if text is not None:
+            text = valid_chat(text)
+        label = None if seat is None else seat.label
+        now = round(self._clock.now(), 3)
+        line = ChatLine(0, now, label, player.id, players_.tag(player), text, phrase)
+        # Write before tell: a socket on any instance reads the history from the store.
+        try:
+            seq = await self._store.add_chat(self._room_id, line, CHAT_HISTORY)
+        except StoreError as exc:
+            log.error("room %s: a chat message was not saved: %s", self._room_id, exc)
+            raise RoomError("unavailable", "the message could not be sent; try again") from exc
+        message = chat_message(replace(line, seq=seq))
+        await self._bus.publish(self._topic, {"kind": "chat", "message": message})
+
+    async def history(self) -> list[dict[str, Any]]:
+        """The room's last messages, oldest first, said through any instance."""
+        try:
+            lines = await self._store.recent_chat(self._room_id, CHAT_HISTORY)
+        except StoreError as exc:
+            log.error("room %s: cannot read the chat: %s", self._room_id, exc)
+            raise RoomError("unavailable", "the chat cannot be read right now") from exc
+        return [chat_message(line) for line in lines]

@@ -1,0 +1,65 @@
+"""What every room of an instance shares: store, bus, clock, settings, counters, and
+the registry that owns the rooms (the only way a room reaches it)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from ginrummy.server.clock import Clock
+from ginrummy.server.pubsub import Bus
+from ginrummy.server.store import Player, Store
+
+if TYPE_CHECKING:
+    from ginrummy.server.room.room import Room
+
+
+def room_topic(room_id: str) -> str:
+    """The bus topic of a room's notices."""
+    return f"room:{room_id}"
+
+
+@dataclass(slots=True)
+class Tuning:
+    """Timings of the rooms (seconds); ``presence_interval`` may change while running."""
+
+    bot_delay: float = 0.8
+    grace_seconds: float = 60.0
+    lease_ttl: float = 10.0
+    lease_renew: float = 3.0
+    presence_interval: float = 5.0
+
+
+@dataclass(slots=True)
+class Counters:
+    computer_moves: int = 0  # computer moves this instance made (tried to write)
+    timeouts: int = 0  # move timers that ran out here (forfeits tried)
+
+
+class Owner(Protocol):
+    """The registry as a room sees it."""
+
+    def forget(self, room: Room) -> None:
+        """Drop a broken room: the next request rebuilds it from the log."""
+
+    async def room_changed(self, room: Room) -> None:
+        """The room's state or audience changed (the lobby may list it)."""
+
+    def player_changed(self, player: Player) -> None:
+        """A player's new name or rating: every loaded room shows it."""
+
+    async def player(self, identity_hash: str) -> Player:
+        """The identity's player."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomContext:
+    store: Store
+    bus: Bus
+    clock: Clock
+    rng: random.Random
+    instance_id: str
+    owner: Owner
+    tuning: Tuning = field(default_factory=Tuning)
+    counters: Counters = field(default_factory=Counters)

@@ -1,0 +1,130 @@
+"""A room's duties in time: the move timer, the grace periods and the computer's
+moves, run by whichever instance holds the room's lease.
+
+``Duties.rearm`` is called after every change the room takes in (the room's one place
+of effects); the duties act back on the room through its commands only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ginrummy.engine import ForfeitReason, Seat
+from ginrummy.server.room.context import RoomContext
+from ginrummy.server.room.driver import ComputerDriver
+from ginrummy.server.room.errors import RoomError
+from ginrummy.server.room.lease import LeaseKeeper
+from ginrummy.server.room.timers import Grace, MoveClock
+
+if TYPE_CHECKING:
+    from ginrummy.server.room.room import Room
+
+log = logging.getLogger("ginrummy.server.room")
+
+
+class Duties:
+    def __init__(self, room: Room, ctx: RoomContext) -> None:
+        self._room = room
+        self._ctx = ctx
+        t = ctx.tuning
+        self.move_clock = MoveClock(ctx.clock, self._timed_out)
+        self.graces = Grace(ctx.clock, t.grace_seconds, self._grace_over)
+        self.lease = LeaseKeeper(
+            room.id, ctx.store, ctx.instance_id, t.lease_ttl, t.lease_renew,
+            self.work_due, self._lease_taken,
+        )  # fmt: skip
+        self.computer = ComputerDriver(
+            room.id, t.bot_delay, ctx.rng, to_move=self.bot_to_move,
+            current=lambda: room.current, lease=self.lease.wait, act=room.act,
+            moved=self._count_move,
+        )  # fmt: skip
+
+    def rearm(self, remaining_ms: int | None = None) -> None:
+        """After a change: the clock of the person to move (each decision gets the
+        full time, or ``remaining_ms`` when the room comes back after a stop), the grace
+        periods, the computer's move."""
+        room = self._room
+        match = room.current.match
+        seat = None if match is None or room.broken else match.turn
+        if seat is not None and not room.person(seat):
+            seat = None
+        total = room.rules.move_timer_seconds
+        if self.move_clock.arm(seat, room.current.version, total, remaining_ms):
+            self.lease.want()
+        self.update_grace()
+        self.schedule_computer()
+
+    def update_grace(self) -> None:
+        """A grace period for each person without a socket on any live instance, ended
+        on return. A room just loaded starts none until it has listened to its topic for
+        a while: by then every instance with a socket of the room has told its counts."""
+        room = self._room
+        match = room.current.match
+        applies = (
+            all(room.person(s) for s in Seat)
+            and match is not None
+            and not match.is_over
+            and not room.broken
+        )
+        absent = [s for s in Seat if applies and room.presence.anywhere(s) == 0]
+        if self.graces.update(absent, room.presence.settled):
+            self.lease.want()
+
+    def schedule_computer(self) -> None:
+        """Start the computer's move if it is its turn and it is not already thinking."""
+        if self.computer.schedule():
+            self.lease.want()
+
+    def bot_to_move(self) -> tuple[Seat, str | None] | None:
+        """The computer seat to move and its level, if a computer is to move."""
+        room = self._room
+        match = room.current.match
+        seat = match.turn if match is not None else None
+        if seat is None or room.broken:
+            return None
+        info = room.seats.get(seat)
+        return (seat, info.bot) if info is not None and info.bot is not None else None
+
+    def work_due(self) -> bool:
+        """A computer to move, a move timer or a grace period running."""
+        if self._room.broken:
+            return False
+        return self.bot_to_move() is not None or self.move_clock.running or self.graces.running
+
+    def timer(self, version: int) -> dict[str, Any] | None:
+        return self.move_clock.frame(version, self._room.rules.move_timer_seconds)
+
+    async def _timed_out(self, seat: Seat, version: int) -> None:
+        await self.lease.wait()
+        self._ctx.counters.timeouts += 1
+        try:
+            await self._room.end_by_forfeit(seat, ForfeitReason.TIMEOUT, version=version)
+        except RoomError as exc:
+            log.warning("room %s: timeout not applied: %s", self._room.id, exc.message)
+        except Exception:
+            log.exception("room %s: the move timer failed", self._room.id)
+
+    async def _grace_over(self, seat: Seat, end: float) -> None:
+        await self.lease.wait()
+        if self.graces.is_current(seat, end):
+            log.info("room %s: seat %s's grace period is over", self._room.id, seat.label)
+            await self._room.announce(seat)
+
+    def _count_move(self) -> None:
+        self._ctx.counters.computer_moves += 1
+
+    async def _lease_taken(self) -> bool:
+        """A new holder first reads the log: the last one may have written what this
+        instance has not seen."""
+        try:
+            await self._room.catch_up()
+        except RoomError as exc:
+            log.warning("room %s: cannot catch up under the lease: %s", self._room.id, exc.message)
+            return False
+        return True
+
+    def tasks(self) -> Iterable[asyncio.Task[None] | None]:
+        return (self.computer.task, *self.move_clock.tasks(), *self.graces.tasks(), self.lease.task)

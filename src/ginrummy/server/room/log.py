@@ -1,0 +1,151 @@
+"""A room's event log and the state derived from it: ``Snapshot``, ``fold``, ``History``.
+
+A room's state is a ``Snapshot`` derived by folding its event log through the engine;
+the live path uses the same ``fold`` as the replay after a restart, so a rebuilt room
+is the room that was. Each accepted action is applied by the engine once: the master
+folds it while checking it (``fold_action``) and the room commits that snapshot.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from ginrummy.engine import (
+    Action,
+    ForfeitReason,
+    GinRummyError,
+    MatchState,
+    Rules,
+    Seat,
+    apply_match,
+    deal,
+    forfeit,
+    new_match,
+    parse_cards,
+)
+from ginrummy.protocol import decode_action
+from ginrummy.server.room.seats import SeatInfo, seats_of
+from ginrummy.server.store import Event, StoredRoom
+
+REPLAY_ERRORS = (GinRummyError, KeyError, TypeError, ValueError)  # a log that does not fold
+HISTORY = 64  # recent snapshots kept so each socket renders exactly the version it is told
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A room's match state after the event with seq ``version``."""
+
+    version: int
+    match: MatchState | None  # None only before the first "match" event
+    ready: frozenset[Seat] = frozenset()  # people ready for the next round
+    rematch: frozenset[Seat] = frozenset()  # people who want a new match
+    match_seq: int = 0  # seq of the event that set up the current match
+
+    @property
+    def over(self) -> bool:
+        """The match is over (a result is in)."""
+        return self.match is not None and self.match.is_over
+
+
+def fold_action(snap: Snapshot, seq: int, seat: Seat, action: Action) -> Snapshot:
+    """The snapshot after ``seat`` plays ``action`` as event ``seq``; raises
+    ``GinRummyError`` if it is not that seat's turn or the engine refuses it."""
+    match = snap.match
+    if match is None:
+        raise GinRummyError(f"event {seq} (action) before the match was set up")
+    if match.turn is not seat:
+        raise GinRummyError(f"event {seq}: it is not seat {seat.label}'s turn")
+    return replace(snap, version=seq, match=apply_match(match, action))
+
+
+def fold(snap: Snapshot, event: Event) -> Snapshot:
+    """The snapshot after ``event``; raises ``GinRummyError`` if the engine refuses it."""
+    if event.seq != snap.version + 1:
+        raise GinRummyError(f"event {event.seq} follows version {snap.version}")
+    p = event.payload
+    after = replace(snap, version=event.seq)
+    if event.kind == "match":
+        rules = Rules.from_dict(dict(p["rules"]))
+        first = Seat.parse(str(p["first_dealer"]))
+        return Snapshot(event.seq, new_match(rules, first), match_seq=event.seq)
+    match = snap.match
+    if match is None:
+        raise GinRummyError(f"event {event.seq} ({event.kind}) before the match was set up")
+    if event.kind == "deal":
+        return replace(after, match=deal(match, parse_cards(str(p["deck"]))), ready=frozenset())
+    seat = Seat.parse(str(p["seat"]))
+    if event.kind == "action":
+        return fold_action(snap, event.seq, seat, decode_action(p["action"]))
+    if event.kind == "ready":
+        return replace(after, ready=snap.ready | {seat})
+    if event.kind == "rematch":
+        return replace(after, rematch=snap.rematch | {seat})
+    if event.kind == "forfeit":
+        return replace(after, match=forfeit(match, seat, ForfeitReason(str(p["reason"]))))
+    raise GinRummyError(f"unknown event kind {event.kind!r}")
+
+
+def fold_all(snap: Snapshot, events: Iterable[Event]) -> tuple[Snapshot, ...]:
+    """The snapshot after each of ``events`` in turn, from ``snap``."""
+    out = []
+    for event in events:
+        snap = fold(snap, event)
+        out.append(snap)
+    return tuple(out)
+
+
+def replay(events: Sequence[Event]) -> Snapshot:
+    """The snapshot a whole log folds to."""
+    snaps = fold_all(Snapshot(0, None), events)
+    return snaps[-1] if snaps else Snapshot(0, None)
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    """What the store holds beyond a snapshot: the seats as stored (one may have been
+    taken through another instance), the newer events and the snapshot after each."""
+
+    seats: dict[Seat, SeatInfo]
+    events: tuple[Event, ...]
+    snaps: tuple[Snapshot, ...]
+
+    @property
+    def more_than_moves(self) -> bool:
+        """More than plain moves: a match set up or over, a deal, a readiness."""
+        last = self.snaps[-1] if self.snaps else None
+        return last is None or last.match is None or last.over or self.events[-1].kind != "action"
+
+
+def news(current: Snapshot, stored: StoredRoom) -> News:
+    """Catch-up: fold what ``stored`` (read after ``current``) holds beyond ``current``;
+    raises what ``fold`` raises if it does not replay."""
+    newer = tuple(e for e in stored.events if e.seq > current.version)
+    return News(seats_of(stored.seats), newer, fold_all(current, newer))
+
+
+class History:
+    """The current snapshot and the last ``HISTORY`` ones before it."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self._kept: deque[Snapshot] = deque([snapshot], maxlen=HISTORY)
+
+    @property
+    def current(self) -> Snapshot:
+        return self._kept[-1]
+
+    def extend(self, snaps: Sequence[Snapshot]) -> None:
+        """Take in the snapshots after the current one, in order."""
+        if snaps and snaps[0].version != self.current.version + 1:
+            raise ValueError(
+                f"snapshot {snaps[0].version} does not follow version {self.current.version}"
+            )
+        self._kept.extend(snaps)
+
+    def at(self, version: int) -> Snapshot:
+        """The snapshot of ``version`` if still kept, else the current one."""
+        for snap in reversed(self._kept):
+            if snap.version == version:
+                return snap
+        return self.current

@@ -1,0 +1,375 @@
+"""The rooms this process has loaded: load (by replay), create, evict; and the lobby.
+
+A room is loaded on demand and kept while it is in use; one without sockets here and
+without due work (no computer move, move timer or grace period this instance must run)
+that the lobby does not list is evicted after ``idle_s`` seconds unused, and reloaded
+from its log when asked for again. At most ``max_rooms`` are loaded: a new one evicts
+the least recently used evictable room, or is refused with ``busy``. Loading one room
+never waits for another: there is no global lock, only one load per room id at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from ginrummy.engine import Rules, Seat
+from ginrummy.server import players as players_
+from ginrummy.server.clock import Clock, SystemClock
+from ginrummy.server.pubsub import Bus
+from ginrummy.server.pubsub.memory import MemoryBus
+from ginrummy.server.room import master
+from ginrummy.server.room.context import Counters, RoomContext, Tuning
+from ginrummy.server.room.errors import RoomError
+from ginrummy.server.room.lobby import Lobby
+from ginrummy.server.room.log import REPLAY_ERRORS, Snapshot, replay
+from ginrummy.server.room.presence import PRESENCE_SETTLE
+from ginrummy.server.room.room import Room
+from ginrummy.server.room.seats import SeatInfo, seat_rows, seats_of
+from ginrummy.server.store import Player, RoomRow, Store, StoreError
+from ginrummy.server.tokens import new_room_id
+
+log = logging.getLogger("ginrummy.server.room")
+
+ROOM_IDLE_S = 300.0
+MAX_ROOMS = 5000
+
+
+class RoomManager:
+    """All rooms of this process: creates them, loads them from the store by replay,
+    evicts the unused ones."""
+
+    def __init__(
+        self,
+        store: Store,
+        bus: Bus,
+        bot_delay: float,
+        rng: random.Random | None = None,
+        clock: Clock | None = None,
+        grace_seconds: float = 60.0,
+        instance_id: str | None = None,
+        lease_ttl: float = 10.0,
+        lease_renew: float = 3.0,
+        presence_interval: float = 5.0,
+        quick_confirm: float = 5.0,
+        idle_s: float = ROOM_IDLE_S,
+        max_rooms: int = MAX_ROOMS,
+    ) -> None:
+        tuning = Tuning(bot_delay, grace_seconds, lease_ttl, lease_renew, presence_interval)
+        # Room leases name this instance; one instance's rooms share it.
+        instance = instance_id or f"i_{secrets.token_urlsafe(9)}"
+        rng = rng or secrets.SystemRandom()
+        self.ctx = RoomContext(
+            store, bus, clock or SystemClock(), rng, instance, self, tuning, Counters()
+        )
+        self.idle_s = idle_s
+        self.max_rooms = max_rooms
+        self._rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Task[Room | None]] = {}  # one load per room id
+        self._presence_task: asyncio.Task[None] | None = None
+        self._sweep_task: asyncio.Task[None] | None = None
+        self.hall = Lobby(self, store, bus, quick_confirm)
+
+    # --- what the rest of the server reads -----------------------------------------
+
+    @property
+    def store(self) -> Store:
+        return self.ctx.store
+
+    @property
+    def bus(self) -> Bus:
+        return self.ctx.bus
+
+    @property
+    def clock(self) -> Clock:
+        return self.ctx.clock
+
+    @property
+    def rng(self) -> random.Random:
+        return self.ctx.rng
+
+    @property
+    def instance_id(self) -> str:
+        return self.ctx.instance_id
+
+    @property
+    def presence_interval(self) -> float:
+        """Seconds between renewals of this instance's socket counts."""
+        return self.ctx.tuning.presence_interval
+
+    @presence_interval.setter
+    def presence_interval(self, seconds: float) -> None:
+        self.ctx.tuning.presence_interval = seconds
+
+    @property
+    def computer_moves(self) -> int:
+        return self.ctx.counters.computer_moves
+
+    @property
+    def timeouts(self) -> int:
+        return self.ctx.counters.timeouts
+
+    @property
+    def lobby_news(self) -> MemoryBus:
+        return self.hall.news
+
+    @property
+    def queue_waiting(self) -> int:
+        return self.hall.queue_waiting
+
+    @property
+    def quick_confirm(self) -> float:
+        return self.hall.quick_confirm
+
+    @property
+    def quick_stale_after(self) -> float:
+        return self.hall.quick_stale_after
+
+    def loaded(self) -> list[Room]:
+        """The rooms loaded now."""
+        return list(self._rooms.values())
+
+    # --- players ----------------------------------------------------------------------
+
+    async def player(self, identity_hash: str) -> Player:
+        """The identity's player, created with a default name on first use."""
+        return await self.store.ensure_player(identity_hash, players_.new_player(self.clock.now()))
+
+    def player_changed(self, player: Player) -> None:
+        """A new name or rating: the loaded rooms show it from now on."""
+        for room in self._rooms.values():
+            for seat, p in list(room.player_of.items()):
+                if p.id == player.id:
+                    room.player_of[seat] = player
+
+    # --- the lobby ----------------------------------------------------------------------
+
+    async def room_changed(self, room: Room) -> None:
+        await self.hall.changed(room)
+
+    async def lobby_changed(
+        self, room: Room | None = None, *, player: str | None = None, queue: bool = False
+    ) -> None:
+        """Tell every instance's lobby: a public room, a player's name or the queue changed."""
+        await self.hall.changed(room, player=player, queue=queue)
+
+    async def queue_changed(self) -> None:
+        """The quick-match queue changed through this instance: count it, tell every lobby."""
+        await self.hall.count_queue()
+        await self.hall.changed(queue=True)
+
+    def lobby(self) -> dict[str, Any]:
+        """Open public tables, running public matches, the quick-match queue's length."""
+        return self.hall.listing()
+
+    async def start(self) -> None:
+        """Load the listed rooms, follow the lobby changes made on any instance, renew
+        this instance's presence, evict idle rooms."""
+        await self.hall.start()
+        self._presence_task = asyncio.create_task(self._keep_presence())
+        self._sweep_task = asyncio.create_task(self._sweep())
+
+    async def load_listed(self) -> None:
+        """Bring back public rooms and rooms with a move timer (their clocks run again)."""
+        ids = await self.store.listed_rooms()
+        for room_id in ids:
+            try:
+                await self.get(room_id)
+            except RoomError as exc:
+                log.error("room %s: not loaded at start: %s", room_id, exc.message)
+        log.info("%d listed rooms loaded", len(ids))
+
+    async def _keep_presence(self) -> None:
+        """Every presence interval: each room renews this instance's socket counts and
+        forgets the counts other instances stopped renewing."""
+        while True:
+            rooms = list(self._rooms.values())
+            if not rooms:
+                await asyncio.sleep(self.presence_interval)
+                continue
+            # Spread over the interval: a thousand renewals at once would queue the
+            # moves behind them, here and on every other instance.
+            step = self.presence_interval / len(rooms)
+            for room in rooms:
+                await asyncio.sleep(step)
+                if self._rooms.get(room.id) is not room:
+                    continue  # evicted meanwhile
+                try:
+                    await room.renew_presence()
+                except Exception:  # one room's failure must not stop the others' presence
+                    log.exception("room %s: renewing its presence failed", room.id)
+
+    # --- loading, creating, evicting ------------------------------------------------
+
+    async def get(self, room_id: str) -> Room | None:
+        """The room, rebuilt from its event log on first use (or after eviction)."""
+        room = self._rooms.get(room_id)
+        if room is not None:
+            room.touch()
+            return room
+        loading = self._loading.get(room_id)
+        if loading is None:
+            loading = asyncio.create_task(self._load(room_id))
+            self._loading[room_id] = loading
+            loading.add_done_callback(lambda task: self._loaded(room_id, task))
+        # Shielded: a caller that gives up does not cancel the load for the others.
+        return await asyncio.shield(loading)
+
+    def _loaded(self, room_id: str, task: asyncio.Task[Room | None]) -> None:
+        if self._loading.get(room_id) is task:
+            del self._loading[room_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("room %s: the load failed: %s", room_id, task.exception())
+
+    async def _load(self, room_id: str) -> Room | None:
+        try:
+            stored = await self.store.load_room(room_id)
+        except StoreError as exc:
+            log.error("room %s: cannot load: %s", room_id, exc)
+            raise RoomError("unavailable", "the room cannot be loaded right now") from exc
+        if stored is None:
+            return None
+        try:
+            snap = replay(stored.events)
+        except REPLAY_ERRORS as exc:
+            log.error("room %s: the event log does not replay: %s", room_id, exc)
+            raise RoomError("unavailable", "this room's record is damaged") from None
+        # Sockets of it may be open on other instances: hear them before any grace.
+        settle = PRESENCE_SETTLE * self.presence_interval
+        room = Room(self.ctx, stored.room, seats_of(stored.seats), snap, settle)
+        await room.load_players()
+        self._make_space()
+        self._rooms[room_id] = room
+        log.info("room %s: rebuilt from %d events", room_id, len(stored.events))
+        clock = stored.clock
+        # The timer did not run while the server was down.
+        left = clock.remaining_ms if clock is not None and clock.version == snap.version else None
+        await room.loaded(left)
+        return room
+
+    async def create(
+        self,
+        *,
+        kind: str,
+        rules: Rules,
+        creator_hash: str,
+        name: str,
+        opponent_bot: str | None,
+        spectators: bool,
+        opponent_name: str = "",
+        opponent_hash: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Room:
+        """A new room with the creator in seat one and, for a computer opponent (or a
+        person paired by quick match: ``opponent_hash``), seat two."""
+        self._make_space()
+        opts = {"spectators": spectators, **(options or {})}
+        row = RoomRow(new_room_id(), kind, rules.to_dict(), self.clock.now(), opts)
+        seats = {Seat.ONE: SeatInfo(name, creator_hash, None)}
+        if opponent_bot is not None:
+            seats[Seat.TWO] = SeatInfo(opponent_name, None, opponent_bot)
+        elif opponent_hash is not None:
+            seats[Seat.TWO] = SeatInfo(opponent_name, opponent_hash, None)
+        room = Room(self.ctx, row, seats, Snapshot(0, None))
+        await room.load_players()
+        change = master.opening(room.table, self.rng)
+        try:
+            await self.store.create_room(row, seat_rows(seats), change.events)
+        except StoreError as exc:
+            log.error("room %s: cannot create: %s", row.id, exc)
+            raise RoomError("unavailable", "the room could not be saved; try again") from exc
+        self._rooms[row.id] = room
+        log.info(
+            "room %s created: %s, rules %s, opponent %s",
+            row.id,
+            kind,
+            rules.name,
+            f"computer ({opponent_bot})" if opponent_bot else "a person",
+        )
+        await room.opened(change)  # new: no instance has a socket of it yet
+        return room
+
+    def evictable(self, room: Room) -> bool:
+        """Nothing keeps ``room`` here: no socket, no work, not in the lobby."""
+        return room.idle and not room.listed
+
+    def _make_space(self) -> None:
+        """Below ``max_rooms`` loaded, evicting the least recently used evictable room
+        if need be; ``busy`` if every loaded room is in use."""
+        if len(self._rooms) < self.max_rooms:
+            return
+        candidates = [r for r in self._rooms.values() if self.evictable(r)]
+        if not candidates:
+            log.warning(
+                "%d rooms loaded, none of them idle: a new one is refused", len(self._rooms)
+            )
+            raise RoomError("busy", "the server has too many games running; try again soon")
+        self.evict(min(candidates, key=lambda r: r.last_used), "to make space")
+
+    def evict(self, room: Room, why: str) -> None:
+        """Unload ``room``: its tasks, subscription and presence renewals stop; the next
+        request reloads it from the log."""
+        room.unload()
+        if self._rooms.get(room.id) is room:
+            del self._rooms[room.id]
+            log.info("room %s: unloaded (%s)", room.id, why)
+
+    async def _sweep(self) -> None:
+        """Evict the rooms unused for ``idle_s`` seconds."""
+        while True:
+            await asyncio.sleep(max(0.05, min(self.idle_s / 2, 30.0)))
+            now = time.monotonic()
+            for room in list(self._rooms.values()):
+                try:
+                    if now - room.last_used >= self.idle_s and self.evictable(room):
+                        self.evict(room, f"unused for {self.idle_s:g} s")
+                except Exception:  # one room's failure must not keep the others loaded
+                    log.exception("room %s: unloading it failed", room.id)
+
+    def forget(self, room: Room) -> None:
+        """Drop a broken room: the rebuilt room re-arms its own timers."""
+        room.stop_tasks()
+        if self._rooms.get(room.id) is room:
+            del self._rooms[room.id]
+
+    async def close(self) -> None:
+        """Stop every task; remember the time left on running move timers; give the
+        rooms' leases up so that other instances take over at once."""
+        for task in (self.hall.task, self._presence_task, self._sweep_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self.hall.task = self._presence_task = self._sweep_task = None
+        rooms = list(self._rooms.values())
+        for room in rooms:
+            if room.has_sockets:  # the other instances stop counting them now
+                await self.bus.publish(room.topic, room.presence_notice(None, gone=True))
+        # Every room whose keeper ever asked: a lease taken by a write still in flight
+        # when its keeper is cancelled is held without this instance knowing it yet.
+        leased = [room.id for room in rooms if room.lease_asked]
+        for room in rooms:
+            left = None if room.broken else room.clock_left()
+            if left is not None:
+                try:
+                    await self.store.save_clock(room.id, left)
+                except StoreError as exc:
+                    log.error("room %s: cannot save its clock: %s", room.id, exc)
+        tasks = [t for room in rooms for t in room.stop_tasks()]
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for room_id in leased:
+            try:
+                await self.store.release_lease(room_id, self.instance_id)
+            except StoreError as exc:  # it runs out by itself
+                log.error("room %s: cannot release its lease: %s", room_id, exc)
+        if leased:
+            log.info("%d room leases released", len(leased))
+        self._rooms.clear()

@@ -1,0 +1,496 @@
+"""One room: its state, its parts, and the one place where accepted changes take effect.
+
+Every change runs under the room's lock: a command of the master (``master``) decides
+on the current ``Table`` and answers events with their snapshots; the room writes them
+(with the match's results when it ends), then ``_settle`` applies the effects in one
+place: history, move timer, grace periods, computer, notices, lobby. Nothing is
+published (nor the in-memory state changed) before the store has the events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NoReturn
+
+from ginrummy.engine import (
+    ForfeitReason,
+    MatchRecord,
+    Rules,
+    Seat,
+    SeatView,
+    SpectatorView,
+)
+from ginrummy.server import players as players_
+from ginrummy.server.room import master, people, presenter
+from ginrummy.server.room.chat import Chat
+from ginrummy.server.room.context import RoomContext, room_topic
+from ginrummy.server.room.duties import Duties
+from ginrummy.server.room.errors import RoomError
+from ginrummy.server.room.follower import follow
+from ginrummy.server.room.log import REPLAY_ERRORS, History, Snapshot, news
+from ginrummy.server.room.master import Change, Table
+from ginrummy.server.room.outcome import outcome
+from ginrummy.server.room.presence import PRESENCE_LIFETIME, Presence
+from ginrummy.server.room.seats import SeatInfo, free_seat, is_person, seat_of
+from ginrummy.server.store import Clock as StoredClock
+from ginrummy.server.store import (
+    Event,
+    Player,
+    RoomRow,
+    SeatRow,
+    StoreConflict,
+    StoredRoom,
+    StoreError,
+)
+
+log = logging.getLogger("ginrummy.server.room")
+
+
+class Room:
+    """The master of one room. Create and load with ``RoomManager``."""
+
+    def __init__(
+        self,
+        ctx: RoomContext,
+        row: RoomRow,
+        seats: Mapping[Seat, SeatInfo],
+        snapshot: Snapshot,
+        settle_s: float = 0.0,
+    ) -> None:
+        """``settle_s``: seconds to listen to other instances before any grace period."""
+        self.ctx = ctx
+        self.id = row.id
+        self.kind = row.kind
+        self.rules = Rules.from_dict(dict(row.rules))
+        self.created = row.created
+        self.spectators = bool(row.options.get("spectators", True))
+        self.visibility = str(row.options.get("visibility", "private"))
+        self.rated = bool(row.options.get("rated", False))
+        self.spectator_chat = bool(row.options.get("spectator_chat", False))
+        self.seats: dict[Seat, SeatInfo] = dict(seats)
+        self.player_of: dict[Seat, Player] = {}  # people's players (not computers)
+        self.history = History(snapshot)
+        self.lock = asyncio.Lock()
+        self.broken = False
+        self.last_used = time.monotonic()  # by this instance's sockets or requests: touch
+        self._public = presenter.PublicPart(self.rules)
+        self.presence = Presence(self.id, ctx.instance_id, settle_s)
+        self.duties = Duties(self, ctx)
+        self.chat = Chat(self.id, self.topic, ctx.store, ctx.bus, ctx.clock, self.spectator_chat)
+        self.follower: asyncio.Task[None] | None = None
+
+    # --- reading --------------------------------------------------------------------
+
+    @property
+    def topic(self) -> str:
+        return room_topic(self.id)
+
+    @property
+    def current(self) -> Snapshot:
+        return self.history.current
+
+    def snapshot_at(self, version: int) -> Snapshot:
+        """The snapshot of ``version`` if still kept, else the current one."""
+        return self.history.at(version)
+
+    @property
+    def table(self) -> Table:
+        return Table(self.current, self.seats, self.rules)
+
+    def seat_of(self, identity_hash: str | None) -> Seat | None:
+        return seat_of(self.seats, identity_hash)
+
+    @property
+    def status(self) -> str:
+        if free_seat(self.seats) is not None:
+            return "waiting"
+        return "over" if self.current.over else "playing"
+
+    @property
+    def public(self) -> bool:
+        return self.visibility == "public"
+
+    @property
+    def listed(self) -> bool:
+        """The lobby lists it: a public room, waiting or playing."""
+        return self.public and not self.broken and self.status != "over"
+
+    def person(self, seat: Seat) -> bool:
+        return is_person(self.seats, seat)
+
+    def summary(self, seat: Seat) -> dict[str, Any] | None:
+        player = self.player_of.get(seat)
+        return None if player is None else players_.summary(player)
+
+    @property
+    def online(self) -> dict[Seat, int]:  # this instance's sockets per seat
+        return self.presence.online
+
+    def connected(self, seat: Seat) -> bool:
+        info = self.seats.get(seat)
+        return info is not None and (info.bot is not None or self.presence.anywhere(seat) > 0)
+
+    @property
+    def watching(self) -> int:
+        return self.presence.watching
+
+    @property
+    def has_sockets(self) -> bool:
+        return self.presence.has_sockets
+
+    def players(self, snap: Snapshot | None = None) -> dict[str, Any]:
+        return presenter.players(self, snap or self.current)
+
+    def info(self, your_seat: Seat | None = None) -> dict[str, Any]:
+        return presenter.info(self, your_seat)
+
+    def view(self, seat: Seat | None, snap: Snapshot | None = None) -> SeatView | SpectatorView:
+        return presenter.view(self.rules, seat, snap or self.current)
+
+    def public_part(self, snap: Snapshot) -> tuple[str, str | None]:
+        return self._public.of(snap)
+
+    def record(self) -> MatchRecord:
+        """The current match's record (decks included): only once it is over."""
+        return presenter.record(self.current)
+
+    # --- commands (each under the lock) ---------------------------------------------
+
+    async def act(self, seat: Seat, version: int, text: str) -> None:
+        """Play ``text`` for ``seat`` on the view of ``version``."""
+        async with self.lock:
+            await self._run(lambda t: master.act(t, seat, version, text))
+
+    async def next_round(self, seat: Seat) -> None:
+        """``seat`` is ready for the next round; deal when every person is."""
+        await self._ask(lambda t: master.ready(t, seat, self.ctx.rng), "not_between_rounds")
+
+    async def new_match(self, seat: Seat) -> None:
+        """``seat`` wants a rematch; a new match starts when every person does."""
+        await self._ask(lambda t: master.rematch(t, seat, self.ctx.rng), "match_running")
+
+    async def end_by_forfeit(
+        self, seat: Seat, reason: ForfeitReason, version: int | None = None
+    ) -> None:
+        """``seat`` loses the match (timer, abandonment, resignation), logged as an event.
+        With ``version``: only if the room is still there (a timer of that decision)."""
+        async with self.lock:
+            if version is not None and version != self.current.version:
+                return
+            await self._run(lambda t: master.end_by_forfeit(t, seat, reason))
+
+    async def claim(self, seat: Seat) -> None:
+        """``seat`` claims the match: the opponent left and its grace period is over.
+        Checked under the lock: an opponent back meanwhile is not forfeited."""
+        other = seat.other
+        async with self.lock:
+            left, back = self.grace_remaining_ms(other), self.presence.anywhere(other) > 0
+            await self._run(lambda t: master.claim(t, seat, left, back))
+
+    async def join(self, identity_hash: str, name: str, player: Player) -> Seat:
+        """Take the free seat (or return the one this identity already holds)."""
+        async with self.lock:
+            self._check_alive()
+            mine = self.seat_of(identity_hash)
+            if mine is not None:
+                return mine
+            seat = free_seat(self.seats)
+            if seat is None:
+                raise RoomError("room_full", "both seats are taken")
+            change = master.take_seat(self.table, seat, self.ctx.rng)
+            row = SeatRow(seat.label, identity_hash, name, None)
+            try:
+                await self.ctx.store.claim_seat(self.id, row, change.events)
+            except StoreConflict:
+                # Taken meanwhile through another server instance.
+                await self._catch_up_locked()
+                mine = self.seat_of(identity_hash)
+                if mine is not None:
+                    return mine
+                raise RoomError("room_full", "both seats are taken") from None
+            except StoreError as exc:
+                self._fail(exc)
+            self.seats[seat] = SeatInfo(name, identity_hash, None)
+            self.player_of[seat] = player
+            log.info("room %s: %s", self.id, change.note)
+            await self._settle(change.snaps, change.events, tell=True)
+            await self.announce(seat)
+        return seat
+
+    async def _ask(self, command: Callable[[Table], Change], done_code: str) -> None:
+        """Run an idempotent ask (ready, rematch) under the lock. If it lost a write
+        race to another server instance, the room has caught up: ask again on the new
+        state; if the other instance already did what was asked, that is success."""
+        for attempt in range(3):
+            async with self.lock:
+                try:
+                    await self._run(command)
+                    return
+                except RoomError as exc:
+                    if attempt and exc.code == done_code:
+                        return
+                    if exc.code != "stale_version" or attempt == 2:
+                        raise
+
+    async def _run(self, command: Callable[[Table], Change]) -> None:
+        """Decide on the current table, then commit. The caller holds the lock."""
+        self._check_alive()
+        change = command(self.table)
+        if change.events:
+            await self._commit(change)
+            log.info("room %s: %s", self.id, change.note or change.events[-1].kind)
+
+    async def _commit(self, change: Change) -> None:
+        """Write, then settle. The end of a match writes its results (and rating
+        changes) in the same transaction as its last event."""
+        ends = change.ends_match(self.current)
+        try:
+            done = None
+            if ends:  # the store rates the match in the transaction of its last event
+                end = change.snaps[-1]
+                assert end.match is not None
+                bots = {seat: info.bot for seat, info in self.seats.items()}
+                now = self.ctx.clock.now()
+                done = outcome(
+                    self.id, end.match, end.match_seq, self.player_of, bots, self.rated, now
+                )
+            await self.ctx.store.append_events(self.id, change.events, done)
+        except StoreConflict as exc:
+            # Another server instance wrote this version first (optimistic concurrency:
+            # the log's (room, seq) key lets exactly one writer win). Nothing of ours was
+            # written; take in what was and answer "stale" so the client resyncs.
+            version = change.snaps[-1].version
+            log.info("room %s: version %d was written elsewhere: %s", self.id, version, exc)
+            await self._catch_up_locked()
+            raise RoomError(
+                "stale_version", "the game moved on meanwhile; here is the current state"
+            ) from None
+        except StoreError as exc:
+            self._fail(exc)
+        if ends:  # new ratings: every loaded room shows them
+            for player in (await people.reread(self.ctx.store, self.player_of)).values():
+                self.ctx.owner.player_changed(player)
+        await self._settle(change.snaps, change.events, tell=True)
+
+    async def _settle(
+        self,
+        snaps: Sequence[Snapshot],
+        published: Sequence[Event] = (),
+        *,
+        tell: bool = False,
+        remaining_ms: int | None = None,
+    ) -> None:
+        """The effects of what the store has, in one place: take the snapshots in, run
+        the move timer and the grace periods, schedule the computer, publish the events
+        and (``tell``) let the lobby know."""
+        self.history.extend(snaps)
+        self.duties.rearm(remaining_ms)
+        for event in published:
+            notice = {"kind": event.kind, "version": event.seq, "seat": event.payload.get("seat")}
+            await self.ctx.bus.publish(self.topic, notice)
+        if tell:
+            await self.ctx.owner.room_changed(self)
+
+    async def load_players(self) -> None:
+        """Read the people's players (names, ratings) from the store."""
+        self.player_of = await people.players_of(self.ctx.owner, self.seats)
+
+    def _check_alive(self) -> None:
+        if self.broken:
+            raise RoomError("unavailable", "the room is being reloaded; try again")
+
+    def _fail(self, exc: StoreError) -> NoReturn:
+        # The store may or may not hold the events: forget this room so the next
+        # request rebuilds it from the log, the only truth.
+        log.error("room %s: store write failed: %s", self.id, exc)
+        self._break()
+        raise RoomError("unavailable", "the game could not be saved; try again") from exc
+
+    def _break(self) -> None:
+        self.broken = True
+        self.ctx.owner.forget(self)
+
+    def unload(self) -> None:
+        """No longer the loaded copy (evicted): its tasks stop; a socket or request that
+        still holds it sees ``broken`` and asks the registry again."""
+        self.broken = True
+        self.stop_tasks()
+
+    # --- life: opened, loaded, caught up --------------------------------------------
+
+    async def opened(self, change: Change) -> None:
+        """The store has the new room and its first events: take them in, follow."""
+        self.follow()
+        await self._settle(change.snaps, tell=True)
+
+    async def loaded(self, remaining_ms: int | None) -> None:
+        """Rebuilt from the log: follow, run the clocks again (the move timer with the
+        time it had left when the server stopped)."""
+        self.follow()
+        await self._settle((), remaining_ms=remaining_ms)
+
+    async def catch_up(self, version: int | None = None) -> bool:
+        """Take in events another server instance appended; True if the room moved on.
+        With ``version``: none to read if the room has it by the time it holds the lock
+        (another socket or the follower read it meanwhile)."""
+        async with self.lock:
+            if version is not None and version <= self.current.version:
+                return False
+            return await self._catch_up_locked()
+
+    async def _catch_up_locked(self) -> bool:
+        if self.broken:
+            return False
+        try:
+            stored = await self.ctx.store.load_room(self.id, after=self.current.version)
+        except StoreError as exc:
+            self._fail(exc)
+        return stored is not None and await self._take_in(stored)
+
+    async def _take_in(self, stored: StoredRoom) -> bool:
+        try:
+            new = news(self.current, stored)
+        except REPLAY_ERRORS as exc:
+            log.error("room %s: events written elsewhere do not replay: %s", self.id, exc)
+            self._break()
+            raise RoomError("unavailable", "this room's record is damaged") from None
+        seated, self.seats = new.seats != self.seats, new.seats
+        if not new.events:
+            return False
+        persons = {seat for seat, info in self.seats.items() if info.identity_hash is not None}
+        if seated or new.more_than_moves or persons != set(self.player_of):
+            # New people, or ratings changed with a match's end: ask the store. Plain
+            # moves change no player (a store write per seat per move otherwise).
+            await self.load_players()
+        await self._settle(new.snaps)
+        log.info("room %s: caught up to version %d", self.id, self.current.version)
+        return True
+
+    # --- the duties in time (see duties.py) ------------------------------------------
+
+    @property
+    def grace(self) -> Mapping[Seat, float]:
+        """The running grace periods: seat -> when it ends."""
+        return self.duties.graces.ends
+
+    def grace_remaining_ms(self, seat: Seat) -> int | None:
+        return self.duties.graces.remaining_ms(seat)
+
+    def timer(self, snap: Snapshot | None = None) -> dict[str, Any] | None:
+        """The move timer of ``snap`` (the current one): whose, time left, total."""
+        return self.duties.timer((snap or self.current).version)
+
+    @property
+    def holds_lease(self) -> bool:
+        """This instance holds the room's lease: it alone makes the computer's moves and
+        ends the move timer and grace periods (docs/operations.md, several instances)."""
+        return self.duties.lease.holds
+
+    def work_due(self) -> bool:
+        """A computer to move, a move timer or a grace period running."""
+        return self.duties.work_due()
+
+    def touch(self) -> None:
+        """Used now (a request or a socket of this instance): not unloaded for a while."""
+        self.last_used = time.monotonic()
+
+    @property
+    def idle(self) -> bool:
+        """Nothing runs in it on this instance: no socket, no work due, no lease kept,
+        no change under way (it may be unloaded)."""
+        busy = self.has_sockets or self.work_due() or not self.duties.lease.idle
+        return not busy and not self.lock.locked()
+
+    @property
+    def lease_asked(self) -> bool:
+        """This instance ever asked for the room's lease (it may hold it)."""
+        return self.duties.lease.asked
+
+    def clock_left(self) -> StoredClock | None:
+        """The running move timer's time left, to save on an orderly stop."""
+        return self.duties.move_clock.left()
+
+    def schedule_bot(self) -> None:
+        """Start the computer's move if it is its turn and it is not already thinking."""
+        self.duties.schedule_computer()
+
+    def stop_tasks(self) -> list[asyncio.Task[None]]:
+        """Cancel the computer, the timer, the grace periods, the lease keeper and the
+        follower (not the caller). The lease is not released: ``RoomManager`` does that."""
+        current = asyncio.current_task()
+        running = (*self.duties.tasks(), self.follower)
+        tasks = [t for t in running if t is not None and t is not current]
+        for task in tasks:
+            task.cancel()
+        return tasks
+
+    # --- sockets and presence -------------------------------------------------------
+
+    async def connect(self, seat: Seat) -> None:
+        """A socket of ``seat`` opened on this instance."""
+        self.touch()
+        if self.presence.connect(seat):
+            log.info("room %s: seat %s connected", self.id, seat.label)
+            self.duties.update_grace()
+            await self.announce(seat)
+
+    async def disconnect(self, seat: Seat) -> None:
+        self.touch()
+        if self.presence.disconnect(seat):
+            log.info("room %s: seat %s disconnected", self.id, seat.label)
+            self.duties.update_grace()
+            await self.announce(seat)
+
+    async def watch(self, delta: int) -> None:
+        """A spectator socket came (+1) or went (-1): the players see how many watch."""
+        self.touch()
+        self.presence.watch(delta)
+        await self.announce(None)
+        await self.ctx.owner.room_changed(self)
+
+    def presence_notice(
+        self, seat: Seat | None, *, renew: bool = False, gone: bool = False
+    ) -> dict[str, Any]:
+        """A presence notice with this instance's socket counts (zeros if ``gone``)."""
+        ttl = PRESENCE_LIFETIME * self.ctx.tuning.presence_interval
+        return self.presence.notice(self.current.version, seat, ttl, renew=renew, gone=gone)
+
+    def take_presence(self, notice: Mapping[str, Any]) -> None:
+        """Remember another instance's socket counts from a presence notice (every
+        follower of the room calls this: taking one twice changes nothing)."""
+        if self.presence.take(notice):
+            self.duties.update_grace()
+
+    async def announce(self, seat: Seat | None) -> None:
+        """Tell every instance this one's counts (``seat``: whose presence changed)."""
+        await self.ctx.bus.publish(self.topic, self.presence_notice(seat))
+
+    async def renew_presence(self) -> None:
+        """The periodic step: tell this instance's counts, forget the unrenewed ones."""
+        if self.has_sockets:
+            await self.ctx.bus.publish(self.topic, self.presence_notice(None, renew=True))
+        expired = self.presence.expire()
+        self.duties.update_grace()  # also starts those held back while the room settled
+        if expired:
+            await self.announce(None)
+
+    def follow(self) -> None:
+        """Follow the room's notices while it is loaded, socket or not: the other
+        instances' presence (an instance that loads it for the lobby or the lease runs
+        its grace periods too) and what they write (it may hold the lease)."""
+        sub = self.ctx.bus.subscribe(self.topic)
+        self.follower = asyncio.create_task(follow(self, sub))
+
+    # --- chat -----------------------------------------------------------------------
+
+    async def say(
+        self, seat: Seat | None, player: Player | None, text: str | None, phrase: str | None
+    ) -> None:
+        """A chat message from a seat (or a spectator) to every socket of the room."""
+        await self.chat.say(seat, player, text, phrase)
+
+    async def chat_history(self) -> list[dict[str, Any]]:
+        return await self.chat.history()

@@ -1,0 +1,92 @@
+"""The hello path reads the log once and hashes the token once; a move lost to another
+instance is answered with one view of the version that won."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ginrummy.server.sockets import frames as ws_module
+from ginrummy.server.store import StoreConflict, StoredRoom
+
+from .helpers import Message, client, create, hello, identity, receive, receive_until
+
+
+def test_a_hello_reads_the_log_once_and_hashes_the_token_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with client() as c:
+        token = identity(c)
+        room = create(c, token)
+        store = c.app.state.rooms.store  # type: ignore[attr-defined]
+        reads: list[str] = []
+        real_load = store.load_room
+
+        async def load_room(room_id: str, after: int = 0) -> StoredRoom | None:
+            reads.append(room_id)
+            return await real_load(room_id, after)
+
+        hashes: list[str] = []
+        real_hash = ws_module.hash_token
+
+        def hash_token(text: str) -> str:
+            hashes.append(text)
+            return real_hash(text)
+
+        monkeypatch.setattr(store, "load_room", load_room)
+        monkeypatch.setattr(ws_module, "hash_token", hash_token)
+        with c.websocket_connect("/ws") as ws:
+            welcome, _ = hello(ws, room, token)
+            assert welcome["seat"] == "one"
+        assert reads == [room]
+        assert hashes == [token]
+
+
+def test_a_move_lost_to_another_instance_is_answered_with_one_view(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another instance writes the same version first and tells every socket while this
+    one is still saving: the socket sees that version once (from the notice), then the
+    ``stale_version`` error, and no second copy of it."""
+    with client() as c:
+        token = identity(c)
+        room_id = create(c, token)
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        store = rooms.store
+        real_append = store.append_events
+        raced: list[int] = []
+
+        async def append_events(room: str, events: Any, outcome: Any = None) -> None:
+            if raced or events[0].kind != "action":
+                await real_append(room, events, outcome)
+                return
+            raced.append(events[0].seq)
+            await real_append(room, events, outcome)  # as if written by the other instance
+            notice = {"kind": "action", "version": events[0].seq, "seat": "one"}
+            await rooms.bus.publish(f"room:{room}", notice)  # on its way to every socket
+            raise StoreConflict(f"event {events[0].seq} exists")
+
+        monkeypatch.setattr(store, "append_events", append_events)
+        with c.websocket_connect("/ws") as ws:
+            _, view = hello(ws, room_id, token)
+            while not view["view"]["legal_actions"]:
+                view = receive_until(ws, lambda m: m["type"] == "view")
+            version = view["version"]
+            action = view["view"]["legal_actions"][0]
+            ws.send_json({"type": "act", "version": version, "action": action})
+            got = _drain(ws)
+        assert raced == [version + 1]
+        kinds = [m["type"] for m in got if m["type"] in ("view", "error")]
+        views = [m["version"] for m in got if m["type"] == "view"]
+        assert "error" in kinds and views.count(version + 1) == 1, got
+
+
+def _drain(ws: Any, seconds: float = 0.5) -> list[Message]:
+    """Every message that comes within ``seconds`` of the last one."""
+    out = []
+    while True:
+        try:
+            out.append(receive(ws, timeout=seconds))
+        except TimeoutError:
+            return out
