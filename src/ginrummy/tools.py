@@ -59,6 +59,16 @@ def _fail(prog: str, message: str) -> int:
     return 2
 
 
+def _read_file(prog: str, name: str) -> str | None:
+    """The text of the file ``name`` (``-``: standard input), or None once the failure
+    is reported."""
+    try:
+        return sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    except OSError as exc:
+        _fail(prog, f"cannot read {name}: {exc.strerror}")
+        return None
+
+
 def _batch(handle: Callable[[str], dict[str, Any]]) -> int:
     for line in sys.stdin:
         if not line.strip():
@@ -256,10 +266,9 @@ def replay(argv: Sequence[str]) -> int:
     parser = _Parser(prog="ginrummy replay", description="Print a recorded round or match.")
     parser.add_argument("file", help="a JSON record (round or match); - for stdin")
     args = parser.parse_args(argv)
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-    except OSError as exc:
-        return _fail("replay", f"cannot read {args.file}: {exc.strerror}")
+    text = _read_file("replay", args.file)
+    if text is None:
+        return 2
     try:
         data = json.loads(text)
         loaded = load_record(data)
@@ -284,10 +293,9 @@ def verify(argv: Sequence[str]) -> int:
     )
     parser.add_argument("file", help="a JSON record (match or round) with fair blocks; - for stdin")
     args = parser.parse_args(argv)
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-    except OSError as exc:
-        return _fail("verify", f"cannot read {args.file}: {exc.strerror}")
+    text = _read_file("verify", args.file)
+    if text is None:
+        return 2
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -5,6 +5,7 @@ in the same transaction). A pure function of plain values."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from ginrummy.engine import ForfeitReason, MatchState, ResultKind, Seat
 from ginrummy.server.store import Outcome, Player, RatedMatch, ResultRow
@@ -39,37 +40,50 @@ def outcome(
         if rated
         else None
     )
-    rounds = [r.result for r in match.rounds]
-    rows = []
-    for seat, player in players.items():
-        opponent = players.get(seat.other)
-        rows.append(
-            ResultRow(
-                room=room_id,
-                match_seq=match_seq,
-                player=player.id,
-                seat=seat.label,
-                opponent=None if opponent is None else opponent.id,
-                bot=bots.get(seat.other),
-                rated=rated,
-                won=result.winner is seat,
-                rounds=len(rounds),
-                gins=sum(
-                    r.winner is seat and r.kind in (ResultKind.GIN, ResultKind.BIG_GIN)
-                    for r in rounds
-                ),
-                undercuts_scored=sum(
-                    r.kind is ResultKind.UNDERCUT and r.winner is seat for r in rounds
-                ),
-                undercuts_suffered=sum(
-                    r.kind is ResultKind.UNDERCUT and r.knocker is seat for r in rounds
-                ),
-                points=result.round_points[seat],
-                margin=result.totals[seat] - result.totals[seat.other],
-                forfeit=None if result.forfeit is None else result.forfeit.value,
-                rating=None,  # filled in by the store, which rates the match
-                rd=None,
-                t=now,
-            )
+    rows = tuple(
+        replace(
+            _row(room_id, match_seq, match, seat, player, players.get(seat.other), now),
+            bot=bots.get(seat.other),
+            rated=rating is not None,
         )
-    return Outcome(tuple(rows), rating, abandons)
+        for seat, player in players.items()
+    )
+    return Outcome(rows, rating, abandons)
+
+
+def _row(
+    room_id: str,
+    match_seq: int,
+    match: MatchState,
+    seat: Seat,
+    player: Player,
+    opponent: Player | None,
+    now: float,
+) -> ResultRow:
+    """``player``'s result row, unrated and against no computer until the caller says
+    otherwise; a rated row's rating and RD are filled in by the store."""
+    result = match.result
+    assert result is not None
+    rounds = [r.result for r in match.rounds]
+    return ResultRow(
+        room=room_id,
+        match_seq=match_seq,
+        player=player.id,
+        seat=seat.label,
+        opponent=None if opponent is None else opponent.id,
+        bot=None,
+        rated=False,
+        won=result.winner is seat,
+        rounds=len(rounds),
+        gins=sum(
+            r.winner is seat and r.kind in (ResultKind.GIN, ResultKind.BIG_GIN) for r in rounds
+        ),
+        undercuts_scored=sum(r.kind is ResultKind.UNDERCUT and r.winner is seat for r in rounds),
+        undercuts_suffered=sum(r.kind is ResultKind.UNDERCUT and r.knocker is seat for r in rounds),
+        points=result.round_points[seat],
+        margin=result.totals[seat] - result.totals[seat.other],
+        forfeit=None if result.forfeit is None else result.forfeit.value,
+        rating=None,
+        rd=None,
+        t=now,
+    )
