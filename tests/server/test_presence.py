@@ -145,6 +145,10 @@ def test_a_seat_on_another_instance_is_connected_and_cannot_be_claimed(
         a.websocket_connect("/ws") as ws1,
     ):
         hello(ws1, room_id, one)
+        # B learns of A's socket from A's presence notices, renewed every INTERVAL; a
+        # hello on B before the first one reaches it would rightly see seat one away.
+        room_on_b = _room(b, room_id)
+        _until(lambda: room_on_b.connected(Seat.ONE), "B never heard that seat one is on A")
         with b.websocket_connect("/ws") as ws2:
             _, view = hello(ws2, room_id, two)
             assert view["players"]["one"]["connected"] is True  # on A
