@@ -64,10 +64,25 @@ export function watchNetwork(onChange, win = window) {
 }
 
 /**
- * Resolves once the current frame is painted: requests made after it never delay the
- * first paint of a visit served by the service worker.
+ * Resolves once the page has shown its first content (at most half a second: a hidden
+ * page paints nothing), so that requests made after it never delay the first paint of a
+ * visit the service worker serves.
+ * @param {Window} win
  * @returns {Promise<void>}
  */
-export function afterPaint() {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+export function afterPaint(win = window) {
+  const painted = () => win.performance.getEntriesByName("first-contentful-paint").length > 0;
+  if (painted()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new PerformanceObserver(() => {
+      if (painted()) finish();
+    });
+    const timer = setTimeout(() => finish(), 500);
+    const finish = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    };
+    observer.observe({ type: "paint", buffered: true });
+  });
 }
