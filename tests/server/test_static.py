@@ -77,6 +77,7 @@ def test_the_worker_names_the_version_and_each_file_with_its_etag_hash(tmp_path:
     main = files.assets["js/main.js"]
     assert build["files"]["/static/js/main.js"] == main.digest
     assert build["files"]["/"] == files.assets["index.html"].digest
+    assert "/static/index.html" not in build["files"]  # kept once, as "/"
     assert "/static/tiny.txt" not in build["files"] and "/static/sw.js" not in build["files"]
     assert main.digest in main.etag(True) and main.digest in main.etag(False)
 

@@ -138,7 +138,7 @@ def render_worker(template: str, version: str, files: Mapping[str, Asset]) -> st
     """
     offline = {"/": files["index.html"].digest} if "index.html" in files else {}
     for name, asset in files.items():
-        if Path(name).suffix in OFFLINE_SUFFIXES:
+        if Path(name).suffix in OFFLINE_SUFFIXES and name != "index.html":
             offline[f"/static/{name}"] = asset.digest
     build = json.dumps({"version": version, "files": offline}, separators=(",", ":"))
     rendered, count = BUILD_LINE.subn(lambda _: f"const BUILD = {build};", template, count=1)
