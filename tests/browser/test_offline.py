@@ -114,9 +114,11 @@ def test_home_and_rules_open_offline_and_server_pages_say_they_need_a_connection
         page.goto(server.url + path)
         expect(page.get_by_role("heading", name="No connection")).to_be_visible()
 
-    page.context.set_offline(False)
     page.goto(server.url + "/lobby")
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    page.context.set_offline(False)  # the page comes back by itself
     expect(page.get_by_role("heading", name="No connection")).to_have_count(0)
+    expect(page.get_by_role("button", name="Quick match")).to_be_visible()
     assert page.errors == []
 
 
