@@ -13,19 +13,32 @@ const FILES = BUILD.files;
 const PAGE_ROUTE = /^\/(?:lobby|leaderboard|r\/[^/]+|p\/[^/]+)?\/?$/;
 
 /**
- * Fetch every file of this build and check its ETag names the hash the build expects: a
- * file that changed meanwhile (a newer build being deployed) fails the installation, and
- * the old build stays in charge until a later visit installs a consistent one.
+ * A file of this build, checked: its ETag names the hash the build expects. The HTTP
+ * cache is asked first (the page has just loaded most files); a copy of another build
+ * there is fetched again from the server.
+ * @param {string} url
+ * @param {string} digest
+ */
+async function fetchChecked(url, digest) {
+  let answer = "";
+  for (const mode of /** @type {RequestCache[]} */ (["force-cache", "no-cache"])) {
+    const response = await fetch(url, { cache: mode });
+    const etag = response.headers.get("ETag") ?? "";
+    if (response.ok && etag.includes(digest)) return response;
+    answer = `status ${response.status}, ETag ${etag}`;
+  }
+  throw new Error(`${url}: expected build ${BUILD.version} (hash ${digest}), got ${answer}`);
+}
+
+/**
+ * Keep every file of this build. A file that changed meanwhile (a newer build being
+ * deployed) fails the installation, and the old build stays in charge until a later
+ * visit installs a consistent one.
  * @param {Cache} cache
  */
 async function keepBuild(cache) {
   await Promise.all(Object.entries(FILES).map(async ([url, digest]) => {
-    const response = await fetch(url, { cache: "no-cache" });
-    const etag = response.headers.get("ETag") ?? "";
-    if (!response.ok || !etag.includes(digest)) {
-      throw new Error(`${url}: expected build ${BUILD.version} (hash ${digest}), got status ${response.status} ETag ${etag}`);
-    }
-    await cache.put(url, response);
+    await cache.put(url, await fetchChecked(url, digest));
   }));
 }
 
