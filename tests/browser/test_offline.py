@@ -91,13 +91,17 @@ def web_server(tmp_path: Path) -> Iterator[WebServer]:
         srv.stop()
 
 
-def test_home_and_rules_open_offline_and_server_pages_say_they_need_a_connection(
+def test_installable_home_and_rules_open_offline_and_server_pages_need_a_connection(
     server: Any, new_page: Callable[..., Any]
 ) -> None:
     page = new_page()
     page.goto(server.url)
     expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
     wait_for_worker(page)
+    cdp = page.context.new_cdp_session(page)
+    found = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Installable: Chromium objects only that Playwright's profiles are incognito-like.
+    assert {error["errorId"] for error in found} <= {"in-incognito"}, found
     page.context.set_offline(True)
 
     page.reload()
