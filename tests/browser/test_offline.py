@@ -100,6 +100,7 @@ def test_installable_home_and_rules_open_offline_and_server_pages_need_a_connect
     wait_for_worker(page)
     cdp = page.context.new_cdp_session(page)
     found = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    cdp.detach()  # while attached, set_offline does not reach the page
     # Installable: Chromium objects only that Playwright's profiles are incognito-like.
     assert {error["errorId"] for error in found} <= {"in-incognito"}, found
     page.context.set_offline(True)
