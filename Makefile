@@ -46,9 +46,11 @@ node_modules/.installed: package.json package-lock.json | node-deps
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# JSDoc types of the client (src/ginrummy/web/js), checked by tsc (tsconfig.json).
+# JSDoc types of the client (src/ginrummy/web/js), checked by tsc (tsconfig.json); the
+# service worker has the worker's globals, not the page's (tsconfig.sw.json).
 js-typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.sw.json
 
 # The client's unit and property tests (pytest runs them too, in tests/js/test_node.py).
 js-test: node_modules/.installed

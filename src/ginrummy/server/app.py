@@ -10,9 +10,8 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
 
 from ginrummy.server import api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
@@ -21,6 +20,7 @@ from ginrummy.server.quick import QuickMatch
 from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
+from ginrummy.server.static import SERVICE_WORKER, StaticFiles
 from ginrummy.server.store import open_store
 
 log = logging.getLogger("ginrummy.server")
@@ -31,7 +31,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 def create_app(settings: Settings | None = None) -> Starlette:
     """The app for ``settings``; the store opens (and rooms come back) on start-up."""
     settings = settings or Settings()
-    web_dir = settings.web_dir or WEB_DIR
+    static = StaticFiles.load(settings.web_dir or WEB_DIR)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -76,10 +76,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
             log.info("server stopped")
 
     async def index(request: Request) -> Response:
-        page = web_dir / "index.html"
-        if not page.is_file():
+        if "index.html" not in static.assets:
             return PlainTextResponse("the web client is not installed", status_code=404)
-        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+        return static.response(request, "index.html")
+
+    async def static_file(request: Request) -> Response:
+        return static.response(request, request.path_params["name"])
+
+    async def service_worker(request: Request) -> Response:
+        # At the root, so that its scope is the whole site.
+        return static.response(request, SERVICE_WORKER)
 
     routes = [
         Route("/", index, methods=["GET", "HEAD"]),
@@ -89,8 +95,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/p/{player_id}", index, methods=["GET", "HEAD"]),
         *api.routes,
         WebSocketRoute("/ws", websocket_endpoint),
-        Mount("/static", StaticFiles(directory=web_dir, check_dir=False), name="static"),
+        Route("/sw.js", service_worker, methods=["GET", "HEAD"]),
+        Route("/static/{name:path}", static_file, methods=["GET", "HEAD"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
+    app.state.static = static
     return app

@@ -80,13 +80,15 @@ export function renderHome(state) {
     h("section", { class: "panel", "aria-labelledby": "solo-h" },
       h("h2", { id: "solo-h" }, t("home.solo.title")),
       h("p", {}, t("home.solo.text")),
+      state.online ? null : h("p", { class: "notice", role: "status" }, t("offline.solo")),
       field("solo-level", t("home.level"), select("solo-level", "level", levelOptions, level)),
       field("solo-target", t("home.target"), select("solo-target", "soloTarget", targetOptions, form.soloTarget)),
-      h("button", { type: "button", class: "button primary", disabled: busy || !levels.length, dataset: { cmd: "play-solo", key: "play-solo" } },
+      h("button", { type: "button", class: "button primary", disabled: busy || !levels.length || !state.online, dataset: { cmd: "play-solo", key: "play-solo" } },
         t("home.play_solo"))),
     h("section", { class: "panel", "aria-labelledby": "room-h" },
       h("h2", { id: "room-h" }, t("home.room.title")),
       h("p", {}, t("home.room.text")),
+      state.online ? null : h("p", { class: "notice", role: "status" }, t("offline.room")),
       field("room-name", t("home.name"), h("input", {
         id: "room-name", type: "text", maxlength: nameMax(state), autocomplete: "nickname", value: form.name,
         dataset: { field: "name", key: "field-room-name" },
@@ -96,7 +98,7 @@ export function renderHome(state) {
       field("room-seat2", t("home.seat2"), select("room-seat2", "seat2",
         [["friend", t("home.seat2.friend")], ...levels.map((l) => [`bot:${levelId(l)}`, t("home.seat2.bot", { level: levelName(l) })])],
         form.seat2)),
-      h("button", { type: "button", class: "button primary", disabled: busy, dataset: { cmd: "open-room", key: "open-room" } },
+      h("button", { type: "button", class: "button primary", disabled: busy || !state.online, dataset: { cmd: "open-room", key: "open-room" } },
         t("home.open_room"))),
   ));
   out.push(renderRulesText());

@@ -16,6 +16,7 @@ import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
+import { afterPaint, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -133,9 +134,12 @@ function enter(route) {
     muted: s.muted,
     lobby: { ...fresh.lobby, form: s.lobby.form, quickForm: s.lobby.quickForm, data: s.lobby.data },
     config: s.config,
+    online: s.online,
     route,
   }));
   const { room, player } = route;
+  // Offline, a page that needs the server says so; it is entered again when the network is back.
+  if (needsConnection(store.get())) return;
   if (route.name === "room" && room) enterRoom(room);
   else if (route.name === "lobby") play.enterLobby();
   else if (route.name === "player" && player) {
@@ -182,6 +186,7 @@ setInterval(() => {
 }, 250);
 
 async function enterHome() {
+  await afterPaint();
   const [levels, me] = await Promise.allSettled([api.levels(), storedToken() ? api.me() : Promise.resolve({ games: [] })]);
   const levelList = levels.status === "fulfilled" ? normaliseLevels(levels.value) : [];
   const games = me.status === "fulfilled" ? me.value.games ?? [] : [];
@@ -443,6 +448,12 @@ attachInput(document.body, {
 
 window.addEventListener("popstate", () => enter(routeOf(location.pathname)));
 
+watchNetwork((online) => {
+  const waiting = needsConnection(store.get());
+  store.update((s) => ({ ...s, online }));
+  if (online && (waiting || store.get().route.name === "home")) enter(routeOf(location.pathname));
+});
+
 // ---------------------------------------------------------------- boot
 
 /** GET /api/config, retried until the server answers: every page uses its limits. */
@@ -459,14 +470,25 @@ async function loadConfig() {
 
 async function boot() {
   const lang = detectLanguage();
-  const [config] = await Promise.all([loadConfig(), loadLanguage(lang)]);
-  store.update((s) => ({ ...s, config }), { silent: true });
+  // The last visit's configuration lets the page show before the server answers (or offline).
+  const known = rememberedConfig();
+  const [config] = await Promise.all([known ?? loadConfig(), loadLanguage(lang)]);
+  rememberConfig(config);
+  store.update((s) => ({ ...s, config, online: navigator.onLine }), { silent: true });
   let muted = [];
   try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
   store.update((s) => ({
     ...s, lang, fourColour: remembered(COLOUR_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
   }), { silent: true });
   enter(routeOf(location.pathname));
+  await afterPaint();
+  registerWorker();
+  if (known && navigator.onLine) {
+    api.config().then((fresh) => {
+      rememberConfig(fresh);
+      store.update((s) => ({ ...s, config: fresh }), { silent: true });
+    }).catch((err) => console.warn("GET /api/config failed; the remembered configuration stays", err));
+  }
 }
 
 // Exposed for debugging in the console only; nothing depends on it.

@@ -7,6 +7,7 @@ import { renderLobby } from "./lobby.js";
 import { renderPlayer, renderLeaderboard } from "./stats.js";
 import { renderChat } from "./chat.js";
 import { connectionText } from "./status.js";
+import { needsConnection } from "./offline.js";
 
 import { renderHome, nameMax, field } from "./home.js";
 import { renderTable, renderInvite } from "./table.js";
@@ -35,6 +36,9 @@ export function render(state, { topbar, main, now = 0 }) {
     const chat = renderChat(state);
     if (chat.parentNode !== main) main.append(chat);
     main.className = "page page-room with-chat";
+  } else if (needsConnection(state)) {
+    main.replaceChildren(renderOffline());
+    main.className = `page page-${route} page-offline`;
   } else {
     main.replaceChildren(...(PAGES[route] ?? renderHome)(state).filter((el) => el !== null));
     main.className = `page page-${route}`;
@@ -99,6 +103,14 @@ function renderRoom(state) {
       renderInvite(state))];
   }
   return renderTable(state);
+}
+
+/** A page that needs the server, while the browser has no network. */
+function renderOffline() {
+  return h("section", { class: "panel message", "aria-labelledby": "offline-h" },
+    h("h1", { id: "offline-h" }, t("offline.title")),
+    h("p", { role: "alert" }, t("offline.page")),
+    h("a", { class: "button secondary", href: "/", dataset: { nav: "/", key: "offline-home" } }, t("act.leave")));
 }
 
 /**

@@ -65,6 +65,7 @@ export function initialState() {
     playersAt: 0,
     claimDismissed: false,
     confirmResign: false,
+    online: true,  // navigator.onLine: false shows the pages that need the server as such
   };
 }
 

@@ -260,6 +260,7 @@
  * @property {string[]|null} manualOrder
  * @property {string|null} choose
  * @property {TipsState} tips
+ * @property {boolean} online          whether the browser has a network (navigator.onLine)
  * @property {{code: string, message: string}|null} notice
  * @property {boolean} fourColour
  * @property {boolean} copied

@@ -7,15 +7,24 @@ import { verifyRecord } from "./verify.js";
 /** @param {string} id  @returns {HTMLElement} */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+/** @param {"de"|"en"} lang */
 function applyLanguage(lang) {
   setCatalog(lang, TEXTS[lang]);
   document.documentElement.lang = lang;
   document.title = t("page.title");
-  for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.dataset.text);
-  for (const el of document.querySelectorAll("[data-text-label]")) el.setAttribute("aria-label", t(el.dataset.textLabel));
+  for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.getAttribute("data-text") ?? "");
+  for (const el of document.querySelectorAll("[data-text-label]")) el.setAttribute("aria-label", t(el.getAttribute("data-text-label") ?? ""));
   for (const button of document.querySelectorAll("[data-lang]")) {
-    button.setAttribute("aria-pressed", String(button.dataset.lang === lang));
+    button.setAttribute("aria-pressed", String(button.getAttribute("data-lang") === lang));
   }
+}
+
+/**
+ * A language the page has texts for (English otherwise).
+ * @param {string} lang  @returns {"de"|"en"}
+ */
+function pageLanguage(lang) {
+  return lang === "de" ? "de" : "en";
 }
 
 /** @param {string} summary  @param {string[]} items  @param {boolean} ok */
@@ -50,7 +59,7 @@ async function check() {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return show(t("bad.json", { message: String(error.message ?? error) }), [], false);
+    return show(t("bad.json", { message: error instanceof Error ? error.message : String(error) }), [], false);
   }
   show(t("checking"), [], true);
   const report = await verifyRecord(data);
@@ -65,13 +74,13 @@ async function check() {
 }
 
 function main() {
-  applyLanguage(detectLanguage());
+  applyLanguage(pageLanguage(detectLanguage()));
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.addEventListener("click", () => {
-      const lang = button.dataset.lang;
+      const lang = button.getAttribute("data-lang") ?? "";
       if (!LANGUAGES.includes(lang)) return;
       rememberLanguage(lang);
-      applyLanguage(lang);
+      applyLanguage(pageLanguage(lang));
     });
   }
   $("record-file").addEventListener("change", async (event) => {

@@ -28,9 +28,12 @@ export class FieldError extends Error {
 }
 
 /**
+ * Bytes backed by a plain ArrayBuffer, as WebCrypto takes them.
+ * @typedef {Uint8Array<ArrayBuffer>} Bytes
+ *
  * @typedef {object} DealContext
- * @property {Uint8Array} seatOne  seat one's seed, 32 bytes
- * @property {Uint8Array} seatTwo  seat two's seed, 32 bytes
+ * @property {Bytes} seatOne  seat one's seed, 32 bytes
+ * @property {Bytes} seatTwo  seat two's seed, 32 bytes
  * @property {string} room
  * @property {number} match
  * @property {number} round
@@ -45,14 +48,14 @@ export function toHex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** @param {string} hex  64 lowercase hex digits (checked by the caller)  @returns {Uint8Array} */
+/** @param {string} hex  64 lowercase hex digits (checked by the caller)  @returns {Bytes} */
 export function fromHex(hex) {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return out;
 }
 
-/** @param {...Uint8Array} parts  @returns {Uint8Array} */
+/** @param {...Uint8Array} parts  @returns {Bytes} */
 function concat(...parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -63,14 +66,14 @@ function concat(...parts) {
   return out;
 }
 
-/** One field: its length as 4 bytes big-endian, then its bytes. @param {Uint8Array} bytes */
+/** One field: its length as 4 bytes big-endian, then its bytes. @param {Uint8Array} bytes  @returns {Bytes} */
 export function field(bytes) {
   const head = new Uint8Array(4);
   new DataView(head.buffer).setUint32(0, bytes.length);
   return concat(head, bytes);
 }
 
-/** A whole number as 8 bytes big-endian. @param {number} value */
+/** A whole number as 8 bytes big-endian. @param {number} value  @returns {Bytes} */
 export function number(value) {
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, BigInt(value));
@@ -85,19 +88,19 @@ export function dealMessage(c) {
   );
 }
 
-/** SHA-256 of the server seed, as lowercase hex. @param {Uint8Array} seed */
+/** SHA-256 of the server seed, as lowercase hex. @param {Bytes} seed */
 export async function commitment(seed) {
   return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", seed)));
 }
 
-/** @param {Uint8Array} key  @returns {Promise<CryptoKey>} */
+/** @param {Bytes} key  @returns {Promise<CryptoKey>} */
 function hmacKey(key) {
   return crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
 /** The byte stream HMAC-SHA256(key, message || u64be(i)) for i = 0, 1, 2, ... */
 class Stream {
-  /** @param {CryptoKey} key  @param {Uint8Array} message */
+  /** @param {CryptoKey} key  @param {Bytes} message */
   constructor(key, message) {
     this.key = key;
     this.message = message;
@@ -116,7 +119,10 @@ class Stream {
     return this.block[this.at++];
   }
 
-  /** An unbiased integer in [0, n), 2 <= n <= 256: mask each byte, skip values >= n. */
+  /**
+   * An unbiased integer in [0, n), 2 <= n <= 256: mask each byte, skip values >= n.
+   * @param {number} n
+   */
   async below(n) {
     const mask = (1 << (n - 1).toString(2).length) - 1;
     for (;;) {
@@ -126,7 +132,7 @@ class Stream {
   }
 }
 
-/** The deck of a deal, as card texts. @param {Uint8Array} serverSeed  @param {DealContext} context */
+/** The deck of a deal, as card texts. @param {Bytes} serverSeed  @param {DealContext} context */
 export async function dealDeck(serverSeed, context) {
   const stream = new Stream(await hmacKey(serverSeed), dealMessage(context));
   const deck = [...CANONICAL];
@@ -139,7 +145,7 @@ export async function dealDeck(serverSeed, context) {
 
 /**
  * The seed of a seat that sent none: HMAC-SHA256 keyed by the SHA-256 of its identity token.
- * @param {Uint8Array} identityHash  @param {string} room  @param {number} match
+ * @param {Bytes} identityHash  @param {string} room  @param {number} match
  * @param {number} round  @param {"one"|"two"} seat
  */
 export async function defaultSeatSeed(identityHash, room, match, round, seat) {
@@ -152,19 +158,24 @@ export async function defaultSeatSeed(identityHash, room, match, round, seat) {
 
 // --- reading a record (docs/fairness.md, section 6, step 1) ------------------------------
 
+/** @param {unknown} v  @returns {v is Record<string, any>} */
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** @param {Record<string, unknown>} obj  @param {string} key  @param {string} at  @returns {string} */
 function text(obj, key, at) {
-  if (typeof obj[key] !== "string") throw new FieldError(at + key, "missing or not a text");
-  return obj[key];
-}
-
-function whole(obj, key, at) {
   const v = obj[key];
-  if (!Number.isInteger(v) || v < 0) throw new FieldError(at + key, "missing or not a whole number >= 0");
+  if (typeof v !== "string") throw new FieldError(at + key, "missing or not a text");
   return v;
 }
 
+/** @param {Record<string, unknown>} obj  @param {string} key  @param {string} at  @returns {number} */
+function whole(obj, key, at) {
+  const v = obj[key];
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new FieldError(at + key, "missing or not a whole number >= 0");
+  return v;
+}
+
+/** @param {string} value  @param {string} name */
 function hexSeed(value, name) {
   if (!HEX_SEED.test(value)) {
     const shown = value.length !== 2 * SEED_BYTES ? `${value.length} characters` : JSON.stringify(value);
@@ -173,6 +184,7 @@ function hexSeed(value, name) {
   return fromHex(value);
 }
 
+/** @param {unknown} value  @param {string} name */
 function readDeck(value, name) {
   if (typeof value !== "string") throw new FieldError(name, "missing or not a text");
   const cards = value.split(/\s+/).filter(Boolean);
@@ -185,6 +197,7 @@ function readDeck(value, name) {
 }
 
 /** The fields in the order the Python verifier reads them, so both name the same one first. */
+/** @param {unknown} data  @param {string} at */
 function readFair(data, at) {
   const f = `${at}fair.`;
   if (!isObject(data)) throw new FieldError(`${at}fair`, "missing or not an object");
@@ -205,35 +218,43 @@ function readFair(data, at) {
     seatOne: hexSeed(fair.one, `${f}seeds.one`), seatTwo: hexSeed(fair.two, `${f}seeds.two`),
     room: fair.room, match: fair.match, round: fair.round,
   };
-  for (const name of ["match", "round"]) {
+  for (const name of /** @type {const} */ (["match", "round"])) {
     if (fair[name] > Number.MAX_SAFE_INTEGER) throw new FieldError(f + name, "above 2**53 - 1");
   }
   const server = fair.serverSeed === null ? null : hexSeed(fair.serverSeed, `${f}server_seed`);
   return { fair, server, context };
 }
 
+/**
+ * @typedef {ReturnType<typeof readRound>} RecordRound
+ * @param {unknown} data  @param {string} at
+ */
 function readRound(data, at) {
   if (!isObject(data)) throw new FieldError(at.replace(/\.$/, "") || "record", "not an object");
   const deck = readDeck(data.deck, `${at}deck`);
   return { deck, ...readFair(data.fair, at) };
 }
 
-/** @returns {{rounds: object[], isMatch: boolean}} */
+/** @param {unknown} data  @returns {{rounds: RecordRound[], isMatch: boolean}} */
 function readRounds(data) {
   if (!isObject(data)) throw new FieldError("record", "a record is a JSON object");
   if (data.kind === "round") return { rounds: [readRound(data, "")], isMatch: false };
   if (data.kind !== "match") throw new FieldError("kind", `expected 'match' or 'round', got ${JSON.stringify(data.kind ?? null)}`);
   if (!Array.isArray(data.rounds) || data.rounds.length === 0) throw new FieldError("rounds", "missing, not a list or empty");
-  return { rounds: data.rounds.map((r, i) => readRound(r, `rounds[${i}].`)), isMatch: true };
+  return { rounds: data.rounds.map((/** @type {unknown} */ r, /** @type {number} */ i) => readRound(r, `rounds[${i}].`)), isMatch: true };
 }
 
 // --- checking (section 6, step 2) ---------------------------------------------------------
 
-/** @returns {Promise<RoundVerdict>} */
+/**
+ * @param {RecordRound} rnd  @param {number|null} number  the round's place in a match record
+ * @param {RecordRound["fair"]} first  the first round's fair block
+ * @returns {Promise<RoundVerdict>}
+ */
 async function checkRound(rnd, number, first) {
   const { fair, server, context } = rnd;
   const position = number ?? fair.round;
-  const verdict = (check, reason = "") => ({ round: position, check, reason });
+  const verdict = (/** @type {Check} */ check, reason = "") => ({ round: position, check, reason });
   if (server === null) return verdict("unrevealed", "the server seed is not revealed");
   const digest = await commitment(server);
   if (digest !== fair.commitment) {

@@ -1,0 +1,88 @@
+// Offline use (docs/offline.md): the service worker that keeps the client for visits
+// without network, the server's configuration remembered from the last visit, and which
+// pages need the server.
+import { remembered, remember } from "./prefs.js";
+
+/** @typedef {import("./types.js").Config} Config */
+/** @typedef {import("./types.js").State} State */
+
+export const CONFIG_KEY = "ginrummy.config";
+
+/**
+ * Register /sw.js once the page has loaded, so that it never competes with the first paint.
+ * @param {Window} win
+ */
+export function registerWorker(win = window) {
+  const workers = win.navigator.serviceWorker;
+  if (!workers) return;
+  const start = () => {
+    workers.register("/sw.js").catch((err) => console.warn("the service worker could not be registered", err));
+  };
+  if (win.document.readyState === "complete") start();
+  else win.addEventListener("load", start, { once: true });
+}
+
+/**
+ * The configuration of the last visit: the first page needs no answer from the server.
+ * @returns {Config|null}
+ */
+export function rememberedConfig() {
+  try {
+    const config = JSON.parse(remembered(CONFIG_KEY) ?? "null");
+    return config && typeof config === "object" && config.limits ? config : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {Config} config
+ */
+export function rememberConfig(config) {
+  remember(CONFIG_KEY, JSON.stringify(config));
+}
+
+/**
+ * Whether the page of `state` needs the server and cannot have it: everything but the
+ * start page (with the rules) while offline; a table already shown keeps its own
+ * connection status instead.
+ * @param {State} state
+ */
+export function needsConnection(state) {
+  if (state.online || state.route.name === "home") return false;
+  return !(state.route.name === "room" && state.view);
+}
+
+/**
+ * Call `onChange(online)` whenever the browser's network comes or goes.
+ * @param {(online: boolean) => void} onChange
+ * @param {Window} win
+ */
+export function watchNetwork(onChange, win = window) {
+  win.addEventListener("online", () => onChange(true));
+  win.addEventListener("offline", () => onChange(false));
+}
+
+/**
+ * Resolves once the page has shown its first content (at most half a second: a hidden
+ * page paints nothing), so that requests made after it never delay the first paint of a
+ * visit the service worker serves.
+ * @param {Window} win
+ * @returns {Promise<void>}
+ */
+export function afterPaint(win = window) {
+  const painted = () => win.performance.getEntriesByName("first-contentful-paint").length > 0;
+  if (painted()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new PerformanceObserver(() => {
+      if (painted()) finish();
+    });
+    const timer = setTimeout(() => finish(), 500);
+    const finish = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    };
+    observer.observe({ type: "paint", buffered: true });
+  });
+}

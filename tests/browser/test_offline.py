@@ -1,0 +1,195 @@
+"""Offline and installable (docs/offline.md): after one visit the service worker serves the
+client with no network; pages that need the server say so; a new build is taken up on the
+next visit and never mixed with the old; the static files travel gzip-compressed."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import ROOT, free_port
+
+pytestmark = pytest.mark.browser
+
+WEB_DIR = ROOT / "src" / "ginrummy" / "web"
+# A server for one web directory (the update test changes its files between starts).
+SERVE = (
+    "import sys, uvicorn\n"
+    "from pathlib import Path\n"
+    "from ginrummy.server.app import create_app\n"
+    "from ginrummy.server.settings import Settings\n"
+    "settings = Settings(data_dir=Path(sys.argv[1]), web_dir=Path(sys.argv[2]))\n"
+    "uvicorn.run(create_app(settings), host='127.0.0.1', port=int(sys.argv[3]),"
+    " log_level='warning')\n"
+)
+
+
+# Resolves once the registration's worker in `slot` is in `state` (fails after 15 s).
+WAIT_WORKER = """async ([slot, state]) => {
+  for (const end = Date.now() + 15000; Date.now() < end;) {
+    const registration = await navigator.serviceWorker.getRegistration();
+    if (registration?.[slot]?.state === state) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${slot} service worker ${state} within 15 s`);
+}"""
+
+
+def wait_for_worker(page: Any, slot: str = "active", state: str = "activated") -> None:
+    """Until this page's service worker is active (its files are kept) or a new one waits."""
+    page.evaluate(WAIT_WORKER, [slot, state])
+
+
+class WebServer:
+    """The app serving ``web_dir`` on a fixed port (a service worker belongs to an origin)."""
+
+    def __init__(self, data_dir: Path, web_dir: Path) -> None:
+        self.data_dir, self.web_dir, self.port = data_dir, web_dir, free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        args = [str(self.data_dir), str(self.web_dir), str(self.port)]
+        self.proc = subprocess.Popen([sys.executable, "-c", SERVE, *args], cwd=ROOT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/health", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        assert self.proc is not None
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def web_server(tmp_path: Path) -> Iterator[WebServer]:
+    web = tmp_path / "web"
+    shutil.copytree(WEB_DIR, web)
+    srv = WebServer(tmp_path, web)
+    srv.start()
+    yield srv
+    if srv.proc and srv.proc.poll() is None:
+        srv.stop()
+
+
+def test_installable_home_and_rules_open_offline_and_server_pages_need_a_connection(
+    server: Any, new_page: Callable[..., Any]
+) -> None:
+    page = new_page()
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    wait_for_worker(page)
+    cdp = page.context.new_cdp_session(page)
+    found = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    cdp.detach()  # while attached, set_offline does not reach the page
+    # Installable: Chromium objects only that Playwright's profiles are incognito-like.
+    assert {error["errorId"] for error in found} <= {"in-incognito"}, found
+    page.context.set_offline(True)
+
+    page.reload()
+    expect(page.get_by_role("heading", name="Gin Rummy", exact=True)).to_be_visible()
+    expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    solo = page.get_by_role("region", name="Play alone")
+    expect(solo.get_by_text("Playing against the computer needs a connection")).to_be_visible()
+    expect(solo.get_by_role("button", name="Play against the computer")).to_be_disabled()
+
+    page.get_by_role("navigation").get_by_role("link", name="Lobby").click()
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    expect(page.get_by_role("alert")).to_contain_text("needs a connection to the server")
+    for path in ("/leaderboard", "/r/some-room", "/p/someone"):
+        page.goto(server.url + path)
+        expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+
+    page.goto(server.url + "/lobby")
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    page.context.set_offline(False)  # the page comes back by itself
+    expect(page.get_by_role("heading", name="No connection")).to_have_count(0)
+    expect(page.get_by_role("button", name="Quick match")).to_be_visible()
+    assert page.errors == []
+
+
+def test_a_new_build_is_taken_up_on_the_next_visit_and_never_mixed(
+    web_server: WebServer, new_page: Callable[..., Any]
+) -> None:
+    old_tagline = json.loads((web_server.web_dir / "js/i18n/en.json").read_text())["app.tagline"]
+    page = new_page()
+    page.goto(web_server.url)
+    expect(page.get_by_text(old_tagline)).to_be_visible()
+    wait_for_worker(page)
+
+    web_server.stop()  # a new build: another tagline and a style the old build lacks
+    catalog = web_server.web_dir / "js/i18n/en.json"
+    catalog.write_text(catalog.read_text().replace(old_tagline, "The second build."))
+    css = web_server.web_dir / "css/app.css"
+    css.write_text(css.read_text() + '\nbody { --build: "two"; }\n')
+    web_server.start()
+
+    # This visit still runs the old build whole, while the new one installs beside it.
+    page.reload()
+    expect(page.get_by_text(old_tagline)).to_be_visible()
+    wait_for_worker(page, "waiting", "installed")
+    assert page.evaluate(BUILD_MARKS) == {"tagline": old_tagline, "css": ""}
+
+    page.close()  # the last page of the old build: the new one takes over
+    again = page.context.new_page()
+    again.goto(web_server.url)
+    expect(again.get_by_text("The second build.")).to_be_visible()
+    assert again.evaluate(BUILD_MARKS) == {"tagline": "The second build.", "css": '"two"'}
+
+
+# The tagline a fetch gets now, and the style the page loaded.
+BUILD_MARKS = """async () => ({
+  tagline: (await (await fetch('/static/js/i18n/en.json')).json())['app.tagline'],
+  css: getComputedStyle(document.body).getPropertyValue('--build').trim(),
+})"""
+
+
+def test_precompressed_files_are_the_files_and_say_so(server: Any) -> None:
+    checked = 0
+    for path in sorted(p for p in WEB_DIR.rglob("*") if p.is_file() and p.name != "sw.js"):
+        url = f"{server.url}/static/{path.relative_to(WEB_DIR).as_posix()}"
+        request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip, br"})
+        with urllib.request.urlopen(request) as r:
+            body, headers = r.read(), r.headers
+        assert headers["Cache-Control"] == "no-cache"
+        etag = headers["ETag"]
+        if headers.get("Content-Encoding") == "gzip":
+            assert gzip.decompress(body) == path.read_bytes(), url
+            assert headers["Vary"] == "Accept-Encoding"
+            assert etag.endswith('-gz"')
+            checked += 1
+        else:
+            assert body == path.read_bytes(), url
+        again = urllib.request.Request(
+            url, headers={"Accept-Encoding": "gzip", "If-None-Match": etag}
+        )
+        with pytest.raises(urllib.error.HTTPError) as not_modified:
+            urllib.request.urlopen(again)
+        assert not_modified.value.code == 304
+        not_modified.value.close()
+    assert checked >= 20  # every script, style and catalog
+    plain = urllib.request.Request(
+        f"{server.url}/static/js/main.js", headers={"Accept-Encoding": "identity"}
+    )
+    with urllib.request.urlopen(plain) as r:
+        assert "Content-Encoding" not in r.headers
+        assert r.read() == (WEB_DIR / "js/main.js").read_bytes()

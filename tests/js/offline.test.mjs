@@ -1,0 +1,42 @@
+// Offline use (offline.js, index.html): which pages need the server, and the page preloads
+// every module main.js imports so that none waits for the one importing it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { posix } from "node:path";
+import { needsConnection } from "../../src/ginrummy/web/js/offline.js";
+import { initialState } from "../../src/ginrummy/web/js/store.js";
+
+const WEB = new URL("../../src/ginrummy/web/", import.meta.url);
+const IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"/gms;
+
+/** The modules `start` imports, directly or not (paths under web/js/), with itself. */
+function imported(start) {
+  const seen = new Set();
+  const walk = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const source = readFileSync(new URL(`js/${name}`, WEB), "utf8");
+    for (const match of source.matchAll(IMPORT)) walk(posix.normalize(posix.join(posix.dirname(name), match[1])));
+  };
+  walk(start);
+  return seen;
+}
+
+test("index.html preloads exactly the modules main.js imports", () => {
+  const page = readFileSync(new URL("index.html", WEB), "utf8");
+  const preloaded = [...page.matchAll(/<link rel="modulepreload" href="\/static\/js\/([^"]+)">/g)].map((m) => m[1]);
+  const needed = [...imported("main.js")].filter((name) => name !== "main.js");
+  assert.deepEqual([...preloaded].sort(), needed.sort());
+  assert.equal(new Set(preloaded).size, preloaded.length);
+});
+
+test("offline, every page but the start page needs the server; a table shown keeps its own status", () => {
+  const at = (name, extra = {}) => ({ ...initialState(), online: false, route: { name, room: name === "room" ? "r1" : null }, ...extra });
+  assert.equal(needsConnection(at("home")), false);
+  for (const name of ["lobby", "leaderboard", "player", "room"]) assert.equal(needsConnection(at(name)), true, name);
+  assert.equal(needsConnection(at("room", { view: /** @type {any} */ ({ legal_actions: [] }) })), false);
+  for (const name of ["home", "lobby", "leaderboard", "player", "room"]) {
+    assert.equal(needsConnection({ ...at(name), online: true }), false, name);
+  }
+});
