@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -15,13 +16,13 @@ from starlette.routing import Route, WebSocketRoute
 
 from ginrummy.server import api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
-from ginrummy.server.pubsub import open_bus
+from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
 from ginrummy.server.static import SERVICE_WORKER, StaticFiles
-from ginrummy.server.store import open_store
+from ginrummy.server.store import Store, open_store
 
 log = logging.getLogger("ginrummy.server")
 
@@ -32,27 +33,40 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """The app for ``settings``; the store opens (and rooms come back) on start-up."""
     settings = settings or Settings()
     static = StaticFiles.load(settings.web_dir or WEB_DIR)
+    routes = [*_page_routes(static), *api.routes, WebSocketRoute("/ws", websocket_endpoint)]
+    app = Starlette(routes=routes, lifespan=_lifespan(settings))
+    app.state.settings = settings
+    app.state.static = static
+    return app
+
+
+def _room_manager(settings: Settings, store: Store, bus: Bus) -> RoomManager:
+    clock: Clock = ManualClock() if settings.test_clock else SystemClock()
+    return RoomManager(
+        store,
+        bus,
+        settings.bot_delay,
+        clock=clock,
+        grace_seconds=settings.grace_seconds,
+        instance_id=settings.instance_id,
+        lease_ttl=settings.lease_ttl,
+        lease_renew=settings.lease_renew,
+        presence_interval=settings.presence_interval,
+        quick_confirm=settings.quick_confirm,
+        idle_s=settings.room_idle_s,
+        max_rooms=settings.max_rooms,
+    )
+
+
+def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextManager[None]]:
+    """Open the store and the bus, start the rooms and the quick match; close in reverse."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = open_store(settings.store_url)
         await store.open()
         bus = open_bus(settings.bus_url)
-        clock: Clock = ManualClock() if settings.test_clock else SystemClock()
-        rooms = RoomManager(
-            store,
-            bus,
-            settings.bot_delay,
-            clock=clock,
-            grace_seconds=settings.grace_seconds,
-            instance_id=settings.instance_id,
-            lease_ttl=settings.lease_ttl,
-            lease_renew=settings.lease_renew,
-            presence_interval=settings.presence_interval,
-            quick_confirm=settings.quick_confirm,
-            idle_s=settings.room_idle_s,
-            max_rooms=settings.max_rooms,
-        )
+        rooms = _room_manager(settings, store, bus)
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
         log.info("store %s open", settings.store_url.split(":", 1)[0])
@@ -75,6 +89,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await store.close()
             log.info("server stopped")
 
+    return lifespan
+
+
+def _page_routes(static: StaticFiles) -> list[Route]:
+    """The client's pages (one HTML page, routed in the browser), its files and the
+    service worker."""
+
     async def index(request: Request) -> Response:
         if "index.html" not in static.assets:
             return PlainTextResponse("the web client is not installed", status_code=404)
@@ -87,18 +108,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # At the root, so that its scope is the whole site.
         return static.response(request, SERVICE_WORKER)
 
-    routes = [
-        Route("/", index, methods=["GET", "HEAD"]),
-        Route("/r/{room_id}", index, methods=["GET", "HEAD"]),
-        Route("/lobby", index, methods=["GET", "HEAD"]),
-        Route("/leaderboard", index, methods=["GET", "HEAD"]),
-        Route("/p/{player_id}", index, methods=["GET", "HEAD"]),
-        *api.routes,
-        WebSocketRoute("/ws", websocket_endpoint),
+    pages = ("/", "/r/{room_id}", "/lobby", "/leaderboard", "/p/{player_id}")
+    return [
+        *(Route(path, index, methods=["GET", "HEAD"]) for path in pages),
         Route("/sw.js", service_worker, methods=["GET", "HEAD"]),
         Route("/static/{name:path}", static_file, methods=["GET", "HEAD"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.settings = settings
-    app.state.static = static
-    return app
