@@ -36,6 +36,12 @@ class Settings:
     lease_renew: float = 3.0  # seconds between renewals (and takeover attempts)
     presence_interval: float = 5.0  # seconds between renewals of this instance's socket counts
     quick_confirm: float = 5.0  # seconds between confirmations of quick-match waiting entries
+    # Per-address rate limits (server/ratelimit.py): so many per ``limit_window`` seconds
+    # from one address, all at once if need be; 0 switches a limit off.
+    limit_identities: int = 60  # POST /api/identity
+    limit_rooms: int = 60  # POST /api/rooms
+    limit_lookups: int = 600  # /api/rooms/{id}, its join and its record
+    limit_window: float = 60.0
 
     @property
     def store_url(self) -> str:
@@ -79,6 +85,7 @@ class Settings:
             s = replace(s, presence_interval=_seconds("GINRUMMY_PRESENCE_INTERVAL", v, 0.01, 3600))
         if v := env.get("GINRUMMY_QUICK_CONFIRM"):
             s = replace(s, quick_confirm=_seconds("GINRUMMY_QUICK_CONFIRM", v, 0.01, 3600))
+        s = _limits_from_env(s, env)
         if s.lease_renew >= s.lease_ttl:
             raise ValueError(
                 f"GINRUMMY_LEASE_RENEW ({s.lease_renew:g} s) must be shorter than"
@@ -87,6 +94,18 @@ class Settings:
         if env.get("GINRUMMY_TEST_CLOCK") == "1":
             s = replace(s, test_clock=True)
         return s
+
+
+def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
+    if v := env.get("GINRUMMY_LIMIT_IDENTITIES"):
+        s = replace(s, limit_identities=_count("GINRUMMY_LIMIT_IDENTITIES", v))
+    if v := env.get("GINRUMMY_LIMIT_ROOMS"):
+        s = replace(s, limit_rooms=_count("GINRUMMY_LIMIT_ROOMS", v))
+    if v := env.get("GINRUMMY_LIMIT_LOOKUPS"):
+        s = replace(s, limit_lookups=_count("GINRUMMY_LIMIT_LOOKUPS", v))
+    if v := env.get("GINRUMMY_LIMIT_WINDOW"):
+        s = replace(s, limit_window=_seconds("GINRUMMY_LIMIT_WINDOW", v, 0.01, 86400))
+    return s
 
 
 def parse_origins(text: str) -> tuple[str, ...]:
@@ -99,6 +118,13 @@ def _int(name: str, text: str) -> int:
         return int(text)
     except ValueError:
         raise ValueError(f"{name} must be a whole number, got {text!r}") from None
+
+
+def _count(name: str, text: str) -> int:
+    value = _int(name, text)
+    if value < 0:
+        raise ValueError(f"{name} must be 0 (off) or more, got {value}")
+    return value
 
 
 def _delay(name: str, text: str) -> float:
