@@ -17,7 +17,7 @@ commands:
   settle    score a knock: knocker's and defender's hands
   replay    print a recorded round or match move by move
   arena     play computer players against each other and print statistics
-  bench     measure speed: bench engine | bench bots | bench load | bench faults
+  bench     measure speed: bench engine | bench bots | bench load | bench faults | bench abuse
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -65,7 +65,11 @@ def _bench(args: list[str]) -> int:
         from ginrummy.benchmarks.faults import main as bench_faults
 
         return bench_faults(args[1:])
-    print("usage: ginrummy bench engine|bots|load|faults [options]", file=sys.stderr)
+    if what == "abuse":
+        from ginrummy.benchmarks.abuse import main as bench_abuse
+
+        return bench_abuse(args[1:])
+    print("usage: ginrummy bench engine|bots|load|faults|abuse [options]", file=sys.stderr)
     return 2
 
 
