@@ -22,6 +22,7 @@ import asyncio
 import base64
 import contextlib
 import json
+import multiprocessing
 import os
 import resource
 import secrets
@@ -31,6 +32,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -290,6 +292,17 @@ def _server_env(args: argparse.Namespace) -> dict[str, str]:
     return env
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What the attacker is to do, against the server on ``port``."""
+
+    port: int
+    lookups: int
+    sockets: int
+    concurrency: int
+    seconds: float
+
+
 @dataclass
 class Attack:
     """What the attacker did and saw."""
@@ -297,34 +310,73 @@ class Attack:
     lookups: Lookups
     sockets: Sockets
     seconds: float = 0.0
-    server_cpu_seconds: float = 0.0
+    open_at_end: int = 0  # sockets still open when the attack ended
 
 
-async def _attack(
-    args: argparse.Namespace, port: int, pid: int, stats: Stats, progress: Any
-) -> tuple[Attack, list[IdleSocket], list[asyncio.Task[None]]]:
-    """Run the lookups and open the sockets; hold them at least ``--seconds``."""
-    attack = Attack(Lookups(args.lookups), Sockets(args.sockets))
+def attacker_process(plan: Plan, pipe: Connection) -> None:
+    """The attacker, in a process of its own so that its work does not delay the
+    players' (their round trips are the measurement): attacks, sends the ``Attack``
+    through ``pipe``, holds its sockets until told to let go, lets go."""
+    raise_open_files(plan.sockets + SPARE_FILES)
+    asyncio.run(_attack(plan, pipe))
+
+
+async def _attack(plan: Plan, pipe: Connection) -> None:
+    attack = Attack(Lookups(plan.lookups), Sockets(plan.sockets))
     idle: list[IdleSocket] = []
     held: list[asyncio.Task[None]] = []
-    cpu0, t0 = proc_cpu_seconds(pid), time.perf_counter()
-    looking = asyncio.create_task(lookups(port, attack.lookups, args.concurrency))
-    opening = asyncio.create_task(open_idle_sockets(port, attack.sockets, held, idle))
-    while not (looking.done() and opening.done()) or time.perf_counter() - t0 < args.seconds:
+    t0 = time.perf_counter()
+    looking = asyncio.create_task(lookups(plan.port, attack.lookups, plan.concurrency))
+    opening = asyncio.create_task(open_idle_sockets(plan.port, attack.sockets, held, idle))
+    while not (looking.done() and opening.done()) or time.perf_counter() - t0 < plan.seconds:
         await asyncio.sleep(0.5)
         print(
-            f"\rbench abuse: {time.perf_counter() - t0:5.1f}s  lookups {attack.lookups.sent}"
-            f"  sockets {attack.sockets.open_now}  moves {stats.moves}",
+            f"\rbench abuse: attack {time.perf_counter() - t0:5.1f}s"
+            f"  lookups {attack.lookups.sent}  sockets open {attack.sockets.open_now}",
             end="",
-            file=progress,
+            file=sys.stderr,
             flush=True,
         )
-    print(file=progress)
+    print(file=sys.stderr)
     looking.result()  # a failure of either is the run's
     opening.result()
     attack.seconds = time.perf_counter() - t0
-    attack.server_cpu_seconds = proc_cpu_seconds(pid) - cpu0
-    return attack, idle, held
+    attack.open_at_end = attack.sockets.open_now
+    pipe.send(attack)
+    while not pipe.poll():
+        await asyncio.sleep(0.1)
+    for sock in idle:
+        sock.let_go()
+    await asyncio.gather(*held, return_exceptions=True)
+
+
+class Attacker:
+    """The attacker's process, seen from the players' side."""
+
+    def __init__(self, plan: Plan) -> None:
+        context = multiprocessing.get_context("spawn")  # no fork of a running event loop
+        self.pipe, child_end = context.Pipe()
+        self.process = context.Process(target=attacker_process, args=(plan, child_end))
+
+    async def attack(self) -> Attack:
+        """Start it; the ``Attack`` when the attack is over (its sockets still held)."""
+        self.process.start()
+        while not self.pipe.poll():
+            if not self.process.is_alive():
+                raise RuntimeError(f"the attacker died (exit code {self.process.exitcode})")
+            await asyncio.sleep(0.1)
+        attack: Attack = self.pipe.recv()
+        return attack
+
+    async def let_go(self) -> None:
+        """Close its sockets and wait until it is gone."""
+        self.pipe.send("let go")
+        while self.process.is_alive():
+            await asyncio.sleep(0.1)
+
+    def kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
 
 
 async def _run(args: argparse.Namespace) -> dict[str, Any]:
@@ -336,6 +388,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
     stats, stop = Stats(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     progress = sys.stderr
+    attacker = Attacker(Plan(port, args.lookups, args.sockets, args.concurrency, args.seconds))
     try:
         games = await _open_games(base, args.games)
         await connect_seats(
@@ -355,11 +408,11 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         rss_before, before = proc_rss_kb(proc.pid), len(stats.rtts)
         watch = RssWatch(proc.pid)
         watching = asyncio.create_task(watch.run())
-        attack, idle, held = await _attack(args, port, proc.pid, stats, progress)
-        during, open_at_end = len(stats.rtts), attack.sockets.open_now
-        for sock in idle:
-            sock.let_go()
-        await asyncio.gather(*held, return_exceptions=True)
+        cpu0, t0 = proc_cpu_seconds(proc.pid), time.perf_counter()
+        attack = await attacker.attack()
+        during = len(stats.rtts)
+        cpu = 100 * (proc_cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - t0)
+        await attacker.let_go()
         print(f"bench abuse: attack over; settling {args.settle:g} s", file=progress)
         await asyncio.sleep(args.settle)
         watching.cancel()
@@ -367,8 +420,9 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         phases["after"] = stats.rtts[during:]
         memory = Memory(rss_before, watch.peak_kb, proc_rss_kb(proc.pid))
         died = proc.poll() is not None
-        return _report(args, stats, phases, attack, open_at_end, memory, died)
+        return _report(args, stats, phases, attack, cpu, memory, died)
     finally:
+        attacker.kill()
         await stop_all(stop, tasks, [proc])
         shutil.rmtree(data_dir, ignore_errors=True)
 
@@ -395,7 +449,7 @@ def _report(
     stats: Stats,
     phases: dict[str, list[float]],
     attack: Attack,
-    open_at_end: int,
+    server_cpu_percent: float,
     memory: Memory,
     died: bool,
 ) -> dict[str, Any]:
@@ -426,13 +480,11 @@ def _report(
             "seconds_to_open": round(sockets.seconds_to_open, 1),
             "refused": sockets.refused,
             "closed_by_server": sockets.closed_by_server,
-            "open_at_end_of_attack": open_at_end,
+            "open_at_end_of_attack": attack.open_at_end,
             "pings_answered": sockets.pings,
             "other_frames": sockets.messages,
         },
-        "server_cpu_percent_during_attack": round(
-            100 * attack.server_cpu_seconds / max(attack.seconds, 1e-9), 1
-        ),
+        "server_cpu_percent_during_attack": round(server_cpu_percent, 1),
         "server_rss_mb": memory.to_dict(),
         "targets": {
             "rss_after_within_10_percent": memory.after <= 1.1 * memory.before,
