@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from ginrummy.benchmarks.abuse import player_address
+from ginrummy.benchmarks.attacker import raise_open_files
 
 BENCH = [sys.executable, "-m", "ginrummy", "bench", "abuse"]
 TINY = ["--games", "2", "--lookups", "400", "--sockets", "20", "--seconds", "1.5"]
@@ -31,6 +35,15 @@ def test_players_have_addresses_of_their_own() -> None:
         "127.1.0.250",
         "127.1.1.1",
     ]
+
+
+def test_open_files_are_raised_up_to_the_hard_limit_only() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    assert raise_open_files(soft) == soft
+    if hard != resource.RLIM_INFINITY:
+        with pytest.raises(SystemExit, match="hard limit"):
+            raise_open_files(hard + 1)
+    assert resource.getrlimit(resource.RLIMIT_NOFILE) == (soft, hard)
 
 
 def test_a_tiny_attack_is_limited_and_the_games_go_on() -> None:
