@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from ginrummy.server import ratelimit
 from ginrummy.server.app import create_app
-from ginrummy.server.ratelimit import AddressLimit, RateLimited, client_address
+from ginrummy.server.ratelimit import AddressLimit, AddressSockets, RateLimited, client_address
 from ginrummy.server.settings import Settings
 
 from .helpers import auth, client, create, identity, settings
@@ -84,6 +84,7 @@ def test_defaults_leave_a_person_plenty() -> None:
         600,
         60.0,
     )
+    assert s.limit_sockets == 100
 
 
 def test_idle_buckets_are_forgotten_after_a_window() -> None:
@@ -109,6 +110,21 @@ def test_the_number_of_addresses_is_capped(monkeypatch: pytest.MonkeyPatch) -> N
     assert "198.51.100.49" in limit.buckets and "198.51.100.0" not in limit.buckets
 
 
+def test_open_sockets_are_capped_per_address_and_forgotten_when_closed() -> None:
+    sockets = AddressSockets(2)
+    assert [sockets.open("192.0.2.1") for _ in range(3)] == [True, True, False]
+    assert sockets.open("192.0.2.2")
+    sockets.close("192.0.2.1")
+    assert sockets.open("192.0.2.1") and not sockets.open("192.0.2.1")
+    for _ in range(2):
+        sockets.close("192.0.2.1")
+    sockets.close("192.0.2.2")
+    assert sockets.open_by == {} and sockets.refused == 2
+    unlimited = AddressSockets(0)
+    assert all(unlimited.open("192.0.2.1") for _ in range(1000))
+    assert unlimited.open_by == {}
+
+
 def _conn(host: str) -> HTTPConnection:
     scope: dict[str, Any] = {"type": "http", "client": (host, 1234)}
     return HTTPConnection(scope)
@@ -129,6 +145,7 @@ def test_limits_from_the_environment() -> None:
             "GINRUMMY_LIMIT_ROOMS": "0",
             "GINRUMMY_LIMIT_LOOKUPS": "100",
             "GINRUMMY_LIMIT_WINDOW": "10",
+            "GINRUMMY_LIMIT_SOCKETS": "7",
         }
     )
     assert (s.limit_identities, s.limit_rooms, s.limit_lookups, s.limit_window) == (
@@ -137,6 +154,7 @@ def test_limits_from_the_environment() -> None:
         100,
         10.0,
     )
+    assert s.limit_sockets == 7
     with pytest.raises(ValueError, match="GINRUMMY_LIMIT_LOOKUPS"):
         Settings.from_env({"GINRUMMY_LIMIT_LOOKUPS": "-1"})
     with pytest.raises(ValueError, match="GINRUMMY_LIMIT_ROOMS"):

@@ -109,6 +109,45 @@ class AddressLimit:
         self.next_sweep = now + self.window
 
 
+class AddressSockets:
+    """At most ``count`` WebSockets open at once per address; 0 is off. Entries live
+    only while their address has a socket open, so memory follows the open sockets.
+
+    >>> sockets = AddressSockets(1)
+    >>> sockets.open("192.0.2.1"), sockets.open("192.0.2.1"), sockets.open("192.0.2.2")
+    (True, False, True)
+    >>> sockets.close("192.0.2.1"); sockets.open("192.0.2.1")
+    True
+    """
+
+    def __init__(self, count: int) -> None:
+        if count < 0:
+            raise ValueError(f"a socket limit needs a count >= 0, got {count}")
+        self.count = count
+        self.open_by: dict[str, int] = {}
+        self.refused = 0  # since start, for the logs
+
+    def open(self, address: str) -> bool:
+        """Count one more socket from ``address``; False (and not counted) if it would
+        be one too many."""
+        if not self.count:
+            return True
+        held = self.open_by.get(address, 0)
+        if held >= self.count:
+            self.refused += 1
+            return False
+        self.open_by[address] = held + 1
+        return True
+
+    def close(self, address: str) -> None:
+        """One socket counted by ``open`` has closed."""
+        held = self.open_by.get(address, 0)
+        if held <= 1:
+            self.open_by.pop(address, None)
+        else:
+            self.open_by[address] = held - 1
+
+
 @dataclass(frozen=True, slots=True)
 class RateLimits:
     """The limits of one app (settings ``limit_*``)."""
@@ -116,6 +155,7 @@ class RateLimits:
     identities: AddressLimit
     rooms: AddressLimit
     lookups: AddressLimit
+    sockets: AddressSockets
 
     @classmethod
     def from_settings(cls, settings: Settings) -> RateLimits:
@@ -124,6 +164,7 @@ class RateLimits:
             identities=AddressLimit("new identities", settings.limit_identities, window),
             rooms=AddressLimit("new rooms", settings.limit_rooms, window),
             lookups=AddressLimit("room lookups", settings.limit_lookups, window),
+            sockets=AddressSockets(settings.limit_sockets),
         )
 
 

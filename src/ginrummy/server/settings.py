@@ -42,6 +42,7 @@ class Settings:
     limit_rooms: int = 60  # POST /api/rooms
     limit_lookups: int = 600  # /api/rooms/{id}, its join and its record
     limit_window: float = 60.0
+    limit_sockets: int = 100  # WebSockets open at once per address (the socket side's to enforce)
 
     @property
     def store_url(self) -> str:
@@ -103,6 +104,8 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
         s = replace(s, limit_rooms=_count("GINRUMMY_LIMIT_ROOMS", v))
     if v := env.get("GINRUMMY_LIMIT_LOOKUPS"):
         s = replace(s, limit_lookups=_count("GINRUMMY_LIMIT_LOOKUPS", v))
+    if v := env.get("GINRUMMY_LIMIT_SOCKETS"):
+        s = replace(s, limit_sockets=_count("GINRUMMY_LIMIT_SOCKETS", v))
     if v := env.get("GINRUMMY_LIMIT_WINDOW"):
         s = replace(s, limit_window=_seconds("GINRUMMY_LIMIT_WINDOW", v, 0.01, 86400))
     return s
