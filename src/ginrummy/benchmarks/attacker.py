@@ -23,6 +23,7 @@ from multiprocessing.connection import Connection
 ATTACKER = "127.0.0.2"
 HOST = "127.0.0.1"
 OPENING = 64  # sockets being opened at once
+CONNECT_TRIES = 50  # connections refused in a row (0.1 s apart) before the attack gives up
 SPARE_FILES = 2_000  # descriptors besides the attack's sockets (players, lookups, SQLite)
 
 
@@ -60,13 +61,18 @@ class Lookups:
 
 async def _lookup_worker(port: int, tally: Lookups) -> None:
     """One keep-alive connection asking for random room ids until the tally is full."""
+    refusals = 0  # in a row: the server is gone after CONNECT_TRIES
     while tally.sent < tally.wanted:
         try:
             reader, writer = await asyncio.open_connection(HOST, port, local_addr=(ATTACKER, 0))
         except OSError as exc:
             tally.failures[type(exc).__name__] = tally.failures.get(type(exc).__name__, 0) + 1
+            refusals += 1
+            if refusals >= CONNECT_TRIES:
+                raise RuntimeError(f"the server on port {port} is gone: {exc}") from exc
             await asyncio.sleep(0.1)
             continue
+        refusals = 0
         try:
             while tally.sent < tally.wanted:
                 tally.sent += 1
