@@ -18,7 +18,7 @@ commands:
   replay    print a recorded round or match move by move
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
   arena     play computer players against each other and print statistics
-  bench     measure speed: bench engine | bench bots | bench load | bench faults | bench web
+  bench     measure speed: bench engine | bots | load | faults | web | abuse
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -70,7 +70,11 @@ def _bench(args: list[str]) -> int:
         from ginrummy.benchmarks.web import main as bench_web
 
         return bench_web(args[1:])
-    print("usage: ginrummy bench engine|bots|load|faults|web [options]", file=sys.stderr)
+    if what == "abuse":
+        from ginrummy.benchmarks.abuse import main as bench_abuse
+
+        return bench_abuse(args[1:])
+    print("usage: ginrummy bench engine|bots|load|faults|web|abuse [options]", file=sys.stderr)
     return 2
 
 

@@ -56,7 +56,10 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "GINRUMMY_BOT_DELAY": "0.05", **self.extra_env}
+        # Every test's browsers come from 127.0.0.1: the per-address limits would count
+        # the whole suite as one very busy person (tests/server/test_ratelimit.py tests them).
+        limits_off = {f"GINRUMMY_LIMIT_{k}": "0" for k in ("IDENTITIES", "ROOMS", "LOOKUPS")}
+        env = {**os.environ, "GINRUMMY_BOT_DELAY": "0.05", **limits_off, **self.extra_env}
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)
         with self.log_path.open("ab") as log:

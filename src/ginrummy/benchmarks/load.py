@@ -97,9 +97,17 @@ class Seat:
     """One simulated player: its own WebSocket, acting when the view says so."""
 
     def __init__(
-        self, url: str, room: str, token: str, think: float, stats: Stats, seed: int
+        self,
+        url: str,
+        room: str,
+        token: str,
+        think: float,
+        stats: Stats,
+        seed: int,
+        local_address: str | None = None,
     ) -> None:
         self.url, self.room, self.token = url, room, token
+        self.local_address = local_address  # the player's own source address, if any
         self.think, self.stats = think, stats
         self.rng = random.Random(seed)
         self.version = 0
@@ -111,7 +119,8 @@ class Seat:
     async def run(self, stop: asyncio.Event, ready: asyncio.Event) -> None:
         import websockets
 
-        async with websockets.connect(self.url, max_size=2**20) as ws:
+        local = None if self.local_address is None else (self.local_address, 0)
+        async with websockets.connect(self.url, max_size=2**20, local_addr=local) as ws:
             await ws.send(json.dumps({"type": "hello", "room": self.room, "token": self.token}))
             ready.set()
             reader = asyncio.create_task(self._read(ws, stop))
@@ -190,31 +199,41 @@ class Seat:
         await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _start_server(port: int, data_dir: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+UNLIMITED = {
+    # Saturation sends faster than a person could: lift the per-socket rate limit.
+    "GINRUMMY_WS_RATE": "100000",
+    # All the players open their games from this one address, hundreds a second.
+    "GINRUMMY_LIMIT_IDENTITIES": "0",
+    "GINRUMMY_LIMIT_ROOMS": "0",
+    "GINRUMMY_LIMIT_LOOKUPS": "0",
+}
+
+
+def start_server(port: int, data_dir: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
     args = [sys.executable, "-m", "ginrummy", "serve", "--port", str(port)]
     args += ["--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning"]
     return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL)
 
 
-def _proc_cpu_seconds(pid: int) -> float:
+def proc_cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
-def _proc_rss_kb(pid: int) -> int:
+def proc_rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
 
 
-async def _wait_healthy(client: Any, base: str, deadline: float) -> None:
+async def wait_healthy(client: Any, base: str, deadline: float) -> None:
     while True:
         try:
             if (await client.get(f"{base}/api/health")).status_code == 200:
@@ -227,15 +246,17 @@ async def _wait_healthy(client: Any, base: str, deadline: float) -> None:
         await asyncio.sleep(0.1)
 
 
-async def _open_game(client: Any, bases: Sequence[str], n: int) -> tuple[str, str, str]:
+async def open_game(clients: tuple[Any, Any], bases: Sequence[str], n: int) -> tuple[str, str, str]:
+    """Room ``n`` with both seats taken: ``(room, token one, token two)``. ``clients``:
+    the two players' HTTP clients (the same one twice when they share an address)."""
     base = bases[n % len(bases)]
     tokens = []
-    for _ in range(2):
+    for client in clients:
         r = await client.post(f"{base}/api/identity", json={})
         r.raise_for_status()
         tokens.append(r.json()["token"])
     auth = [{"Authorization": f"Bearer {t}"} for t in tokens]
-    r = await client.post(
+    r = await clients[0].post(
         f"{base}/api/rooms",
         json={"kind": "room", "opponent": "friend", "name": f"A{n}"},
         headers=auth[0],
@@ -243,25 +264,77 @@ async def _open_game(client: Any, bases: Sequence[str], n: int) -> tuple[str, st
     r.raise_for_status()
     room = r.json()["room"]
     join_base = bases[(n + 1) % len(bases)]
-    r = await client.post(
+    r = await clients[1].post(
         f"{join_base}/api/rooms/{room}/join", json={"name": f"B{n}"}, headers=auth[1]
     )
     r.raise_for_status()
     return room, tokens[0], tokens[1]
 
 
-def _pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (seconds) in milliseconds."""
     if not values:
         return 0.0
     ordered = sorted(values)
     return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
 
+def rtt_summary(rtts: list[float]) -> dict[str, float]:
+    """p50/p95/p99 and mean of round trips in seconds, in milliseconds."""
+    return {
+        "p50": pct(rtts, 0.50),
+        "p95": pct(rtts, 0.95),
+        "p99": pct(rtts, 0.99),
+        "mean": round(1000 * statistics.fmean(rtts), 2) if rtts else 0.0,
+    }
+
+
+async def connect_seats(
+    tasks: list[asyncio.Task[None]],
+    games: Sequence[tuple[str, str, str]],
+    bases: Sequence[str],
+    think: float,
+    stats: Stats,
+    seed: int,
+    stop: asyncio.Event,
+    addresses: Callable[[int], tuple[str | None, str | None]] = lambda n: (None, None),
+) -> None:
+    """Add to ``tasks`` one running ``Seat`` per player of ``games`` (from ``open_game``),
+    each connected before the next starts; ``addresses(n)``: game n's players' source
+    addresses (None: any)."""
+    for n, (room, one, two) in enumerate(games):
+        for k, token in enumerate((one, two)):
+            url = bases[(n + k) % len(bases)].replace("http://", "ws://") + "/ws"
+            source = addresses(n)[k]
+            seat = Seat(url, room, token, think, stats, seed * 100_003 + 2 * n + k, source)
+            ready = asyncio.Event()
+            tasks.append(asyncio.create_task(seat.run(stop, ready)))
+            await ready.wait()
+
+
+async def stop_all(
+    stop: asyncio.Event,
+    tasks: Sequence[asyncio.Task[None]],
+    procs: Sequence[subprocess.Popen[bytes]],
+) -> None:
+    """End the players, then the servers (killed if they do not stop within 10 s)."""
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 async def _run(args: argparse.Namespace) -> dict[str, Any]:
     import httpx
 
-    # Saturation sends faster than a person could: lift the per-socket rate limit.
-    env = {**os.environ, "GINRUMMY_WS_RATE": "100000"}
+    env = {**os.environ, **UNLIMITED}
     if args.instances > 1 and not (
         env.get("DATABASE_URL", "").startswith("postgres") and env.get("REDIS_URL")
     ):
@@ -270,8 +343,8 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             "DATABASE_URL=postgresql://... and REDIS_URL=redis://..."
         )
     data_dir = Path(tempfile.mkdtemp(prefix="ginrummy-load-"))
-    ports = [_free_port() for _ in range(args.instances)]
-    procs = [_start_server(p, data_dir, env) for p in ports]
+    ports = [free_port() for _ in range(args.instances)]
+    procs = [start_server(p, data_dir, env) for p in ports]
     bases = [f"http://127.0.0.1:{p}" for p in ports]
     stats = Stats()
     stop = asyncio.Event()
@@ -281,26 +354,20 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         limits = httpx.Limits(max_connections=64)
         async with httpx.AsyncClient(timeout=30, limits=limits) as client:
             for base in bases:
-                await _wait_healthy(client, base, time.monotonic() + 20)
-            rss_before = sum(_proc_rss_kb(p.pid) for p in procs)
+                await wait_healthy(client, base, time.monotonic() + 20)
+            rss_before = sum(proc_rss_kb(p.pid) for p in procs)
             sem = asyncio.Semaphore(32)
 
             async def open_one(n: int) -> tuple[str, str, str]:
                 async with sem:
-                    return await _open_game(client, bases, n)
+                    return await open_game((client, client), bases, n)
 
             games = await asyncio.gather(*(open_one(n) for n in range(args.games)))
         print(f"bench load: {len(games)} games opened; connecting", file=progress)
-        for n, (room, one, two) in enumerate(games):
-            for k, token in enumerate((one, two)):
-                url = bases[(n + k) % len(bases)].replace("http://", "ws://") + "/ws"
-                seat = Seat(url, room, token, args.think, stats, args.seed * 100_003 + 2 * n + k)
-                ready = asyncio.Event()
-                tasks.append(asyncio.create_task(seat.run(stop, ready)))
-                await ready.wait()
+        await connect_seats(tasks, games, bases, args.think, stats, args.seed, stop)
         print(f"bench load: {2 * len(games)} sockets; warming up", file=progress)
         await asyncio.sleep(args.warmup)
-        cpu0 = sum(_proc_cpu_seconds(p.pid) for p in procs)
+        cpu0 = sum(proc_cpu_seconds(p.pid) for p in procs)
         own0 = time.process_time()
         t0 = time.perf_counter()
         stats.measuring = True
@@ -309,7 +376,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             elapsed = time.perf_counter() - t0
             print(
                 f"\rbench load: {elapsed:5.1f}s  moves {stats.moves}"
-                f"  {stats.moves / elapsed:7.1f}/s  p99 {_pct(stats.rtts, 0.99):7.1f} ms"
+                f"  {stats.moves / elapsed:7.1f}/s  p99 {pct(stats.rtts, 0.99):7.1f} ms"
                 f"  errors {sum(stats.errors.values())}",
                 end="",
                 file=progress,
@@ -317,9 +384,9 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             )
         stats.measuring = False
         elapsed = time.perf_counter() - t0
-        cpu = sum(_proc_cpu_seconds(p.pid) for p in procs) - cpu0
+        cpu = sum(proc_cpu_seconds(p.pid) for p in procs) - cpu0
         own = time.process_time() - own0
-        rss_after = sum(_proc_rss_kb(p.pid) for p in procs)
+        rss_after = sum(proc_rss_kb(p.pid) for p in procs)
         print(file=progress)
         dead = [p.pid for p in procs if p.poll() is not None]
         return {
@@ -331,12 +398,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             "seconds": round(elapsed, 1),
             "moves": stats.moves,
             "moves_per_second": round(stats.moves / elapsed, 1),
-            "rtt_ms": {
-                "p50": _pct(stats.rtts, 0.50),
-                "p95": _pct(stats.rtts, 0.95),
-                "p99": _pct(stats.rtts, 0.99),
-                "mean": round(1000 * statistics.fmean(stats.rtts), 2) if stats.rtts else 0.0,
-            },
+            "rtt_ms": rtt_summary(stats.rtts),
             "errors": sum(stats.errors.values()),
             "error_codes": stats.errors,
             "server_cpu_percent": round(100 * cpu / elapsed, 1),
@@ -349,21 +411,11 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             "servers_died": dead,
         }
     finally:
-        stop.set()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        await stop_all(stop, tasks, procs)
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     """uvloop when installed (uvicorn[standard] brings it): a cheaper load generator."""
     try:
         import uvloop
@@ -393,7 +445,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     gc.freeze()  # as the server does: no long collection pauses in the measurement
     gc.set_threshold(50_000, 20, 10)
-    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
         result = runner.run(_run(args))
     print(json.dumps(result, indent=2))
     return 0

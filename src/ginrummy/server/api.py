@@ -15,6 +15,7 @@ from ginrummy.server import players as players_
 from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
 from ginrummy.server.quick import QuickMatch
+from ginrummy.server.ratelimit import RateLimited, client_address, of_app
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.room import Room, RoomError, RoomManager
 from ginrummy.server.store import StoreError
@@ -144,6 +145,7 @@ def _opponent(data: dict[str, Any], kind: str) -> str | None:
 
 
 async def _room(request: Request) -> Room:
+    of_app(request.app).lookups.check(client_address(request))
     room_id = request.path_params["room_id"]
     room = await _rooms(request).get(room_id)
     if room is None:
@@ -152,6 +154,7 @@ async def _room(request: Request) -> Room:
 
 
 async def create_identity(request: Request) -> JSONResponse:
+    of_app(request.app).identities.check(client_address(request))
     await _body(request)
     token = new_token()
     rooms = _rooms(request)
@@ -268,6 +271,7 @@ async def test_clock(request: Request) -> JSONResponse:
 
 
 async def create_room(request: Request) -> JSONResponse:
+    of_app(request.app).rooms.check(client_address(request))
     identity = await _identity(request)
     assert identity is not None
     data = await _body(request)
@@ -411,6 +415,10 @@ def _guard(endpoint: Any) -> Any:
         except StoreError as exc:
             log.error("store error on %s: %s", request.url.path, exc)
             return error_response("unavailable", "the server cannot save right now", 503)
+        except RateLimited as exc:
+            limited = error_response(exc.code, exc.message, 429)
+            limited.headers["Retry-After"] = str(exc.retry_after)
+            return limited
         return response
 
     handler.__name__ = endpoint.__name__

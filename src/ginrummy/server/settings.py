@@ -39,6 +39,13 @@ class Settings:
     quick_confirm: float = 5.0  # seconds between confirmations of quick-match waiting entries
     room_idle_s: float = 300.0  # seconds an unused room without sockets or work stays loaded
     max_rooms: int = 5000  # rooms loaded at once; a new one evicts the least recently used
+    # Per-address rate limits (server/ratelimit.py): so many per ``limit_window`` seconds
+    # from one address, all at once if need be; 0 switches a limit off.
+    limit_identities: int = 60  # POST /api/identity
+    limit_rooms: int = 60  # POST /api/rooms
+    limit_lookups: int = 600  # /api/rooms/{id}, its join and its record
+    limit_window: float = 60.0
+    limit_sockets: int = 100  # WebSockets open at once per address (the socket side's to enforce)
 
     @property
     def store_url(self) -> str:
@@ -90,6 +97,7 @@ class Settings:
             s = replace(s, max_rooms=_int("GINRUMMY_MAX_ROOMS", v))
             if s.max_rooms < 1:
                 raise ValueError(f"GINRUMMY_MAX_ROOMS must be at least 1, got {s.max_rooms}")
+        s = _limits_from_env(s, env)
         if s.lease_renew >= s.lease_ttl:
             raise ValueError(
                 f"GINRUMMY_LEASE_RENEW ({s.lease_renew:g} s) must be shorter than"
@@ -98,6 +106,20 @@ class Settings:
         if env.get("GINRUMMY_TEST_CLOCK") == "1":
             s = replace(s, test_clock=True)
         return s
+
+
+def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
+    if v := env.get("GINRUMMY_LIMIT_IDENTITIES"):
+        s = replace(s, limit_identities=_count("GINRUMMY_LIMIT_IDENTITIES", v))
+    if v := env.get("GINRUMMY_LIMIT_ROOMS"):
+        s = replace(s, limit_rooms=_count("GINRUMMY_LIMIT_ROOMS", v))
+    if v := env.get("GINRUMMY_LIMIT_LOOKUPS"):
+        s = replace(s, limit_lookups=_count("GINRUMMY_LIMIT_LOOKUPS", v))
+    if v := env.get("GINRUMMY_LIMIT_SOCKETS"):
+        s = replace(s, limit_sockets=_count("GINRUMMY_LIMIT_SOCKETS", v))
+    if v := env.get("GINRUMMY_LIMIT_WINDOW"):
+        s = replace(s, limit_window=_seconds("GINRUMMY_LIMIT_WINDOW", v, 0.01, 86400))
+    return s
 
 
 def parse_origins(text: str) -> tuple[str, ...]:
@@ -116,6 +138,13 @@ def _positive(name: str, text: str) -> int:
     value = _int(name, text)
     if value < 1:
         raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
+
+
+def _count(name: str, text: str) -> int:
+    value = _int(name, text)
+    if value < 0:
+        raise ValueError(f"{name} must be 0 (off) or more, got {value}")
     return value
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
@@ -24,6 +23,7 @@ from ginrummy.protocol import (
     decode_client_message,
     to_json,
 )
+from ginrummy.server.bucket import Bucket
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.room import RoomError, RoomManager
 from ginrummy.server.settings import Settings
@@ -38,23 +38,6 @@ reconnects and gets the full view)."""
 CLOSE_WAIT_S = 5.0  # how long a close frame may wait behind a full send buffer
 CHAT_RATE = 1.0  # chat messages per second per socket, sustained
 CHAT_BURST = 5.0
-
-
-class Bucket:
-    """A token bucket: ``rate`` per second, at most ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst, self.allowance = rate, burst, burst
-        self.last = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
-        self.last = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
 
 
 class Binding(Protocol):

@@ -1,0 +1,195 @@
+"""Per-address rate limits: new identities, new rooms and room lookups (docs/operations.md).
+
+Each limit allows ``count`` requests per ``window`` seconds from one address, all of
+them at once if need be: a token bucket of ``count`` tokens refilled at
+``count / window`` per second. A bucket left alone for ``window`` seconds is full again,
+as good as a new one, so it is dropped: memory follows the addresses seen in the last
+window, and a hard cap bounds even that. A count of 0 switches the limit off.
+
+The address is the peer of the connection. Behind a reverse proxy uvicorn replaces it
+with the client named in ``X-Forwarded-For`` when the proxy's own address is trusted
+(``FORWARDED_ALLOW_IPS``). IPv6 addresses count by their /64 network, which one host
+usually holds whole.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import math
+import time
+from dataclasses import dataclass
+
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection
+
+from ginrummy.server.bucket import Bucket
+from ginrummy.server.settings import Settings
+
+log = logging.getLogger("ginrummy.server.ratelimit")
+
+MAX_ADDRESSES = 100_000
+"""At most this many addresses tracked per limit; past it the longest-known is forgotten
+(it starts again with a full bucket: lenient, never wrong against a newcomer)."""
+
+
+class RateLimited(Exception):
+    """Over a limit: answer 429 with code ``rate_limited`` and ``Retry-After``."""
+
+    code = "rate_limited"
+
+    def __init__(self, what: str, retry_after: int) -> None:
+        self.what = what
+        self.retry_after = retry_after
+        self.message = f"too many {what} from your address; try again in {retry_after} s"
+        super().__init__(self.message)
+
+
+class AddressLimit:
+    """One limit over many addresses: ``count`` per ``window`` seconds each; 0 is off.
+
+    >>> limit = AddressLimit("room lookups", count=2, window=60.0)
+    >>> limit.check("192.0.2.1"); limit.check("192.0.2.1")
+    >>> try:
+    ...     limit.check("192.0.2.1")
+    ... except RateLimited as exc:
+    ...     print(exc.message)
+    too many room lookups from your address; try again in 30 s
+    """
+
+    def __init__(self, what: str, count: int, window: float) -> None:
+        if count < 0 or window <= 0:
+            raise ValueError(f"a rate limit needs a count >= 0 and a window > 0: {count}/{window}")
+        self.what, self.count, self.window = what, count, window
+        self.buckets: dict[str, Bucket] = {}
+        self.next_sweep = time.monotonic() + window
+        self.refused = 0  # since the last sweep, for its log line
+        self.refused_from: set[str] = set()
+
+    @property
+    def on(self) -> bool:
+        return self.count > 0
+
+    def check(self, address: str) -> None:
+        """Count one request from ``address``; raise ``RateLimited`` if it is one too many."""
+        if not self.on:
+            return
+        now = time.monotonic()
+        if now >= self.next_sweep:
+            self.sweep()
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= MAX_ADDRESSES:
+                self.sweep()
+                if len(self.buckets) >= MAX_ADDRESSES:
+                    del self.buckets[next(iter(self.buckets))]
+            bucket = self.buckets[address] = Bucket(self.count / self.window, self.count)
+        if bucket.take():
+            return
+        self.refused += 1
+        self.refused_from.add(address)
+        # take() brought the allowance up to now: the next whole token is this far off.
+        wait = (1 - bucket.allowance) / bucket.rate
+        raise RateLimited(self.what, max(1, math.ceil(wait)))
+
+    def sweep(self) -> None:
+        """Forget the buckets idle for a whole window (full again); log what was refused."""
+        now = time.monotonic()
+        idle = [a for a, b in self.buckets.items() if now - b.last >= self.window]
+        for address in idle:
+            del self.buckets[address]
+        if self.refused:
+            log.warning(
+                "rate limit on %s: %d requests from %d address(es) refused",
+                self.what,
+                self.refused,
+                len(self.refused_from),
+            )
+        self.refused, self.refused_from = 0, set()
+        self.next_sweep = now + self.window
+
+
+class AddressSockets:
+    """At most ``count`` WebSockets open at once per address; 0 is off. Entries live
+    only while their address has a socket open, so memory follows the open sockets.
+
+    >>> sockets = AddressSockets(1)
+    >>> sockets.open("192.0.2.1"), sockets.open("192.0.2.1"), sockets.open("192.0.2.2")
+    (True, False, True)
+    >>> sockets.close("192.0.2.1"); sockets.open("192.0.2.1")
+    True
+    """
+
+    def __init__(self, count: int) -> None:
+        if count < 0:
+            raise ValueError(f"a socket limit needs a count >= 0, got {count}")
+        self.count = count
+        self.open_by: dict[str, int] = {}
+        self.refused = 0  # since start, for the logs
+
+    def open(self, address: str) -> bool:
+        """Count one more socket from ``address``; False (and not counted) if it would
+        be one too many."""
+        if not self.count:
+            return True
+        held = self.open_by.get(address, 0)
+        if held >= self.count:
+            self.refused += 1
+            return False
+        self.open_by[address] = held + 1
+        return True
+
+    def close(self, address: str) -> None:
+        """One socket counted by ``open`` has closed."""
+        held = self.open_by.get(address, 0)
+        if held <= 1:
+            self.open_by.pop(address, None)
+        else:
+            self.open_by[address] = held - 1
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimits:
+    """The limits of one app (settings ``limit_*``)."""
+
+    identities: AddressLimit
+    rooms: AddressLimit
+    lookups: AddressLimit
+    sockets: AddressSockets
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RateLimits:
+        window = settings.limit_window
+        return cls(
+            identities=AddressLimit("new identities", settings.limit_identities, window),
+            rooms=AddressLimit("new rooms", settings.limit_rooms, window),
+            lookups=AddressLimit("room lookups", settings.limit_lookups, window),
+            sockets=AddressSockets(settings.limit_sockets),
+        )
+
+
+def of_app(app: Starlette) -> RateLimits:
+    """The app's limits, made from ``app.state.settings`` on first use."""
+    limits: RateLimits | None = getattr(app.state, "rate_limits", None)
+    if limits is None:
+        limits = RateLimits.from_settings(app.state.settings)
+        app.state.rate_limits = limits
+    return limits
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The address a request counts against: the peer's, an IPv6 one by its /64.
+
+    >>> client_address(HTTPConnection({"type": "http", "client": ("2001:db8::1", 5)}))
+    '2001:db8::/64'
+    """
+    host = conn.client.host if conn.client is not None else ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an IP (a test client, a Unix socket): counted as it is
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
