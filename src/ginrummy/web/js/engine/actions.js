@@ -19,7 +19,7 @@ export const ActionKind = Object.freeze({
   BIG_GIN: "big gin", // show 11 melded cards without a discard (if the rules allow)
 });
 
-const WITH_CARD = new Set([ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN]);
+const WITH_CARD = new Set(/** @type {string[]} */ ([ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN]));
 
 /** @param {string} kind */
 export function takesCard(kind) {
