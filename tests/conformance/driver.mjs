@@ -8,6 +8,9 @@
 //       -> {"id": n, "parts": {"legal", "state", "one", "two", "spectator"}} at step k
 //   {"op": "analyze", "id": n, "hand": "..."}           -> {"id": n, "out": ...}
 //   {"op": "settle", "id": n, "knocker", "defender", "preset", "knock_limit"} -> same
+//   {"op": "rules", "id": n, "rules": {...}}             -> {"id": n, "out": rules as data}
+//   {"op": "parse", "id": n, "actions": ["..."]}         -> {"id": n, "out": [action text or error]}
+// An error is answered as {"error_code": code, "message": text} (errors.js names the codes).
 //
 // Steps: the new match, then each deal, each action and the forfeit, in record order.
 // A step's digest is the SHA-256 (first 16 hex digits) of the compact JSON of
@@ -17,13 +20,15 @@
 import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
 
+import { parseAction } from "../../src/ginrummy/web/js/engine/actions.js";
 import { encodeSeatView, encodeSpectatorView } from "../../src/ginrummy/web/js/engine/codec.js";
 import { GinRummyError } from "../../src/ginrummy/web/js/engine/errors.js";
 import { apply, deal, forfeit, legalActions, newMatch } from "../../src/ginrummy/web/js/engine/match.js";
 import { matchRecordFromDict } from "../../src/ginrummy/web/js/engine/record.js";
 import { handOf } from "../../src/ginrummy/web/js/engine/round.js";
+import { Rules } from "../../src/ginrummy/web/js/engine/rules.js";
 import { seatLabel } from "../../src/ginrummy/web/js/engine/seats.js";
-import { InputError, analyzeHand, settleLine } from "../../src/ginrummy/web/js/engine/tools.js";
+import { analyzeHand, settleHands } from "../../src/ginrummy/web/js/engine/tools.js";
 import { viewForSeat, viewForSpectator } from "../../src/ginrummy/web/js/engine/views.js";
 
 /** @typedef {import("../../src/ginrummy/web/js/engine/match.js").MatchState} MatchState */
@@ -133,7 +138,11 @@ function handle(req) {
     case "analyze":
       return { id: req.id, out: guarded(() => analyzeHand(req.hand)) };
     case "settle":
-      return { id: req.id, out: guarded(() => settleLine(JSON.stringify(req))) };
+      return { id: req.id, out: guarded(() => settleHands(req.knocker, req.defender, req.preset, req.knock_limit ?? null)) };
+    case "rules":
+      return { id: req.id, out: guarded(() => Rules.fromDict(req.rules).toDict()) };
+    case "parse":
+      return { id: req.id, out: req.actions.map((/** @type {string} */ t) => guarded(() => parseAction(t).text)) };
     default:
       throw new Error(`unknown op ${req.op}`);
   }
@@ -144,7 +153,7 @@ function guarded(fn) {
   try {
     return fn();
   } catch (exc) {
-    if (exc instanceof GinRummyError || exc instanceof InputError) return { error_code: exc.code };
+    if (exc instanceof GinRummyError) return { error_code: exc.code, message: exc.message };
     throw exc;
   }
 }

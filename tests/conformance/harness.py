@@ -47,6 +47,7 @@ from ginrummy.engine import (
     forfeit,
     match_legal_actions,
     new_match,
+    parse_action,
     record_of,
     shuffled_deck,
     view_for_seat,
@@ -60,8 +61,7 @@ from ginrummy.protocol import (
     encode_spectator_view,
     to_json,
 )
-from ginrummy.tools import _settle_line as settle_line  # the batch line parser
-from ginrummy.tools import analyze_hand
+from ginrummy.tools import analyze_hand, settle_hands
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = ROOT / "tests" / "conformance" / "driver.mjs"
@@ -211,8 +211,11 @@ def _choose(m: MatchState, rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
-def meld_dense_hand(rng: random.Random, size: int, used: set[Card]) -> list[Card]:
-    """A hand made mostly of runs and sets, then filled with random cards."""
+def meld_dense_hand(
+    rng: random.Random, size: int, used: set[Card], near: list[Card] | None = None
+) -> list[Card]:
+    """A hand made mostly of runs and sets, then filled with random cards; ``near``:
+    cards whose neighbours (same rank, or next in suit: possible layoffs) it likes."""
     hand: list[Card] = []
 
     def add(cards: list[Card]) -> None:
@@ -221,6 +224,9 @@ def meld_dense_hand(rng: random.Random, size: int, used: set[Card]) -> list[Card
                 hand.append(card)
                 used.add(card)
 
+    if near:
+        around = sorted({n for c in near for n in _neighbours(c)} - used, key=lambda c: c.index)
+        add(rng.sample(around, min(len(around), rng.randint(0, 4))))
     for _ in range(rng.randint(1, 5)):
         if rng.random() < 0.65:
             suit, length = rng.choice(list(Suit)), rng.randint(3, 6)
@@ -233,11 +239,21 @@ def meld_dense_hand(rng: random.Random, size: int, used: set[Card]) -> list[Card
     return hand
 
 
+def _neighbours(card: Card) -> list[Card]:
+    same_rank = [Card(card.rank, s) for s in Suit if s is not card.suit]
+    ranks = (card.rank - 2, card.rank - 1, card.rank + 1, card.rank + 2)
+    return same_rank + [Card(r, card.suit) for r in ranks if 1 <= r <= 13]
+
+
 def hand_requests(count: int, seed: int) -> Iterator[dict[str, Any]]:
-    """analyze and settle requests over random and meld-dense hands."""
+    """analyze and settle requests over random and meld-dense hands; every 10th request
+    a rules object or action texts, each mangled now and then."""
     rng = random.Random(seed)
     presets = ("standard", "oklahoma", "classic", "first-to-knock")
     for i in range(count):
+        if i % 10 == 9:
+            yield _rules_request(rng, i) if i % 20 == 9 else _parse_request(rng, i)
+            continue
         used: set[Card] = set()
         dense = rng.random() < 0.7
         size = rng.choice((10, 11))
@@ -246,7 +262,7 @@ def hand_requests(count: int, seed: int) -> Iterator[dict[str, Any]]:
             yield {"op": "analyze", "id": i, "hand": " ".join(map(str, hand))}
             continue
         knocker = meld_dense_hand(rng, 10 if rng.random() < 0.95 else 11, set())
-        defender = meld_dense_hand(rng, 10, set(knocker))
+        defender = meld_dense_hand(rng, 10, set(knocker), knocker if rng.random() < 0.5 else None)
         request: dict[str, Any] = {
             "op": "settle",
             "id": i,
@@ -257,6 +273,54 @@ def hand_requests(count: int, seed: int) -> Iterator[dict[str, Any]]:
         if rng.random() < 0.3:
             request["knock_limit"] = rng.randint(0, 30)
         yield request
+
+
+# Per option: values that are fine alone, then values that are not.
+_RULE_VALUES: dict[str, tuple[tuple[Any, ...], tuple[Any, ...]]] = {
+    "target_score": ((None, 1, 50, 10_000), (0, 10_001, "100", 1.5, True)),
+    "knock_limit": ((0, 10, 30), (31, -1, None)),
+    "oklahoma": ((True, False), (1, None)),
+    "spade_doubling": ((True, False), ("no",)),
+    "gin_bonus": ((0, 25, 1000), (1001, False)),
+    "big_gin_bonus": ((None, 0, 31), (1001,)),
+    "box_bonus": ((0, 25), (-1,)),
+    "game_bonus": ((0, 100), (1000.5,)),
+    "shutout_bonus": ((0, 100), ("0",)),
+    "eleven_card_deal": ((True, False), ("yes",)),
+    "next_dealer": (("alternate", "loser"), ("winner", 1)),
+    "after_void": (("next", "same"), (None,)),
+    "stock_rule": (("void", "last_discard"), ("never",)),
+    "move_timer_seconds": ((None, 5, 600), (4, 601)),
+    "name": (("standard", "house"), ("", 7)),
+    "colour": ((), ("red",)),
+}
+
+
+def _rules_request(rng: random.Random, i: int) -> dict[str, Any]:
+    """A rules object: a few options, now and then a bad value or an unknown option;
+    combinations such as Oklahoma with the 11-card deal come up by themselves."""
+    rules: dict[str, Any] = {}
+    for key in rng.sample(sorted(_RULE_VALUES), rng.randint(0, 5)):
+        good, bad = _RULE_VALUES[key]
+        if good and rng.random() < 0.9:
+            rules[key] = rng.choice(good)
+        elif rng.random() < 0.5:
+            rules[key] = rng.choice(bad)
+    return {"op": "rules", "id": i, "rules": rules}
+
+
+_ACTION_WORDS = ("take", "pass", "draw stock", "draw discard", "discard", "knock", "gin", "big gin")
+_CARD_TEXTS = ("7h", "Td", "10d", "7♥", "a♧", "QS", "1x", "11h", "", "K")
+
+
+def _parse_request(rng: random.Random, i: int) -> dict[str, Any]:
+    texts = []
+    for _ in range(8):
+        word = rng.choice(_ACTION_WORDS)
+        card = rng.choice(_CARD_TEXTS) if rng.random() < 0.7 else ""
+        spaced = f"  {word.upper() if rng.random() < 0.3 else word}   {card} "
+        texts.append(spaced)
+    return {"op": "parse", "id": i, "actions": texts}
 
 
 _ERROR_CODES = {
@@ -271,16 +335,36 @@ _ERROR_CODES = {
 }
 
 
+def _error(exc: GinRummyError) -> dict[str, str]:
+    return {"error_code": _ERROR_CODES[type(exc).__name__], "message": str(exc)}
+
+
+def _parsed(text: str) -> Any:
+    try:
+        return str(parse_action(text))
+    except GinRummyError as exc:
+        return _error(exc)
+
+
 def expected_tool_output(request: dict[str, Any]) -> Any:
-    """What ``ginrummy analyze``/``settle`` answers, or the class of its error."""
+    """What the Python engine answers, or its error (class and message): ``analyze`` and
+    ``settle`` as the command line prints them, rules as plain data, each action text
+    read (or its error)."""
     try:
         if request["op"] == "analyze":
             return analyze_hand(request["hand"])
-        return settle_line(json.dumps(request))
+        if request["op"] == "settle":
+            return settle_hands(
+                request["knocker"],
+                request["defender"],
+                request["preset"],
+                request.get("knock_limit"),
+            )
+        if request["op"] == "rules":
+            return Rules.from_dict(request["rules"]).to_dict()
+        return [_parsed(text) for text in request["actions"]]
     except GinRummyError as exc:
-        return {"error_code": _ERROR_CODES[type(exc).__name__]}
-    except ValueError:
-        return {"error_code": "bad_input"}
+        return _error(exc)
 
 
 # --- the Node side and the comparison ---------------------------------------------------

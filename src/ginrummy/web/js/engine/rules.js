@@ -167,6 +167,13 @@ export class Rules {
     }
     const unknown = Object.keys(data).filter((k) => !Object.hasOwn(FIELDS, k)).sort();
     if (unknown.length) throw new RulesError(`unknown rules option(s): ${unknown.join(", ")}`);
+    for (const [key, value] of Object.entries(data)) { // in the data's order, as the reference
+      try {
+        coerce(key, value);
+      } catch (exc) {
+        throw new RulesError(`invalid rules: ${/** @type {Error} */ (exc).message}`);
+      }
+    }
     return new Rules(data);
   }
 
