@@ -61,15 +61,14 @@ export function cardOf(rank, suit) {
 /** Read one card: 7h, Td, 10d, 7♥, case-insensitive. @param {string} text @returns {Card} */
 export function parseCard(text) {
   const stripped = text.trim();
-  // Python's str.strip/lower/indexing count code points; so does Array.from.
+  // Python's str indexing counts code points; so does Array.from.
   const chars = Array.from(stripped.toLowerCase());
-  const suit = SUIT_BY_TEXT[chars[chars.length - 1]];
-  const rank = RANK_BY_TEXT[chars.slice(0, -1).join("")];
-  if (chars.length < 2 || !Object.hasOwn(SUIT_BY_TEXT, chars[chars.length - 1])
-      || !Object.hasOwn(RANK_BY_TEXT, chars.slice(0, -1).join(""))) {
+  const suitText = chars.length >= 2 ? chars[chars.length - 1] : "";
+  const rankText = chars.slice(0, -1).join("");
+  if (!Object.hasOwn(SUIT_BY_TEXT, suitText) || !Object.hasOwn(RANK_BY_TEXT, rankText)) {
     throw new CardParseError(`not a card: ${pyRepr(stripped)} (expected e.g. 7h, Td, 10d, 7♥)`);
   }
-  return DECK[suit * 13 + rank - 1];
+  return DECK[SUIT_BY_TEXT[suitText] * 13 + RANK_BY_TEXT[rankText] - 1];
 }
 
 /** Read cards separated by spaces or commas; each card may appear once.

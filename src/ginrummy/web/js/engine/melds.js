@@ -12,7 +12,7 @@
 
 import { byRank, cardFromIndex, fromMask, toMask } from "./cards.js";
 import { DuplicateCardError } from "./errors.js";
-import { BIT, andNot52, bitCount32, hasBit, joinSuits, lowIndex, splitSuits } from "./masks.js";
+import { BIT, andNot52, bitCount32, hasBit, indices, joinSuits, lowIndex, splitSuits } from "./masks.js";
 
 /** @typedef {import("./cards.js").Card} Card */
 
@@ -114,14 +114,18 @@ export class Arrangement {
     /** @readonly */ this.mask = mask;
     /** @readonly */ this.setMask = setMask;
     /** @readonly */ this.deadwood = deadwood;
-    /** @type {readonly number[] | null} */
-    this.memo = melds;
+    this.#meldMasks = melds === null ? null : Object.freeze(melds);
   }
 
-  /** @returns {readonly number[]} */
+  /** @type {readonly number[] | null} worked out on first use */
+  #meldMasks;
+
+  /** The melds as masks: sets by rank, then runs by suit and rank. @returns {readonly number[]} */
   get meldMasks() {
-    if (this.memo === null) this.memo = Object.freeze([...setsIn(this.setMask), ...runsOf(andNot52(this.mask, this.setMask))]);
-    return this.memo;
+    if (this.#meldMasks === null) {
+      this.#meldMasks = Object.freeze([...setsIn(this.setMask), ...runsOf(andNot52(this.mask, this.setMask))]);
+    }
+    return this.#meldMasks;
   }
 
   get melds() {
@@ -277,13 +281,8 @@ export function discardDeadwoods(mask) {
     }
     return out;
   }
-  for (const index of indicesOf(mask)) out.push([index, deadwoodOfMask(mask - BIT[index])]);
+  for (const index of indices(mask)) out.push([index, deadwoodOfMask(mask - BIT[index])]);
   return out;
-}
-
-/** @param {number} mask */
-function indicesOf(mask) {
-  return fromMask(mask).map((c) => c.index);
 }
 
 /** The runs of every suit of `mask`, by suit then rank. @param {number} mask @returns {number[]} */
