@@ -13,9 +13,12 @@ import shutil
 
 import pytest
 
+from engine import oracle
+from ginrummy.engine import parse_cards
+
 from . import harness
 
-MATCHES = 500  # about 40 s of CPU with the Node side and the hands below
+MATCHES = 400  # about 35 s of CPU with the Node side and the hands below
 HANDS = 4000
 
 
@@ -70,3 +73,35 @@ def test_a_node_error_is_reported_at_its_step() -> None:
     report = harness.match_divergence(played, answer)
     assert report is not None
     assert (report["step"], report["node_error"]["code"]) == (3, "x")
+
+
+def test_node_arrangements_discards_and_settles_equal_the_brute_force_oracle() -> None:
+    """The properties of tests/engine/test_melds.py and test_showdown.py, checked on the
+    browser engine's answers with tests/engine/oracle.py (no engine code involved)."""
+    requests = [r for r in harness.hand_requests(600, seed=21) if r["op"] in ("analyze", "settle")]
+    answers = harness.run_node(requests)
+    settled = 0
+    for request, answer in zip(requests, answers, strict=True):
+        out = answer["out"]
+        if request["op"] == "analyze":
+            hand = frozenset(parse_cards(request["hand"]))
+            assert out["deadwood"] == oracle.min_deadwood(hand)
+            for meld in out["melds"]:
+                assert oracle.valid_meld(parse_cards(" ".join(meld)))
+            for option in out.get("discards", []):
+                rest = hand - set(parse_cards(option["card"]))
+                assert option["deadwood"] == oracle.min_deadwood(rest)
+            continue
+        if "error_code" in out or len(parse_cards(request["knocker"])) != 10:
+            continue
+        want = oracle.settle_oracle(
+            parse_cards(request["knocker"]),
+            parse_cards(request["defender"]),
+            knock_limit=request.get("knock_limit", 10),
+        )
+        assert want is not None
+        got = (out["result"], out["knocker_deadwood"], out["defender_deadwood"], out["points"])
+        assert got == (want.kind, want.knocker_deadwood, want.defender_deadwood, want.points)
+        assert out["winner"] == want.winner
+        settled += 1
+    assert settled > 50
