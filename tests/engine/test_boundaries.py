@@ -138,7 +138,7 @@ def test_the_layer_check_catches_forbidden_imports(tmp_path, monkeypatch):
     (root / "bots").mkdir(parents=True)
     bad = root / "bots" / "greedy.py"
     bad.write_text(
-        "from ..server import rooms\n"
+        "from ..server import room\n"
         "def f():\n    from ginrummy import hints\n"
         "from . import tables\nfrom ginrummy.engine import Card\n"
     )
