@@ -52,6 +52,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             quick_confirm=settings.quick_confirm,
             idle_s=settings.room_idle_s,
             max_rooms=settings.max_rooms,
+            seed_timeout=settings.seed_timeout,
         )
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
