@@ -16,6 +16,7 @@ import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
+import { seedMessage } from "./fair/seed.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -283,6 +284,9 @@ function receive(raw) {
     next = { ...next, tips: { ...next.tips, requested: next.version } };
   }
   store.update(next);
+  // The server committed to its seed for the next deal: send this seat's own.
+  const seed = msg.type === "view" ? seedMessage(next.fair, next.seat) : null;
+  if (seed) socket?.send(seed);
   for (const item of announce) say(announcementText(next, item));
   if (msg.type === "tip" && next.tips.tip) say(tipText(next.tips.tip));
   if (msg.type === "error" && msg.code.startsWith("tips_") && next.tips.message) say(t(next.tips.message));
