@@ -4,18 +4,24 @@ silent seat; replay of the events rebuilds the same snapshot."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
+from collections.abc import Callable
 
 import pytest
 
 from ginrummy.engine import Rules, Seat, cards_text
 from ginrummy.fairness import DealContext, deal_deck, default_seat_seed
+from ginrummy.server.clock import ManualClock
 from ginrummy.server.room import RoomError, SeatInfo, replay
 from ginrummy.server.room import master as m
 from ginrummy.server.room.log import Snapshot, fold_all
 from ginrummy.server.room.master import Change, Table
 from ginrummy.server.store import Event
+from ginrummy.server.store.memory import MemoryStore
+
+from .helpers import manager
 
 ANN = hashlib.sha256(b"ann-token").hexdigest()
 BOB = hashlib.sha256(b"bob-token").hexdigest()
@@ -150,3 +156,39 @@ def test_a_seed_event_without_a_commitment_does_not_replay() -> None:
         fold_all(
             opened.snaps[-1], [Event(3, "seed", {"seat": "one", "seed": A_SEED, "source": "sent"})]
         )
+
+
+async def _until(condition: Callable[[], bool], seconds: float = 3.0) -> None:
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+async def test_a_due_deal_survives_a_restart_and_the_timeout_gives_the_default_seed() -> None:
+    store = MemoryStore()
+    async with manager(store, seed_timeout=5.0) as rooms:
+        room = await rooms.create(
+            kind="room", rules=Rules(), creator_hash=ANN, name="Ann", opponent_bot=None,
+            spectators=True, opponent_name="Bob", opponent_hash=BOB, options={},
+        )  # fmt: skip
+        committed = room.current.pending.commitment if room.current.pending else ""
+        assert room.work_due()  # the seed timeout runs
+        await room.seed(Seat.ONE, A_SEED, committed)
+        with pytest.raises(RoomError) as err:
+            await room.seed(Seat.ONE, A_SEED)
+        assert err.value.code == "seed_already_sent"
+    async with manager(store, seed_timeout=5.0) as again:
+        back = await again.get(room.id)
+        assert back is not None and back.current.pending is not None
+        assert back.current.pending.commitment == committed
+        assert back.current.pending.seeds.one == bytes.fromhex(A_SEED)
+        assert isinstance(again.clock, ManualClock)
+        again.clock.advance(4.9)
+        await asyncio.sleep(0.05)
+        assert back.current.pending is not None  # not yet
+        again.clock.advance(0.2)
+        await _until(lambda: back.current.pending is None)
+        assert back.current.fair[0] is not None
+        default = default_seat_seed(bytes.fromhex(BOB), room.id, 1, 1, Seat.TWO)
+        assert back.current.fair[0].seeds.two == default.hex()
+        assert back.current.match is not None and back.current.match.round is not None
