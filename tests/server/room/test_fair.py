@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from ginrummy.engine import Rules, Seat, cards_text
+from ginrummy.engine import ForfeitReason, Rules, Seat, cards_text
 from ginrummy.fairness import DealContext, deal_deck, default_seat_seed
 from ginrummy.server.clock import ManualClock
 from ginrummy.server.room import RoomError, SeatInfo, replay
@@ -192,3 +192,14 @@ async def test_a_due_deal_survives_a_restart_and_the_timeout_gives_the_default_s
         default = default_seat_seed(bytes.fromhex(BOB), room.id, 1, 1, Seat.TWO)
         assert back.current.fair[0].seeds.two == default.hex()
         assert back.current.match is not None and back.current.match.round is not None
+
+
+def test_a_forfeit_while_seeds_are_awaited_ends_the_wait() -> None:
+    opened, table = _open()
+    lost = m.end_by_forfeit(table, Seat.ONE, ForfeitReason.RESIGNED)
+    after = _after(table, lost)
+    assert after.snapshot.over and after.snapshot.pending is None
+    assert m.default_seeds(after, opened.events[1].payload["commitment"]) == Change()
+    with pytest.raises(RoomError) as err:
+        m.seed(after, Seat.TWO, B_SEED)
+    assert err.value.code == "no_seed_due"

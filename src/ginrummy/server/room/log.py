@@ -100,7 +100,9 @@ def fold(snap: Snapshot, event: Event) -> Snapshot:
     if event.kind == "rematch":
         return replace(after, rematch=snap.rematch | {seat})
     if event.kind == "forfeit":
-        return replace(after, match=forfeit(match, seat, ForfeitReason(str(p["reason"]))))
+        # A deal still waiting for seeds is never dealt: the match is over.
+        lost = forfeit(match, seat, ForfeitReason(str(p["reason"])))
+        return replace(after, match=lost, pending=None)
     raise GinRummyError(f"unknown event kind {event.kind!r}")
 
 
