@@ -9,7 +9,7 @@ globalThis.localStorage = {
   setItem: (key, value) => store.set(key, String(value)),
 };
 
-const { newSeed, seedMessage, keptSeeds, dealKey } = await import("../../src/ginrummy/web/js/fair/seed.js");
+const { newSeed, seedMessage, keptSeeds, dealKey, confirmSeed } = await import("../../src/ginrummy/web/js/fair/seed.js");
 
 const seeding = (commitment) => ({
   state: "seeding", room: "r1", match: 1, round: 2, commitment, your_seed: null,
@@ -30,6 +30,10 @@ test("a seat sends one seed per commitment and keeps it", () => {
   assert.match(msg.seed, /^[0-9a-f]{64}$/);
   assert.equal(seedMessage(fair, "one"), null); // never twice
   assert.deepEqual(keptSeeds()[dealKey(fair)], { seed: msg.seed, commitment: fair.commitment });
+  confirmSeed({ ...fair, state: "dealt", your_seed: "f".repeat(64) }); // not the one sent
+  assert.equal(keptSeeds()[dealKey(fair)].confirmed, undefined);
+  confirmSeed({ ...fair, state: "dealt", your_seed: msg.seed });
+  assert.equal(keptSeeds()[dealKey(fair)].confirmed, true);
 });
 
 test("nothing is sent by a spectator, after the seed is in, or when no deal waits", () => {

@@ -16,7 +16,7 @@ import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
-import { seedMessage } from "./fair/seed.js";
+import { confirmSeed, seedMessage } from "./fair/seed.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -285,6 +285,7 @@ function receive(raw) {
   }
   store.update(next);
   // The server committed to its seed for the next deal: send this seat's own.
+  if (msg.type === "view") confirmSeed(next.fair);
   const seed = msg.type === "view" ? seedMessage(next.fair, next.seat) : null;
   if (seed) socket?.send(seed);
   for (const item of announce) say(announcementText(next, item));

@@ -67,8 +67,8 @@ async function check() {
 }
 
 /**
- * Compare the record with the seeds this browser sent (kept by the table, seed.js):
- * a record that does not hold them was not dealt from them.
+ * Compare the record with the seeds this browser sent and the server confirmed (kept by
+ * the table, seed.js): a record that does not hold them was not dealt from them.
  * @param {any} data  a record the verifier read without error
  */
 function ownSeedLines(data) {
@@ -79,7 +79,7 @@ function ownSeedLines(data) {
   for (const rnd of rounds) {
     const fair = rnd.fair;
     const mine = kept[dealKey(fair)];
-    if (!mine || mine.commitment !== fair.commitment) continue;
+    if (!mine || !mine.confirmed || mine.commitment !== fair.commitment) continue;
     const held = mine.seed === fair.seeds.one || mine.seed === fair.seeds.two;
     if (!held) mismatches += 1;
     lines.push(t(held ? "own.held" : "own.missing", { round: fair.round }));

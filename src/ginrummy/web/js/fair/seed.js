@@ -6,7 +6,7 @@ const KEY = "ginrummy.seeds";
 const KEEP = 200; // deals remembered (the oldest are dropped)
 
 /** @typedef {import("../types.js").Fair} Fair */
-/** @typedef {{seed: string, commitment: string}} KeptSeed */
+/** @typedef {{seed: string, commitment: string, confirmed?: boolean}} KeptSeed */
 
 /** Sent from this page: never twice for one commitment (the server refuses a second). */
 const sent = new Set();
@@ -33,10 +33,8 @@ export function keptSeeds() {
   }
 }
 
-/** @param {Fair} fair  @param {string} seed */
-function keep(fair, seed) {
-  const kept = keptSeeds();
-  kept[dealKey(fair)] = { seed, commitment: fair.commitment };
+/** @param {Record<string, KeptSeed>} kept */
+function save(kept) {
   const keys = Object.keys(kept);
   for (const old of keys.slice(0, Math.max(0, keys.length - KEEP))) delete kept[old];
   try {
@@ -44,6 +42,28 @@ function keep(fair, seed) {
   } catch {
     // Storage full or refused: the seed is still sent, only not remembered.
   }
+}
+
+/** @param {Fair} fair  @param {string} seed */
+function keep(fair, seed) {
+  const kept = keptSeeds();
+  kept[dealKey(fair)] = { seed, commitment: fair.commitment };
+  save(kept);
+}
+
+/**
+ * The server shows this seat's seed back (`your_seed`): if it is the one sent, mark it
+ * confirmed. Only confirmed seeds are compared with records (one that came too late
+ * was replaced by the default seed, rightly).
+ * @param {Fair|null} fair
+ */
+export function confirmSeed(fair) {
+  if (!fair || !fair.your_seed) return;
+  const kept = keptSeeds();
+  const mine = kept[dealKey(fair)];
+  if (!mine || mine.confirmed || mine.commitment !== fair.commitment || mine.seed !== fair.your_seed) return;
+  mine.confirmed = true;
+  save(kept);
 }
 
 /**
