@@ -175,9 +175,9 @@ class Room:
         await self._ask(lambda t: master.rematch(t, seat, self.ctx.rng), "match_running")
 
     async def seed(self, seat: Seat, text: str, committed: str | None = None) -> None:
-        """``seat``'s seed for the deal due (docs/fairness.md); the deal once both are in."""
-        async with self.lock:
-            await self._run(lambda t: master.seed(t, seat, text, committed))
+        """``seat``'s seed for the deal due (docs/fairness.md); the deal once both are in.
+        Asked again after a lost write race: the seed may still be due."""
+        await self._ask(lambda t: master.seed(t, seat, text, committed), "seed_already_sent")
 
     async def seeds_timed_out(self, committed: str) -> None:
         """The seed timeout of the deal under ``committed`` ran out: default seeds, deal."""
