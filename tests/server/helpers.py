@@ -24,6 +24,8 @@ def settings(db: str = "memory://", **changes: Any) -> Settings:
         "web_dir": Path("/nonexistent"),
         "ws_rate": 10_000.0,
         "lobby_interval": 0.0,
+        # Deal at once with default seeds; tests of the seed exchange set a timeout.
+        "seed_timeout": 0.0,
     }
     return Settings(**{**base, **changes})
 

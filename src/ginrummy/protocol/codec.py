@@ -230,6 +230,7 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "chat": {"text": ((str,), False), "phrase": ((str,), False)},
     "claim": {},
     "resign": {},
+    "seed": {"seed": ((str,), True), "commitment": ((str,), False)},
 }
 
 

@@ -17,7 +17,7 @@ from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.ratelimit import RateLimited, client_address, of_app
 from ginrummy.server.responses import JSONResponse
-from ginrummy.server.room import Room, RoomError, RoomManager
+from ginrummy.server.room import Room, RoomError, RoomManager, round_record
 from ginrummy.server.store import StoreError
 from ginrummy.server.tokens import hash_token, new_token
 
@@ -33,6 +33,7 @@ STATUS = {
     "unauthorized": 401,
     "bad_token": 401,
     "match_running": 403,
+    "round_running": 403,
     "unknown_room": 404,
     "unknown_player": 404,
     "not_found": 404,
@@ -361,8 +362,15 @@ async def join_room(request: Request) -> JSONResponse:
 
 
 async def room_record(request: Request) -> JSONResponse:
+    """The match record once the match is over; ``?round=n``: round n of the current
+    match as a round record once that round is over (the table's verify link)."""
     room = await _room(request)
-    return JSONResponse(room.record().to_dict())
+    number = request.query_params.get("round")
+    if number is None:
+        return JSONResponse(room.record().to_dict())
+    if not number.isdigit() or len(number) > 6:
+        raise ApiError("bad_request", "round is a whole number from 1")
+    return JSONResponse(round_record(room.rules, room.current, int(number)))
 
 
 async def get_levels(request: Request) -> JSONResponse:

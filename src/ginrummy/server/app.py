@@ -55,6 +55,7 @@ def _room_manager(settings: Settings, store: Store, bus: Bus) -> RoomManager:
         quick_confirm=settings.quick_confirm,
         idle_s=settings.room_idle_s,
         max_rooms=settings.max_rooms,
+        seed_timeout=settings.seed_timeout,
     )
 
 

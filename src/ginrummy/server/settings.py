@@ -46,6 +46,7 @@ class Settings:
     limit_lookups: int = 600  # /api/rooms/{id}, its join and its record
     limit_window: float = 60.0
     limit_sockets: int = 100  # WebSockets open at once per address (the socket side's to enforce)
+    seed_timeout: float = 3.0  # seconds a deal waits for people's seeds (docs/fairness.md)
 
     @property
     def store_url(self) -> str:
@@ -93,6 +94,8 @@ class Settings:
             s = replace(s, quick_confirm=_seconds("GINRUMMY_QUICK_CONFIRM", v, 0.01, 3600))
         if v := env.get("GINRUMMY_ROOM_IDLE_S"):
             s = replace(s, room_idle_s=_seconds("GINRUMMY_ROOM_IDLE_S", v, 0.1, 86400))
+        if v := env.get("GINRUMMY_SEED_TIMEOUT"):
+            s = replace(s, seed_timeout=_seconds("GINRUMMY_SEED_TIMEOUT", v, 0, 60))
         if v := env.get("GINRUMMY_MAX_ROOMS"):
             s = replace(s, max_rooms=_int("GINRUMMY_MAX_ROOMS", v))
             if s.max_rooms < 1:

@@ -3,7 +3,8 @@
 The parts (docs/architecture.md): ``log`` (snapshots and the fold), ``master`` (the
 commands), ``room`` (state, lock, the one place of effects), ``duties`` with ``timers``,
 ``driver`` and ``lease`` (what runs in time), ``presence``, ``follower``, ``chat``,
-``outcome`` (results), ``presenter`` (what a room shows), ``registry`` and ``lobby``.
+``outcome`` (results), ``fair`` (the fair deal's commitment and seeds), ``presenter``
+(what a room shows), ``registry`` and ``lobby``.
 """
 
 from ginrummy.server.room.chat import chat_message, valid_chat
@@ -11,6 +12,7 @@ from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.lobby import LOBBY_TOPIC
 from ginrummy.server.room.log import Snapshot, fold, replay
 from ginrummy.server.room.outcome import outcome
+from ginrummy.server.room.presenter import fair_frame, round_record
 from ginrummy.server.room.registry import RoomManager
 from ginrummy.server.room.room import Room
 from ginrummy.server.room.seats import SeatInfo
@@ -23,8 +25,10 @@ __all__ = [
     "SeatInfo",
     "Snapshot",
     "chat_message",
+    "fair_frame",
     "fold",
     "outcome",
     "replay",
+    "round_record",
     "valid_chat",
 ]

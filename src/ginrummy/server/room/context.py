@@ -29,6 +29,7 @@ class Tuning:
     lease_ttl: float = 10.0
     lease_renew: float = 3.0
     presence_interval: float = 5.0
+    seed_timeout: float = 0.0  # wait for people's seeds (0: their default seeds at once)
 
 
 @dataclass(slots=True)

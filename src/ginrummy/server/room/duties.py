@@ -17,7 +17,7 @@ from ginrummy.server.room.context import RoomContext
 from ginrummy.server.room.driver import ComputerDriver
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.lease import LeaseKeeper
-from ginrummy.server.room.timers import Grace, MoveClock
+from ginrummy.server.room.timers import Grace, MoveClock, SeedClock
 
 if TYPE_CHECKING:
     from ginrummy.server.room.room import Room
@@ -32,6 +32,7 @@ class Duties:
         t = ctx.tuning
         self.move_clock = MoveClock(ctx.clock, self._timed_out)
         self.graces = Grace(ctx.clock, t.grace_seconds, self._grace_over)
+        self.seed_clock = SeedClock(ctx.clock, self._seeds_timed_out)
         self.lease = LeaseKeeper(
             room.id, ctx.store, ctx.instance_id, t.lease_ttl, t.lease_renew,
             self.work_due, self._lease_taken,
@@ -44,8 +45,8 @@ class Duties:
 
     def rearm(self, remaining_ms: int | None = None) -> None:
         """After a change: the clock of the person to move (each decision gets the
-        full time, or ``remaining_ms`` when the room comes back after a stop), the grace
-        periods, the computer's move."""
+        full time, or ``remaining_ms`` when the room comes back after a stop), the seed
+        timeout of a deal due, the grace periods, the computer's move."""
         room = self._room
         match = room.current.match
         seat = None if match is None or room.broken else match.turn
@@ -53,6 +54,10 @@ class Duties:
             seat = None
         total = room.rules.move_timer_seconds
         if self.move_clock.arm(seat, room.current.version, total, remaining_ms):
+            self.lease.want()
+        pending = None if room.broken else room.current.pending
+        committed = None if pending is None else pending.commitment
+        if self.seed_clock.arm(committed, self._ctx.tuning.seed_timeout):
             self.lease.want()
         self.update_grace()
         self.schedule_computer()
@@ -89,10 +94,11 @@ class Duties:
         return (seat, info.bot) if info is not None and info.bot is not None else None
 
     def work_due(self) -> bool:
-        """A computer to move, a move timer or a grace period running."""
+        """A computer to move, a move timer, a seed timeout or a grace period running."""
         if self._room.broken:
             return False
-        return self.bot_to_move() is not None or self.move_clock.running or self.graces.running
+        clocks = self.move_clock.running or self.graces.running or self.seed_clock.running
+        return self.bot_to_move() is not None or clocks
 
     def timer(self, version: int) -> dict[str, Any] | None:
         return self.move_clock.frame(version, self._room.rules.move_timer_seconds)
@@ -106,6 +112,15 @@ class Duties:
             log.warning("room %s: timeout not applied: %s", self._room.id, exc.message)
         except Exception:
             log.exception("room %s: the move timer failed", self._room.id)
+
+    async def _seeds_timed_out(self, committed: str) -> None:
+        await self.lease.wait()
+        try:
+            await self._room.seeds_timed_out(committed)
+        except RoomError as exc:
+            log.warning("room %s: seed timeout not applied: %s", self._room.id, exc.message)
+        except Exception:
+            log.exception("room %s: the seed timeout failed", self._room.id)
 
     async def _grace_over(self, seat: Seat, end: float) -> None:
         await self.lease.wait()
@@ -127,4 +142,5 @@ class Duties:
         return True
 
     def tasks(self) -> Iterable[asyncio.Task[None] | None]:
-        return (self.computer.task, *self.move_clock.tasks(), *self.graces.tasks(), self.lease.task)
+        own = (self.computer.task, self.seed_clock.task, self.lease.task)
+        return (*own, *self.move_clock.tasks(), *self.graces.tasks())

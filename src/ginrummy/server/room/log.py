@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from ginrummy.engine import (
     Action,
+    FairBlock,
     ForfeitReason,
     GinRummyError,
     MatchState,
@@ -26,6 +27,7 @@ from ginrummy.engine import (
     parse_cards,
 )
 from ginrummy.protocol import decode_action
+from ginrummy.server.room.fair import Pending, pending_of, with_seed_event
 from ginrummy.server.room.seats import SeatInfo, seats_of
 from ginrummy.server.store import Event, StoredRoom
 
@@ -42,6 +44,9 @@ class Snapshot:
     ready: frozenset[Seat] = frozenset()  # people ready for the next round
     rematch: frozenset[Seat] = frozenset()  # people who want a new match
     match_seq: int = 0  # seq of the event that set up the current match
+    match_number: int = 0  # the current match's number in the room, from 1
+    pending: Pending | None = None  # the round due: committed, waiting for seat seeds
+    fair: tuple[FairBlock | None, ...] = ()  # each dealt round's (None: dealt before fairness)
 
     @property
     def over(self) -> bool:
@@ -69,12 +74,24 @@ def fold(snap: Snapshot, event: Event) -> Snapshot:
     if event.kind == "match":
         rules = Rules.from_dict(dict(p["rules"]))
         first = Seat.parse(str(p["first_dealer"]))
-        return Snapshot(event.seq, new_match(rules, first), match_seq=event.seq)
+        fresh = new_match(rules, first)
+        return Snapshot(event.seq, fresh, match_seq=event.seq, match_number=snap.match_number + 1)
     match = snap.match
     if match is None:
         raise GinRummyError(f"event {event.seq} ({event.kind}) before the match was set up")
     if event.kind == "deal":
-        return replace(after, match=deal(match, parse_cards(str(p["deck"]))), ready=frozenset())
+        # The stored deck is dealt (older logs have no fair block); the master made it
+        # from the seeds when it wrote the event.
+        block = FairBlock.from_dict(p["fair"]) if "fair" in p else None
+        dealt = deal(match, parse_cards(str(p["deck"])))
+        fair = (*snap.fair, block)
+        return replace(after, match=dealt, ready=frozenset(), pending=None, fair=fair)
+    if event.kind == "commit":
+        return replace(after, pending=pending_of(p))
+    if event.kind == "seed":
+        if snap.pending is None:
+            raise GinRummyError(f"event {event.seq}: a seed without a commitment")
+        return replace(after, pending=with_seed_event(snap.pending, p))
     seat = Seat.parse(str(p["seat"]))
     if event.kind == "action":
         return fold_action(snap, event.seq, seat, decode_action(p["action"]))
@@ -83,7 +100,9 @@ def fold(snap: Snapshot, event: Event) -> Snapshot:
     if event.kind == "rematch":
         return replace(after, rematch=snap.rematch | {seat})
     if event.kind == "forfeit":
-        return replace(after, match=forfeit(match, seat, ForfeitReason(str(p["reason"]))))
+        # A deal still waiting for seeds is never dealt: the match is over.
+        lost = forfeit(match, seat, ForfeitReason(str(p["reason"])))
+        return replace(after, match=lost, pending=None)
     raise GinRummyError(f"unknown event kind {event.kind!r}")
 
 

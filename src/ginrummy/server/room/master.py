@@ -21,11 +21,11 @@ from ginrummy.engine import (
     MatchPhase,
     Rules,
     Seat,
-    cards_text,
     draw_first_dealer,
-    shuffled_deck,
 )
+from ginrummy.fairness import SeedError, new_seed
 from ginrummy.protocol import ProtocolError, decode_action
+from ginrummy.server.room import fair
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.log import Snapshot, fold, fold_action
 from ginrummy.server.room.seats import SeatInfo, free_seat, waiting_people
@@ -34,11 +34,15 @@ from ginrummy.server.store import Event
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """What a command decides on: the current snapshot, the seats, the rules."""
+    """What a command decides on: the current snapshot, the seats, the rules; the room's
+    id (deals are made for it) and whether a due deal waits for the people's seeds
+    (``False``: their default seeds at once, docs/fairness.md)."""
 
     snapshot: Snapshot
     seats: Mapping[Seat, SeatInfo]
     rules: Rules
+    room: str = ""
+    seed_wait: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +77,60 @@ class _Builder:
         return Change(tuple(self.events), tuple(self.snaps), note)
 
 
-def deal_payload(rng: random.Random) -> dict[str, Any]:
-    return {"deck": cards_text(shuffled_deck(rng))}
+def _deal_due(b: _Builder, table: Table) -> None:
+    """A round is due: the server commits to a fresh seed and draws the computers'
+    seeds. With people to wait for, the ``commit`` and computers' ``seed`` events are
+    written now and the deal waits for the people's seeds (or the seed timeout);
+    otherwise every seed is given at once and the round is dealt."""
+    snap = b.last
+    p = fair.Pending(new_seed(), table.room, snap.match_number, len(snap.fair) + 1)
+    people = [s for s in Seat if table.seats.get(s) is not None and table.seats[s].bot is None]
+    for seat in Seat:
+        if seat not in people or not table.seed_wait:
+            p = p.with_seed(seat, *fair.seat_seed(seat, table.seats.get(seat), p))
+    if p.complete:
+        b.add("deal", fair.deal_payload(p))
+        return
+    b.add("commit", fair.commit_payload(p))
+    for seat in Seat:
+        if p.seeds[seat] is not None:
+            b.add("seed", fair.seed_payload(seat, p))
+
+
+def seed(table: Table, seat: Seat, text: str, committed: str | None = None) -> Change:
+    """``seat`` sends its seed for the round due (``committed``: the commitment it saw);
+    the deal follows once both seeds are in. Nothing changes on a refusal."""
+    try:
+        value = fair.read_seed(text)
+    except SeedError as exc:
+        raise RoomError("bad_seed", str(exc)) from None
+    pending = table.snapshot.pending
+    if pending is None or (committed is not None and committed != pending.commitment):
+        raise RoomError("no_seed_due", "no deal is waiting for a seed now (the round may be dealt)")
+    if pending.seeds[seat] is not None:
+        raise RoomError("seed_already_sent", "your seed for this deal is in; it cannot change")
+    b = _Builder(table.snapshot)
+    p = pending.with_seed(seat, value, "sent")
+    b.add("seed", fair.seed_payload(seat, p))
+    if p.complete:
+        b.add("deal", fair.deal_payload(p))
+    return b.change(f"seat {seat.label} sent its seed for round {p.round}")
+
+
+def default_seeds(table: Table, committed: str) -> Change:
+    """The seed timeout of the deal under ``committed`` ran out: each silent seat gets
+    its default seed, and the round is dealt (nothing if that deal is no longer due)."""
+    pending = table.snapshot.pending
+    if pending is None or pending.commitment != committed:
+        return Change()
+    b = _Builder(table.snapshot)
+    p = pending
+    for seat in p.missing():
+        p = p.with_seed(seat, *fair.seat_seed(seat, table.seats.get(seat), p))
+        b.add("seed", fair.seed_payload(seat, p))
+    b.add("deal", fair.deal_payload(p))
+    silent = ", ".join(s.label for s in pending.missing())
+    return b.change(f"round {p.round} dealt with the default seed of seat {silent}")
 
 
 def match_payload(rules: Rules, rng: random.Random) -> dict[str, Any]:
@@ -86,7 +142,7 @@ def opening(table: Table, rng: random.Random) -> Change:
     b = _Builder(table.snapshot)
     b.add("match", match_payload(table.rules, rng))
     if free_seat(table.seats) is None:
-        b.add("deal", deal_payload(rng))
+        _deal_due(b, table)
     return b.change("created")
 
 
@@ -125,8 +181,8 @@ def ready(table: Table, seat: Seat, rng: random.Random) -> Change:
         b.add("ready", {"seat": seat.label})
     if waiting_people(table.seats, snap.ready | {seat}):
         return b.change()
-    b.add("deal", deal_payload(rng))
-    return b.change(f"round {len(match.rounds) + 1} dealt")
+    _deal_due(b, table)
+    return b.change(f"round {len(match.rounds) + 1} due")
 
 
 def rematch(table: Table, seat: Seat, rng: random.Random) -> Change:
@@ -140,7 +196,7 @@ def rematch(table: Table, seat: Seat, rng: random.Random) -> Change:
     if waiting_people(table.seats, snap.rematch | {seat}):
         return b.change()
     b.add("match", match_payload(table.rules, rng))
-    b.add("deal", deal_payload(rng))
+    _deal_due(b, table)
     return b.change("new match started")
 
 
@@ -150,7 +206,7 @@ def take_seat(table: Table, seat: Seat, rng: random.Random) -> Change:
     b = _Builder(table.snapshot)
     full = all(s in table.seats for s in Seat if s is not seat)
     if full and match is not None and match.phase is MatchPhase.DEAL and not match.rounds:
-        b.add("deal", deal_payload(rng))
+        _deal_due(b, table)
     return b.change(f"seat {seat.label} taken")
 
 

@@ -5,10 +5,12 @@ Reads the room through its public surface only; builds JSON-ready values, sends 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ginrummy.engine import (
     MatchRecord,
+    RoundRecord,
     Rules,
     Seat,
     SeatView,
@@ -18,7 +20,9 @@ from ginrummy.engine import (
     view_for_seat,
     view_for_spectator,
 )
+from ginrummy.engine.record import round_record_dict
 from ginrummy.protocol import encode_public_view, to_json
+from ginrummy.server.room import fair
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.log import Snapshot
 
@@ -51,10 +55,43 @@ class PublicPart:
 
 
 def record(snap: Snapshot) -> MatchRecord:
-    """The match's record (decks included): only once it is over."""
+    """The match's record (decks and fair blocks included): only once it is over."""
     if snap.match is None or not snap.match.is_over:
         raise RoomError("match_running", "the record is available once the match is over")
-    return record_of(snap.match)
+    return _with_fair(snap, record_of(snap.match))
+
+
+def _with_fair(snap: Snapshot, rec: MatchRecord) -> MatchRecord:
+    # One fair entry per deal of the match, in order: round n's is snap.fair[n - 1].
+    blocks = (*snap.fair, *([None] * max(0, len(rec.rounds) - len(snap.fair))))
+    rounds = zip(rec.rounds, blocks[: len(rec.rounds)], strict=True)
+    return replace(rec, rounds=tuple(replace(r, fair=f) for r, f in rounds))
+
+
+def round_over(snap: Snapshot, number: int) -> bool:
+    """Round ``number`` (from 1) of the current match is dealt and over."""
+    match = snap.match
+    if match is None or not 1 <= number <= len(snap.fair):
+        return False
+    return match.is_over or number <= len(match.played)
+
+
+def round_record(rules: Rules, snap: Snapshot, number: int) -> dict[str, Any]:
+    """A finished round of the current match as a stand-alone round record with its
+    revealed fair block (what the table's verify link loads)."""
+    if not round_over(snap, number):
+        raise RoomError("round_running", f"round {number} is not over (or was never dealt)")
+    assert snap.match is not None
+    rounds = _with_fair(snap, record_of(snap.match)).rounds
+    rnd: RoundRecord = rounds[number - 1]
+    return round_record_dict(rules, rnd)
+
+
+def fair_frame(snap: Snapshot, seat: Seat | None) -> dict[str, Any] | None:
+    """The ``fair`` entry of a view frame (``fair.frame``): the last deal's."""
+    number = len(snap.fair)
+    block = snap.fair[-1] if snap.fair else None
+    return fair.frame(snap.pending, block, round_over(snap, number), seat)
 
 
 def players(room: Room, snap: Snapshot) -> dict[str, Any]:

@@ -60,8 +60,13 @@ class RoomManager:
         quick_confirm: float = 5.0,
         idle_s: float = ROOM_IDLE_S,
         max_rooms: int = MAX_ROOMS,
+        seed_timeout: float = 0.0,
     ) -> None:
-        tuning = Tuning(bot_delay, grace_seconds, lease_ttl, lease_renew, presence_interval)
+        """``seed_timeout``: seconds a deal waits for the people's seeds (0: none, their
+        default seeds at once; the app passes ``Settings.seed_timeout``)."""
+        tuning = Tuning(
+            bot_delay, grace_seconds, lease_ttl, lease_renew, presence_interval, seed_timeout
+        )
         # Room leases name this instance; one instance's rooms share it.
         instance = instance_id or f"i_{secrets.token_urlsafe(9)}"
         rng = rng or secrets.SystemRandom()

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from ginrummy.engine import (
@@ -98,7 +99,8 @@ class Room:
 
     @property
     def table(self) -> Table:
-        return Table(self.current, self.seats, self.rules)
+        wait = self.ctx.tuning.seed_timeout > 0
+        return Table(self.current, self.seats, self.rules, self.id, wait)
 
     def seat_of(self, identity_hash: str | None) -> Seat | None:
         return seat_of(self.seats, identity_hash)
@@ -172,6 +174,16 @@ class Room:
         """``seat`` wants a rematch; a new match starts when every person does."""
         await self._ask(lambda t: master.rematch(t, seat, self.ctx.rng), "match_running")
 
+    async def seed(self, seat: Seat, text: str, committed: str | None = None) -> None:
+        """``seat``'s seed for the deal due (docs/fairness.md); the deal once both are in.
+        Asked again after a lost write race: the seed may still be due."""
+        await self._ask(lambda t: master.seed(t, seat, text, committed), "seed_already_sent")
+
+    async def seeds_timed_out(self, committed: str) -> None:
+        """The seed timeout of the deal under ``committed`` ran out: default seeds, deal."""
+        async with self.lock:
+            await self._run(lambda t: master.default_seeds(t, committed))
+
     async def end_by_forfeit(
         self, seat: Seat, reason: ForfeitReason, version: int | None = None
     ) -> None:
@@ -200,7 +212,10 @@ class Room:
             seat = free_seat(self.seats)
             if seat is None:
                 raise RoomError("room_full", "both seats are taken")
-            change = master.take_seat(self.table, seat, self.ctx.rng)
+            info = SeatInfo(name, identity_hash, None)
+            # The seat's identity is in the table: a deal due now may give its default seed.
+            table = replace(self.table, seats={**self.seats, seat: info})
+            change = master.take_seat(table, seat, self.ctx.rng)
             row = SeatRow(seat.label, identity_hash, name, None)
             try:
                 await self.ctx.store.claim_seat(self.id, row, change.events)
@@ -213,7 +228,7 @@ class Room:
                 raise RoomError("room_full", "both seats are taken") from None
             except StoreError as exc:
                 self._fail(exc)
-            self.seats[seat] = SeatInfo(name, identity_hash, None)
+            self.seats[seat] = info
             self.player_of[seat] = player
             log.info("room %s: %s", self.id, change.note)
             await self._settle(change.snaps, change.events, tell=True)

@@ -125,3 +125,34 @@ class Grace:
 
     def tasks(self) -> Iterable[asyncio.Task[None] | None]:
         return tuple(self._tasks.values())
+
+
+class SeedClock:
+    """The seed timeout of the deal due (docs/fairness.md): it runs from the
+    commitment; when it runs out, the silent people get their default seeds."""
+
+    def __init__(self, clock: Clock, expired: Callable[[str], Awaitable[None]]) -> None:
+        self._clock = clock
+        self._expired = expired
+        self.commitment: str | None = None  # of the deal it runs for
+        self.task: asyncio.Task[None] | None = None
+
+    def arm(self, committed: str | None, seconds: float) -> bool:
+        """Run for the deal under ``committed`` (keeping its deadline if it already
+        runs for it); stop for None. False if none runs."""
+        if committed is not None and committed == self.commitment and self.running:
+            return True
+        task, self.task, self.commitment = self.task, None, committed
+        _cancel(task)
+        if committed is None:
+            return False
+        self.task = asyncio.create_task(self._run(committed, self._clock.now() + seconds))
+        return True
+
+    async def _run(self, committed: str, at: float) -> None:
+        await self._clock.sleep_until(at)
+        await self._expired(committed)
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()

@@ -17,7 +17,7 @@ from typing import Any
 from ginrummy.engine import ForfeitReason, Seat, SeatView
 from ginrummy.protocol import ClientMessage, encode_own_view, encode_view_frame
 from ginrummy.server.pubsub import Subscription
-from ginrummy.server.room import Room, RoomError, Snapshot
+from ginrummy.server.room import Room, RoomError, Snapshot, fair_frame
 from ginrummy.server.sockets.frames import Connection, Identity
 from ginrummy.server.tips import TipsError, TipsState, TipsUnavailable, tip_for
 
@@ -61,6 +61,7 @@ class RoomSocket:
             "act": self._act,
             "next_round": self._next_round,
             "new_match": self._new_match,
+            "seed": self._seed,
         }
 
     # --- binding ----------------------------------------------------------------------
@@ -167,6 +168,7 @@ class RoomSocket:
             "players": room.players(snap),
             "timer": room.timer(snap),
             "watchers": room.watching,
+            "fair": fair_frame(snap, self.seat),
         }
         own = encode_own_view(view if isinstance(view, SeatView) else None)
         return encode_view_frame(message, own, public)
@@ -293,6 +295,10 @@ class RoomSocket:
 
     async def _new_match(self, room: Room, fields: Mapping[str, Any]) -> None:
         await room.new_match(self._own_seat())
+
+    async def _seed(self, room: Room, fields: Mapping[str, Any]) -> None:
+        commitment = fields.get("commitment")
+        await room.seed(self._own_seat(), str(fields["seed"]), commitment)
 
     async def _act(self, room: Room, fields: Mapping[str, Any]) -> None:
         seat = self._own_seat()

@@ -17,6 +17,7 @@ import { attachInput } from "./input.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
 import { afterPaint, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
+import { confirmSeed, seedMessage } from "./fair/seed.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -288,6 +289,10 @@ function receive(raw) {
     next = { ...next, tips: { ...next.tips, requested: next.version } };
   }
   store.update(next);
+  // The server committed to its seed for the next deal: send this seat's own.
+  if (msg.type === "view") confirmSeed(next.fair);
+  const seed = msg.type === "view" ? seedMessage(next.fair, next.seat) : null;
+  if (seed) socket?.send(seed);
   for (const item of announce) say(announcementText(next, item));
   if (msg.type === "tip" && next.tips.tip) say(tipText(next.tips.tip));
   if (msg.type === "error" && msg.code.startsWith("tips_") && next.tips.message) say(t(next.tips.message));

@@ -7,6 +7,7 @@ import { cardName, cardList, cardElement, cardBack } from "./cards.js";
 import { handOrder, meldIndex, actionsByCard, preferredCardAction, splitAction, timeLeft, graceLeft } from "./store.js";
 import { playerTag, ratingText } from "./lobby.js";
 import { timerSentence, tipText } from "./words.js";
+import { renderFairMark } from "./fair/mark.js";
 import { renderRoundEnd } from "./results.js";
 import { tableStatus, seatName, otherSeat, displaySeats, SEATS } from "./status.js";
 
@@ -223,6 +224,7 @@ function renderInfoBar(state) {
   else if (typeof state.watchers === "number" && state.watchers > 0) {
     extra.push(h("span", { class: "watchers", id: "watchers" }, t(state.watchers === 1 ? "table.watchers.one" : "table.watchers", { n: state.watchers })));
   }
+  if (state.fair) extra.push(renderFairMark(state.fair));
   return h("div", { class: "infobar" },
     h("div", { class: "match-info" },
       h("span", {}, t("table.round", { n: Math.max(1, table.round) })), " · ",

@@ -139,6 +139,20 @@
  */
 
 /**
+ * The fair deal of the last round (view frames' `fair`, docs/fairness.md).
+ * @typedef {object} Fair
+ * @property {"seeding"|"dealt"|"revealed"} state
+ * @property {string} room
+ * @property {number} match
+ * @property {number} round
+ * @property {string} commitment
+ * @property {string|null} your_seed
+ * @property {PerSeat<boolean>} [seeds_in]
+ * @property {string|null} [server_seed]
+ * @property {PerSeat<string>} [seeds]
+ */
+
+/**
  * @typedef {object} ChatMessage
  * @property {number|null} [id]
  * @property {number} [t]
@@ -271,6 +285,7 @@
  * @property {{messages: ChatMessage[], draft: string}} chat
  * @property {string[]} muted
  * @property {Timer|null} timer
+ * @property {Fair|null} fair  the last round's fair deal (view frames)
  * @property {number|null} watchers
  * @property {number} playersAt
  * @property {boolean} claimDismissed

@@ -3,6 +3,7 @@
 import { detectLanguage, rememberLanguage, setCatalog, t, LANGUAGES } from "../i18n.js";
 import { TEXTS } from "./texts.js";
 import { verifyRecord } from "./verify.js";
+import { dealKey, keptSeeds } from "./seed.js";
 
 /** @param {string} id  @returns {HTMLElement} */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -67,10 +68,50 @@ async function check() {
     const message = report.error.message.slice(report.error.field.length + 2);
     return show(t("malformed", { field: report.error.field, message }), [], false);
   }
-  const failed = report.rounds.filter((r) => r.check !== "ok").length;
+  const own = ownSeedLines(data);
+  const failed = report.rounds.filter((r) => r.check !== "ok").length + own.mismatches;
   const total = report.rounds.length;
   const summary = failed ? t("some.failed", { failed, total }) : t("all.ok", { total });
-  show(summary, report.rounds.map(roundLine), failed === 0);
+  show(summary, [...report.rounds.map(roundLine), ...own.lines], failed === 0);
+}
+
+/**
+ * Compare the record with the seeds this browser sent and the server confirmed (kept by
+ * the table, seed.js): a record that does not hold them was not dealt from them.
+ * @param {any} data  a record the verifier read without error
+ */
+function ownSeedLines(data) {
+  const rounds = data.kind === "match" ? data.rounds : [data];
+  const kept = keptSeeds();
+  const lines = [];
+  let mismatches = 0;
+  for (const rnd of rounds) {
+    const fair = rnd.fair;
+    const mine = kept[dealKey(fair)];
+    if (!mine || !mine.confirmed || mine.commitment !== fair.commitment) continue;
+    const held = mine.seed === fair.seeds.one || mine.seed === fair.seeds.two;
+    if (!held) mismatches += 1;
+    lines.push(t(held ? "own.held" : "own.missing", { round: fair.round }));
+  }
+  return { lines, mismatches };
+}
+
+/** The page was opened with `?record=/api/...`: load that record (this server's only). */
+async function loadLinked() {
+  const source = new URLSearchParams(globalThis.location.search).get("record");
+  if (!source) return;
+  if (!source.startsWith("/") || source.startsWith("//")) return show(t("link.bad"), [], false);
+  show(t("checking"), [], true);
+  try {
+    const response = await fetch(source, { credentials: "same-origin" });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const record = await response.json();
+    /** @type {HTMLTextAreaElement} */ ($("record-text")).value = JSON.stringify(record, null, 2);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return show(t("link.failed", { message }), [], false);
+  }
+  await check();
 }
 
 function main() {
@@ -93,6 +134,7 @@ function main() {
     event.preventDefault();
     check();
   });
+  loadLinked();
 }
 
 main();

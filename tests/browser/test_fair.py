@@ -1,0 +1,57 @@
+"""The fair-deal mark at the table (docs/fairness.md): the commitment is shown, the
+browser sends its own seed, and after the round a link opens the verify page, which
+checks the round's record and finds this browser's seed in it."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import decide
+from .test_solo import start_solo
+
+pytestmark = pytest.mark.browser
+
+
+class _RoundOver(Exception):
+    pass
+
+
+def _round_over() -> None:
+    raise _RoundOver
+
+
+def test_the_table_shows_the_commitment_and_links_to_the_verified_round(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    page = new_page(locale="en-US")
+    start_solo(page, server.url, target="100")
+    mark = page.get_by_text(re.compile(r"^Fair deal · [0-9a-f]{8}…$"))
+    expect(mark).to_be_visible()
+    commitment = mark.get_attribute("title") or ""
+    assert re.search(r"SHA-256 [0-9a-f]{64}", commitment), commitment
+    expect(page.get_by_role("link", name=re.compile("^Verify round"))).to_have_count(0)
+    rng = random.Random(11)
+    try:
+        for _ in range(400):
+            if decide(page, rng, on_round_end=_round_over) == "match_over":
+                break
+    except _RoundOver:
+        pass
+    link = page.get_by_role("link", name="Verify round 1")
+    expect(link).to_be_visible()
+    page.screenshot(path=str(artifacts / "fair-mark.png"))
+    with page.expect_popup() as popup:
+        link.click()
+    verify = popup.value
+    result = verify.get_by_role("status")
+    expect(result).to_contain_text("All 1 deals are fair.")
+    expect(result).to_contain_text("Round 1: fair – the deck follows from the seeds.")
+    expect(result).to_contain_text("Round 1: the record holds the seed this browser sent.")
+    verify.screenshot(path=str(artifacts / "fair-verified.png"))
+    assert not page.errors
