@@ -22,6 +22,8 @@ from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
 from ginrummy.server.store import open_store
+from ginrummy.server.tournaments import TournamentService
+from ginrummy.server.tournaments import api as tournament_api
 
 log = logging.getLogger("ginrummy.server")
 
@@ -55,6 +57,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         )
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
+        app.state.tournaments = TournamentService(
+            rooms, settings.tournament_tick, settings.lease_ttl
+        )
         log.info("store %s open", settings.store_url.split(":", 1)[0])
         log.info(
             "instance %s (room leases last %g s, renewed every %g s)",
@@ -66,9 +71,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             log.warning("GINRUMMY_TEST_CLOCK is set: the clock moves by POST /api/test/clock")
         await rooms.start()  # the listed rooms, then the lobby notices of every instance
         app.state.quick.start()
+        await app.state.tournaments.start()
         try:
             yield
         finally:
+            await app.state.tournaments.close()
             await app.state.quick.close()
             await rooms.close()
             await bus.close()
@@ -87,7 +94,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/lobby", index, methods=["GET", "HEAD"]),
         Route("/leaderboard", index, methods=["GET", "HEAD"]),
         Route("/p/{player_id}", index, methods=["GET", "HEAD"]),
+        Route("/t/{tournament_id}", index, methods=["GET", "HEAD"]),
         *api.routes,
+        *tournament_api.routes,
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=web_dir, check_dir=False), name="static"),
     ]

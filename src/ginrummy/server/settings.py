@@ -39,6 +39,7 @@ class Settings:
     quick_confirm: float = 5.0  # seconds between confirmations of quick-match waiting entries
     room_idle_s: float = 300.0  # seconds an unused room without sockets or work stays loaded
     max_rooms: int = 5000  # rooms loaded at once; a new one evicts the least recently used
+    tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
 
     @property
     def store_url(self) -> str:
@@ -86,6 +87,8 @@ class Settings:
             s = replace(s, quick_confirm=_seconds("GINRUMMY_QUICK_CONFIRM", v, 0.01, 3600))
         if v := env.get("GINRUMMY_ROOM_IDLE_S"):
             s = replace(s, room_idle_s=_seconds("GINRUMMY_ROOM_IDLE_S", v, 0.1, 86400))
+        if v := env.get("GINRUMMY_TOURNAMENT_TICK"):
+            s = replace(s, tournament_tick=_seconds("GINRUMMY_TOURNAMENT_TICK", v, 0.01, 3600))
         if v := env.get("GINRUMMY_MAX_ROOMS"):
             s = replace(s, max_rooms=_int("GINRUMMY_MAX_ROOMS", v))
             if s.max_rooms < 1:

@@ -1,0 +1,166 @@
+"""Tournaments through the HTTP API and the sockets: settings and error codes, joins,
+the start with computers filling the places, each match an ordinary room bound to its
+players, results recorded from the rooms, the next round paired, no-shows."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from .helpers import Message, auth, client, hello, identity, receive, receive_until
+
+FAST = {"tournament_tick": 0.02, "test_clock": True}
+
+
+def _create(c: TestClient, token: str, **changes: Any) -> dict[str, Any]:
+    body = {"name": "Friday Cup", "format": "knockout", "max_players": 4, **changes}
+    r = c.post("/api/tournaments", json=body, headers=auth(token))
+    assert r.status_code == 201, r.text
+    t: dict[str, Any] = r.json()["tournament"]
+    return t
+
+
+def _wait(c: TestClient, tid: str, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        t: dict[str, Any] = c.get(f"/api/tournaments/{tid}").json()["tournament"]
+        if pred(t):
+            return t
+        time.sleep(0.02)
+    raise AssertionError(f"the tournament never got there: {t}")
+
+
+def _error(r: Any) -> tuple[int, str]:
+    return r.status_code, r.json()["error"]["code"]
+
+
+def test_settings_are_checked_and_codes_map_to_statuses() -> None:
+    with client(**FAST) as c:
+        ann = identity(c)
+        post = lambda body: c.post("/api/tournaments", json=body, headers=auth(ann))  # noqa: E731
+        base = {"name": "Cup", "format": "knockout", "max_players": 4}
+        assert _error(post({**base, "format": "round robin"})) == (400, "unknown_format")
+        assert _error(post({**base, "max_players": 3})) == (400, "size_out_of_range")
+        assert _error(post({**base, "rounds": 2})) == (400, "bad_settings")
+        assert _error(post({**base, "max_players": "4"})) == (400, "bad_request")
+        assert _error(post({**base, "rated": 1})) == (400, "bad_request")
+        assert _error(post({**base, "colour": "red"})) == (400, "bad_request")
+        assert _error(post({**base, "computer_level": "god"})) == (400, "bad_request")
+        assert _error(post({**base, "start_at": 10.0})) == (400, "start_in_past")
+        r = c.post("/api/tournaments", json=base)
+        assert _error(r) == (401, "unauthorized")
+        assert _error(c.get("/api/tournaments/nope")) == (404, "unknown_tournament")
+        t = _create(c, ann, rules_preset="first-to-knock")
+        assert t["settings"]["target_score"] is None and t["phase"] == "open"
+
+
+def test_joins_leaves_and_refusals() -> None:
+    with client(**FAST) as c:
+        ann, bob = identity(c), identity(c)
+        t = _create(c, ann)
+        tid = t["id"]
+        join = lambda who: c.post(f"/api/tournaments/{tid}/join", headers=auth(who))  # noqa: E731
+        assert join(ann).status_code == 200
+        assert _error(join(ann)) == (409, "already_joined")
+        r = join(bob)
+        names = [c.get("/api/me", headers=auth(who)).json()["player"]["name"] for who in (ann, bob)]
+        assert [e["name"] for e in r.json()["tournament"]["entrants"]] == names
+        assert _error(c.post(f"/api/tournaments/{tid}/start", headers=auth(bob))) == (
+            403, "not_creator",
+        )  # fmt: skip
+        assert _error(c.post(f"/api/tournaments/{tid}/start", headers=auth(ann))) == (
+            409, "too_few_players",
+        )  # fmt: skip
+        assert _error(c.post(f"/api/tournaments/{tid}/withdraw", headers=auth(bob))) == (
+            409, "not_started",
+        )  # fmt: skip
+        r = c.post(f"/api/tournaments/{tid}/leave", headers=auth(bob))
+        assert len(r.json()["tournament"]["entrants"]) == 1
+        assert [x["id"] for x in c.get("/api/lobby").json()["tournaments"]] == [tid]
+        private = _create(c, ann, public=False)
+        assert private["id"] not in [x["id"] for x in c.get("/api/lobby").json()["tournaments"]]
+
+
+def _play_to_the_end(c: TestClient, token: str, room: str) -> None:
+    """Resign at once: the computer wins the match."""
+    with c.websocket_connect("/ws") as ws:
+        welcome, _ = hello(ws, room, token)
+        assert welcome["seat"] == "one"
+        ws.send_json({"type": "resign"})
+        receive_until(ws, lambda m: m["type"] == "event" and m.get("kind") == "forfeit")
+
+
+def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
+    with client(**FAST) as c:
+        ann, bob = identity(c), identity(c)
+        t = _create(c, ann, computer_level="baseline", target_score=10)
+        tid = t["id"]
+        with c.websocket_connect("/ws") as lobby:
+            lobby.send_json({"type": "hello_lobby", "token": ann})
+            first = receive(lobby)
+            assert [x["id"] for x in first["lobby"]["tournaments"]] == [tid]
+            for who in (ann, bob):
+                assert c.post(f"/api/tournaments/{tid}/join", headers=auth(who)).status_code == 200
+            news = receive_until(lobby, lambda m: m["type"] == "tournament")
+            assert news["tournament"]["id"] == tid
+            r = c.post(f"/api/tournaments/{tid}/start", headers=auth(ann))
+            assert r.status_code == 200, r.text
+            started: Message = r.json()["tournament"]
+            assert started["phase"] == "running" and len(started["entrants"]) == 4
+            computers = [e for e in started["entrants"] if e["computer"]]
+            assert [e["computer"] for e in computers] == ["baseline", "baseline"]
+            receive_until(
+                lobby, lambda m: m["type"] == "tournament" and m["tournament"]["phase"] == "running"
+            )
+        ids = {e["name"]: e["id"] for e in started["entrants"]}
+        me = {tok: c.get("/api/me", headers=auth(tok)).json()["player"]["id"] for tok in (ann, bob)}
+        pairings = started["rounds"][0]["pairings"]
+        for tok in (ann, bob):
+            (mine,) = [p for p in pairings if me[tok] in (p["first"], p["second"])]
+            room = c.get(f"/api/rooms/{mine['room']}").json()
+            assert room["rules"]["target_score"] == 10, room
+            _play_to_the_end(c, tok, mine["room"])
+        done = _wait(c, tid, lambda x: x["phase"] == "finished")
+        assert done["finish"] == "completed" and len(done["rounds"]) == 2
+        first_round = {p["room"]: p["result"] for p in done["rounds"][0]["pairings"]}
+        assert all(r is not None and r["winner"] not in me.values() for r in first_round.values())
+        assert done["winner"] in {e["id"] for e in computers}
+        assert done["placings"][0]["player"] == done["winner"]
+        assert set(ids.values()) == {p["player"] for p in done["placings"]}
+        assert tid not in [x["id"] for x in c.get("/api/lobby").json()["tournaments"]]
+
+
+def test_a_player_who_does_not_come_loses_by_no_show() -> None:
+    with client(**FAST) as c:
+        people = [identity(c) for _ in range(4)]
+        t = _create(c, people[0], grace_seconds=10)
+        tid = t["id"]
+        for who in people:
+            c.post(f"/api/tournaments/{tid}/join", headers=auth(who))
+        running = _wait(c, tid, lambda x: x["phase"] == "running")
+        board = running["rounds"][0]["pairings"][0]
+        room = board["room"]
+        _wait_room(c, room)
+        token_of = {c.get("/api/me", headers=auth(p)).json()["player"]["id"]: p for p in people}
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, room, token_of[board["first"]])  # the first comes, the second does not
+            time.sleep(0.1)  # the pairing instance sees who is there
+            c.post("/api/test/clock", json={"advance": 11})
+            done = _wait(c, tid, lambda x: x["rounds"][0]["pairings"][0]["result"] is not None)
+        result = done["rounds"][0]["pairings"][0]["result"]
+        assert result == {
+            "winner": board["first"], "first_points": 0, "second_points": 0,
+            "reason": "no_show", "absent": [board["second"]],
+        }  # fmt: skip
+        over = c.get(f"/api/rooms/{room}").json()
+        assert over["status"] == "over", over
+
+
+def _wait_room(c: TestClient, room: str) -> None:
+    deadline = time.monotonic() + 10
+    while c.get(f"/api/rooms/{room}").status_code != 200:
+        assert time.monotonic() < deadline, f"room {room} never opened"
+        time.sleep(0.02)
