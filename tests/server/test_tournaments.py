@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from .helpers import Message, auth, client, hello, identity, receive, receive_until
@@ -115,6 +117,10 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
             receive_until(
                 lobby, lambda m: m["type"] == "tournament" and m["tournament"]["phase"] == "running"
             )
+            # ann is taken to her table, as after a quick match
+            matched = receive_until(lobby, lambda m: m["type"] == "matched")
+            assert matched["seat"] == "one"
+            assert matched["room"] in [p["room"] for p in started["rounds"][0]["pairings"]]
         ids = {e["name"]: e["id"] for e in started["entrants"]}
         me = {tok: c.get("/api/me", headers=auth(tok)).json()["player"]["id"] for tok in (ann, bob)}
         pairings = started["rounds"][0]["pairings"]
@@ -163,4 +169,47 @@ def _wait_room(c: TestClient, room: str) -> None:
     deadline = time.monotonic() + 10
     while c.get(f"/api/rooms/{room}").status_code != 200:
         assert time.monotonic() < deadline, f"room {room} never opened"
+        time.sleep(0.02)
+
+
+def test_one_instance_pairs_and_another_carries_on_after_it_dies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    lease = {"lease_ttl": 1.0, "lease_renew": 0.3, **FAST}
+    with client(db, instance_id="i_a", **lease) as a:
+        ann = identity(a)
+        start_at = a.post("/api/test/clock", json={"advance": 0}).json()["now"] + 100
+        t = _create(a, ann, format="swiss", computer_level="random", target_score=5,
+                    start_at=start_at)  # fmt: skip
+        tid = t["id"]
+        driver_a = a.app.state.tournaments.driver  # type: ignore[attr-defined]
+        _until(lambda: tid in driver_a.held)
+        with client(db, instance_id="i_b", **lease) as b:
+            driver_b = b.app.state.tournaments.driver  # type: ignore[attr-defined]
+            time.sleep(0.3)  # b sweeps a few times meanwhile
+            assert tid not in driver_b.held  # exactly one instance pairs
+            # a dies without a word: its leases run out by themselves
+            monkeypatch.setattr(a.app.state.rooms.store, "release_lease", _never)  # type: ignore[attr-defined]
+            a.__exit__(None, None, None)
+            now_b = b.post("/api/test/clock", json={"advance": 0}).json()["now"]
+            b.post("/api/test/clock", json={"advance": max(0.0, start_at - now_b + 1)})
+            done = _wait(b, tid, lambda x: x["phase"] == "finished")
+            assert tid in driver_b.held  # b carried on from the log
+    assert done["finish"] == "completed" and len(done["entrants"]) == 4
+    assert len(done["rounds"]) == done["planned_rounds"] == 3
+    assert all(
+        p["result"] is not None for r in done["rounds"] for p in r["pairings"] if p["second"]
+    )
+    assert [s["rank"] for s in done["standings"]] == [1, 2, 3, 4]
+
+
+async def _never(*args: object) -> None:
+    return None
+
+
+def _until(pred: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 10
+    while not pred():
+        assert time.monotonic() < deadline, "never happened"
         time.sleep(0.02)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ginrummy.arena import Job, play_match
 from ginrummy.engine import ForfeitReason, Seat
+from ginrummy.server.quick import player_topic
 from ginrummy.server.room import Room, RoomError, RoomManager
 from ginrummy.server.tokens import new_room_id
 from ginrummy.tournament import Pairing, Tournament
@@ -73,7 +74,7 @@ async def open_room(
     assert one is not None and two is not None
     settings = state.settings
     try:
-        return await rooms.create(
+        room = await rooms.create(
             kind="room",
             rules=settings.rules(),
             creator_hash=identities[one.id],
@@ -90,10 +91,21 @@ async def open_room(
             room_id=pairing.match_id,
         )
     except RoomError:  # opened meanwhile by another instance (or the store failed)
-        room = await rooms.get(pairing.match_id)
-        if room is None:
+        opened = await rooms.get(pairing.match_id)
+        if opened is None:
             raise
-        return room
+        return opened
+    await _take_to_table(rooms, room, where)
+    return room
+
+
+async def _take_to_table(rooms: RoomManager, room: Room, where: dict[Seat, str]) -> None:
+    """Each person's lobby sockets (any instance) get ``matched``, as after a quick
+    match: the page takes them to their table."""
+    for seat, player in where.items():
+        if room.person(seat):
+            notice = {"kind": "matched", "room": room.id, "seat": seat.label}
+            await rooms.bus.publish(player_topic(player), notice)
 
 
 def ended(state: Tournament, pairing: Pairing, room: Room) -> Ended | None:
