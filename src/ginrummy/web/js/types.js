@@ -186,9 +186,10 @@
 
 /**
  * @typedef {object} Route
- * @property {"home"|"room"|"lobby"|"player"|"leaderboard"} name
+ * @property {"home"|"room"|"lobby"|"player"|"leaderboard"|"tournament"} name
  * @property {string|null} room
  * @property {string} [player]
+ * @property {string} [tournament]
  */
 
 /**
