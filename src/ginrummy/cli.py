@@ -18,7 +18,8 @@ commands:
   replay    print a recorded round or match move by move
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
   arena     play computer players against each other and print statistics
-  bench     measure speed: bench engine | bench bots | bench load | bench faults
+  bench     measure speed: bench engine | bench bots | bench load | bench faults |
+            bench tournament
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -66,7 +67,11 @@ def _bench(args: list[str]) -> int:
         from ginrummy.benchmarks.faults import main as bench_faults
 
         return bench_faults(args[1:])
-    print("usage: ginrummy bench engine|bots|load|faults [options]", file=sys.stderr)
+    if what == "tournament":
+        from ginrummy.benchmarks.tournament import main as bench_tournament
+
+        return bench_tournament(args[1:])
+    print("usage: ginrummy bench engine|bots|load|faults|tournament [options]", file=sys.stderr)
     return 2
 
 
