@@ -187,15 +187,23 @@ def test_one_instance_pairs_and_another_carries_on_after_it_dies(
         _until(lambda: tid in driver_a.held)
         with client(db, instance_id="i_b", **lease) as b:
             driver_b = b.app.state.tournaments.driver  # type: ignore[attr-defined]
+            driven: list[str] = []
+            drive = driver_b.drive
+
+            async def recording(tournament_id: str) -> None:
+                driven.append(tournament_id)
+                await drive(tournament_id)
+
+            monkeypatch.setattr(driver_b, "drive", recording)
             time.sleep(0.3)  # b sweeps a few times meanwhile
-            assert tid not in driver_b.held  # exactly one instance pairs
+            assert tid not in driver_b.held and not driven  # exactly one instance pairs
             # a dies without a word: its leases run out by themselves
             monkeypatch.setattr(a.app.state.rooms.store, "release_lease", _never)  # type: ignore[attr-defined]
             a.__exit__(None, None, None)
             now_b = b.post("/api/test/clock", json={"advance": 0}).json()["now"]
             b.post("/api/test/clock", json={"advance": max(0.0, start_at - now_b + 1)})
             done = _wait(b, tid, lambda x: x["phase"] == "finished")
-            assert tid in driver_b.held  # b carried on from the log
+            assert tid in driven  # b carried on from the log
     assert done["finish"] == "completed" and len(done["entrants"]) == 4
     assert len(done["rounds"]) == done["planned_rounds"] == 3
     assert all(
@@ -213,3 +221,40 @@ def _until(pred: Callable[[], bool]) -> None:
     while not pred():
         assert time.monotonic() < deadline, "never happened"
         time.sleep(0.02)
+
+
+def test_withdrawing_forfeits_the_match_and_ends_its_room() -> None:
+    with client(**FAST) as c:
+        people = [identity(c) for _ in range(4)]
+        tid = _create(c, people[0])["id"]
+        for who in people:
+            c.post(f"/api/tournaments/{tid}/join", headers=auth(who))
+        running = _wait(c, tid, lambda x: x["phase"] == "running")
+        ann = c.get("/api/me", headers=auth(people[0])).json()["player"]["id"]
+        (mine,) = [p for p in running["rounds"][0]["pairings"] if ann in (p["first"], p["second"])]
+        _wait_room(c, mine["room"])
+        r = c.post(f"/api/tournaments/{tid}/withdraw", headers=auth(people[0]))
+        assert r.status_code == 200, r.text
+        after = r.json()["tournament"]
+        (board,) = [p for p in after["rounds"][0]["pairings"] if p["room"] == mine["room"]]
+        other = mine["second"] if mine["first"] == ann else mine["first"]
+        assert board["result"]["reason"] == "withdrawal" and board["result"]["winner"] == other
+        assert [e["withdrawn"] for e in after["entrants"] if e["id"] == ann] == [True]
+        assert c.get(f"/api/rooms/{mine['room']}").json()["status"] == "over"
+        r = c.post(f"/api/tournaments/{tid}/withdraw", headers=auth(people[0]))
+        assert _error(r) == (409, "withdrawn")
+
+
+def test_news_of_a_private_tournament_reach_only_its_people() -> None:
+    with client(**FAST) as c:
+        ann, eve = identity(c), identity(c)
+        with c.websocket_connect("/ws") as ann_ws, c.websocket_connect("/ws") as eve_ws:
+            for ws, who in ((ann_ws, ann), (eve_ws, eve)):
+                ws.send_json({"type": "hello_lobby", "token": who})
+                assert receive(ws)["type"] == "lobby"
+            private = _create(c, ann, public=False)["id"]
+            news = receive_until(ann_ws, lambda m: m["type"] == "tournament")
+            assert news["tournament"]["id"] == private
+            public = _create(c, ann)["id"]
+            seen = receive_until(eve_ws, lambda m: m["type"] == "tournament")
+            assert seen["tournament"]["id"] == public  # the private one never came

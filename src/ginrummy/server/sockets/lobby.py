@@ -91,13 +91,16 @@ class LobbySocket:
         return {"type": "lobby", "lobby": lobby_body(self.conn.ws.app.state)}
 
     async def _forward_tournaments(self, sub: Subscription) -> None:
-        """Every change of a tournament: its whole view, as this instance read it last."""
+        """Every change of a public tournament, or of a private one this person plays
+        in or created: its whole view, as this instance read it last."""
         latest = self.conn.ws.app.state.tournaments.latest
+        me = self.identity.player.id if self.identity.player is not None else None
         while True:
             notice = await sub.get()
             tid = notice.get("id")
-            if isinstance(tid, str) and tid in latest:
-                await self.conn.send({"type": "tournament", "tournament": latest[tid]})
+            shown = latest.get(tid) if isinstance(tid, str) else None
+            if shown is not None and (shown["settings"]["public"] or _takes_part(shown, me)):
+                await self.conn.send({"type": "tournament", "tournament": shown})
 
     async def _forward_lobby(self, sub: Subscription) -> None:
         """Send the lobby on every change, at most once per ``lobby_interval``."""
@@ -126,3 +129,8 @@ class LobbySocket:
                     await self.conn.send(
                         {"type": "matched", "room": status["room"], "seat": status["seat"]}
                     )
+
+
+def _takes_part(tournament: Mapping[str, Any], player: str | None) -> bool:
+    people = {tournament["creator"], *(e["id"] for e in tournament["entrants"])}
+    return player is not None and player in people

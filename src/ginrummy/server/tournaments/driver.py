@@ -97,7 +97,11 @@ class PairingDriver:
     async def sweep(self) -> None:
         """Take or renew the lease of every live tournament that is free; drive those held."""
         store, me = self.rooms.store, self.rooms.instance_id
-        for row in await store.live_tournaments():
+        rows = await store.live_tournaments()
+        for gone in self.held - {row.id for row in rows}:  # finished: nothing left to pair
+            self.held.discard(gone)
+            await store.release_lease(lease_key(gone), me)
+        for row in rows:
             if not await store.acquire_lease(lease_key(row.id), me, self.lease_ttl):
                 self.held.discard(row.id)
                 continue

@@ -120,13 +120,19 @@ def ended(state: Tournament, pairing: Pairing, room: Room) -> Ended | None:
     return Ended(where[result.winner], (by_player[pairing.first], by_player[second]))
 
 
-async def forfeit(room: Room, state: Tournament, pairing: Pairing, absent: str) -> None:
-    """End the room's match against a player who did not come (the tournament has
-    already recorded the no-show): the room shows it is over."""
+async def forfeit(
+    room: Room,
+    state: Tournament,
+    pairing: Pairing,
+    loser: str,
+    reason: ForfeitReason = ForfeitReason.ABANDONED,
+) -> None:
+    """End the room's match against a player who did not come or withdrew (the
+    tournament has already recorded it): the room shows it is over."""
     where = seats(state, pairing)
-    seat = next(s for s, p in where.items() if p == absent)
+    seat = next(s for s, p in where.items() if p == loser)
     try:
-        await room.end_by_forfeit(seat, ForfeitReason.ABANDONED)
+        await room.end_by_forfeit(seat, reason)
     except RoomError as exc:  # over meanwhile: nothing left to end
         log.info("room %s: no forfeit for a no-show: %s", room.id, exc.message)
 

@@ -15,12 +15,13 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ginrummy.engine import ForfeitReason
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.room import RoomManager
 from ginrummy.server.store import Player, StoreConflict, StoreError
 from ginrummy.server.tokens import new_room_id
-from ginrummy.server.tournaments import records, view
+from ginrummy.server.tournaments import matches, records, view
 from ginrummy.server.tournaments.driver import PairingDriver
 from ginrummy.server.tournaments.matches import new_match_id
 from ginrummy.server.tournaments.records import Loaded
@@ -38,6 +39,7 @@ log = logging.getLogger("ginrummy.server.tournaments")
 
 TOPIC = "tournaments"  # the bus topic: a tournament changed (any instance)
 LISTED = 50  # tournaments the lobby lists at most
+KEPT_VIEWS = 1000  # the newest views of changed tournaments, for the lobby sockets
 ATTEMPTS = 5  # a command lost to another writer is decided anew this often
 
 
@@ -107,7 +109,10 @@ class TournamentService:
     def _keep(self, loaded: Loaded) -> None:
         if self.latest.get(loaded.id, {}).get("version", 0) > loaded.version:
             return  # an older read than the one kept
+        self.latest.pop(loaded.id, None)  # the newest last: the oldest go first
         self.latest[loaded.id] = view.full(loaded)
+        while len(self.latest) > KEPT_VIEWS:
+            del self.latest[next(iter(self.latest))]
         live = loaded.state.phase is not Phase.FINISHED
         if live and loaded.state.settings.public:
             self.listing[loaded.id] = view.summary(loaded)
@@ -190,10 +195,21 @@ class TournamentService:
         )
 
     async def withdraw(self, tournament_id: str, player: Player) -> Loaded:
+        """Withdraw; a match being played is forfeited, and its room's match ends too."""
         now = self.rooms.clock.now()
-        return await self.run(
+        before = await self.get(tournament_id)
+        after = await self.run(
             tournament_id, lambda t: commands.withdraw(t, player.id, at=now, match_ids=new_match_id)
         )
+        current = before.state.current
+        for pairing in current.pending() if current is not None else ():
+            if player.id in pairing.players and pairing.match_id is not None:
+                room = await self.rooms.get(pairing.match_id)
+                if room is not None:
+                    await matches.forfeit(
+                        room, before.state, pairing, player.id, ForfeitReason.RESIGNED
+                    )
+        return after
 
 
 __all__ = ["Contended", "TournamentError", "TournamentService", "UnknownTournament"]
