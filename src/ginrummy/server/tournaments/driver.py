@@ -142,7 +142,7 @@ class PairingDriver:
         room = await matches.open_room(
             self.rooms, loaded.id, state, pairing, dict(loaded.identities)
         )
-        end = matches.ended(state, pairing, room)
+        end = await matches.ended(self.rooms, state, pairing, room)
         if end is not None:
             await self._record(loaded.id, match_id, end)
             return

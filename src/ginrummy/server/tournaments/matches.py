@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from ginrummy.arena import Job, play_match
 from ginrummy.engine import ForfeitReason, Seat
 from ginrummy.server.quick import player_topic
-from ginrummy.server.room import Room, RoomError, RoomManager
+from ginrummy.server.room import Room, RoomError, RoomManager, Snapshot, replay
+from ginrummy.server.store import StoreError
 from ginrummy.server.tokens import new_room_id
 from ginrummy.tournament import Pairing, Tournament
 
 log = logging.getLogger("ginrummy.server.tournaments")
 
 BOT_TIMEOUT = 30.0  # seconds a computer may think in a computer-only match
+FIRST_MATCH_SEQ = 1  # a room's log opens with the "match" event of its first match
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +110,15 @@ async def _take_to_table(rooms: RoomManager, room: Room, where: dict[Seat, str])
             await rooms.bus.publish(player_topic(player), notice)
 
 
-def ended(state: Tournament, pairing: Pairing, room: Room) -> Ended | None:
-    """The result of the room's first match, once it is over."""
-    match = room.current.match
+async def ended(
+    rooms: RoomManager, state: Tournament, pairing: Pairing, room: Room
+) -> Ended | None:
+    """The result of the room's first match, once it is over (the players may have
+    started a new match since: then the first one is read back from the room's log)."""
+    snap = room.current
+    if snap.match_seq > FIRST_MATCH_SEQ:
+        snap = await _first_match(rooms, room.id) or snap
+    match = snap.match
     if match is None or match.result is None:
         return None
     where = seats(state, pairing)
@@ -118,6 +126,20 @@ def ended(state: Tournament, pairing: Pairing, room: Room) -> Ended | None:
     by_player = {where[s]: result.totals[s] for s in Seat}
     second = pairing.second or ""
     return Ended(where[result.winner], (by_player[pairing.first], by_player[second]))
+
+
+async def _first_match(rooms: RoomManager, room_id: str) -> Snapshot | None:
+    """The room's first match as its log has it, up to the event that set up the next."""
+    try:
+        stored = await rooms.store.load_room(room_id)
+    except StoreError as exc:
+        log.warning("room %s: cannot read its first match: %s", room_id, exc)
+        return None
+    if stored is None:
+        return None
+    later = (e.seq for e in stored.events if e.kind == "match" and e.seq > FIRST_MATCH_SEQ)
+    cut = next(later, None)
+    return replay([e for e in stored.events if cut is None or e.seq < cut])
 
 
 async def forfeit(
