@@ -61,3 +61,47 @@ def test_a_knockout_from_the_lobby_to_a_result_in_the_bracket(
     expect(bracket.get_by_role("link", name="Watch")).to_have_count(1)  # bob's match runs on
     ann.screenshot(path=str(artifacts / "tournament-bracket.png"), full_page=True)
     assert not ann.errors and not bob.errors
+
+
+def _join(page: Any, url: str) -> None:
+    page.goto(url)
+    page.get_by_role("button", name="Join").click()
+    expect(page.get_by_role("button", name="Leave")).to_be_visible()
+
+
+def test_winners_are_taken_from_their_table_to_the_next_round(server: Any, new_page: Any) -> None:
+    pages = [new_page() for _ in range(4)]
+    ann, bob, cat, dan = pages
+    for page, name in zip(pages, ("Ann Four", "Bob Four", "Cat Four", "Dan Four"), strict=True):
+        enter_lobby(page, server.url, name)
+    body = {"name": "Four Cup", "format": "knockout", "max_players": 4}
+    tid = ann.evaluate(
+        """async (body) => {
+            const token = localStorage.getItem('ginrummy.token');
+            const r = await fetch('/api/tournaments', {method: 'POST', body: JSON.stringify(body),
+                headers: {Authorization: 'Bearer ' + token, 'Content-Type': 'application/json'}});
+            return (await r.json()).tournament.id;
+        }""",
+        body,
+    )
+    url = f"{server.url}/t/{tid}"
+    for page in (ann, bob, cat):
+        _join(page, url)
+    dan.goto(url)
+    dan.get_by_role("button", name="Join").click()  # the last place: the tournament starts
+    for page in pages:
+        expect(page).to_have_url(ROOM_URL)
+    # seeds in join order: ann-dan and bob-cat; ann and cat resign
+    assert ann.url == dan.url and bob.url == cat.url and ann.url != bob.url
+    first_round = {page.url for page in pages}
+    for loser in (ann, cat):
+        loser.get_by_role("button", name="Resign").click()
+        loser.get_by_role("button", name="Yes, resign").click()
+    final = re.compile(  # a room that is not one of round one
+        r"/r/(?!(" + "|".join(re.escape(u.rsplit("/", 1)[1]) for u in first_round) + r")$)[\w-]+$"
+    )
+    for winner in (bob, dan):  # taken from the finished table to the final
+        expect(winner).to_have_url(final)
+    assert bob.url == dan.url
+    expect(bob.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+    assert not any(page.errors for page in pages)

@@ -127,7 +127,7 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
         for tok in (ann, bob):
             (mine,) = [p for p in pairings if me[tok] in (p["first"], p["second"])]
             room = c.get(f"/api/rooms/{mine['room']}").json()
-            assert room["rules"]["target_score"] == 10, room
+            assert room["rules"]["target_score"] == 10 and room["tournament"] == tid, room
             _play_to_the_end(c, tok, mine["room"])
         done = _wait(c, tid, lambda x: x["phase"] == "finished")
         assert done["finish"] == "completed" and len(done["rounds"]) == 2

@@ -231,6 +231,7 @@ async function enterRoom(roomId) {
   if (info.your_seat) {
     store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "table" } }));
     openSocket(roomId, true);
+    if (info.tournament) tournaments.follow(roomId);
     return;
   }
   const free = info.status !== "over" && (!info.seats?.one || !info.seats?.two);

@@ -44,6 +44,27 @@ export function tournamentPlay({ store, say, navigate }) {
     }
   }
 
+  /**
+   * At the table of a tournament's match: when the next round pairs this person, the
+   * server sends `matched` for another room; the page takes them there.
+   * @param {string} roomId  the room of this page
+   */
+  function follow(roomId) {
+    close();
+    socket = new LobbySocket({
+      token: () => storedToken(),
+      onMessage: (msg) => {
+        const m = /** @type {any} */ (msg);
+        if (m.type === "matched" && m.room && m.room !== roomId) {
+          say(t("tournament.to_table"));
+          navigate(`/r/${encodeURIComponent(m.room)}`);
+        }
+      },
+      onConnection: () => {},
+    });
+    socket.open();
+  }
+
   function close() {
     if (socket) socket.close();
     socket = null;
@@ -86,5 +107,5 @@ export function tournamentPlay({ store, say, navigate }) {
     } catch (err) { failed(err); }
   }
 
-  return { enter, close, field, create, command };
+  return { enter, follow, close, field, create, command };
 }

@@ -51,6 +51,7 @@
  * @property {boolean} [rated]
  * @property {number|null} [timer]
  * @property {number} [watchers]
+ * @property {string|null} [tournament]  the tournament this room is a match of
  * @property {Seat|null} [your_seat]
  */
 
