@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ginrummy.engine import Seat
-from ginrummy.server.room import Room, RoomManager
+from ginrummy.server.room import Room, RoomError, RoomManager
 from ginrummy.server.store import StoreError
 from ginrummy.server.tournaments import matches, records
 from ginrummy.server.tournaments.records import Loaded
@@ -63,7 +63,7 @@ class PairingDriver:
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop())
 
-    def kick(self, loaded: Loaded) -> None:
+    def kick(self) -> None:
         """Something changed: sweep now rather than at the next tick."""
         self._wake.set()
 
@@ -110,8 +110,10 @@ class PairingDriver:
                 self.held.add(row.id)
             try:
                 await self.drive(row.id)
-            except (TournamentError, records.DamagedLog) as exc:
-                log.error("tournament %s: cannot go on: %s", row.id, exc)
+            except (TournamentError, records.DamagedLog, RoomError, StoreError) as exc:
+                log.error("tournament %s: cannot go on now: %s", row.id, exc)
+            except Exception:  # one tournament's failure must not stop the others
+                log.exception("tournament %s: driving it failed", row.id)
 
     async def drive(self, tournament_id: str) -> None:
         loaded = await self.service.get(tournament_id)

@@ -127,7 +127,7 @@ class TournamentService:
         self._keep(loaded)
         await self.rooms.bus.publish(TOPIC, {"kind": "tournament", "id": loaded.id})
         if loaded.state.phase is Phase.RUNNING:
-            self.driver.kick(loaded)
+            self.driver.kick()
 
     # --- reading and commands --------------------------------------------------
 
