@@ -284,3 +284,19 @@ def test_the_result_is_the_rooms_first_match_even_after_a_new_one() -> None:
         result = t["rounds"][0]["pairings"][0]["result"]
         assert result is not None and result["reason"] == "played"
         assert result["winner"] == board["second"]  # the first resigned the first match
+
+
+def test_the_clock_starts_a_tournament_or_cancels_it_at_its_start_time() -> None:
+    with client(**FAST) as c:
+        ann = identity(c)
+        now = c.post("/api/test/clock", json={"advance": 0}).json()["now"]
+        few = _create(c, ann, start_at=now + 100)["id"]
+        filled = _create(c, ann, start_at=now + 100, computer_level="random", target_score=5)["id"]
+        for tid in (few, filled):
+            assert c.post(f"/api/tournaments/{tid}/join", headers=auth(ann)).status_code == 200
+        time.sleep(0.2)  # sweeps before the start time change nothing
+        assert c.get(f"/api/tournaments/{few}").json()["tournament"]["phase"] == "open"
+        c.post("/api/test/clock", json={"advance": 101})
+        assert _wait(c, few, lambda x: x["phase"] == "finished")["finish"] == "cancelled"
+        started = _wait(c, filled, lambda x: x["phase"] != "open")
+        assert started["phase"] == "running" and len(started["entrants"]) == 4
