@@ -18,7 +18,7 @@ commands:
   replay    print a recorded round or match move by move
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
   arena     play computer players against each other and print statistics
-  bench     measure speed: bench engine | bots | load | faults | web | abuse
+  bench     measure speed: bench engine | bots | load | faults | web | abuse | tournament
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -74,7 +74,14 @@ def _bench(args: list[str]) -> int:
         from ginrummy.benchmarks.abuse import main as bench_abuse
 
         return bench_abuse(args[1:])
-    print("usage: ginrummy bench engine|bots|load|faults|web|abuse [options]", file=sys.stderr)
+    if what == "tournament":
+        from ginrummy.benchmarks.tournament import main as bench_tournament
+
+        return bench_tournament(args[1:])
+    print(
+        "usage: ginrummy bench engine|bots|load|faults|web|abuse|tournament [options]",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -245,7 +245,12 @@ def test_an_instance_that_missed_notices_lists_what_it_missed_on_resync(tmp_path
             _lobby_socket(lobby_b, None)
             room = create(a, ann, kind="room", visibility="public")
             assert _quick(a, identity(a))["status"] == "waiting"
-            assert b.get("/api/lobby").json() == {"tables": [], "matches": [], "queue": 0}
+            assert b.get("/api/lobby").json() == {
+                "tables": [],
+                "matches": [],
+                "queue": 0,
+                "tournaments": [],
+            }
             assert b.portal is not None
             b.portal.call(_manager(b).bus.publish, LOBBY_TOPIC, {"kind": "resync"})
             lobby = _next_lobby(lobby_b, lambda lobby: lobby["tables"])

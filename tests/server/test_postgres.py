@@ -46,7 +46,7 @@ PG_URL = (
     else "postgresql://postgres@127.0.0.1:5432/test"
 )
 TABLES = {"identities", "rooms", "seats", "events", "players", "results", "clocks", "leases"}
-TABLES |= {"chat", "quick_queue"}
+TABLES |= {"chat", "quick_queue", "tournaments", "tournament_events", "tournament_identities"}
 INDEXES = {"seats_by_identity", "players_by_rating", "results_by_player"}
 # The newest migration: a fresh or upgraded schema is at it.
 HEAD = ScriptDirectory(str(Path(store_package.__file__).with_name("migrations"))).get_current_head()

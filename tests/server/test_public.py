@@ -148,7 +148,10 @@ def test_lobby_lists_tables_and_matches_live() -> None:
         with c.websocket_connect("/ws") as lobby:
             lobby.send_json({"type": "hello_lobby", "token": None})
             first = receive(lobby)
-            assert first == {"type": "lobby", "lobby": {"tables": [], "matches": [], "queue": 0}}
+            assert first == {
+                "type": "lobby",
+                "lobby": {"tables": [], "matches": [], "queue": 0, "tournaments": []},
+            }
             create(c, ann, kind="room")  # private: not listed
             room = create(c, ann, kind="room", visibility="public", target_score=50)
             msg = receive_until(lobby, lambda m: m["type"] == "lobby" and m["lobby"]["tables"])

@@ -217,7 +217,12 @@ def _quick(request: Request) -> QuickMatch:
 
 
 async def lobby(request: Request) -> JSONResponse:
-    return JSONResponse(_rooms(request).lobby())
+    return JSONResponse(lobby_body(request.app.state))
+
+
+def lobby_body(state: Any) -> dict[str, Any]:
+    """The lobby: tables, matches, the queue and the open and running tournaments."""
+    return {**state.rooms.lobby(), "tournaments": state.tournaments.lobby()}
 
 
 async def quick_enter(request: Request) -> JSONResponse:
@@ -431,6 +436,10 @@ def _guard(endpoint: Any) -> Any:
 
     handler.__name__ = endpoint.__name__
     return handler
+
+
+# Shared with the other route modules (server/tournaments/api.py).
+guard, caller_identity, json_body = _guard, _identity, _body
 
 
 routes = [

@@ -23,6 +23,8 @@ from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
 from ginrummy.server.static import SERVICE_WORKER, StaticFiles
 from ginrummy.server.store import Store, open_store
+from ginrummy.server.tournaments import TournamentService
+from ginrummy.server.tournaments import api as tournament_api
 
 log = logging.getLogger("ginrummy.server")
 
@@ -33,7 +35,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """The app for ``settings``; the store opens (and rooms come back) on start-up."""
     settings = settings or Settings()
     static = StaticFiles.load(settings.web_dir or WEB_DIR)
-    routes = [*_page_routes(static), *api.routes, WebSocketRoute("/ws", websocket_endpoint)]
+    routes = [
+        *_page_routes(static),
+        *api.routes,
+        *tournament_api.routes,
+        WebSocketRoute("/ws", websocket_endpoint),
+    ]
     app = Starlette(routes=routes, lifespan=_lifespan(settings))
     app.state.settings = settings
     app.state.static = static
@@ -70,6 +77,9 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         rooms = _room_manager(settings, store, bus)
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
+        app.state.tournaments = TournamentService(
+            rooms, settings.tournament_tick, settings.lease_ttl
+        )
         log.info("store %s open", settings.store_url.split(":", 1)[0])
         log.info(
             "instance %s (room leases last %g s, renewed every %g s)",
@@ -81,9 +91,11 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
             log.warning("GINRUMMY_TEST_CLOCK is set: the clock moves by POST /api/test/clock")
         await rooms.start()  # the listed rooms, then the lobby notices of every instance
         app.state.quick.start()
+        await app.state.tournaments.start()
         try:
             yield
         finally:
+            await app.state.tournaments.close()
             await app.state.quick.close()
             await rooms.close()
             await bus.close()
@@ -109,7 +121,7 @@ def _page_routes(static: StaticFiles) -> list[Route]:
         # At the root, so that its scope is the whole site.
         return static.response(request, SERVICE_WORKER)
 
-    pages = ("/", "/r/{room_id}", "/lobby", "/leaderboard", "/p/{player_id}")
+    pages = ("/", "/r/{room_id}", "/lobby", "/leaderboard", "/p/{player_id}", "/t/{tournament_id}")
     return [
         *(Route(path, index, methods=["GET", "HEAD"]) for path in pages),
         Route("/sw.js", service_worker, methods=["GET", "HEAD"]),

@@ -47,6 +47,7 @@ class Settings:
     limit_window: float = 60.0
     limit_sockets: int = 100  # WebSockets open at once per address (the socket side's to enforce)
     seed_timeout: float = 3.0  # seconds a deal waits for people's seeds (docs/fairness.md)
+    tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
 
     @property
     def store_url(self) -> str:
@@ -96,6 +97,8 @@ class Settings:
             s = replace(s, room_idle_s=_seconds("GINRUMMY_ROOM_IDLE_S", v, 0.1, 86400))
         if v := env.get("GINRUMMY_SEED_TIMEOUT"):
             s = replace(s, seed_timeout=_seconds("GINRUMMY_SEED_TIMEOUT", v, 0, 60))
+        if v := env.get("GINRUMMY_TOURNAMENT_TICK"):
+            s = replace(s, tournament_tick=_seconds("GINRUMMY_TOURNAMENT_TICK", v, 0.01, 3600))
         if v := env.get("GINRUMMY_MAX_ROOMS"):
             s = replace(s, max_rooms=_int("GINRUMMY_MAX_ROOMS", v))
             if s.max_rooms < 1:

@@ -140,6 +140,7 @@ def info(room: Room, your_seat: Seat | None) -> dict[str, Any]:
         "rated": room.rated,
         "timer": room.rules.move_timer_seconds,
         "watchers": room.watching,
+        "tournament": room.tournament,
         "chat": True,
         "spectator_chat": room.spectator_chat,
         "version": room.current.version,

@@ -270,12 +270,14 @@ class RoomManager:
         opponent_name: str = "",
         opponent_hash: str | None = None,
         options: Mapping[str, Any] | None = None,
+        room_id: str | None = None,
     ) -> Room:
         """A new room with the creator in seat one and, for a computer opponent (or a
-        person paired by quick match: ``opponent_hash``), seat two."""
+        person paired by quick match: ``opponent_hash``), seat two. ``room_id``: an id
+        chosen beforehand (a tournament's match id); ``unavailable`` if it exists."""
         self._make_space()
         opts = {"spectators": spectators, **(options or {})}
-        row = RoomRow(new_room_id(), kind, rules.to_dict(), self.clock.now(), opts)
+        row = RoomRow(room_id or new_room_id(), kind, rules.to_dict(), self.clock.now(), opts)
         seats = {Seat.ONE: SeatInfo(name, creator_hash, None)}
         if opponent_bot is not None:
             seats[Seat.TWO] = SeatInfo(opponent_name, None, opponent_bot)

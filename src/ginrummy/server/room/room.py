@@ -71,6 +71,7 @@ class Room:
         self.visibility = str(row.options.get("visibility", "private"))
         self.rated = bool(row.options.get("rated", False))
         self.spectator_chat = bool(row.options.get("spectator_chat", False))
+        self.tournament: str | None = row.options.get("tournament")  # its match's tournament
         self.seats: dict[Seat, SeatInfo] = dict(seats)
         self.player_of: dict[Seat, Player] = {}  # people's players (not computers)
         self.history = History(snapshot)

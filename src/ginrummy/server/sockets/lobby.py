@@ -1,5 +1,7 @@
-"""A socket bound to the lobby (docs/protocol.md, "Lobby"): the open tables and running
-matches on every change, and, for a player in the quick-match queue, ``matched``."""
+"""A socket bound to the lobby (docs/protocol.md, "Lobby"): the open tables, running
+matches and tournaments on every change, for a player in the quick-match queue
+``matched``, and ``tournament`` whenever a tournament changes (docs/protocol.md,
+Tournaments)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ginrummy.protocol import ClientMessage
+from ginrummy.server.api import lobby_body
 from ginrummy.server.pubsub import Bus, Subscription
 from ginrummy.server.quick import player_topic
 from ginrummy.server.room import LOBBY_TOPIC, RoomError
 from ginrummy.server.sockets.frames import Connection, Identity
 from ginrummy.server.store import StoreError
+from ginrummy.server.tournaments.service import TOPIC as TOURNAMENTS_TOPIC
 
 log = logging.getLogger("ginrummy.server.sockets")
 
@@ -55,6 +59,9 @@ class LobbySocket:
             # Told once this instance's lobby has taken in a change made on any instance.
             news = self._subscribe(rooms.lobby_news, LOBBY_TOPIC)
             self.tasks.append(asyncio.create_task(self._forward_lobby(news)))
+            tournaments = self.conn.ws.app.state.tournaments
+            changes = self._subscribe(tournaments.news, TOURNAMENTS_TOPIC)
+            self.tasks.append(asyncio.create_task(self._forward_tournaments(changes)))
             token_hash, player = self.identity.token_hash, self.identity.player
             if token_hash is not None and player is not None:
                 self.conn.quick.socket_opened(token_hash)
@@ -81,7 +88,19 @@ class LobbySocket:
             await self.conn.quick.socket_closed(self.identity.token_hash)
 
     def _lobby_message(self) -> dict[str, Any]:
-        return {"type": "lobby", "lobby": self.conn.rooms.lobby()}
+        return {"type": "lobby", "lobby": lobby_body(self.conn.ws.app.state)}
+
+    async def _forward_tournaments(self, sub: Subscription) -> None:
+        """Every change of a public tournament, or of a private one this person plays
+        in or created: its whole view, as this instance read it last."""
+        latest = self.conn.ws.app.state.tournaments.latest
+        me = self.identity.player.id if self.identity.player is not None else None
+        while True:
+            notice = await sub.get()
+            tid = notice.get("id")
+            shown = latest.get(tid) if isinstance(tid, str) else None
+            if shown is not None and (shown["settings"]["public"] or _takes_part(shown, me)):
+                await self.conn.send({"type": "tournament", "tournament": shown})
 
     async def _forward_lobby(self, sub: Subscription) -> None:
         """Send the lobby on every change, at most once per ``lobby_interval``."""
@@ -110,3 +129,8 @@ class LobbySocket:
                     await self.conn.send(
                         {"type": "matched", "room": status["room"], "seat": status["seat"]}
                     )
+
+
+def _takes_part(tournament: Mapping[str, Any], player: str | None) -> bool:
+    people = {tournament["creator"], *(e["id"] for e in tournament["entrants"])}
+    return player is not None and player in people

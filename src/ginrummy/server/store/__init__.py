@@ -25,7 +25,10 @@ from ginrummy.server.store.base import (
     Store,
     StoreConflict,
     StoredRoom,
+    StoredTournament,
     StoreError,
+    TournamentRow,
+    Tournaments,
 )
 from ginrummy.server.store.urls import POSTGRES_SCHEMES, scheme_of, sqlite_path
 
@@ -77,5 +80,8 @@ __all__ = [
     "StoreConflict",
     "StoreError",
     "StoredRoom",
+    "StoredTournament",
+    "TournamentRow",
+    "Tournaments",
     "open_store",
 ]

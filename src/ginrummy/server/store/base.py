@@ -3,7 +3,7 @@
 A room's state is never stored, only derived: replaying its events through the
 engine rebuilds it exactly (docs/design.md principle 4). The interface is async and cut
 into the protocols its users need (``EventLog``, ``Players``, ``Leases``, ``Chat``,
-``QuickQueue``, ``Identities``); ``Store`` combines them, and memory, SQLite and
+``QuickQueue``, ``Identities``, ``Tournaments``); ``Store`` combines them, and memory, SQLite and
 PostgreSQL implement it whole.
 """
 
@@ -182,6 +182,26 @@ class QuickEntry:
     seat: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A tournament as lists show it; its log (``Event``s) is the whole truth."""
+
+    id: str
+    name: str
+    phase: str  # "open" | "running" | "finished", as of the last append
+    public: bool
+    created: float  # Unix time
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    row: TournamentRow
+    events: tuple[Event, ...]
+    # player id -> the identity hash of that person (computers have none): the rooms
+    # of its matches bind both seats to these identities
+    identities: Mapping[str, str] = field(default_factory=dict)
+
+
 class Identities(Protocol):
     """Browser identities, known by their token's hash."""
 
@@ -243,7 +263,8 @@ class Players(Protocol):
 
 
 class Leases(Protocol):
-    """Which instance runs a room's computer moves and timers."""
+    """Which instance runs a room's computer moves and timers, or pairs a tournament
+    (its key is ``"t:" + tournament id``): a lease names any key, not only a room."""
 
     async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
         """Hold the room's lease for ``ttl_s`` seconds from now if it is free, expired or
@@ -308,7 +329,33 @@ class QuickQueue(Protocol):
         """How many people wait in the quick-match queue (live entries)."""
 
 
-class Store(Identities, EventLog, Players, Leases, Chat, QuickQueue, Protocol):
+class Tournaments(Protocol):
+    """Tournaments and their append-only event logs (docs/tournaments.md)."""
+
+    async def create_tournament(
+        self, row: TournamentRow, events: Sequence[Event], identities: Mapping[str, str]
+    ) -> None:
+        """Write a new tournament with its first events; ``StoreConflict`` if it exists."""
+
+    async def append_tournament(
+        self,
+        tournament_id: str,
+        events: Sequence[Event],
+        phase: str,
+        identities: Mapping[str, str] | None = None,
+    ) -> None:
+        """Append to a tournament's log atomically, set its phase and remember the
+        identities of new players; ``StoreConflict`` if a ``seq`` exists (another
+        writer won: optimistic concurrency, as for rooms)."""
+
+    async def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        """A tournament with its log in order, or None."""
+
+    async def live_tournaments(self, limit: int = 500) -> list[TournamentRow]:
+        """Open and running tournaments, public and private, newest first."""
+
+
+class Store(Identities, EventLog, Players, Leases, Chat, QuickQueue, Tournaments, Protocol):
     """All of it, as one server instance opens it (``open_store``)."""
 
     async def open(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ginrummy.server.store.base import (
@@ -19,6 +19,8 @@ from ginrummy.server.store.base import (
     SeatRow,
     StoreConflict,
     StoredRoom,
+    StoredTournament,
+    TournamentRow,
 )
 from ginrummy.server.store.outcomes import settle
 
@@ -36,7 +38,10 @@ class MemoryStore:
         self._chat: dict[str, list[ChatLine]] = {}  # room -> its newest lines
         self._quick: dict[str, QuickEntry] = {}  # identity hash -> entry, in arrival order
         self._confirmed: dict[str, float] = {}  # identity hash -> when its entry was confirmed
-        self._leases: dict[str, tuple[str, float]] = {}  # room -> holder, expiry (monotonic)
+        self._leases: dict[str, tuple[str, float]] = {}  # key -> holder, expiry (monotonic)
+        self._tournaments: dict[str, TournamentRow] = {}
+        self._tournament_events: dict[str, list[Event]] = {}
+        self._tournament_identities: dict[str, dict[str, str]] = {}
 
     async def open(self) -> None:
         return None
@@ -245,3 +250,49 @@ class MemoryStore:
     async def quick_waiting(self, stale_after: float) -> int:
         now = time.time()
         return sum(e.room is None and self._live(e, stale_after, now) for e in self._quick.values())
+
+    async def create_tournament(
+        self, row: TournamentRow, events: Sequence[Event], identities: Mapping[str, str]
+    ) -> None:
+        if row.id in self._tournaments:
+            raise StoreConflict(f"tournament {row.id} exists")
+        _check_next(f"tournament {row.id}", [], events)
+        self._tournaments[row.id] = row
+        self._tournament_events[row.id] = list(events)
+        self._tournament_identities[row.id] = dict(identities)
+
+    async def append_tournament(
+        self,
+        tournament_id: str,
+        events: Sequence[Event],
+        phase: str,
+        identities: Mapping[str, str] | None = None,
+    ) -> None:
+        log = self._tournament_events.get(tournament_id)
+        if log is None:
+            raise StoreConflict(f"tournament {tournament_id} does not exist")
+        _check_next(f"tournament {tournament_id}", log, events)
+        log.extend(events)
+        self._tournaments[tournament_id] = replace(self._tournaments[tournament_id], phase=phase)
+        self._tournament_identities[tournament_id].update(identities or {})
+
+    async def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        row = self._tournaments.get(tournament_id)
+        if row is None:
+            return None
+        return StoredTournament(
+            row,
+            tuple(self._tournament_events[tournament_id]),
+            dict(self._tournament_identities[tournament_id]),
+        )
+
+    async def live_tournaments(self, limit: int = 500) -> list[TournamentRow]:
+        live = [t for t in self._tournaments.values() if t.phase != "finished"]
+        live.sort(key=lambda t: (t.created, t.id), reverse=True)
+        return live[:limit]
+
+
+def _check_next(what: str, log: Sequence[Event], events: Sequence[Event]) -> None:
+    for i, event in enumerate(events, len(log) + 1):
+        if event.seq != i:
+            raise StoreConflict(f"{what}: event {event.seq} is not the next ({i})")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,7 +45,9 @@ from ginrummy.server.store.base import (
     SeatRow,
     StoreConflict,
     StoredRoom,
+    StoredTournament,
     StoreError,
+    TournamentRow,
 )
 from ginrummy.server.store.outcomes import settle
 from ginrummy.server.store.sql import numbered as pg
@@ -85,6 +87,10 @@ RESULTS_OF = (
 QUICK_ENTRY = (
     f"SELECT {sql.QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = $1"
     f" AND (room IS NOT NULL OR confirmed > {NOW} - $2)"
+)
+LIVE_TOURNAMENTS = (
+    f"SELECT {sql.TOURNAMENT_COLUMNS} FROM tournaments WHERE phase <> 'finished'"
+    ' ORDER BY created DESC, id COLLATE "C" DESC LIMIT $1'
 )
 # Errors that mean "the database is not there or not well": StoreError, never a hang.
 _UNAVAILABLE = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
@@ -377,6 +383,46 @@ class PostgresStore:
         count = await self._read(lambda c: c.fetchval(f"{COUNT_WAITING} - $1", stale_after))
         return int(count)
 
+    async def create_tournament(
+        self, row: TournamentRow, events: Sequence[Event], identities: Mapping[str, str]
+    ) -> None:
+        async def write(c: Any) -> None:
+            await c.execute(pg(sql.INSERT_TOURNAMENT), *sql.tournament_values(row))
+            await _insert_tournament(c, row.id, events, identities)
+
+        await self._write(write)
+
+    async def append_tournament(
+        self,
+        tournament_id: str,
+        events: Sequence[Event],
+        phase: str,
+        identities: Mapping[str, str] | None = None,
+    ) -> None:
+        async def write(c: Any) -> None:
+            status = await c.execute(pg(sql.SET_TOURNAMENT_PHASE), phase, tournament_id)
+            if status != "UPDATE 1":
+                raise StoreConflict(f"tournament {tournament_id} does not exist")
+            await _insert_tournament(c, tournament_id, events, identities or {})
+
+        await self._write(write)
+
+    async def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        async def read(c: Any) -> StoredTournament | None:
+            row = await c.fetchrow(pg(sql.SELECT_TOURNAMENT), tournament_id)
+            if row is None:
+                return None
+            return sql.stored_tournament(
+                row,
+                await c.fetch(pg(sql.SELECT_TOURNAMENT_EVENTS), tournament_id),
+                await c.fetch(pg(sql.SELECT_TOURNAMENT_IDENTITIES), tournament_id),
+            )
+
+        return await self._read(read)
+
+    async def live_tournaments(self, limit: int = 500) -> list[TournamentRow]:
+        return [sql.tournament_of(r) for r in await self._rows(LIVE_TOURNAMENTS, limit)]
+
 
 async def _sweep_quick(c: Any, unconfirmed_for: float) -> None:
     """Delete the waiting entries unconfirmed for ``unconfirmed_for`` seconds."""
@@ -405,6 +451,17 @@ async def _settle(c: Any, outcome: Outcome) -> None:
         await c.executemany(pg(sql.SETTLE_PLAYER), [sql.settled_values(p) for p in settled.players])
     if settled.results:
         await c.executemany(pg(sql.INSERT_RESULT), [sql.result_values(r) for r in settled.results])
+
+
+async def _insert_tournament(
+    c: Any, tournament_id: str, events: Sequence[Event], identities: Mapping[str, str]
+) -> None:
+    if events:
+        values = sql.event_values(tournament_id, events, time.time())
+        await c.executemany(pg(sql.INSERT_TOURNAMENT_EVENT), values)
+    if identities:
+        values = sql.identity_values(tournament_id, identities)
+        await c.executemany(pg(sql.INSERT_TOURNAMENT_IDENTITY), values)
 
 
 async def _insert_events(c: Any, room_id: str, events: Sequence[Event]) -> None:

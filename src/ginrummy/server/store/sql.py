@@ -16,7 +16,7 @@ import functools
 import itertools
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ginrummy.server.store.base import (
@@ -29,6 +29,8 @@ from ginrummy.server.store.base import (
     RoomRow,
     SeatRow,
     StoredRoom,
+    StoredTournament,
+    TournamentRow,
 )
 
 PLAYER_COLUMNS = "id, name, rating, rd, volatility, rated_matches, abandons, created"
@@ -73,6 +75,25 @@ SETTLE_PLAYER = (
 INSERT_RESULT = (
     f"INSERT INTO results ({RESULT_COLUMNS})"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+TOURNAMENT_COLUMNS = "id, name, phase, public, created"
+INSERT_TOURNAMENT = f"INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+SELECT_TOURNAMENT = f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?"
+SET_TOURNAMENT_PHASE = "UPDATE tournaments SET phase = ? WHERE id = ?"
+INSERT_TOURNAMENT_EVENT = (
+    "INSERT INTO tournament_events (tournament, seq, kind, payload, created) VALUES (?, ?, ?, ?, ?)"
+)
+SELECT_TOURNAMENT_EVENTS = (
+    "SELECT seq, kind, payload FROM tournament_events WHERE tournament = ? ORDER BY seq"
+)
+# A player's identity is written once, with the join: a second write of it is a no-op.
+INSERT_TOURNAMENT_IDENTITY = (
+    "INSERT INTO tournament_identities (tournament, player, identity_hash) VALUES (?, ?, ?)"
+    " ON CONFLICT (tournament, player) DO NOTHING"
+)
+SELECT_TOURNAMENT_IDENTITIES = (
+    "SELECT player, identity_hash FROM tournament_identities WHERE tournament = ?"
 )
 
 RELEASE_LEASE = "DELETE FROM leases WHERE room = ? AND holder = ?"
@@ -189,3 +210,23 @@ def quick_values(e: QuickEntry) -> tuple[Any, ...]:
 
 def quick_of(row: Sequence[Any]) -> QuickEntry:
     return QuickEntry(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5])
+
+
+def tournament_values(row: TournamentRow) -> tuple[Any, ...]:
+    return (row.id, row.name, row.phase, row.public, row.created)
+
+
+def tournament_of(row: Sequence[Any]) -> TournamentRow:
+    return TournamentRow(row[0], row[1], row[2], bool(row[3]), row[4])
+
+
+def identity_values(tournament_id: str, identities: Mapping[str, str]) -> list[tuple[Any, ...]]:
+    return [(tournament_id, player, h) for player, h in sorted(identities.items())]
+
+
+def stored_tournament(
+    row: Sequence[Any], events: Iterable[Sequence[Any]], identities: Iterable[Sequence[Any]]
+) -> StoredTournament:
+    return StoredTournament(
+        tournament_of(row), tuple(map(event_of, events)), {r[0]: r[1] for r in identities}
+    )

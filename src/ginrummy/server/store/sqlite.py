@@ -15,7 +15,7 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,14 +35,18 @@ from ginrummy.server.store.base import (
     SeatRow,
     StoreConflict,
     StoredRoom,
+    StoredTournament,
     StoreError,
+    TournamentRow,
 )
 from ginrummy.server.store.outcomes import settle
 from ginrummy.server.store.sqlite_schema import (
     CHAT_AND_QUEUE,
+    LEASES_OF_ANY_KEY,
     QUEUE_CONFIRMED,
     SCHEMA,
     SCHEMA_VERSION,
+    TOURNAMENTS,
 )
 
 T = TypeVar("T")
@@ -55,6 +59,10 @@ SELECT_SEATS = "SELECT seat, identity_hash, name, bot FROM seats WHERE room = ? 
 LISTED_ROOMS = (
     "SELECT id FROM rooms WHERE json_extract(options, '$.visibility') = 'public'"
     " OR json_extract(rules, '$.move_timer_seconds') IS NOT NULL ORDER BY created DESC LIMIT ?"
+)
+LIVE_TOURNAMENTS = (
+    f"SELECT {sql.TOURNAMENT_COLUMNS} FROM tournaments WHERE phase <> 'finished'"
+    " ORDER BY created DESC, id DESC LIMIT ?"
 )
 LEADERBOARD = (
     f"SELECT {sql.PLAYER_COLUMNS} FROM players WHERE rated_matches > 0"
@@ -183,6 +191,9 @@ class SQLiteStore:
             if "confirmed" not in columns:  # a version-4 file
                 db.execute(QUEUE_CONFIRMED)
                 db.execute("UPDATE quick_queue SET confirmed = ?", (time.time(),))
+            db.executescript(TOURNAMENTS)
+            if db.execute("PRAGMA foreign_key_list(leases)").fetchall():  # before version 6
+                db.executescript(f"BEGIN IMMEDIATE; {LEASES_OF_ANY_KEY} COMMIT;")
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._db = db
 
@@ -382,6 +393,57 @@ class SQLiteStore:
 
     async def quick_waiting(self, stale_after: float) -> int:
         return await self._run(lambda db: _count_waiting(db, time.time() - stale_after))
+
+    async def create_tournament(
+        self, row: TournamentRow, events: Sequence[Event], identities: Mapping[str, str]
+    ) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            db.execute(sql.INSERT_TOURNAMENT, sql.tournament_values(row))
+            _insert_tournament(db, row.id, events, identities)
+
+        await self._write(write)
+
+    async def append_tournament(
+        self,
+        tournament_id: str,
+        events: Sequence[Event],
+        phase: str,
+        identities: Mapping[str, str] | None = None,
+    ) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            if db.execute(sql.SET_TOURNAMENT_PHASE, (phase, tournament_id)).rowcount != 1:
+                raise StoreConflict(f"tournament {tournament_id} does not exist")
+            _insert_tournament(db, tournament_id, events, identities or {})
+
+        await self._write(write)
+
+    async def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        def read(db: sqlite3.Connection) -> StoredTournament | None:
+            row = db.execute(sql.SELECT_TOURNAMENT, (tournament_id,)).fetchone()
+            if row is None:
+                return None
+            return sql.stored_tournament(
+                row,
+                db.execute(sql.SELECT_TOURNAMENT_EVENTS, (tournament_id,)),
+                db.execute(sql.SELECT_TOURNAMENT_IDENTITIES, (tournament_id,)),
+            )
+
+        return await self._run(read)
+
+    async def live_tournaments(self, limit: int = 500) -> list[TournamentRow]:
+        return [sql.tournament_of(r) for r in await self._rows(LIVE_TOURNAMENTS, limit)]
+
+
+def _insert_tournament(
+    db: sqlite3.Connection,
+    tournament_id: str,
+    events: Sequence[Event],
+    identities: Mapping[str, str],
+) -> None:
+    db.executemany(
+        sql.INSERT_TOURNAMENT_EVENT, sql.event_values(tournament_id, events, time.time())
+    )
+    db.executemany(sql.INSERT_TOURNAMENT_IDENTITY, sql.identity_values(tournament_id, identities))
 
 
 def _sweep_quick(db: sqlite3.Connection, before: float) -> None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # Version 2 (public play) only adds tables: a version-1 file is upgraded in place by
 # the CREATE TABLE IF NOT EXISTS below; its identities get a player on first use.
 # Version 3 (several instances) adds the leases table the same way.
 # Version 4 (several instances) adds chat and the quick-match queue: CHAT_AND_QUEUE.
 # Version 5 adds quick_queue.confirmed (waiting entries live while confirmed): a
 # version-4 file gets the column from QUEUE_CONFIRMED, its entries confirmed at upgrade.
+# Version 6 adds tournaments (TOURNAMENTS) and leases of any key (a tournament's lease is
+# "t:<id>", not a room): a version-5 file's leases table loses its foreign key
+# (LEASES_OF_ANY_KEY copies it over, leases held included).
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identities (
     token_hash TEXT PRIMARY KEY,
@@ -107,3 +110,37 @@ CREATE TABLE IF NOT EXISTS quick_queue (
 CREATE INDEX IF NOT EXISTS quick_queue_waiting ON quick_queue(rules, since) WHERE room IS NULL;
 """
 QUEUE_CONFIRMED = "ALTER TABLE quick_queue ADD COLUMN confirmed REAL NOT NULL DEFAULT 0"
+TOURNAMENTS = """
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    public INTEGER NOT NULL,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournaments_live ON tournaments(created) WHERE phase <> 'finished';
+CREATE TABLE IF NOT EXISTS tournament_events (
+    tournament TEXT NOT NULL REFERENCES tournaments(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (tournament, seq)
+);
+CREATE TABLE IF NOT EXISTS tournament_identities (
+    tournament TEXT NOT NULL REFERENCES tournaments(id),
+    player TEXT NOT NULL,
+    identity_hash TEXT NOT NULL,
+    PRIMARY KEY (tournament, player)
+);
+"""
+LEASES_OF_ANY_KEY = """
+CREATE TABLE leases_any (
+    room TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    expires REAL NOT NULL
+);
+INSERT INTO leases_any (room, holder, expires) SELECT room, holder, expires FROM leases;
+DROP TABLE leases;
+ALTER TABLE leases_any RENAME TO leases;
+"""

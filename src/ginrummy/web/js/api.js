@@ -103,4 +103,8 @@ export const api = {
   leaveQuick: () => withToken((token) => request("DELETE", "/api/quick", undefined, token)),
   player: (/** @type {string} */ id) => request("GET", `/api/players/${encodeURIComponent(id)}`),
   leaderboard: () => request("GET", "/api/leaderboard"),
+  tournament: (/** @type {string} */ id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  createTournament: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/tournaments", body, token)),
+  tournamentCommand: (/** @type {string} */ id, /** @type {string} */ what) =>
+    withToken((token) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/${what}`, {}, token)),
 };

@@ -2,6 +2,7 @@
 import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
+import { tournamentPlay } from "./tournamentplay.js";
 import { NAME_KEY, COLOUR_KEY, MUTED_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
 import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
@@ -86,6 +87,7 @@ function limits() {
 }
 
 const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits });
+const tournaments = tournamentPlay({ store, say, navigate: (path) => navigate(path) });
 
 // ---------------------------------------------------------------- routes
 
@@ -98,6 +100,8 @@ function routeOf(pathname) {
   if (room) return { name: "room", room: decodeURIComponent(room[1]) };
   const player = /^\/p\/([^/]+)\/?$/.exec(pathname);
   if (player) return { name: "player", room: null, player: decodeURIComponent(player[1]) };
+  const tournament = /^\/t\/([^/]+)\/?$/.exec(pathname);
+  if (tournament) return { name: "tournament", room: null, tournament: decodeURIComponent(tournament[1]) };
   if (/^\/lobby\/?$/.test(pathname)) return { name: "lobby", room: null };
   if (/^\/leaderboard\/?$/.test(pathname)) return { name: "leaderboard", room: null };
   return { name: "home", room: null };
@@ -117,6 +121,7 @@ function leaveRoom() {
   if (socket) socket.close();
   socket = null;
   play.closeLobby();
+  tournaments.close();
   resetChat();
 }
 
@@ -151,6 +156,7 @@ function enter(route) {
     }).catch(() => { /* level keys are shown instead */ });
   }
   else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
+  else if (route.name === "tournament" && route.tournament) tournaments.enter(route.tournament);
   else enterHome();
   if (route.name !== "home") play.loadMe();
   main.focus({ preventScroll: true });
@@ -231,6 +237,7 @@ async function enterRoom(roomId) {
   if (info.your_seat) {
     store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "table" } }));
     openSocket(roomId, true);
+    if (info.tournament) tournaments.follow(roomId);
     return;
   }
   const free = info.status !== "over" && (!info.seats?.one || !info.seats?.two);
@@ -408,6 +415,11 @@ const commands = {
   "quick-computer": () => play.quickComputer(),
   "create-table": () => play.createTable(),
   "join-table": (room) => play.joinTable(room),
+  "t-create": () => tournaments.create(),
+  "t-join": () => tournaments.command("join"),
+  "t-leave": () => tournaments.command("leave"),
+  "t-start": () => tournaments.command("start"),
+  "t-withdraw": () => tournaments.command("withdraw"),
   "send-chat": () => sendChat(),
   phrase: (phrase) => socket?.send({ type: "chat", phrase }),
   mute: (key) => toggleMute(key),
@@ -431,6 +443,7 @@ attachInput(document.body, {
   field: (name, value, el) => {
     if (name === "chatDraft") store.update((s) => ({ ...s, chat: { ...s.chat, draft: value } }), { silent: true });
     else if (name === "nickname") store.update((s) => ({ ...s, lobby: { ...s.lobby, nickname: value, nicknameSaved: false } }), { silent: true });
+    else if (name.startsWith("tform.")) tournaments.field(name.slice("tform.".length), value, el);
     else if (name.includes(".")) play.lobbyField(name, value, el);
     else if (name === "joinName") store.update((s) => ({ ...s, room: { ...s.room, joinName: value } }), { silent: true });
     else {

@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
+import { renderTournament, renderTournamentsSection } from "./tournament.js";
 import { renderPlayer, renderLeaderboard } from "./stats.js";
 import { renderChat } from "./chat.js";
 import { connectionText } from "./status.js";
@@ -15,7 +16,10 @@ import { renderTable, renderInvite } from "./table.js";
 /** @typedef {import("./types.js").State} State */
 
 /** @type {Record<string, (state: State) => (HTMLElement|null)[]>} */
-const PAGES = { room: renderRoom, lobby: renderLobby, player: renderPlayer, leaderboard: renderLeaderboard };
+const PAGES = {
+  room: renderRoom, lobby: (state) => [...renderLobby(state), renderTournamentsSection(state)],
+  player: renderPlayer, leaderboard: renderLeaderboard, tournament: renderTournament,
+};
 
 /**
  * Render the whole page for `state` into the `topbar` and `main` elements.

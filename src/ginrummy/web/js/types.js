@@ -51,6 +51,7 @@
  * @property {boolean} [rated]
  * @property {number|null} [timer]
  * @property {number} [watchers]
+ * @property {string|null} [tournament]  the tournament this room is a match of
  * @property {Seat|null} [your_seat]
  */
 
@@ -200,9 +201,10 @@
 
 /**
  * @typedef {object} Route
- * @property {"home"|"room"|"lobby"|"player"|"leaderboard"} name
+ * @property {"home"|"room"|"lobby"|"player"|"leaderboard"|"tournament"} name
  * @property {string|null} room
  * @property {string} [player]
+ * @property {string} [tournament]
  */
 
 /**

@@ -1,0 +1,215 @@
+"""The tournaments of the server: the commands people send (create, join, leave,
+start, withdraw), each decided by the pure core on the tournament's log and appended
+with optimistic concurrency; the news of every change to every instance; the lobby's
+list of open and running public tournaments.
+
+Any instance takes commands; one instance at a time (the lease holder, ``driver``)
+opens the match rooms, records results and pairs the next round.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ginrummy.engine import ForfeitReason
+from ginrummy.server.pubsub import Subscription
+from ginrummy.server.pubsub.memory import MemoryBus
+from ginrummy.server.room import RoomManager
+from ginrummy.server.store import Player, StoreConflict, StoreError
+from ginrummy.server.tokens import new_room_id
+from ginrummy.server.tournaments import matches, records, view
+from ginrummy.server.tournaments.driver import PairingDriver
+from ginrummy.server.tournaments.matches import new_match_id
+from ginrummy.server.tournaments.records import Loaded
+from ginrummy.tournament import (
+    Entrant,
+    Event,
+    Phase,
+    Settings,
+    Tournament,
+    TournamentError,
+    commands,
+)
+
+log = logging.getLogger("ginrummy.server.tournaments")
+
+TOPIC = "tournaments"  # the bus topic: a tournament changed (any instance)
+LISTED = 50  # tournaments the lobby lists at most
+KEPT_VIEWS = 1000  # the newest views of changed tournaments, for the lobby sockets
+ATTEMPTS = 5  # a command lost to another writer is decided anew this often
+
+
+class UnknownTournament(LookupError):
+    """No tournament has this id."""
+
+
+class Contended(RuntimeError):
+    """Other writers kept winning: the command was not applied."""
+
+
+Decide = Callable[[Tournament], tuple[Event, ...]]
+
+
+class TournamentService:
+    def __init__(self, rooms: RoomManager, tick: float = 1.0, lease_ttl: float = 10.0) -> None:
+        self.rooms = rooms
+        self.news = MemoryBus()  # this instance's lobby sockets: TOPIC, {"id": ...}
+        self.listing: dict[str, dict[str, Any]] = {}  # live public tournaments' summaries
+        self.latest: dict[str, dict[str, Any]] = {}  # the full view of each news
+        self.driver = PairingDriver(self, tick, lease_ttl)
+        self._task: asyncio.Task[None] | None = None
+
+    # --- start, stop, news ------------------------------------------------------
+
+    async def start(self) -> None:
+        sub = self.rooms.bus.subscribe(TOPIC)  # first: no change falls in between
+        for row in await self.rooms.store.live_tournaments():
+            if row.public:
+                await self._refresh(row.id)
+        self._task = asyncio.create_task(self._follow(sub))
+        self.driver.start()
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.driver.close()
+
+    async def _follow(self, sub: Subscription) -> None:
+        try:
+            while True:
+                notice = await sub.get()
+                tid = notice.get("id")
+                try:
+                    if isinstance(tid, str):
+                        await self._refresh(tid)
+                    elif notice.get("kind") == "resync":
+                        for row in await self.rooms.store.live_tournaments():
+                            await self._refresh(row.id)
+                except (StoreError, records.DamagedLog) as exc:
+                    log.warning("tournaments: cannot follow %s: %s", dict(notice), exc)
+        finally:
+            sub.close()
+
+    async def _refresh(self, tournament_id: str) -> None:
+        """Read a changed tournament, keep the lobby's list, tell this instance's sockets."""
+        loaded = await records.load(self.rooms.store, tournament_id)
+        if loaded is None:
+            return
+        self._keep(loaded)
+        await self.news.publish(TOPIC, {"id": tournament_id})
+        await self.rooms.lobby_news.publish("lobby", {"kind": "lobby"})
+
+    def _keep(self, loaded: Loaded) -> None:
+        if self.latest.get(loaded.id, {}).get("version", 0) > loaded.version:
+            return  # an older read than the one kept
+        self.latest.pop(loaded.id, None)  # the newest last: the oldest go first
+        self.latest[loaded.id] = view.full(loaded)
+        while len(self.latest) > KEPT_VIEWS:
+            del self.latest[next(iter(self.latest))]
+        live = loaded.state.phase is not Phase.FINISHED
+        if live and loaded.state.settings.public:
+            self.listing[loaded.id] = view.summary(loaded)
+        else:
+            self.listing.pop(loaded.id, None)
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Open and running public tournaments, newest first."""
+        return sorted(self.listing.values(), key=lambda t: (-t["created"], t["id"]))[:LISTED]
+
+    async def changed(self, loaded: Loaded) -> None:
+        self._keep(loaded)
+        await self.rooms.bus.publish(TOPIC, {"kind": "tournament", "id": loaded.id})
+        if loaded.state.phase is Phase.RUNNING:
+            self.driver.kick()
+
+    # --- reading and commands --------------------------------------------------
+
+    async def get(self, tournament_id: str) -> Loaded:
+        loaded = await records.load(self.rooms.store, tournament_id)
+        if loaded is None:
+            raise UnknownTournament(f"there is no tournament {tournament_id!r}")
+        return loaded
+
+    async def run(
+        self,
+        tournament_id: str,
+        decide: Decide,
+        identities: Mapping[str, str] | None = None,
+    ) -> Loaded:
+        """Decide on the tournament as stored and append the events; decided anew if
+        another writer appended first. ``TournamentError`` if the core refuses."""
+        for _ in range(ATTEMPTS):
+            loaded = await self.get(tournament_id)
+            # Pairing a Swiss round of 64 takes a tenth of a second: off the event loop.
+            events = await asyncio.to_thread(decide, loaded.state)
+            if not events:
+                return loaded
+            try:
+                after = await records.append(self.rooms.store, loaded, events, identities)
+            except StoreConflict:
+                log.info("tournament %s: version %d was written elsewhere", tournament_id,
+                         loaded.version + 1)  # fmt: skip
+                continue
+            log.info(
+                "tournament %s: %s", tournament_id, ", ".join(type(e).__name__ for e in events)
+            )
+            await self.changed(after)
+            return after
+        raise Contended(f"tournament {tournament_id}: other writers kept winning")
+
+    async def create(self, settings: Settings, identity_hash: str, player: Player) -> Loaded:
+        created = commands.create(settings, player.id, at=self.rooms.clock.now())
+        loaded = await records.create(
+            self.rooms.store, new_room_id(), created, {player.id: identity_hash}
+        )
+        log.info("tournament %s created: %s, %d places", loaded.id, settings.format.value,
+                 settings.max_players)  # fmt: skip
+        await self.changed(loaded)
+        return loaded
+
+    async def join(self, tournament_id: str, identity_hash: str, player: Player) -> Loaded:
+        entrant = Entrant(player.id, player.name, player.rating)
+        now = self.rooms.clock.now()
+        return await self.run(
+            tournament_id,
+            lambda t: commands.join(t, entrant, at=now, match_ids=new_match_id),
+            {player.id: identity_hash},
+        )
+
+    async def leave(self, tournament_id: str, player: Player) -> Loaded:
+        now = self.rooms.clock.now()
+        return await self.run(tournament_id, lambda t: commands.leave(t, player.id, at=now))
+
+    async def start_now(self, tournament_id: str, player: Player) -> Loaded:
+        now = self.rooms.clock.now()
+        return await self.run(
+            tournament_id,
+            lambda t: commands.start(t, at=now, by=player.id, match_ids=new_match_id),
+        )
+
+    async def withdraw(self, tournament_id: str, player: Player) -> Loaded:
+        """Withdraw; a match being played is forfeited, and its room's match ends too."""
+        now = self.rooms.clock.now()
+        before = await self.get(tournament_id)
+        after = await self.run(
+            tournament_id, lambda t: commands.withdraw(t, player.id, at=now, match_ids=new_match_id)
+        )
+        current = before.state.current
+        for pairing in current.pending() if current is not None else ():
+            if player.id in pairing.players and pairing.match_id is not None:
+                room = await self.rooms.get(pairing.match_id)
+                if room is not None:
+                    await matches.forfeit(
+                        room, before.state, pairing, player.id, ForfeitReason.RESIGNED
+                    )
+        return after
+
+
+__all__ = ["Contended", "TournamentError", "TournamentService", "UnknownTournament"]

@@ -1,0 +1,111 @@
+// Tournaments' intents (docs/protocol.md, Tournaments): open a tournament's page and keep
+// it live over a lobby socket, create one from the lobby's form, join, leave, start,
+// withdraw. When a round is paired the server sends `matched`: the page takes the person
+// to their table. The composition root (main.js) wires them to commands.
+import { api, ApiError, ensureToken, storedToken } from "./api.js";
+import { LobbySocket } from "./socket.js";
+import { t } from "./i18n.js";
+import { createBody, tournamentForm } from "./tournament.js";
+
+/**
+ * @param {{store: import("./store.js").Store, say: (text: string) => void, navigate: (path: string) => void}} app
+ */
+export function tournamentPlay({ store, say, navigate }) {
+  /** @type {LobbySocket|null} */
+  let socket = null;
+
+  /** @param {any} tournament */
+  function show(tournament) {
+    store.update((s) => ({ ...s, page: { status: "ok", data: { tournament } }, tournamentError: null }));
+  }
+
+  /** @param {string} id */
+  async function enter(id) {
+    store.update((s) => ({ ...s, page: { status: "loading", data: null }, tournamentError: null }));
+    try { await ensureToken(); } catch { /* reading needs none */ }
+    socket = new LobbySocket({
+      token: () => storedToken(),
+      onMessage: (msg) => {
+        const m = /** @type {any} */ (msg);
+        if (m.type === "tournament" && m.tournament?.id === id) show(m.tournament);
+        else if (m.type === "matched" && m.room) {
+          say(t("tournament.to_table"));
+          navigate(`/r/${encodeURIComponent(m.room)}`);
+        }
+      },
+      onConnection: () => {},
+    });
+    socket.open();
+    try {
+      show((await api.tournament(id)).tournament);
+    } catch (err) {
+      const status = err instanceof ApiError && err.status === 404 ? "missing" : "error";
+      store.update((s) => ({ ...s, page: { status, data: null } }));
+    }
+  }
+
+  /**
+   * At the table of a tournament's match: when the next round pairs this person, the
+   * server sends `matched` for another room; the page takes them there.
+   * @param {string} roomId  the room of this page
+   */
+  function follow(roomId) {
+    close();
+    socket = new LobbySocket({
+      token: () => storedToken(),
+      onMessage: (msg) => {
+        const m = /** @type {any} */ (msg);
+        if (m.type === "matched" && m.room && m.room !== roomId) {
+          say(t("tournament.to_table"));
+          navigate(`/r/${encodeURIComponent(m.room)}`);
+        }
+      },
+      onConnection: () => {},
+    });
+    socket.open();
+  }
+
+  function close() {
+    if (socket) socket.close();
+    socket = null;
+  }
+
+  /** @param {unknown} err */
+  function failed(err) {
+    const text = err instanceof ApiError && err.status
+      ? t("error.generic", { message: err.message || err.code })
+      : t("error.network");
+    store.update((s) => ({ ...s, tournamentError: text }));
+    say(text);
+  }
+
+  /**
+   * @param {string} name  a field of the create form
+   * @param {string} value
+   * @param {HTMLElement} el
+   */
+  function field(name, value, el) {
+    const v = el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : value;
+    store.update((s) => ({ ...s, tournamentForm: { ...tournamentForm(s), [name]: v } }), { silent: name !== "preset" });
+  }
+
+  async function create() {
+    try {
+      const body = createBody(tournamentForm(store.get()), Date.now() / 1000);
+      const { tournament } = await api.createTournament(body);
+      navigate(`/t/${encodeURIComponent(tournament.id)}`);
+    } catch (err) { failed(err); }
+  }
+
+  /** @param {"join"|"leave"|"start"|"withdraw"} what */
+  async function command(what) {
+    const tour = store.get().page.data?.tournament;
+    if (!tour) return;
+    try {
+      show((await api.tournamentCommand(tour.id, what)).tournament);
+      say(t(`tournament.done.${what}`));
+    } catch (err) { failed(err); }
+  }
+
+  return { enter, follow, close, field, create, command };
+}

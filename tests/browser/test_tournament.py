@@ -1,0 +1,107 @@
+"""A tournament in the page: created from the lobby's form, joined from two browsers,
+computers fill the empty places, the start takes each person to their table, and the
+bracket shows the result of a finished match."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import EN
+from .public import ROOM_URL, enter_lobby
+
+pytestmark = pytest.mark.browser
+
+TOURNAMENT_URL = re.compile(r"/t/[\w-]+$")
+
+
+def test_a_knockout_from_the_lobby_to_a_result_in_the_bracket(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    ann = new_page()
+    enter_lobby(ann, server.url, "Ann Cup")
+    section = ann.get_by_role("region", name=re.compile("^Tournaments"))
+    section.get_by_role("textbox", name="Name", exact=True).fill("Browser Cup")
+    section.get_by_role("combobox", name="Places", exact=True).select_option("4")
+    section.get_by_role("combobox", name="Rules", exact=True).select_option("first-to-knock")
+    section.get_by_role("combobox", name="Empty places at the start").select_option("beginner")
+    section.get_by_role("button", name="Create tournament").click()
+    expect(ann).to_have_url(TOURNAMENT_URL)
+    expect(ann.get_by_role("heading", level=1)).to_have_text("Browser Cup")
+    ann.get_by_role("button", name="Join").click()
+    players = ann.get_by_role("region", name=re.compile("^Players"))
+    expect(players).to_contain_text("Ann Cup")
+
+    bob = new_page(locale="de-DE")
+    enter_lobby(bob, server.url, "Bob Cup", field="Dein Spitzname", change="Spitznamen ändern")
+    listed = bob.get_by_role("region", name=re.compile("^Turniere"))
+    listed.get_by_role("link", name="Browser Cup").click()
+    expect(bob).to_have_url(ann.url)
+    bob.get_by_role("button", name="Anmelden").click()
+    expect(players).to_contain_text("Bob Cup")  # live on ann's page
+
+    ann.get_by_role("button", name="Start now").click()
+    for page in (ann, bob):  # each person is taken to their table
+        expect(page).to_have_url(ROOM_URL)
+    expect(ann.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+    ann.screenshot(path=str(artifacts / "tournament-table.png"))
+
+    ann.get_by_role("button", name="Resign").click()
+    ann.get_by_role("button", name="Yes, resign").click()
+    ann.goto(server.url + "/lobby")
+    ann.get_by_role("region", name=re.compile("^Tournaments")).get_by_role(
+        "link", name="Browser Cup"
+    ).click()
+    bracket = ann.get_by_role("region", name="Bracket")
+    expect(bracket).to_contain_text(re.compile(r"wins \d+:\d+"))
+    expect(bracket.get_by_role("link", name="Watch")).to_have_count(1)  # bob's match runs on
+    ann.screenshot(path=str(artifacts / "tournament-bracket.png"), full_page=True)
+    assert not ann.errors and not bob.errors
+
+
+def _join(page: Any, url: str) -> None:
+    page.goto(url)
+    page.get_by_role("button", name="Join").click()
+    expect(page.get_by_role("button", name="Leave")).to_be_visible()
+
+
+def test_winners_are_taken_from_their_table_to_the_next_round(server: Any, new_page: Any) -> None:
+    pages = [new_page() for _ in range(4)]
+    ann, bob, cat, dan = pages
+    for page, name in zip(pages, ("Ann Four", "Bob Four", "Cat Four", "Dan Four"), strict=True):
+        enter_lobby(page, server.url, name)
+    body = {"name": "Four Cup", "format": "knockout", "max_players": 4}
+    tid = ann.evaluate(
+        """async (body) => {
+            const token = localStorage.getItem('ginrummy.token');
+            const r = await fetch('/api/tournaments', {method: 'POST', body: JSON.stringify(body),
+                headers: {Authorization: 'Bearer ' + token, 'Content-Type': 'application/json'}});
+            return (await r.json()).tournament.id;
+        }""",
+        body,
+    )
+    url = f"{server.url}/t/{tid}"
+    for page in (ann, bob, cat):
+        _join(page, url)
+    dan.goto(url)
+    dan.get_by_role("button", name="Join").click()  # the last place: the tournament starts
+    for page in pages:
+        expect(page).to_have_url(ROOM_URL)
+    # seeds in join order: ann-dan and bob-cat; ann and cat resign
+    assert ann.url == dan.url and bob.url == cat.url and ann.url != bob.url
+    first_round = {page.url for page in pages}
+    for loser in (ann, cat):
+        loser.get_by_role("button", name="Resign").click()
+        loser.get_by_role("button", name="Yes, resign").click()
+    final = re.compile(  # a room that is not one of round one
+        r"/r/(?!(" + "|".join(re.escape(u.rsplit("/", 1)[1]) for u in first_round) + r")$)[\w-]+$"
+    )
+    for winner in (bob, dan):  # taken from the finished table to the final
+        expect(winner).to_have_url(final)
+    assert bob.url == dan.url
+    expect(bob.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+    assert not any(page.errors for page in pages)

@@ -1,0 +1,302 @@
+"""Tournaments through the HTTP API and the sockets: settings and error codes, joins,
+the start with computers filling the places, each match an ordinary room bound to its
+players, results recorded from the rooms, the next round paired, no-shows."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from .helpers import Message, auth, client, hello, identity, receive, receive_until
+
+FAST = {"tournament_tick": 0.02, "test_clock": True}
+
+
+def _create(c: TestClient, token: str, **changes: Any) -> dict[str, Any]:
+    body = {"name": "Friday Cup", "format": "knockout", "max_players": 4, **changes}
+    r = c.post("/api/tournaments", json=body, headers=auth(token))
+    assert r.status_code == 201, r.text
+    t: dict[str, Any] = r.json()["tournament"]
+    return t
+
+
+def _wait(c: TestClient, tid: str, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        t: dict[str, Any] = c.get(f"/api/tournaments/{tid}").json()["tournament"]
+        if pred(t):
+            return t
+        time.sleep(0.02)
+    raise AssertionError(f"the tournament never got there: {t}")
+
+
+def _error(r: Any) -> tuple[int, str]:
+    return r.status_code, r.json()["error"]["code"]
+
+
+def test_settings_are_checked_and_codes_map_to_statuses() -> None:
+    with client(**FAST) as c:
+        ann = identity(c)
+        post = lambda body: c.post("/api/tournaments", json=body, headers=auth(ann))  # noqa: E731
+        base = {"name": "Cup", "format": "knockout", "max_players": 4}
+        assert _error(post({**base, "format": "round robin"})) == (400, "unknown_format")
+        assert _error(post({**base, "max_players": 3})) == (400, "size_out_of_range")
+        assert _error(post({**base, "rounds": 2})) == (400, "bad_settings")
+        assert _error(post({**base, "max_players": "4"})) == (400, "bad_request")
+        assert _error(post({**base, "rated": 1})) == (400, "bad_request")
+        assert _error(post({**base, "colour": "red"})) == (400, "bad_request")
+        assert _error(post({**base, "computer_level": "god"})) == (400, "bad_request")
+        assert _error(post({**base, "start_at": 10.0})) == (400, "start_in_past")
+        r = c.post("/api/tournaments", json=base)
+        assert _error(r) == (401, "unauthorized")
+        assert _error(c.get("/api/tournaments/nope")) == (404, "unknown_tournament")
+        t = _create(c, ann, rules_preset="first-to-knock")
+        assert t["settings"]["target_score"] is None and t["phase"] == "open"
+
+
+def test_joins_leaves_and_refusals() -> None:
+    with client(**FAST) as c:
+        ann, bob = identity(c), identity(c)
+        t = _create(c, ann)
+        tid = t["id"]
+        join = lambda who: c.post(f"/api/tournaments/{tid}/join", headers=auth(who))  # noqa: E731
+        assert join(ann).status_code == 200
+        assert _error(join(ann)) == (409, "already_joined")
+        r = join(bob)
+        names = [c.get("/api/me", headers=auth(who)).json()["player"]["name"] for who in (ann, bob)]
+        assert [e["name"] for e in r.json()["tournament"]["entrants"]] == names
+        assert _error(c.post(f"/api/tournaments/{tid}/start", headers=auth(bob))) == (
+            403, "not_creator",
+        )  # fmt: skip
+        assert _error(c.post(f"/api/tournaments/{tid}/start", headers=auth(ann))) == (
+            409, "too_few_players",
+        )  # fmt: skip
+        assert _error(c.post(f"/api/tournaments/{tid}/withdraw", headers=auth(bob))) == (
+            409, "not_started",
+        )  # fmt: skip
+        r = c.post(f"/api/tournaments/{tid}/leave", headers=auth(bob))
+        assert len(r.json()["tournament"]["entrants"]) == 1
+        assert [x["id"] for x in c.get("/api/lobby").json()["tournaments"]] == [tid]
+        private = _create(c, ann, public=False)
+        assert private["id"] not in [x["id"] for x in c.get("/api/lobby").json()["tournaments"]]
+
+
+def _play_to_the_end(c: TestClient, token: str, room: str) -> None:
+    """Resign at once: the computer wins the match."""
+    with c.websocket_connect("/ws") as ws:
+        welcome, _ = hello(ws, room, token)
+        assert welcome["seat"] == "one"
+        ws.send_json({"type": "resign"})
+        receive_until(ws, lambda m: m["type"] == "event" and m.get("kind") == "forfeit")
+
+
+def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
+    with client(**FAST) as c:
+        ann, bob = identity(c), identity(c)
+        t = _create(c, ann, computer_level="baseline", target_score=10)
+        tid = t["id"]
+        with c.websocket_connect("/ws") as lobby:
+            lobby.send_json({"type": "hello_lobby", "token": ann})
+            first = receive(lobby)
+            assert [x["id"] for x in first["lobby"]["tournaments"]] == [tid]
+            for who in (ann, bob):
+                assert c.post(f"/api/tournaments/{tid}/join", headers=auth(who)).status_code == 200
+            news = receive_until(lobby, lambda m: m["type"] == "tournament")
+            assert news["tournament"]["id"] == tid
+            r = c.post(f"/api/tournaments/{tid}/start", headers=auth(ann))
+            assert r.status_code == 200, r.text
+            started: Message = r.json()["tournament"]
+            assert started["phase"] == "running" and len(started["entrants"]) == 4
+            computers = [e for e in started["entrants"] if e["computer"]]
+            assert [e["computer"] for e in computers] == ["baseline", "baseline"]
+            receive_until(
+                lobby, lambda m: m["type"] == "tournament" and m["tournament"]["phase"] == "running"
+            )
+            # ann is taken to her table, as after a quick match
+            matched = receive_until(lobby, lambda m: m["type"] == "matched")
+            assert matched["seat"] == "one"
+            assert matched["room"] in [p["room"] for p in started["rounds"][0]["pairings"]]
+        ids = {e["name"]: e["id"] for e in started["entrants"]}
+        me = {tok: c.get("/api/me", headers=auth(tok)).json()["player"]["id"] for tok in (ann, bob)}
+        pairings = started["rounds"][0]["pairings"]
+        for tok in (ann, bob):
+            (mine,) = [p for p in pairings if me[tok] in (p["first"], p["second"])]
+            room = c.get(f"/api/rooms/{mine['room']}").json()
+            assert room["rules"]["target_score"] == 10 and room["tournament"] == tid, room
+            _play_to_the_end(c, tok, mine["room"])
+        done = _wait(c, tid, lambda x: x["phase"] == "finished")
+        assert done["finish"] == "completed" and len(done["rounds"]) == 2
+        first_round = {p["room"]: p["result"] for p in done["rounds"][0]["pairings"]}
+        assert all(r is not None and r["winner"] not in me.values() for r in first_round.values())
+        assert done["winner"] in {e["id"] for e in computers}
+        assert done["placings"][0]["player"] == done["winner"]
+        assert set(ids.values()) == {p["player"] for p in done["placings"]}
+        assert tid not in [x["id"] for x in c.get("/api/lobby").json()["tournaments"]]
+
+
+def test_a_player_who_does_not_come_loses_by_no_show() -> None:
+    with client(**FAST) as c:
+        people = [identity(c) for _ in range(4)]
+        t = _create(c, people[0], grace_seconds=10)
+        tid = t["id"]
+        for who in people:
+            c.post(f"/api/tournaments/{tid}/join", headers=auth(who))
+        running = _wait(c, tid, lambda x: x["phase"] == "running")
+        board = running["rounds"][0]["pairings"][0]
+        room = board["room"]
+        _wait_room(c, room)
+        token_of = {c.get("/api/me", headers=auth(p)).json()["player"]["id"]: p for p in people}
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, room, token_of[board["first"]])  # the first comes, the second does not
+            time.sleep(0.1)  # the pairing instance sees who is there
+            c.post("/api/test/clock", json={"advance": 11})
+            done = _wait(c, tid, lambda x: x["rounds"][0]["pairings"][0]["result"] is not None)
+        result = done["rounds"][0]["pairings"][0]["result"]
+        assert result == {
+            "winner": board["first"], "first_points": 0, "second_points": 0,
+            "reason": "no_show", "absent": [board["second"]],
+        }  # fmt: skip
+        over = c.get(f"/api/rooms/{room}").json()
+        assert over["status"] == "over", over
+
+
+def _wait_room(c: TestClient, room: str) -> None:
+    deadline = time.monotonic() + 10
+    while c.get(f"/api/rooms/{room}").status_code != 200:
+        assert time.monotonic() < deadline, f"room {room} never opened"
+        time.sleep(0.02)
+
+
+def test_one_instance_pairs_and_another_carries_on_after_it_dies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    lease = {"lease_ttl": 1.0, "lease_renew": 0.3, **FAST}
+    with client(db, instance_id="i_a", **lease) as a:
+        ann = identity(a)
+        start_at = a.post("/api/test/clock", json={"advance": 0}).json()["now"] + 100
+        t = _create(a, ann, format="swiss", computer_level="random", target_score=5,
+                    start_at=start_at)  # fmt: skip
+        tid = t["id"]
+        driver_a = a.app.state.tournaments.driver  # type: ignore[attr-defined]
+        _until(lambda: tid in driver_a.held)
+        with client(db, instance_id="i_b", **lease) as b:
+            driver_b = b.app.state.tournaments.driver  # type: ignore[attr-defined]
+            driven: list[str] = []
+            drive = driver_b.drive
+
+            async def recording(tournament_id: str) -> None:
+                driven.append(tournament_id)
+                await drive(tournament_id)
+
+            monkeypatch.setattr(driver_b, "drive", recording)
+            time.sleep(0.3)  # b sweeps a few times meanwhile
+            assert tid not in driver_b.held and not driven  # exactly one instance pairs
+            # a dies without a word: its leases run out by themselves
+            monkeypatch.setattr(a.app.state.rooms.store, "release_lease", _never)  # type: ignore[attr-defined]
+            a.__exit__(None, None, None)
+            now_b = b.post("/api/test/clock", json={"advance": 0}).json()["now"]
+            b.post("/api/test/clock", json={"advance": max(0.0, start_at - now_b + 1)})
+            done = _wait(b, tid, lambda x: x["phase"] == "finished")
+            assert tid in driven  # b carried on from the log
+    assert done["finish"] == "completed" and len(done["entrants"]) == 4
+    assert len(done["rounds"]) == done["planned_rounds"] == 3
+    assert all(
+        p["result"] is not None for r in done["rounds"] for p in r["pairings"] if p["second"]
+    )
+    assert [s["rank"] for s in done["standings"]] == [1, 2, 3, 4]
+
+
+async def _never(*args: object) -> None:
+    return None
+
+
+def _until(pred: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 10
+    while not pred():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.02)
+
+
+def test_withdrawing_forfeits_the_match_and_ends_its_room() -> None:
+    with client(**FAST) as c:
+        people = [identity(c) for _ in range(4)]
+        tid = _create(c, people[0])["id"]
+        for who in people:
+            c.post(f"/api/tournaments/{tid}/join", headers=auth(who))
+        running = _wait(c, tid, lambda x: x["phase"] == "running")
+        ann = c.get("/api/me", headers=auth(people[0])).json()["player"]["id"]
+        (mine,) = [p for p in running["rounds"][0]["pairings"] if ann in (p["first"], p["second"])]
+        _wait_room(c, mine["room"])
+        r = c.post(f"/api/tournaments/{tid}/withdraw", headers=auth(people[0]))
+        assert r.status_code == 200, r.text
+        after = r.json()["tournament"]
+        (board,) = [p for p in after["rounds"][0]["pairings"] if p["room"] == mine["room"]]
+        other = mine["second"] if mine["first"] == ann else mine["first"]
+        assert board["result"]["reason"] == "withdrawal" and board["result"]["winner"] == other
+        assert [e["withdrawn"] for e in after["entrants"] if e["id"] == ann] == [True]
+        assert c.get(f"/api/rooms/{mine['room']}").json()["status"] == "over"
+        r = c.post(f"/api/tournaments/{tid}/withdraw", headers=auth(people[0]))
+        assert _error(r) == (409, "withdrawn")
+
+
+def test_news_of_a_private_tournament_reach_only_its_people() -> None:
+    with client(**FAST) as c:
+        ann, eve = identity(c), identity(c)
+        with c.websocket_connect("/ws") as ann_ws, c.websocket_connect("/ws") as eve_ws:
+            for ws, who in ((ann_ws, ann), (eve_ws, eve)):
+                ws.send_json({"type": "hello_lobby", "token": who})
+                assert receive(ws)["type"] == "lobby"
+            private = _create(c, ann, public=False)["id"]
+            news = receive_until(ann_ws, lambda m: m["type"] == "tournament")
+            assert news["tournament"]["id"] == private
+            public = _create(c, ann)["id"]
+            seen = receive_until(eve_ws, lambda m: m["type"] == "tournament")
+            assert seen["tournament"]["id"] == public  # the private one never came
+
+
+def test_the_result_is_the_rooms_first_match_even_after_a_new_one() -> None:
+    with client(tournament_tick=3600.0, test_clock=True) as c:  # sweeps only when kicked
+        people = [identity(c) for _ in range(4)]
+        tid = _create(c, people[0])["id"]
+        for who in people:
+            c.post(f"/api/tournaments/{tid}/join", headers=auth(who))
+        running = _wait(c, tid, lambda x: x["phase"] == "running")
+        board = running["rounds"][0]["pairings"][0]
+        _wait_room(c, board["room"])
+        token_of = {c.get("/api/me", headers=auth(p)).json()["player"]["id"]: p for p in people}
+        with c.websocket_connect("/ws") as one, c.websocket_connect("/ws") as two:
+            hello(one, board["room"], token_of[board["first"]])
+            hello(two, board["room"], token_of[board["second"]])
+            one.send_json({"type": "resign"})
+            over = receive_until(one, lambda m: m["type"] == "event" and m["kind"] == "forfeit")
+            for ws in (one, two):  # both want a new match: the room starts one
+                ws.send_json({"type": "new_match", "version": over["version"]})
+            receive_until(one, lambda m: m["type"] == "event" and m.get("kind") == "match")
+        driver = c.app.state.tournaments.driver  # type: ignore[attr-defined]
+        c.portal.call(driver.sweep)  # type: ignore[union-attr]
+        t = c.get(f"/api/tournaments/{tid}").json()["tournament"]
+        result = t["rounds"][0]["pairings"][0]["result"]
+        assert result is not None and result["reason"] == "played"
+        assert result["winner"] == board["second"]  # the first resigned the first match
+
+
+def test_the_clock_starts_a_tournament_or_cancels_it_at_its_start_time() -> None:
+    with client(**FAST) as c:
+        ann = identity(c)
+        now = c.post("/api/test/clock", json={"advance": 0}).json()["now"]
+        few = _create(c, ann, start_at=now + 100)["id"]
+        filled = _create(c, ann, start_at=now + 100, computer_level="random", target_score=5)["id"]
+        for tid in (few, filled):
+            assert c.post(f"/api/tournaments/{tid}/join", headers=auth(ann)).status_code == 200
+        time.sleep(0.2)  # sweeps before the start time change nothing
+        assert c.get(f"/api/tournaments/{few}").json()["tournament"]["phase"] == "open"
+        c.post("/api/test/clock", json={"advance": 101})
+        assert _wait(c, few, lambda x: x["phase"] == "finished")["finish"] == "cancelled"
+        started = _wait(c, filled, lambda x: x["phase"] != "open")
+        assert started["phase"] == "running" and len(started["entrants"]) == 4
