@@ -16,14 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn
 
-from ginrummy.engine import (
-    ForfeitReason,
-    MatchRecord,
-    Rules,
-    Seat,
-    SeatView,
-    SpectatorView,
-)
+from ginrummy.engine import ForfeitReason, MatchRecord, Rules, Seat, SeatView, SpectatorView
 from ginrummy.server import players as players_
 from ginrummy.server.room import master, people, presenter
 from ginrummy.server.room.chat import Chat
@@ -81,6 +74,7 @@ class Room:
         self._public = presenter.PublicPart(self.rules)
         self.presence = Presence(self.id, ctx.instance_id, settle_s)
         self.duties = Duties(self, ctx)
+        # What the room's people say: ``room.chat.say`` and ``room.chat.history``.
         self.chat = Chat(self.id, self.topic, ctx.store, ctx.bus, ctx.clock, self.spectator_chat)
         self.follower: asyncio.Task[None] | None = None
 
@@ -499,14 +493,3 @@ class Room:
         its grace periods too) and what they write (it may hold the lease)."""
         sub = self.ctx.bus.subscribe(self.topic)
         self.follower = asyncio.create_task(follow(self, sub))
-
-    # --- chat -----------------------------------------------------------------------
-
-    async def say(
-        self, seat: Seat | None, player: Player | None, text: str | None, phrase: str | None
-    ) -> None:
-        """A chat message from a seat (or a spectator) to every socket of the room."""
-        await self.chat.say(seat, player, text, phrase)
-
-    async def chat_history(self) -> list[dict[str, Any]]:
-        return await self.chat.history()

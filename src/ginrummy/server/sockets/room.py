@@ -104,7 +104,7 @@ class RoomSocket:
             self.sent_version = snap.version
             self.seen_connected = tuple(room.connected(s) for s in Seat)
             welcome = {"type": "welcome", "room": room.info(seat), "seat": _label(seat)}
-            history = {"type": "chat_history", "messages": await room.chat_history()}
+            history = {"type": "chat_history", "messages": await room.chat.history()}
         except BaseException:
             # Not half bound: a seat counted online with no forwarder would hold its
             # opponent's claim back and let notices pile up unread.
@@ -281,7 +281,7 @@ class RoomSocket:
         # A seat's player as the room knows it now (a rename shows at once).
         seat = self.seat
         player = self.identity.player if seat is None else room.player_of.get(seat)
-        await room.say(seat, player, fields.get("text"), fields.get("phrase"))
+        await room.chat.say(seat, player, fields.get("text"), fields.get("phrase"))
 
     async def _claim(self, room: Room, fields: Mapping[str, Any]) -> None:
         await room.claim(self._own_seat())

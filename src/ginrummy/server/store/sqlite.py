@@ -17,9 +17,8 @@ import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from ginrummy.server.store import sql
 from ginrummy.server.store.base import (
@@ -48,6 +47,7 @@ from ginrummy.server.store.sqlite_schema import (
     SCHEMA_VERSION,
     TOURNAMENTS,
 )
+from ginrummy.server.store.sqlite_tx import Write, in_savepoint, transaction
 
 T = TypeVar("T")
 log = logging.getLogger("ginrummy.server.store.sqlite")
@@ -80,7 +80,7 @@ class SQLiteStore:
         self.path = path
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         self._db: sqlite3.Connection | None = None
-        self._pending: list[_Write[Any]] = []  # writes waiting for the next commit
+        self._pending: list[Write[Any]] = []  # writes waiting for the next commit
         self._flusher: asyncio.Task[None] | None = None
         self.commits = 0  # write transactions committed (a group commit counts once)
 
@@ -109,7 +109,7 @@ class SQLiteStore:
 
         ``fn`` must not begin or end a transaction: the batch does, around a savepoint
         of its own. Writes are applied in the order they were asked for."""
-        write: _Write[T] = _Write(fn, asyncio.get_running_loop().create_future())
+        write: Write[T] = Write(fn, asyncio.get_running_loop().create_future())
         self._pending.append(write)
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush())
@@ -157,7 +157,7 @@ class SQLiteStore:
         try:
             db.execute("BEGIN IMMEDIATE")
             for fn in fns:
-                outcomes.append(_in_savepoint(db, fn))
+                outcomes.append(in_savepoint(db, fn))
             db.execute("COMMIT")
         except Exception as exc:  # the transaction as a whole failed: undo it all
             log.error("SQLite: a commit of %d write(s) failed, none applied: %s", len(fns), exc)
@@ -271,7 +271,7 @@ class SQLiteStore:
 
     async def ensure_player(self, identity_hash: str, fresh: Player) -> Player:
         def write(db: sqlite3.Connection) -> Player:
-            with _transaction(db):
+            with transaction(db):
                 db.execute(sql.INSERT_PLAYER, (identity_hash, *sql.player_values(fresh)))
                 row = db.execute(sql.PLAYER_OF_IDENTITY, (identity_hash,)).fetchone()
             return sql.player_of(row)
@@ -474,44 +474,3 @@ def _settle(db: sqlite3.Connection, outcome: Outcome) -> None:
 
 def _insert_events(db: sqlite3.Connection, room_id: str, events: Sequence[Event]) -> None:
     db.executemany(sql.INSERT_EVENT, sql.event_values(room_id, events, time.time()))
-
-
-@dataclass(frozen=True, slots=True)
-class _Write(Generic[T]):
-    """A write waiting for its group commit, and its caller's answer."""
-
-    fn: Callable[[sqlite3.Connection], T]
-    done: asyncio.Future[T]
-
-
-def _in_savepoint(db: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> Any:
-    """``fn``'s result, or (undone alone) its conflict or error. An error that ended
-    the whole transaction (disk full, I/O) is raised: it fails the batch."""
-    db.execute("SAVEPOINT write")
-    try:
-        result = fn(db)
-    except Exception as exc:
-        if not db.in_transaction:
-            raise
-        db.execute("ROLLBACK TO write")
-        db.execute("RELEASE write")
-        if isinstance(exc, sqlite3.IntegrityError):
-            return StoreConflict(str(exc))
-        if isinstance(exc, sqlite3.Error):
-            return StoreError(f"SQLite: {exc}")
-        return exc
-    db.execute("RELEASE write")
-    return result
-
-
-class _transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on any error)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
