@@ -1,4 +1,4 @@
-"""``ginrummy serve | analyze | settle | replay | verify | arena | bench``.
+"""``ginrummy serve | analyze | settle | replay | verify | review | arena | bench``.
 
 Each sub-command lives with its layer and is imported only when used, so the engine
 commands start fast and need nothing but the standard library.
@@ -17,6 +17,7 @@ commands:
   settle    score a knock: knocker's and defender's hands
   replay    print a recorded round or match move by move
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
+  review    judge one seat's decisions of a recorded match (docs/review.md)
   arena     play computer players against each other and print statistics
   bench     measure speed: bench engine | bench bots | bench load | bench faults
 
@@ -38,6 +39,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ginrummy import tools
 
         return int(getattr(tools, command)(rest))
+    if command == "review":
+        from ginrummy.review.cli import main as review
+
+        return review(rest)
     if command == "arena":
         from ginrummy.arena import main as arena
 
