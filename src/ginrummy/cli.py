@@ -19,7 +19,7 @@ commands:
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
   review    judge one seat's decisions of a recorded match (docs/review.md)
   arena     play computer players against each other and print statistics
-  bench     measure speed: bench engine | bench bots | bench load | bench faults
+  bench     measure speed: bench engine | bots | load | faults | review
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -67,11 +67,15 @@ def _bench(args: list[str]) -> int:
         from ginrummy.benchmarks.load import main as bench_load
 
         return bench_load(args[1:])
+    if what == "review":
+        from ginrummy.benchmarks.review import main as bench_review
+
+        return bench_review(args[1:])
     if what == "faults":
         from ginrummy.benchmarks.faults import main as bench_faults
 
         return bench_faults(args[1:])
-    print("usage: ginrummy bench engine|bots|load|faults [options]", file=sys.stderr)
+    print("usage: ginrummy bench engine|bots|load|faults|review [options]", file=sys.stderr)
     return 2
 
 

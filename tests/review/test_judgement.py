@@ -35,7 +35,8 @@ from .helpers import TINY, bot_match, first_rounds
 @pytest.mark.parametrize(
     ("loss", "error", "grade"),
     [
-        (0.0, 0.0, Grade.BEST),
+        (0.0, 0.0, Grade.GOOD),  # BEST is for the best choice itself, not a loss of 0
+        (-2.0, 1.0, Grade.GOOD),
         (2.9, 0.1, Grade.GOOD),
         (3.0, 0.1, Grade.INACCURACY),
         (5.9, 1.0, Grade.INACCURACY),

@@ -5,10 +5,11 @@ expert's, how much the choice played loses, its grade and what kind of error it 
 judgement is a function of what the seat could know (and of the generator).
 
 Grades (docs/review.md, "Thresholds"): the loss is the best choice's estimated value
-less the played choice's, in expected round points. A decision is an *inaccuracy*
+less the played choice's, in expected round points; an apparent error is measured
+again on fresh worlds, which alone give the verdict. A decision is an *inaccuracy*
 from 3 points lost, a *mistake* from 6, a *blunder* from 12, and only when the loss is
-at least 2.5 times its standard error over the shared worlds: a smaller loss cannot be
-told from the noise of the sampling.
+at least 2.5 times its standard error: a smaller loss cannot be told from the noise
+of the sampling.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ginrummy.review.rollout import (
     Budget,
     ChoiceValue,
     estimate,
-    paired_error,
+    paired,
     points,
     rollout_player,
     sample,
@@ -62,12 +63,10 @@ class Grade(StrEnum):
 def grade_of(loss: float, error: float, thresholds: Thresholds = THRESHOLDS) -> Grade:
     """The grade of a loss of ``loss`` points with standard error ``error``.
 
-    >>> grade_of(13.0, 2.0), grade_of(13.0, 7.0), grade_of(0.0, 0.0)
-    (<Grade.BLUNDER: 'blunder'>, <Grade.GOOD: 'good'>, <Grade.BEST: 'best'>)
+    >>> grade_of(13.0, 2.0), grade_of(13.0, 7.0), grade_of(-1.0, 0.0)
+    (<Grade.BLUNDER: 'blunder'>, <Grade.GOOD: 'good'>, <Grade.GOOD: 'good'>)
     """
-    if loss <= 0:
-        return Grade.BEST
-    if loss < thresholds.z * error:
+    if loss <= 0 or loss < thresholds.z * error:
         return Grade.GOOD
     if loss >= thresholds.blunder:
         return Grade.BLUNDER
@@ -132,7 +131,7 @@ class Judgement:
     best: Action
     expert: Action
     loss: float  # expected round points lost against the best choice (>= 0)
-    error: float  # the loss's standard error over the shared worlds
+    error: float  # the loss's standard error (over the worlds that gave the verdict)
     grade: Grade
     pattern: Pattern | None  # set for inaccuracies, mistakes and blunders
 
@@ -150,28 +149,31 @@ def judge(
     """Judge playing ``played`` in ``view``: the seat's view is all it gets.
 
     The expert's choice comes first from ``rng`` (the expert draws from it only to
-    check a knock), then the worlds of the estimate."""
+    check a knock), then the worlds of the estimate, then those of a confirmation."""
     expert = Expert()(view, random.Random(rng.getrandbits(64)))
     if len(view.legal_actions) == 1:
         only = ChoiceValue(played, 0.0, ())
         return Judgement((only,), played, played, expert, 0.0, 0.0, Grade.FORCED, None)
     player = rollout_player()
-    worlds = sample(view, budget.worlds, rng)
-    choices = estimate(view, (played, expert), worlds[: budget.samples], budget, player)
+    choices = estimate(view, (played, expert), sample(view, budget.samples, rng), budget, player)
     full = max(len(c.points) for c in choices)
     # The best is the highest estimate among the choices played on every world.
     best = max((c for c in choices if len(c.points) == full), key=lambda c: c.mean)
+    if best.action == played:
+        return Judgement(choices, played, played, expert, 0.0, 0.0, Grade.BEST, None)
     mine = next(c for c in choices if c.action == played)
-    confirm = worlds[budget.samples :]
-    if best is not mine and best.mean - mine.mean >= thresholds.inaccuracy and confirm:
-        # It looks like an error: measure both again on fresh worlds, which also
-        # takes out most of the luck that made ``best`` the best of several.
-        best = best.extended(points(view, best.action, confirm, player))
-        mine = mine.extended(points(view, played, confirm, player))
-        choices = tuple(best if c.action == best.action else c for c in choices)
-        choices = tuple(mine if c.action == played else c for c in choices)
-    loss = max(0.0, best.mean - mine.mean)
-    error = paired_error(best, mine) if loss else 0.0
+    loss, error = paired(best.points, mine.points)
+    if loss >= thresholds.inaccuracy and budget.confirm:
+        # It looks like an error: play both on fresh worlds, and let those alone give
+        # the verdict, since they took no part in choosing the best of several.
+        fresh = sample(view, budget.confirm, rng)
+        extra_best = points(view, best.action, fresh, player)
+        extra_mine = points(view, played, fresh, player)
+        loss, error = paired(extra_best, extra_mine)
+        best, mine = best.extended(extra_best), mine.extended(extra_mine)
+        choices = tuple(
+            best if c.action == best.action else mine if c.action == played else c for c in choices
+        )
     grade = grade_of(loss, error, thresholds)
     pattern = pattern_of(view, played, best.action) if grade.is_error else None
-    return Judgement(choices, played, best.action, expert, loss, error, grade, pattern)
+    return Judgement(choices, played, best.action, expert, max(loss, 0.0), error, grade, pattern)

@@ -57,6 +57,7 @@ class Review:
             "samples": self.budget.samples,
             "screen": self.budget.screen,
             "keep": self.budget.keep,
+            "confirm": self.budget.confirm,
             "seed": self.seed,
             "thresholds": {
                 "inaccuracy": t.inaccuracy,

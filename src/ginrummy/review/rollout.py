@@ -45,19 +45,14 @@ class Budget:
     When the choice played then looks like an error, it and the best choice are
     played on ``confirm`` fresh worlds more (``judgement.judge``)."""
 
-    samples: int = 10
-    screen: int = 3
-    keep: int = 3
-    confirm: int = 20
+    samples: int = 8
+    screen: int = 2
+    keep: int = 2
+    confirm: int = 16
 
     def __post_init__(self) -> None:
         if not 1 <= self.screen <= self.samples or self.keep < 1 or self.confirm < 0:
             raise ValueError("a budget needs 1 <= screen <= samples, keep >= 1 and confirm >= 0")
-
-    @property
-    def worlds(self) -> int:
-        """Worlds sampled per decision (the confirmation's included)."""
-        return self.samples + self.confirm
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,13 +126,19 @@ def play_out(match: MatchState, seat: Seat, rng: random.Random, player: Chooser)
     return result.points if result.winner is seat else -result.points
 
 
-def paired_error(best: ChoiceValue, other: ChoiceValue) -> float:
-    """The standard error of ``best.mean - other.mean`` over the worlds both were
-    played on (the first ones: every choice is played on the same worlds in order)."""
-    n = min(len(best.points), len(other.points))
-    if n < 2:
-        return math.inf
-    diffs = [b - o for b, o in zip(best.points[:n], other.points[:n], strict=True)]
+def paired(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[float, float]:
+    """The mean of ``a - b`` over the worlds both were played on (the first ones:
+    every choice is played on the same worlds in order) and its standard error.
+
+    >>> paired((10, 0, 20), (0, 0, 5))
+    (8.333333333333334, 4.409585518440984)
+    """
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0.0, math.inf
+    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
     mean = sum(diffs) / n
+    if n == 1:
+        return mean, math.inf
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return math.sqrt(var / n)
+    return mean, math.sqrt(var / n)
