@@ -83,6 +83,23 @@ def test_a_round_record_is_not_a_match(capsys, tmp_path):
     assert code == 2 and "kind: a review needs a match record" in err
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["rounds"][1].update(deck="Zz " * 52), "rounds[1]: malformed round record"),
+        (lambda d: d["rounds"].__setitem__(0, [1]), "rounds[0]: not an object"),
+        (lambda d: d["rounds"][0].pop("dealer"), "rounds[0]: malformed round record"),
+    ],
+)
+def test_a_bad_round_is_named_by_its_place(capsys, tmp_path, change, message):
+    data = first_rounds(bot_match(31), 2).to_dict()
+    change(data)
+    path = tmp_path / "bad_round.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run(capsys, str(path), "--seat", "one")
+    assert code == 2 and out == "" and message in err
+
+
 def test_a_record_that_does_not_replay_names_the_round_and_action(capsys, tmp_path):
     data = first_rounds(bot_match(31), 1).to_dict()
     data["rounds"][0]["actions"][1] = "knock Ks"

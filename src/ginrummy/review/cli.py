@@ -14,7 +14,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from ginrummy.engine import GinRummyError, MatchRecord, Seat, load_record
+from ginrummy.engine import (
+    GinRummyError,
+    MatchRecord,
+    RecordError,
+    RoundRecord,
+    Seat,
+    load_record,
+)
 from ginrummy.review.cache import ReviewCache, cache_key
 from ginrummy.review.report import review_match
 from ginrummy.review.rollout import Budget
@@ -72,9 +79,7 @@ def main(argv: Sequence[str]) -> int:
     except ValueError as exc:
         return _fail(f"bad JSON: {exc}")
     try:
-        record = load_record(data)
-        if not isinstance(record, MatchRecord):
-            return _fail("kind: a review needs a match record, not a round record")
+        record = load_match(data)
         seat = Seat.parse(args.seat)
         cache = ReviewCache(args.cache) if args.cache is not None else None
         key = cache_key(record, seat, budget, args.seed)
@@ -94,6 +99,27 @@ def main(argv: Sequence[str]) -> int:
         return _fail(str(exc))
     sys.stdout.write(json.dumps(review, ensure_ascii=False) + "\n")
     return 0
+
+
+def load_match(data: object) -> MatchRecord:
+    """The match record in ``data``; a ``RecordError`` names the field at fault, with
+    the round's place for a bad round (``rounds[2]: malformed round record: ...``)."""
+    try:
+        record = load_record(data)  # type: ignore[arg-type]  # load_record checks it
+    except (RecordError, AttributeError) as exc:  # the engine's reader lets a round
+        # that is not an object through as an AttributeError
+        rounds = data.get("rounds") if isinstance(data, dict) else None
+        for i, rnd in enumerate(rounds if isinstance(rounds, list) else []):
+            if not isinstance(rnd, dict):
+                raise RecordError(f"rounds[{i}]: not an object") from None
+            try:
+                RoundRecord.from_dict(rnd)
+            except RecordError as bad:
+                raise RecordError(f"rounds[{i}]: {bad}") from None
+        raise RecordError(str(exc)) from None
+    if not isinstance(record, MatchRecord):
+        raise RecordError("kind: a review needs a match record, not a round record")
+    return record
 
 
 class _Bar:
