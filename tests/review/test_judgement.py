@@ -15,6 +15,7 @@ from ginrummy.engine import (
     Seat,
     parse_action,
     parse_cards,
+    replay_match,
 )
 from ginrummy.review import (
     THRESHOLDS,
@@ -115,3 +116,9 @@ def test_the_same_seed_gives_the_same_review_whatever_the_workers():
     one = review_match(record, Seat.TWO, budget=TINY, seed=9).to_dict()
     assert one == review_match(record, Seat.TWO, budget=TINY, seed=9, workers=2).to_dict()
     assert one != review_match(record, Seat.TWO, budget=TINY, seed=10).to_dict()
+
+
+def test_judge_refuses_anything_but_a_seat_view():
+    match = replay_match(_scenario())
+    with pytest.raises(TypeError, match="SeatView"):
+        judge(match, parse_action("take"), TINY, random.Random(1))  # type: ignore[arg-type]

@@ -150,6 +150,8 @@ def judge(
 
     The expert's choice comes first from ``rng`` (the expert draws from it only to
     check a knock), then the worlds of the estimate, then those of a confirmation."""
+    if not isinstance(view, SeatView):  # a state would hand over the hidden cards
+        raise TypeError(f"judge takes a seat's view (SeatView), not {type(view).__name__}")
     expert = Expert()(view, random.Random(rng.getrandbits(64)))
     if len(view.legal_actions) == 1:
         only = ChoiceValue(played, 0.0, ())
