@@ -165,9 +165,10 @@ def judge(
         return Judgement(choices, played, played, expert, 0.0, 0.0, Grade.BEST, None)
     mine = next(c for c in choices if c.action == played)
     loss, error = paired(best.points, mine.points)
-    if loss >= thresholds.inaccuracy and budget.confirm:
-        # It looks like an error: play both on fresh worlds, and let those alone give
-        # the verdict, since they took no part in choosing the best of several.
+    if loss >= thresholds.inaccuracy and loss >= error and budget.confirm:
+        # It looks like an error, by more than its noise: play both on fresh worlds,
+        # and let those alone give the verdict, since they took no part in choosing
+        # the best of several.
         fresh = sample(view, budget.confirm, rng)
         extra_best = points(view, best.action, fresh, player)
         extra_mine = points(view, played, fresh, player)
