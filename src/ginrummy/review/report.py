@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ginrummy.engine import Card, MatchRecord, Seat, SeatView
+from ginrummy.engine import Action, Card, MatchRecord, Seat, SeatView
 from ginrummy.review.judgement import THRESHOLDS, Judgement, Thresholds, judge
 from ginrummy.review.replay import Decision, RoundEnd, decisions
 from ginrummy.review.rollout import Budget
@@ -116,7 +116,7 @@ class _Job:
     """One decision to judge: a view and the action played, never a state."""
 
     view: SeatView
-    played: Any
+    played: Action
     round_number: int
     index: int
     budget: Budget
