@@ -22,6 +22,7 @@ from ginrummy.bots.expert import INFERENCE, PLAN
 from ginrummy.bots.expert_model import holding_odds, sample_hands
 from ginrummy.bots.knowledge import Knowledge, read
 from ginrummy.engine import (
+    DECK,
     ActionKind,
     GinRummyError,
     MatchPhase,
@@ -32,7 +33,6 @@ from ginrummy.engine import (
     SeatView,
     legal_actions,
 )
-from ginrummy.engine.cards import DECK
 
 
 class WorldError(GinRummyError):
