@@ -21,7 +21,7 @@ PATTERNS: dict[str, dict[str, str]] = {
     "took_discard": {"en": "taking the discard", "de": "das Aufnehmen der Ablagekarte"},
     "left_discard": {"en": "leaving the discard", "de": "das Liegenlassen der Ablagekarte"},
     "missed_gin": {"en": "missing gin", "de": "verpasstes Gin"},
-    "missed_knock": {"en": "not knocking", "de": "nicht Klopfen"},
+    "missed_knock": {"en": "not knocking", "de": "verpasstes Klopfen"},
     "early_knock": {"en": "knocking too early", "de": "zu frühes Klopfen"},
     "broke_meld": {"en": "breaking up melds", "de": "das Aufbrechen von Meldungen"},
     "fed_opponent": {
