@@ -24,12 +24,15 @@ from ginrummy.review import Budget
 TINY = Budget(samples=3, screen=1, keep=2, confirm=2)
 
 
-def bot_match(seed: int, one: str = "expert", two: str = "strong") -> MatchRecord:
-    """A 100-point match between two bots, everything derived from ``seed``."""
+def bot_match(
+    seed: int, one: str = "expert", two: str = "strong", rules: Rules | None = None
+) -> MatchRecord:
+    """A match between two bots (100 points, standard rules unless ``rules`` says
+    otherwise), everything derived from ``seed``."""
     deck_rng = random.Random(f"{seed}:deck")
     bot_rng = random.Random(f"{seed}:bots")
     bots = {Seat.ONE: make_bot(one), Seat.TWO: make_bot(two)}
-    match = new_match(Rules.preset("standard"), draw_first_dealer(deck_rng))
+    match = new_match(rules or Rules.preset("standard"), draw_first_dealer(deck_rng))
     while not match.is_over:
         if match.phase is MatchPhase.DEAL:
             match = deal(match, shuffled_deck(deck_rng))

@@ -6,16 +6,29 @@ import random
 
 import pytest
 
-from ginrummy.engine import Seat, view_for_seat
+from ginrummy.engine import Phase, Rules, Seat, StockRule, view_for_seat
 from ginrummy.review import Decision, decisions
 from ginrummy.review.worlds import WorldError, sample_worlds
 
 from .helpers import bot_match, first_rounds
 
+VARIANTS = {  # rules and the seed of a bot match under them
+    "standard": (Rules.preset("standard"), 5),
+    "oklahoma": (Rules.preset("oklahoma"), 5),
+    # 11-card deal (opening discard, no upcard), taking the last discard to knock (in
+    # round 2 of seed 10), Big Gin: every phase a decision may be in
+    "eleven": (
+        Rules(eleven_card_deal=True, stock_rule=StockRule.LAST_DISCARD, big_gin_bonus=31),
+        10,
+    ),
+}
+
 
 @pytest.mark.parametrize("seat", list(Seat))
-def test_each_world_shows_the_seat_exactly_its_view(seat):
-    record = first_rounds(bot_match(5), 2)
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_each_world_shows_the_seat_exactly_its_view(seat, variant):
+    rules, seed = VARIANTS[variant]
+    record = first_rounds(bot_match(seed, rules=rules), 3)
     for d in decisions(record, seat):
         if not isinstance(d, Decision):
             continue
@@ -27,6 +40,14 @@ def test_each_world_shows_the_seat_exactly_its_view(seat):
             assert opponent.bit_count() == d.view.table.hand_sizes[seat.other]
             for card in d.view.opponent_known:
                 assert opponent & card.bit
+
+
+def test_the_eleven_card_variant_reaches_the_rare_phases():
+    rules, seed = VARIANTS["eleven"]
+    record = first_rounds(bot_match(seed, rules=rules), 3)
+    views = [d.view for seat in Seat for d in decisions(record, seat) if isinstance(d, Decision)]
+    assert any(v.table.round_phase is Phase.LAST_DISCARD for v in views)
+    assert any(v.table.round_phase is Phase.DISCARD and not v.moves for v in views)
 
 
 def test_worlds_differ_in_the_hidden_cards_and_repeat_for_a_seed():
