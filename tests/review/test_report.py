@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ginrummy.engine import ForfeitReason, MatchRecord, RoundRecord, Seat
+from ginrummy.engine import ForfeitReason, MatchRecord, Phase, RoundRecord, Rules, Seat, StockRule
 from ginrummy.review import Budget, Grade, review_match
 from ginrummy.review.cache import cache_key
 
@@ -59,3 +59,16 @@ def test_the_cache_key_changes_with_everything_the_review_depends_on():
         cache_key(first_rounds(bot_match(44), 1), Seat.ONE, Budget(), 0),
     }
     assert key not in others and len(others) == 4
+
+
+def test_every_decision_phase_is_judged_under_the_eleven_card_rules():
+    rules = Rules(eleven_card_deal=True, stock_rule=StockRule.LAST_DISCARD, big_gin_bonus=31)
+    record = first_rounds(bot_match(10, rules=rules), 2)  # a last-discard decision in round 2
+    phases = set()
+    for seat in Seat:
+        review = review_match(record, seat, budget=TINY)
+        for rnd in review.rounds:
+            for r in rnd.decisions:
+                phases.add(r.decision.view.table.round_phase)
+                assert r.judgement.played is r.decision.played
+    assert Phase.LAST_DISCARD in phases and Phase.DISCARD in phases
