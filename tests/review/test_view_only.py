@@ -29,37 +29,47 @@ def _seen_by(record: MatchRecord, seat: Seat) -> set[Card]:
     return seen
 
 
-def _hidden_swap(record: MatchRecord, seat: Seat) -> MatchRecord:
-    """The record with a card of the opponent's hidden hand swapped for a stock card
-    that nobody drew: positions the seat never saw before the round's end. The swap
-    is one after which the record still replays and the opponent's hand differs."""
+def _hidden_swaps(record: MatchRecord, seat: Seat, most: int = 3) -> MatchRecord:
+    """The record with up to ``most`` cards of the opponent's hidden hand swapped for
+    stock cards that nobody drew: deck positions the seat never saw before the round's
+    end. Each swap is one after which the record still replays."""
     rnd = record.rounds[0]
     final = replay_match(record).rounds[0].result.hands[seat.other]
     seen = _seen_by(record, seat)
     hidden = [c for c in final if c not in seen]
-    stock = replay_match(record).played[0].stock
-    unseen_stock = [c for c in stock if c not in seen]
-    for a, b in itertools.product(hidden, unseen_stock):
-        deck = list(rnd.deck)
-        i, j = deck.index(a), deck.index(b)
-        deck[i], deck[j] = deck[j], deck[i]
-        changed = MatchRecord(
-            record.rules,
-            record.first_dealer,
-            (RoundRecord(tuple(deck), rnd.dealer, rnd.actions),),
-        )
+    stock = [c for c in replay_match(record).played[0].stock if c not in seen]
+    deck: tuple[Card, ...] = rnd.deck
+    used: set[Card] = set()
+    for a, b in itertools.product(hidden, stock):
+        if len(used) == 2 * most:
+            break
+        if a in used or b in used:
+            continue
+        trial = list(deck)
+        i, j = trial.index(a), trial.index(b)
+        trial[i], trial[j] = b, a
+        changed = _with_deck(record, tuple(trial))
         try:
             replay_match(changed)
         except GinRummyError:
             continue  # the opponent's recorded knock is not legal with that hand
-        return changed
-    raise AssertionError("no swap of hidden cards keeps the record replayable")
+        deck = tuple(trial)
+        used |= {a, b}
+    assert used, "no swap of hidden cards keeps the record replayable"
+    return _with_deck(record, deck)
+
+
+def _with_deck(record: MatchRecord, deck: tuple[Card, ...]) -> MatchRecord:
+    rnd = record.rounds[0]
+    return MatchRecord(
+        record.rules, record.first_dealer, (RoundRecord(deck, rnd.dealer, rnd.actions),)
+    )
 
 
 def test_changing_the_opponents_hidden_cards_changes_no_judgement_before_the_end():
     for seed, seat in ((11, Seat.ONE), (12, Seat.TWO)):
         record = first_rounds(bot_match(seed), 1)
-        changed = _hidden_swap(record, seat)
+        changed = _hidden_swaps(record, seat)
         before = replay_match(record).rounds[0].result
         after = replay_match(changed).rounds[0].result
         assert before.hands[seat.other] != after.hands[seat.other]  # the swap is real
