@@ -18,6 +18,7 @@ from ginrummy.server import api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
+from ginrummy.server.reviews import ReviewJobs
 from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
@@ -69,6 +70,10 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         rooms = _room_manager(settings, store, bus)
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
+        reviews = ReviewJobs(
+            settings.data_dir / "reviews", settings.review_budget, settings.review_workers
+        )
+        app.state.reviews = reviews
         log.info("store %s open", settings.store_url.split(":", 1)[0])
         log.info(
             "instance %s (room leases last %g s, renewed every %g s)",
@@ -84,6 +89,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
             yield
         finally:
             await app.state.quick.close()
+            reviews.close()
             await rooms.close()
             await bus.close()
             await store.close()

@@ -1,0 +1,163 @@
+"""Match reviews over HTTP: who may review what, the job's progress, the cached review,
+and the match history on the player page."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from ginrummy.review import Budget
+from ginrummy.server.reviews import ReviewJobs
+
+from .helpers import Message, auth, client, create, hello, identity, receive, simple_choice
+
+# Two worlds at least: one world gives no standard error (an infinite one).
+SMALL = Budget(samples=2, screen=1, keep=1, confirm=0)
+
+
+def _settings(tmp_path: Path) -> dict[str, Any]:
+    return {"data_dir": tmp_path, "review_budget": SMALL}
+
+
+def _play_then_resign(c: TestClient, room: str, token: str, moves: int = 12) -> None:
+    """Seat one makes ``moves`` plain choices against the computer, then resigns."""
+    with c.websocket_connect("/ws") as ws:
+        _, latest = hello(ws, room, token)
+        made = 0
+        while made < moves:
+            view = latest["view"]
+            if view["legal_actions"]:
+                action = simple_choice(view)
+                ws.send_json({"type": "act", "version": latest["version"], "action": action})
+                made += 1
+            elif view["table"]["match_phase"] != "round":
+                break  # the round is over: resign between rounds
+            msg: Message = receive(ws)
+            while msg["type"] != "view":
+                msg = receive(ws)
+            latest = msg
+        ws.send_json({"type": "resign"})
+        while latest["view"]["table"]["match_phase"] != "over":
+            latest = receive(ws)
+            while latest["type"] != "view":
+                latest = receive(ws)
+
+
+def _poll(c: TestClient, path: str, headers: dict[str, str], timeout: float = 120.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        r = c.get(path, headers=headers)
+        if r.status_code == 200:
+            return r.json()
+        assert r.status_code == 202, r.text
+        body = r.json()
+        assert body["state"] in ("queued", "running")
+        assert 0 <= body["done"] <= body["total"] or body["total"] == 0
+        time.sleep(0.05)
+    raise AssertionError(f"the review of {path} did not finish in {timeout} s")
+
+
+def test_a_player_reviews_their_seat_after_the_match(tmp_path: Path) -> None:
+    with client(**_settings(tmp_path)) as c:
+        ann = identity(c)
+        room = create(c, ann, kind="solo", opponent="bot:casual")
+        path = f"/api/rooms/{room}/review"
+        r = c.post(path, headers=auth(ann))
+        assert r.status_code == 403, r.text
+        assert r.json()["error"]["code"] == "match_running"
+        _play_then_resign(c, room, ann)
+        r = c.post(path, headers=auth(ann))
+        assert r.status_code in (200, 202), r.text
+        first = r.json()
+        assert first["seat"] == "one"
+        done = _poll(c, path, auth(ann))
+        assert done["state"] == "done" and done["job"] == first["job"]
+        review = done["review"]
+        assert review["kind"] == "review" and review["seat"] == "one"
+        assert review["samples"] == 2  # the settings' budget
+        decisions = [d for rnd in review["rounds"] for d in rnd["decisions"]]
+        assert len(decisions) >= 3
+        assert all("grade" in d for d in decisions)
+        # Cached under the data dir: asked again, it is there at once.
+        assert list((tmp_path / "reviews").glob("*.json"))
+        again = c.get(path, headers=auth(ann))
+        assert again.status_code == 200
+        assert again.json()["review"] == review
+
+
+def test_who_may_review_what(tmp_path: Path) -> None:
+    with client(**_settings(tmp_path)) as c:
+        ann, bob, eve = identity(c), identity(c), identity(c)
+        private = create(c, ann, kind="solo", opponent="bot:casual")
+        public = create(c, bob, kind="room", opponent="bot:casual", visibility="public")
+        unknown = c.get("/api/rooms/nope/review", headers=auth(ann))
+        assert unknown.status_code == 404
+        assert unknown.json()["error"]["code"] == "unknown_room"
+        # Nobody reviews a running match, not even a spectator of a public one.
+        running = c.get(f"/api/rooms/{public}/review?seat=one", headers=auth(eve))
+        assert running.json()["error"]["code"] == "match_running"
+        _play_then_resign(c, private, ann, moves=2)
+        _play_then_resign(c, public, bob, moves=2)
+
+        def code(room: str, seat: str, token: str | None) -> tuple[int, str | None]:
+            headers = auth(token) if token else {}
+            r = c.get(f"/api/rooms/{room}/review?seat={seat}", headers=headers)
+            return r.status_code, r.json().get("error", {}).get("code")
+
+        # A player reviews their own seat only.
+        assert code(private, "two", ann) == (403, "not_allowed")
+        assert code(public, "two", bob) == (403, "not_allowed")
+        # Strangers never review a private match; anyone reviews either seat of a public one.
+        assert code(private, "one", eve) == (403, "not_allowed")
+        assert code(private, "one", None) == (403, "not_allowed")
+        assert code(public, "two", eve)[0] in (200, 202)
+        assert code(public, "one", None)[0] in (200, 202)
+        assert code(public, "three", eve) == (400, "bad_request")
+        # Without a seat a spectator must say which; a player gets their own.
+        assert code(public, "", eve) == (400, "bad_request")
+        own = c.get(f"/api/rooms/{private}/review", headers=auth(ann))
+        assert own.json()["seat"] == "one"
+
+
+def test_one_job_per_review_at_a_time(tmp_path: Path) -> None:
+    with client(**_settings(tmp_path)) as c:
+        ann = identity(c)
+        room = create(c, ann, kind="solo", opponent="bot:casual")
+        _play_then_resign(c, room, ann, moves=20)
+        jobs: ReviewJobs = c.app.state.reviews  # type: ignore[attr-defined]
+        started = [c.post(f"/api/rooms/{room}/review", headers=auth(ann)).json() for _ in range(3)]
+        assert len({s["job"] for s in started}) == 1
+        _poll(c, f"/api/rooms/{room}/review", auth(ann))
+        assert not jobs.running()
+
+
+def test_a_full_queue_answers_busy(tmp_path: Path) -> None:
+    with client(**_settings(tmp_path), review_workers=1) as c:
+        ann = identity(c)
+        jobs: ReviewJobs = c.app.state.reviews  # type: ignore[attr-defined]
+        jobs.limit = 0  # no room for another job
+        room = create(c, ann, kind="solo", opponent="bot:casual")
+        _play_then_resign(c, room, ann, moves=2)
+        r = c.post(f"/api/rooms/{room}/review", headers=auth(ann))
+        assert r.status_code == 503
+        assert r.json()["error"]["code"] == "busy"
+
+
+def test_the_player_page_lists_matches_newest_first_with_a_review_link(tmp_path: Path) -> None:
+    with client(**_settings(tmp_path)) as c:
+        ann = identity(c)
+        first = create(c, ann, kind="solo", opponent="bot:casual")
+        _play_then_resign(c, first, ann, moves=2)
+        second = create(c, ann, kind="solo", opponent="bot:strong")
+        _play_then_resign(c, second, ann, moves=2)
+        me = c.get("/api/me", headers=auth(ann)).json()["player"]
+        page = c.get(f"/api/players/{me['id']}").json()
+        matches = page["matches"]
+        assert [m["room"] for m in matches] == [second, first]
+        assert [m["bot"] for m in matches] == ["strong", "casual"]
+        assert all(m["won"] is False and m["forfeit"] == "resigned" for m in matches)
+        assert matches[0]["review"] == f"/r/{second}/review/one"
+        assert matches[0]["t"] >= matches[1]["t"]
