@@ -114,7 +114,8 @@ def _page_routes(static: StaticFiles) -> list[Route]:
         # At the root, so that its scope is the whole site.
         return static.response(request, SERVICE_WORKER)
 
-    pages = ("/", "/r/{room_id}", "/lobby", "/leaderboard", "/p/{player_id}")
+    review = "/r/{room_id}/review/{seat}"  # the match review (web/js/review.js)
+    pages = ("/", "/r/{room_id}", review, "/lobby", "/leaderboard", "/p/{player_id}")
     return [
         *(Route(path, index, methods=["GET", "HEAD"]) for path in pages),
         Route("/sw.js", service_worker, methods=["GET", "HEAD"]),

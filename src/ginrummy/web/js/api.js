@@ -103,4 +103,7 @@ export const api = {
   leaveQuick: () => withToken((token) => request("DELETE", "/api/quick", undefined, token)),
   player: (/** @type {string} */ id) => request("GET", `/api/players/${encodeURIComponent(id)}`),
   leaderboard: () => request("GET", "/api/leaderboard"),
+  // Starts the review job (POST), then polls it (GET): docs/protocol.md, "Reviews".
+  review: (/** @type {string} */ id, /** @type {string} */ seat, start = false) =>
+    request(start ? "POST" : "GET", `/api/rooms/${encodeURIComponent(id)}/review?seat=${seat}`, undefined, storedToken()),
 };

@@ -14,6 +14,8 @@ import { patchClocks } from "./table.js";
 import { seatName } from "./status.js";
 import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
+import { parseReviewPath } from "./review.js";
+import { reviewJob } from "./reviewjob.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
 import { afterPaint, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
@@ -85,6 +87,7 @@ function limits() {
 }
 
 const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits });
+const reviews = reviewJob({ store });
 
 // ---------------------------------------------------------------- routes
 
@@ -93,6 +96,8 @@ const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits
  * @returns {Route}
  */
 function routeOf(pathname) {
+  const review = parseReviewPath(pathname);
+  if (review) return { name: "review", room: review.room, seat: review.seat };
   const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
   if (room) return { name: "room", room: decodeURIComponent(room[1]) };
   const player = /^\/p\/([^/]+)\/?$/.exec(pathname);
@@ -116,6 +121,7 @@ function leaveRoom() {
   if (socket) socket.close();
   socket = null;
   play.closeLobby();
+  reviews.stop();
   resetChat();
 }
 
@@ -150,6 +156,7 @@ function enter(route) {
     }).catch(() => { /* level keys are shown instead */ });
   }
   else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
+  else if (route.name === "review" && room && route.seat) reviews.enter(room, route.seat);
   else enterHome();
   if (route.name !== "home") play.loadMe();
   main.focus({ preventScroll: true });
@@ -412,6 +419,7 @@ const commands = {
     say(t("claim.waiting.ann"));
   },
   resign: () => store.update((s) => ({ ...s, confirmResign: !s.confirmResign })),
+  "review-step": (delta) => reviews.step(Number(delta)),
   "resign-no": () => store.update((s) => ({ ...s, confirmResign: false })),
   "resign-yes": () => {
     socket?.send({ type: "resign" });
@@ -447,6 +455,7 @@ attachInput(document.body, {
 });
 
 window.addEventListener("popstate", () => enter(routeOf(location.pathname)));
+document.addEventListener("keydown", (event) => reviews.key(event));
 
 watchNetwork((online) => {
   const waiting = needsConnection(store.get());

@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { renderPlayer, renderLeaderboard } from "./stats.js";
+import { renderReview } from "./review.js";
 import { renderChat } from "./chat.js";
 import { connectionText } from "./status.js";
 import { needsConnection } from "./offline.js";
@@ -15,7 +16,7 @@ import { renderTable, renderInvite } from "./table.js";
 /** @typedef {import("./types.js").State} State */
 
 /** @type {Record<string, (state: State) => (HTMLElement|null)[]>} */
-const PAGES = { room: renderRoom, lobby: renderLobby, player: renderPlayer, leaderboard: renderLeaderboard };
+const PAGES = { room: renderRoom, lobby: renderLobby, player: renderPlayer, leaderboard: renderLeaderboard, review: renderReview };
 
 /**
  * Render the whole page for `state` into the `topbar` and `main` elements.

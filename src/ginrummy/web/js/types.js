@@ -186,9 +186,10 @@
 
 /**
  * @typedef {object} Route
- * @property {"home"|"room"|"lobby"|"player"|"leaderboard"} name
+ * @property {"home"|"room"|"lobby"|"player"|"leaderboard"|"review"} name
  * @property {string|null} room
  * @property {string} [player]
+ * @property {"one"|"two"} [seat]  the reviewed seat (review)
  */
 
 /**
