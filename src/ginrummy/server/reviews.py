@@ -6,9 +6,9 @@ polling reads the same state. One job per review key (record, seat, budget, seed
 thresholds) at a time; a finished review is kept in a ``ReviewCache`` under the data
 dir, so asking again costs nothing.
 
-Worker threads share the interpreter with the event loop; the engine releases the GIL
-often enough that the loop stays responsive, and the pool (``review_workers``, default
-1) bounds how much of the machine reviews may take.
+Worker threads share the interpreter with the event loop, which gets its turn at every
+switch interval (5 ms): the server keeps answering while a review runs, a little
+slower. The pool (``review_workers``, default 1) bounds how many reviews run at once.
 """
 
 from __future__ import annotations
