@@ -41,11 +41,18 @@ def test_review_a_match_by_button_and_by_keyboard(
     page = new_page()
     start_solo(page, review_server.url)
     rng = random.Random(5)
-    for _ in range(8):
+    # One whole round (its end shows both hands in the review), then a few decisions.
+    did = ""
+    for _ in range(200):
+        did = decide(page, rng)
+        if did in ("next_round", "match_over"):
+            break
+    for _ in range(4 if did == "next_round" else 0):
         if decide(page, rng, knock=False) in ("next_round", "match_over"):
             break
-    page.get_by_role("button", name="Resign", exact=True).click()
-    page.get_by_role("alertdialog").get_by_role("button", name="Yes, resign").click()
+    if did != "match_over":  # a round may have ended the match
+        page.get_by_role("button", name="Resign", exact=True).click()
+        page.get_by_role("alertdialog").get_by_role("button", name="Yes, resign").click()
     expect(status(page)).to_contain_text(EN.match_over)
 
     page.get_by_role("link", name="Review the match").click()
@@ -87,6 +94,17 @@ def test_review_a_match_by_button_and_by_keyboard(
     assert page.locator("#review-played").inner_text().strip()
     page.screenshot(path=str(artifacts / "review.png"), full_page=True)
 
+    # The first round's end: both hands.
+    end = page.get_by_role("heading", name=re.compile(r"^End of round 1 "))
+    for _ in range(200):
+        if end.count():
+            break
+        following.click()
+    expect(end).to_be_visible()
+    for hand in ("Hand of the reviewed seat", "The opponent's hand"):
+        expect(page.get_by_role("img", name=re.compile(rf"^{hand}: \w"))).to_be_visible()
+    page.screenshot(path=str(artifacts / "review-round-end.png"), full_page=True)
+
     # German, by the language switch.
     page.get_by_role("button", name="Deutsch").click()
     expect(page.get_by_role("button", name="Nächste Entscheidung")).to_be_visible()
@@ -101,7 +119,7 @@ def test_review_a_match_by_button_and_by_keyboard(
     page.goto(f"{review_server.url}/p/{me}")
     matches = page.get_by_role("region", name="Recent matches")
     expect(matches.get_by_role("row")).to_have_count(2)
-    expect(matches).to_contain_text("lost (by resignation)")
+    expect(matches).to_contain_text("lost (by resignation)" if did != "match_over" else "Computer")
     matches.get_by_role("link", name="Review").click()
     expect(_step_heading(page)).to_have_text(re.compile(r"step 1 of"))
     assert not page.errors
