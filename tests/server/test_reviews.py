@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from ginrummy.engine import MatchRecord, Seat
 from ginrummy.review import Budget
 from ginrummy.server.reviews import ReviewJobs
 from ginrummy.server.settings import Settings
@@ -175,3 +176,23 @@ def test_review_settings_from_the_environment() -> None:
     for bad in ({"GINRUMMY_REVIEW_SAMPLES": "1"}, {"GINRUMMY_REVIEW_WORKERS": "0"}):
         with pytest.raises(ValueError, match="at least"):
             Settings.from_env(bad)
+
+
+def test_closing_the_pool_stops_a_running_review(tmp_path: Path) -> None:
+    with client(**_settings(tmp_path)) as c:
+        ann = identity(c)
+        room = create(c, ann, kind="solo", opponent="bot:casual")
+        _play_then_resign(c, room, ann, moves=30)
+        record = MatchRecord.from_dict(c.get(f"/api/rooms/{room}/record").json())
+    # The default budget: a review of many decisions takes a while.
+    jobs = ReviewJobs(tmp_path / "other", Budget())
+    job = jobs.start(record, Seat.ONE)
+    deadline = time.monotonic() + 30
+    while jobs.start(record, Seat.ONE).done == 0:
+        assert time.monotonic() < deadline, "the review never started"
+        time.sleep(0.005)
+    began = time.monotonic()
+    jobs.close()
+    assert time.monotonic() - began < 5  # it stopped at its next decision
+    assert jobs.running() == 0
+    assert jobs.cache.get(job.key) is None
