@@ -12,8 +12,10 @@ from starlette.testclient import TestClient
 
 from ginrummy.engine import MatchRecord, Seat
 from ginrummy.review import Budget
+from ginrummy.server import players as players_
 from ginrummy.server.reviews import ReviewJobs
 from ginrummy.server.settings import Settings
+from ginrummy.server.store import ResultRow
 
 from .helpers import Message, auth, client, create, hello, identity, receive, simple_choice
 
@@ -196,3 +198,27 @@ def test_closing_the_pool_stops_a_running_review(tmp_path: Path) -> None:
     assert time.monotonic() - began < 5  # it stopped at its next decision
     assert jobs.running() == 0
     assert jobs.cache.get(job.key) is None
+
+
+def _row(room: str, seq: int, t: float, opponent: str | None, won: bool) -> ResultRow:
+    return ResultRow(
+        room=room, match_seq=seq, player="p_me", seat="two", opponent=opponent,
+        bot=None if opponent else "casual", rated=False, won=won, rounds=3, gins=0,
+        undercuts_scored=0, undercuts_suffered=0, points=30, margin=5 if won else -5,
+        forfeit=None, rating=None, rd=None, t=t,
+    )  # fmt: skip
+
+
+def test_history_links_only_a_room_s_latest_match_to_its_review() -> None:
+    rows = [
+        _row("r_a", 3, 100.0, "p_bob", True),
+        _row("r_a", 9, 200.0, "p_bob", False),  # a rematch in the same room
+        _row("r_b", 1, 150.0, None, True),
+    ]
+    out = players_.history(rows, {"p_bob": "Bob#ab12"})
+    assert [(m["room"], m["t"]) for m in out] == [("r_a", 200.0), ("r_b", 150.0), ("r_a", 100.0)]
+    assert [m["review"] for m in out] == ["/r/r_a/review/two", "/r/r_b/review/two", None]
+    assert out[0]["opponent"] == {"id": "p_bob", "name": "Bob#ab12"}
+    assert out[1]["opponent"] is None and out[1]["bot"] == "casual"
+    many = [_row(f"r_{i}", 1, float(i), None, False) for i in range(80)]
+    assert len(players_.history(many, {})) == players_.HISTORY_LENGTH
