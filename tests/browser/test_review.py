@@ -109,6 +109,7 @@ def test_review_a_match_by_button_and_by_keyboard(
     page.get_by_role("button", name="Deutsch").click()
     expect(page.get_by_role("button", name="Nächste Entscheidung")).to_be_visible()
     expect(page.get_by_role("button", name="Vorige Entscheidung")).to_be_visible()
+    page.screenshot(path=str(artifacts / "review-de.png"), full_page=True)
     page.get_by_role("button", name="English").click()
 
     # The player page lists the match, newest first, with the same review.
