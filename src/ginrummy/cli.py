@@ -1,4 +1,4 @@
-"""``ginrummy serve | analyze | settle | replay | verify | arena | bench``.
+"""``ginrummy serve | analyze | settle | replay | verify | review | arena | bench``.
 
 Each sub-command lives with its layer and is imported only when used, so the engine
 commands start fast and need nothing but the standard library.
@@ -6,6 +6,7 @@ commands start fast and need nothing but the standard library.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 
@@ -17,8 +18,9 @@ commands:
   settle    score a knock: knocker's and defender's hands
   replay    print a recorded round or match move by move
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
+  review    judge one seat's decisions of a recorded match (docs/review.md)
   arena     play computer players against each other and print statistics
-  bench     measure speed: bench engine | bots | load | faults | web | abuse | tournament
+  bench     measure: bench engine | bots | load | faults | web | abuse | review | tournament
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -38,6 +40,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ginrummy import tools
 
         return int(getattr(tools, command)(rest))
+    if command == "review":
+        from ginrummy.review.cli import main as review
+
+        return review(rest)
     if command == "arena":
         from ginrummy.arena import main as arena
 
@@ -48,41 +54,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2
 
 
+BENCHES = ("engine", "bots", "load", "faults", "web", "abuse", "review", "tournament")
+"""``ginrummy bench NAME`` runs ``ginrummy.benchmarks.NAME.main`` (imported on demand)."""
+
+
 def _bench(args: list[str]) -> int:
     what = args[0] if args else ""
-    if what == "engine":
-        from ginrummy.benchmarks.engine import main as bench_engine
-
-        return bench_engine(args[1:])
-    if what == "bots":
-        from ginrummy.benchmarks.bots import main as bench_bots
-
-        return bench_bots(args[1:])
-    if what == "load":
-        from ginrummy.benchmarks.load import main as bench_load
-
-        return bench_load(args[1:])
-    if what == "faults":
-        from ginrummy.benchmarks.faults import main as bench_faults
-
-        return bench_faults(args[1:])
-    if what == "web":
-        from ginrummy.benchmarks.web import main as bench_web
-
-        return bench_web(args[1:])
-    if what == "abuse":
-        from ginrummy.benchmarks.abuse import main as bench_abuse
-
-        return bench_abuse(args[1:])
-    if what == "tournament":
-        from ginrummy.benchmarks.tournament import main as bench_tournament
-
-        return bench_tournament(args[1:])
-    print(
-        "usage: ginrummy bench engine|bots|load|faults|web|abuse|tournament [options]",
-        file=sys.stderr,
-    )
-    return 2
+    if what not in BENCHES:
+        print(f"usage: ginrummy bench {'|'.join(BENCHES)} [options]", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"ginrummy.benchmarks.{what}")
+    code: int = module.main(args[1:])
+    return code
 
 
 if __name__ == "__main__":

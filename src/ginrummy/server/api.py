@@ -17,6 +17,7 @@ from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.ratelimit import RateLimited, client_address, of_app
 from ginrummy.server.responses import JSONResponse
+from ginrummy.server.reviews import ReviewBusy, ReviewJobs
 from ginrummy.server.room import Room, RoomError, RoomManager, round_record
 from ginrummy.server.store import StoreError
 from ginrummy.server.tokens import hash_token, new_token
@@ -34,12 +35,14 @@ STATUS = {
     "bad_token": 401,
     "match_running": 403,
     "round_running": 403,
+    "not_allowed": 403,
     "unknown_room": 404,
     "unknown_player": 404,
     "not_found": 404,
     "room_full": 409,
     "unavailable": 503,
     "busy": 503,
+    "review_failed": 500,
 }
 
 
@@ -256,7 +259,18 @@ async def player_page(request: Request) -> JSONResponse:
     if player is None:
         raise ApiError("unknown_player", "there is no such player")
     results = await rooms.store.results_of(player.id)
-    return JSONResponse({"player": players_.summary(player), "stats": players_.statistics(results)})
+    names: dict[str, str] = {}
+    for opponent in {r.opponent for r in results if r.opponent is not None}:
+        found = await rooms.store.player(opponent)
+        if found is not None:
+            names[opponent] = players_.tag(found)
+    return JSONResponse(
+        {
+            "player": players_.summary(player),
+            "stats": players_.statistics(results),
+            "matches": players_.history(results, names),
+        }
+    )
 
 
 async def leaderboard(request: Request) -> JSONResponse:
@@ -378,6 +392,30 @@ async def room_record(request: Request) -> JSONResponse:
     return JSONResponse(round_record(room.rules, room.current, int(number)))
 
 
+async def room_review(request: Request) -> JSONResponse:
+    """Start or poll the review of one seat of the room's finished match: 202 while it
+    runs (with its progress), 200 with the review once done (docs/protocol.md)."""
+    room = await _room(request)
+    own = room.seat_of(await _identity(request, required=False))
+    asked = request.query_params.get("seat") or (own.label if own is not None else None)
+    if asked not in ("one", "two"):
+        raise ApiError("bad_request", "seat must be 'one' or 'two'")
+    seat = Seat.parse(asked)
+    if own is not None and seat != own:
+        raise ApiError("not_allowed", "a player reviews their own seat only")
+    if own is None and not (room.public and room.spectators):
+        raise ApiError("not_allowed", "only the players review a private match")
+    record = room.record()  # RoomError match_running until the match is over
+    reviews: ReviewJobs = request.app.state.reviews
+    try:
+        job = reviews.start(record, seat)
+    except ReviewBusy:
+        raise ApiError("busy", "too many reviews are waiting; try again in a minute") from None
+    if job.state == "failed":
+        raise ApiError("review_failed", f"the review failed: {job.error}")
+    return JSONResponse(job.to_dict(), status_code=200 if job.state == "done" else 202)
+
+
 async def get_levels(request: Request) -> JSONResponse:
     return JSONResponse(
         {
@@ -457,6 +495,7 @@ routes = [
     Route("/api/rooms/{room_id}", _guard(room_info), methods=["GET"]),
     Route("/api/rooms/{room_id}/join", _guard(join_room), methods=["POST"]),
     Route("/api/rooms/{room_id}/record", _guard(room_record), methods=["GET"]),
+    Route("/api/rooms/{room_id}/review", _guard(room_review), methods=["GET", "POST"]),
     Route("/api/levels", _guard(get_levels), methods=["GET"]),
     Route("/api/config", _guard(get_config), methods=["GET"]),
     Route("/api/health", _guard(health), methods=["GET"]),

@@ -18,6 +18,7 @@ from ginrummy.server import api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
+from ginrummy.server.reviews import ReviewJobs
 from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
@@ -80,6 +81,10 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         app.state.tournaments = TournamentService(
             rooms, settings.tournament_tick, settings.lease_ttl
         )
+        reviews = ReviewJobs(
+            settings.data_dir / "reviews", settings.review_budget, settings.review_workers
+        )
+        app.state.reviews = reviews
         log.info("store %s open", settings.store_url.split(":", 1)[0])
         log.info(
             "instance %s (room leases last %g s, renewed every %g s)",
@@ -97,6 +102,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         finally:
             await app.state.tournaments.close()
             await app.state.quick.close()
+            reviews.close()
             await rooms.close()
             await bus.close()
             await store.close()
@@ -121,7 +127,9 @@ def _page_routes(static: StaticFiles) -> list[Route]:
         # At the root, so that its scope is the whole site.
         return static.response(request, SERVICE_WORKER)
 
-    pages = ("/", "/r/{room_id}", "/lobby", "/leaderboard", "/p/{player_id}", "/t/{tournament_id}")
+    review = "/r/{room_id}/review/{seat}"  # the match review (web/js/review.js)
+    tournament = "/t/{tournament_id}"  # a tournament's page (web/js/tournament.js)
+    pages = ("/", "/r/{room_id}", review, "/lobby", "/leaderboard", "/p/{player_id}", tournament)
     return [
         *(Route(path, index, methods=["GET", "HEAD"]) for path in pages),
         Route("/sw.js", service_worker, methods=["GET", "HEAD"]),

@@ -8,7 +8,7 @@ finished matches' result rows.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ginrummy.protocol.limits import BadName, clean_name
@@ -38,7 +38,7 @@ def valid_name(raw: object) -> str:
     return clean_name(raw)
 
 
-__all__ = ["BadName", "new_player", "statistics", "summary", "tag", "valid_name"]
+__all__ = ["BadName", "history", "new_player", "statistics", "summary", "tag", "valid_name"]
 
 
 def tag(player: Player) -> str:
@@ -93,3 +93,34 @@ def statistics(results: Sequence[ResultRow]) -> dict[str, Any]:
         ],
         "vs_computer": vs_computer,
     }
+
+
+HISTORY_LENGTH = 50  # matches the player page lists
+
+
+def history(results: Sequence[ResultRow], names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The player's last matches, newest first: opponent (a person's id and name, or
+    the computer's level), result and date. A room keeps only its latest match's
+    record, so only that one can be reviewed (``review``: the review page's path).
+    ``names`` maps opponents' player ids to their names."""
+    latest: dict[str, int] = {}
+    for r in results:
+        latest[r.room] = max(latest.get(r.room, r.match_seq), r.match_seq)
+    newest = sorted(results, key=lambda r: (r.t, r.match_seq), reverse=True)[:HISTORY_LENGTH]
+    return [
+        {
+            "room": r.room,
+            "seat": r.seat,
+            "opponent": None
+            if r.opponent is None
+            else {"id": r.opponent, "name": names.get(r.opponent)},
+            "bot": r.bot,
+            "won": r.won,
+            "margin": r.margin,
+            "forfeit": r.forfeit,
+            "rated": r.rated,
+            "t": r.t,
+            "review": f"/r/{r.room}/review/{r.seat}" if latest[r.room] == r.match_seq else None,
+        }
+        for r in newest
+    ]

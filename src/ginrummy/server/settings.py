@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from ginrummy.review import Budget
 
 DEFAULT_BOT_DELAY = 0.8
 WS_MAX_BYTES = 65536
@@ -48,6 +50,8 @@ class Settings:
     limit_sockets: int = 100  # WebSockets open at once per address (the socket side's to enforce)
     seed_timeout: float = 3.0  # seconds a deal waits for people's seeds (docs/fairness.md)
     tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
+    review_workers: int = 1  # threads running match reviews (server/reviews.py)
+    review_budget: Budget = field(default_factory=Budget)  # worlds per decision (docs/review.md)
 
     @property
     def store_url(self) -> str:
@@ -104,6 +108,13 @@ class Settings:
             if s.max_rooms < 1:
                 raise ValueError(f"GINRUMMY_MAX_ROOMS must be at least 1, got {s.max_rooms}")
         s = _limits_from_env(s, env)
+        if v := env.get("GINRUMMY_REVIEW_WORKERS"):
+            s = replace(s, review_workers=_positive("GINRUMMY_REVIEW_WORKERS", v))
+        if v := env.get("GINRUMMY_REVIEW_SAMPLES"):
+            n = _int("GINRUMMY_REVIEW_SAMPLES", v)
+            if n < 2:  # one world gives a loss no standard error
+                raise ValueError(f"GINRUMMY_REVIEW_SAMPLES must be at least 2, got {n}")
+            s = replace(s, review_budget=Budget(samples=n, screen=min(2, n), confirm=2 * n))
         if s.lease_renew >= s.lease_ttl:
             raise ValueError(
                 f"GINRUMMY_LEASE_RENEW ({s.lease_renew:g} s) must be shorter than"

@@ -107,4 +107,7 @@ export const api = {
   createTournament: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/tournaments", body, token)),
   tournamentCommand: (/** @type {string} */ id, /** @type {string} */ what) =>
     withToken((token) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/${what}`, {}, token)),
+  // Starts the review job (POST), then polls it (GET): docs/protocol.md, "Reviews".
+  review: (/** @type {string} */ id, /** @type {string} */ seat, start = false) =>
+    request(start ? "POST" : "GET", `/api/rooms/${encodeURIComponent(id)}/review?seat=${seat}`, undefined, storedToken()),
 };

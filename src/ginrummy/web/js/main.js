@@ -15,6 +15,8 @@ import { patchClocks } from "./table.js";
 import { seatName } from "./status.js";
 import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
+import { parseReviewPath } from "./review.js";
+import { reviewJob } from "./reviewjob.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
 import { afterPaint, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
@@ -88,6 +90,7 @@ function limits() {
 
 const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits });
 const tournaments = tournamentPlay({ store, say, navigate: (path) => navigate(path) });
+const reviews = reviewJob({ store });
 
 // ---------------------------------------------------------------- routes
 
@@ -96,6 +99,8 @@ const tournaments = tournamentPlay({ store, say, navigate: (path) => navigate(pa
  * @returns {Route}
  */
 function routeOf(pathname) {
+  const review = parseReviewPath(pathname);
+  if (review) return { name: "review", room: review.room, seat: review.seat };
   const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
   if (room) return { name: "room", room: decodeURIComponent(room[1]) };
   const player = /^\/p\/([^/]+)\/?$/.exec(pathname);
@@ -122,6 +127,7 @@ function leaveRoom() {
   socket = null;
   play.closeLobby();
   tournaments.close();
+  reviews.stop();
   resetChat();
 }
 
@@ -157,6 +163,7 @@ function enter(route) {
   }
   else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
   else if (route.name === "tournament" && route.tournament) tournaments.enter(route.tournament);
+  else if (route.name === "review" && room && route.seat) reviews.enter(room, route.seat);
   else enterHome();
   if (route.name !== "home") play.loadMe();
   main.focus({ preventScroll: true });
@@ -429,6 +436,7 @@ const commands = {
     say(t("claim.waiting.ann"));
   },
   resign: () => store.update((s) => ({ ...s, confirmResign: !s.confirmResign })),
+  "review-step": (delta) => reviews.step(Number(delta)),
   "resign-no": () => store.update((s) => ({ ...s, confirmResign: false })),
   "resign-yes": () => {
     socket?.send({ type: "resign" });
@@ -465,6 +473,7 @@ attachInput(document.body, {
 });
 
 window.addEventListener("popstate", () => enter(routeOf(location.pathname)));
+document.addEventListener("keydown", (event) => reviews.key(event));
 
 watchNetwork((online) => {
   const waiting = needsConnection(store.get());

@@ -6,6 +6,7 @@ import { t, language } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { renderTournament, renderTournamentsSection } from "./tournament.js";
 import { renderPlayer, renderLeaderboard } from "./stats.js";
+import { renderReview } from "./review.js";
 import { renderChat } from "./chat.js";
 import { connectionText } from "./status.js";
 import { needsConnection } from "./offline.js";
@@ -18,7 +19,7 @@ import { renderTable, renderInvite } from "./table.js";
 /** @type {Record<string, (state: State) => (HTMLElement|null)[]>} */
 const PAGES = {
   room: renderRoom, lobby: (state) => [...renderLobby(state), renderTournamentsSection(state)],
-  player: renderPlayer, leaderboard: renderLeaderboard, tournament: renderTournament,
+  player: renderPlayer, leaderboard: renderLeaderboard, tournament: renderTournament, review: renderReview,
 };
 
 /**

@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { cardName, cardList, cardElement } from "./cards.js";
 import { lastResult, resultSummary } from "./words.js";
 import { seatName, forfeitText, otherSeat, displaySeats } from "./status.js";
+import { reviewLinks } from "./review.js";
 
 /** @typedef {import("./types.js").TableState} TableState */
 /** @typedef {import("./types.js").RoundResult} RoundResult */
@@ -30,6 +31,8 @@ export function renderRoundEnd(state, between) {
   const { me, them } = displaySeats(state);
   out.append(h("p", { class: "match-score" }, h("strong", {}, t("result.match_score"), ": "),
     t("result.match_score.line", { a: seatName(state, me), sa: table.scores[me], b: seatName(state, them), sb: table.scores[them] })));
+  const links = over ? reviewLinks(state.route.room, state.seat, state.info?.visibility === "public") : null;
+  if (links) out.append(links);
   if (between) {
     out.append(h("button", {
       type: "button", class: "button primary", disabled: between.disabled, dataset: { cmd: between.cmd, key: between.cmd },

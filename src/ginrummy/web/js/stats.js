@@ -153,6 +153,7 @@ export function renderPlayer(state) {
     h("section", { class: "panel", "aria-labelledby": "history-h" },
       h("h2", { id: "history-h" }, t("stats.history")),
       ratingChart(stats.rating_history)),
+    renderMatches(state, page.data.matches ?? []),
     h("section", { class: "panel", "aria-labelledby": "bots-h" },
       h("h2", { id: "bots-h" }, t("stats.vs_computer")),
       levels.length
@@ -165,6 +166,31 @@ export function renderPlayer(state) {
       h("a", { class: "button secondary", href: "/leaderboard", dataset: { nav: "/leaderboard" } }, t("nav.leaderboard")), " ",
       h("a", { class: "button secondary", href: "/lobby", dataset: { nav: "/lobby" } }, t("nav.lobby"))),
   ];
+}
+
+/**
+ * The player's recent matches, newest first (GET /api/players/{id}, `matches`), each
+ * with a link to its review while the room still keeps that match.
+ * @param {State} state
+ * @param {{room: string, opponent: {id: string, name: string|null}|null, bot: string|null, won: boolean,
+ *   forfeit: string|null, t: number, review: string|null}[]} matches
+ */
+function renderMatches(state, matches) {
+  const date = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  const opponent = (/** @type {typeof matches[number]} */ m) => m.opponent
+    ? h("a", { href: `/p/${encodeURIComponent(m.opponent.id)}`, dataset: { nav: `/p/${m.opponent.id}` } }, m.opponent.name ?? m.opponent.id)
+    : t("stats.list.computer", { level: state.levelNames?.[m.bot ?? ""] ?? m.bot ?? "" });
+  return h("section", { class: "panel", "aria-labelledby": "matches-h" },
+    h("h2", { id: "matches-h" }, t("stats.list")),
+    matches.length
+      ? h("table", { class: "data-table match-list" },
+        h("thead", {}, h("tr", {}, ...["date", "opponent", "result", "review"].map((key) => h("th", { scope: "col" }, t(`stats.list.${key}`))))),
+        h("tbody", {}, ...matches.map((m) => h("tr", {},
+          h("td", {}, date.format(new Date(m.t * 1000))),
+          h("td", {}, opponent(m)),
+          h("td", {}, t(m.won ? "stats.list.won" : "stats.list.lost"), m.forfeit ? ` (${t(`stats.list.${m.forfeit}`)})` : ""),
+          h("td", {}, m.review ? h("a", { href: m.review, dataset: { nav: m.review } }, t("stats.list.review")) : "–")))))
+      : h("p", { class: "hint" }, t("stats.list.none")));
 }
 
 /** @param {State} state */

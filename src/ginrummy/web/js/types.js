@@ -201,10 +201,11 @@
 
 /**
  * @typedef {object} Route
- * @property {"home"|"room"|"lobby"|"player"|"leaderboard"|"tournament"} name
+ * @property {"home"|"room"|"lobby"|"player"|"leaderboard"|"tournament"|"review"} name
  * @property {string|null} room
  * @property {string} [player]
  * @property {string} [tournament]
+ * @property {"one"|"two"} [seat]  the reviewed seat (review)
  */
 
 /**

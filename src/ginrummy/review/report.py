@@ -1,0 +1,236 @@
+"""A match review: every decision of one seat judged, per round and in a summary.
+
+:func:`review_match` replays the record (``replay.decisions``), judges each decision
+from the seat's view alone (``judgement.judge``), in this process or in a process
+pool, and collects the result; ``Review.to_dict`` is the versioned JSON form
+(docs/review.md, "Output").
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ginrummy.engine import Action, Card, MatchRecord, Seat, SeatView
+from ginrummy.review.judgement import THRESHOLDS, Judgement, Thresholds, judge
+from ginrummy.review.replay import Decision, RoundEnd, decisions
+from ginrummy.review.rollout import Budget
+from ginrummy.review.summary import Summary, summarise
+from ginrummy.review.texts import LANGUAGES, render
+
+FORMAT = 1
+
+Progress = Callable[[int, int], None]  # (decisions judged, decisions in all)
+
+
+@dataclass(frozen=True, slots=True)
+class Reviewed:
+    decision: Decision
+    judgement: Judgement
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewedRound:
+    number: int
+    decisions: tuple[Reviewed, ...]
+    end: RoundEnd | None  # None for a round cut short by a forfeit
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    seat: Seat
+    budget: Budget
+    seed: int
+    thresholds: Thresholds
+    rounds: tuple[ReviewedRound, ...]
+    summary: Summary
+
+    def to_dict(self) -> dict[str, Any]:
+        t = self.thresholds
+        return {
+            "format": FORMAT,
+            "kind": "review",
+            "seat": self.seat.label,
+            "samples": self.budget.samples,
+            "screen": self.budget.screen,
+            "keep": self.budget.keep,
+            "confirm": self.budget.confirm,
+            "seed": self.seed,
+            "thresholds": {
+                "inaccuracy": t.inaccuracy,
+                "mistake": t.mistake,
+                "blunder": t.blunder,
+                "z": t.z,
+            },
+            "rounds": [_round_dict(r) for r in self.rounds],
+            "summary": self.summary.to_dict(),
+        }
+
+
+def review_match(
+    record: MatchRecord,
+    seat: Seat,
+    *,
+    budget: Budget | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    thresholds: Thresholds = THRESHOLDS,
+    progress: Progress | None = None,
+) -> Review:
+    """Review ``seat``'s decisions in ``record``; the same arguments give the same
+    review whatever ``workers``. Raises ``RecordError`` for a record that does not
+    replay."""
+    budget = budget or Budget()
+    items = list(decisions(record, seat))
+    jobs = [
+        _Job(d.view, d.played, d.round_number, d.index, budget, seed, thresholds)
+        for d in items
+        if isinstance(d, Decision)
+    ]
+    judged: list[Judgement] = []
+    for judgement in _run(jobs, workers):
+        judged.append(judgement)
+        if progress is not None:
+            progress(len(judged), len(jobs))
+    found = iter(judged)
+    rounds: dict[int, tuple[list[Reviewed], list[RoundEnd]]] = {}
+    for item in items:
+        reviewed, ends = rounds.setdefault(item.round_number, ([], []))
+        if isinstance(item, Decision):
+            reviewed.append(Reviewed(item, next(found)))
+        else:
+            ends.append(item)
+    out = tuple(
+        ReviewedRound(n, tuple(reviewed), ends[0] if ends else None)
+        for n, (reviewed, ends) in rounds.items()
+    )
+    summary = summarise((r.decision.turn, r.judgement) for rr in out for r in rr.decisions)
+    return Review(seat, budget, seed, thresholds, out, summary)
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """One decision to judge: a view and the action played, never a state."""
+
+    view: SeatView
+    played: Action
+    round_number: int
+    index: int
+    budget: Budget
+    seed: int
+    thresholds: Thresholds
+
+
+def _judge(job: _Job) -> Judgement:
+    # Each decision has its own generator, so the result does not depend on the
+    # order in which decisions are judged nor on how many processes judge them.
+    rng = random.Random(f"review:{job.seed}:{job.round_number}:{job.index}")
+    return judge(job.view, job.played, job.budget, rng, job.thresholds)
+
+
+def _run(jobs: Sequence[_Job], workers: int) -> Iterator[Judgement]:
+    if workers <= 1 or len(jobs) <= 1:
+        yield from map(_judge, jobs)
+        return
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap(_judge, jobs, chunksize=1)
+
+
+# --- JSON ----------------------------------------------------------------------------
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _round_dict(rnd: ReviewedRound) -> dict[str, Any]:
+    seen = 0
+    decisions_out = []
+    series = []
+    for r in rnd.decisions:
+        decisions_out.append(_decision_dict(r, seen))
+        seen = len(r.decision.view.moves)
+        j = r.judgement
+        value = None if not j.choices[0].points else j.value_of(j.played).mean
+        series.append(
+            {
+                "index": r.decision.index,
+                "turn": r.decision.turn,
+                "value": None if value is None else round(value, 2),
+            }
+        )
+    return {
+        "number": rnd.number,
+        "decisions": decisions_out,
+        "series": series,
+        "end": None if rnd.end is None else _end_dict(rnd.end.view),
+    }
+
+
+def _view_dict(view: SeatView, seen: int) -> dict[str, Any]:
+    table = view.table
+    return {
+        "phase": None if table.round_phase is None else table.round_phase.value,
+        "hand": _cards(view.hand),
+        "deadwood": view.deadwood,
+        "taken": None if view.taken is None else str(view.taken),
+        "discard_pile": _cards(table.discard_pile),
+        "stock_size": table.stock_size,
+        "opponent_known": _cards(view.opponent_known),
+        "scores": {s.label: table.scores[s] for s in Seat},
+        "moves_since": [
+            {"seat": m.seat.label, "move": str(m)} for m in view.moves[seen:]
+        ],  # the public moves since the seat's previous decision
+    }
+
+
+def _decision_dict(r: Reviewed, seen: int) -> dict[str, Any]:
+    d, j = r.decision, r.judgement
+    out: dict[str, Any] = {
+        "index": d.index,
+        "turn": d.turn,
+        "view": _view_dict(d.view, seen),
+        "played": str(j.played),
+        "expert": str(j.expert),
+        "best": str(j.best),
+        "choices": [
+            {"action": str(c.action), "value": round(c.mean, 2), "worlds": len(c.points)}
+            for c in j.choices
+        ],
+        "loss": round(j.loss, 2),
+        "error": round(j.error, 2),
+        "grade": j.grade.value,
+        "pattern": None if j.pattern is None else j.pattern.value,
+        "note": None,
+    }
+    if j.pattern is not None:
+        params = {
+            "grade": j.grade.value,
+            "played": str(j.played),
+            "best": str(j.best),
+            "loss": round(j.loss, 1),
+            "pattern": j.pattern.value,
+        }
+        text = {lang: render("decision", params, lang) for lang in LANGUAGES}
+        out["note"] = {"key": "decision", "params": params, "text": text}
+    return out
+
+
+def _end_dict(view: SeatView) -> dict[str, Any]:
+    table = view.table
+    result = table.round_result
+    assert result is not None
+    return {
+        "result": result.kind.value,
+        "knocker": None if result.knocker is None else result.knocker.label,
+        "winner": None if result.winner is None else result.winner.label,
+        "points": result.points,
+        "hands": {s.label: _cards(result.hands[s]) for s in Seat},
+        "scores": {s.label: table.scores[s] for s in Seat},
+    }

@@ -1,0 +1,144 @@
+"""The value of each legal choice of a decision: rollouts on sampled worlds.
+
+For each sampled world (``worlds.sample_worlds``), each choice is applied and the rest
+of the round is played out by the rollout player for both seats; the choice's value
+in that world is the round's points for the reviewing seat (positive: it scores,
+negative: the opponent scores, 0: a void round). All choices are played on the same
+worlds with the same generator seeds (common random numbers), so the differences
+between choices do not carry the noise of the worlds themselves.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+
+from ginrummy.bots.base import Chooser
+from ginrummy.bots.expert import PLAN, Expert
+from ginrummy.engine import (
+    Action,
+    MatchState,
+    Seat,
+    SeatView,
+    apply_match,
+    view_for_seat,
+)
+from ginrummy.review.worlds import sample_worlds
+
+# The rollout player: the expert without its sampled undercut check before a knock
+# (it knocks by its stock table alone), which costs a quarter of the full expert's
+# time per rollout and keeps its draws, discards and inference.
+_ROLLOUT_PLAN = replace(PLAN, samples=0)
+
+
+def rollout_player() -> Chooser:
+    """A fresh rollout player (it keeps caches: one per process or thread)."""
+    return Expert(plan=_ROLLOUT_PLAN)
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How many worlds a decision gets. Every choice is first played on ``screen``
+    worlds; the ``keep`` best of them, the choice played and the expert's choice are
+    then played on all ``samples`` worlds (the others keep their screening value).
+    When the choice played then looks like an error, it and the best choice are
+    played on ``confirm`` fresh worlds more (``judgement.judge``)."""
+
+    samples: int = 8
+    screen: int = 2
+    keep: int = 2
+    confirm: int = 16
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.screen <= self.samples or self.keep < 1 or self.confirm < 0:
+            raise ValueError("a budget needs 1 <= screen <= samples, keep >= 1 and confirm >= 0")
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceValue:
+    """A choice's estimated value: mean round points for the seat over the worlds it
+    was played on, and the points of each of those worlds (in the worlds' order)."""
+
+    action: Action
+    mean: float
+    points: tuple[int, ...]
+
+    def extended(self, points: tuple[int, ...]) -> ChoiceValue:
+        """This value with the points of more worlds."""
+        both = self.points + points
+        return ChoiceValue(self.action, sum(both) / len(both), both)
+
+
+World = tuple[MatchState, int]  # a sampled world and the seed of its rollouts
+
+
+def sample(view: SeatView, count: int, rng: random.Random) -> list[World]:
+    """``count`` worlds of ``view``, each with its rollout seed."""
+    worlds = sample_worlds(view, count, rng)
+    return [(world, rng.getrandbits(64)) for world in worlds]
+
+
+def estimate(
+    view: SeatView,
+    must: tuple[Action, ...],
+    worlds: list[World],
+    budget: Budget,
+    player: Chooser,
+) -> tuple[ChoiceValue, ...]:
+    """The value of each of ``view.legal_actions`` (in their order) on ``worlds``
+    (screened as ``budget`` says); the choices in ``must`` are played on all."""
+    legal = view.legal_actions
+    first, later = worlds[: budget.screen], worlds[budget.screen :]
+    screened = {a: points(view, a, first, player) for a in legal}
+    ranked = sorted(legal, key=lambda a: -sum(screened[a]))  # stable: ties keep order
+    full = set(ranked[: budget.keep]) | set(must)
+    out = []
+    for action in legal:
+        value = ChoiceValue(action, 0.0, ()).extended(screened[action])
+        if action in full and later:
+            value = value.extended(points(view, action, later, player))
+        out.append(value)
+    return tuple(out)
+
+
+def points(view: SeatView, action: Action, worlds: list[World], player: Chooser) -> tuple[int, ...]:
+    """The round points for the seat of ``view`` after ``action`` in each world."""
+    return tuple(
+        play_out(apply_match(world, action), view.seat, random.Random(seed), player)
+        for world, seed in worlds
+    )
+
+
+def play_out(match: MatchState, seat: Seat, rng: random.Random, player: Chooser) -> int:
+    """Play the round of ``match`` to its end with ``player`` in both seats; the
+    round's points for ``seat`` (negative when the opponent scores)."""
+    rnd = match.round
+    assert rnd is not None
+    while rnd.result is None:
+        turn = rnd.turn
+        match = apply_match(match, player(view_for_seat(match, turn), rng))
+        rnd = match.round
+        assert rnd is not None
+    result = rnd.result
+    if result.winner is None:
+        return 0
+    return result.points if result.winner is seat else -result.points
+
+
+def paired(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[float, float]:
+    """The mean of ``a - b`` over the worlds both were played on (the first ones:
+    every choice is played on the same worlds in order) and its standard error.
+
+    >>> paired((10, 0, 20), (0, 0, 5))
+    (8.333333333333334, 4.409585518440984)
+    """
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0.0, math.inf
+    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    mean = sum(diffs) / n
+    if n == 1:
+        return mean, math.inf
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)

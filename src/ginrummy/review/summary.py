@@ -1,0 +1,72 @@
+"""The summary of a review: how many inaccuracies, mistakes and blunders, the points
+they lost, and the kind of error that lost the most (with the turn it began)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ginrummy.review.judgement import Grade, Judgement, Pattern
+from ginrummy.review.texts import LANGUAGES, Params, render
+
+GRADED = (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    counts: dict[str, int]  # per grade of GRADED
+    points_lost: float  # by the graded decisions, in expected round points
+    pattern: Pattern | None  # the kind of error that lost the most points
+    pattern_points: float
+    pattern_turn: int | None  # the first turn (of its round) with that kind of error
+
+    @property
+    def key(self) -> str:
+        return "summary" if self.pattern is not None else "summary_clean"
+
+    @property
+    def params(self) -> Params:
+        if self.pattern is None:
+            return {}
+        assert self.pattern_turn is not None
+        return {
+            **self.counts,
+            "pattern": self.pattern.value,
+            "turn": self.pattern_turn,
+            "points": round(self.pattern_points, 1),
+        }
+
+    def text(self, lang: str) -> str:
+        return render(self.key, self.params, lang)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "counts": dict(self.counts),
+            "points_lost": round(self.points_lost, 2),
+            "pattern": None if self.pattern is None else self.pattern.value,
+            "pattern_points": round(self.pattern_points, 2),
+            "pattern_turn": self.pattern_turn,
+            "key": self.key,
+            "params": dict(self.params),
+            "text": {lang: self.text(lang) for lang in LANGUAGES},
+        }
+
+
+def summarise(judged: Iterable[tuple[int, Judgement]]) -> Summary:
+    """The summary of ``(turn, judgement)`` pairs of one seat's decisions."""
+    counts = {g.value: 0 for g in GRADED}
+    lost: dict[Pattern, float] = {}
+    first: dict[Pattern, int] = {}
+    total = 0.0
+    for turn, judgement in judged:
+        if judgement.pattern is None:
+            continue
+        counts[judgement.grade.value] += 1
+        total += judgement.loss
+        pattern = judgement.pattern
+        lost[pattern] = lost.get(pattern, 0.0) + judgement.loss
+        first[pattern] = min(first.get(pattern, turn), turn)
+    if not lost:
+        return Summary(counts, 0.0, None, 0.0, None)
+    worst = max(lost, key=lambda p: lost[p])  # the first in Pattern order on a tie
+    return Summary(counts, total, worst, lost[worst], first[worst])

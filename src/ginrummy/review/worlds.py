@@ -1,0 +1,102 @@
+"""Sampled worlds: the hidden cards of a view filled in by the expert's model.
+
+A world is a round state that agrees with everything a seat's view shows (its hand,
+the discard pile, the opponent's known cards, the stock size, the phase and the legal
+actions) and fills in what the view hides: the opponent's hidden cards, drawn as the
+expert draws them before a knock (``bots.expert_model.sample_hands``: by the odds it
+infers from what the opponent took, discarded and passed on), and the order of the
+stock, a uniform shuffle of the rest. It is built from the view alone, so a world
+knows nothing the seat did not.
+
+A world starts in the middle of the round, so it has no deck order (``deck`` is
+empty) and its history holds no action; its public moves are the view's, which is all
+the players read.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ginrummy.bots.base import mask_of
+from ginrummy.bots.expert import INFERENCE, PLAN
+from ginrummy.bots.expert_model import holding_odds, sample_hands
+from ginrummy.bots.knowledge import Knowledge, read
+from ginrummy.engine import (
+    DECK,
+    ActionKind,
+    GinRummyError,
+    MatchPhase,
+    MatchState,
+    Pair,
+    Phase,
+    RoundState,
+    SeatView,
+    legal_actions,
+)
+
+
+class WorldError(GinRummyError):
+    """A view that no world agrees with (not a decision of a round under way)."""
+
+
+def sample_worlds(view: SeatView, count: int, rng: random.Random) -> list[MatchState]:
+    """``count`` matches whose current round agrees with ``view`` (the seat's decision
+    now) and differs in the hidden cards. Deterministic for the state of ``rng``."""
+    table = view.table
+    if not view.legal_actions or table.round_phase is None or table.dealer is None:
+        raise WorldError("a world is sampled for a decision of a round under way")
+    know = read(view)
+    odds = holding_odds(know, PLAN.inference or INFERENCE)
+    improve = min(PLAN.improve_cap, know.opp_stock_draws // PLAN.improve_every)
+    hands = sample_hands(know, odds, count, improve, rng)
+    return [_world(view, know, hand, rng) for hand in hands]
+
+
+def _world(view: SeatView, know: Knowledge, opponent: int, rng: random.Random) -> MatchState:
+    table, seat = view.table, view.seat
+    rest = know.unseen & ~opponent
+    stock = [c for c in DECK if rest & c.bit]
+    if len(stock) != table.stock_size:
+        raise WorldError(
+            f"the view hides {len(stock)} cards besides the opponent's hand, "
+            f"but the stock holds {table.stock_size}"
+        )
+    rng.shuffle(stock)
+    legal = view.legal_actions
+    phase = table.round_phase
+    assert phase is not None and table.dealer is not None and table.turn is not None
+    rnd = RoundState(
+        rules=table.rules,
+        dealer=table.dealer,
+        deck=(),
+        hands=Pair.of(lambda s: know.hand if s is seat else opponent),
+        stock=tuple(stock),
+        discard_pile=table.discard_pile,
+        phase=phase,
+        turn=table.turn,
+        first_upcard=table.first_upcard,
+        knock_limit=table.knock_limit,
+        doubled=table.doubled,
+        known=table.known.map(mask_of),
+        upcard_passes=table.upcard_passes,
+        taken=view.taken,
+        # Both passed on the first upcard: the stock only (the view says so by its
+        # legal actions); the last discard taken to knock: knocks only.
+        stock_only=phase is Phase.DRAW
+        and bool(table.discard_pile)
+        and all(a.kind is not ActionKind.DRAW_DISCARD for a in legal),
+        must_knock=phase is Phase.DISCARD and all(a.kind is not ActionKind.DISCARD for a in legal),
+        public_moves=view.moves,
+    )
+    if legal_actions(rnd) != legal:
+        raise WorldError("the sampled world does not offer the view's legal actions")
+    return MatchState(
+        rules=table.rules,
+        first_dealer=table.dealer,  # not read in a round under way
+        phase=MatchPhase.ROUND,
+        scores=table.scores,
+        rounds_won=table.rounds_won,
+        rounds=table.rounds,
+        next_dealer=table.dealer,
+        round=rnd,
+    )

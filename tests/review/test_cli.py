@@ -1,0 +1,129 @@
+"""``ginrummy review``: JSON on stdout, progress on stderr, exit 2 naming bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ginrummy.cli import main
+from ginrummy.engine.record import round_record_dict
+
+from .helpers import bot_match, first_rounds
+
+SMALL = ("--samples", "3", "--screen", "1", "--keep", "2", "--confirm", "2")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["review", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(first_rounds(bot_match(31), 1).to_dict()))
+    return path
+
+
+def test_review_prints_the_versioned_json_and_progress(capsys, record_file):
+    code, out, err = run(capsys, str(record_file), "--seat", "two", *SMALL, "--seed", "4")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["format"], data["kind"], data["seat"], data["seed"]) == (1, "review", "two", 4)
+    assert data["samples"] == 3 and data["thresholds"]["blunder"] == 12.0
+    (rnd,) = data["rounds"]
+    assert rnd["number"] == 1 and rnd["end"]["hands"]["one"] and rnd["end"]["hands"]["two"]
+    assert len(rnd["series"]) == len(rnd["decisions"])
+    first = rnd["decisions"][0]
+    assert first["played"] in [c["action"] for c in first["choices"]]
+    assert set(first["view"]) >= {"hand", "discard_pile", "opponent_known", "stock_size"}
+    assert set(data["summary"]["text"]) == {"de", "en"}
+    total = len(rnd["decisions"])
+    assert f"{total}/{total} decisions" in err
+
+
+def test_the_cache_gives_the_same_review_again(capsys, record_file, tmp_path):
+    cache = tmp_path / "cache"
+    args = (str(record_file), "--seat", "one", *SMALL, "--cache", str(cache), "--quiet")
+    code, first, err = run(capsys, *args)
+    assert code == 0 and err == ""
+    (stored,) = cache.glob("*.json")
+    assert json.loads(stored.read_text()) == json.loads(first)
+    stored.write_text(json.dumps({"cached": True}))  # the second run must read this
+    code, second, _ = run(capsys, *args)
+    assert code == 0 and json.loads(second) == {"cached": True}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "bad JSON"),
+        ('{"kind": "match", "first_dealer": "one", "rounds": []}', "'rules'"),
+        ('{"kind": "match", "rules": {}, "first_dealer": "one"}', "'rounds'"),
+        ('{"kind": "game"}', "unknown record kind 'game'"),
+        ("[1, 2]", "a record is a JSON object"),
+    ],
+)
+def test_bad_input_exits_2_naming_what_is_wrong(capsys, tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    code, out, err = run(capsys, str(path), "--seat", "one")
+    assert code == 2 and out == ""
+    assert err.startswith("ginrummy review: ") and message in err
+
+
+def test_a_round_record_is_not_a_match(capsys, tmp_path):
+    record = first_rounds(bot_match(31), 1)
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(round_record_dict(record.rules, record.rounds[0])))
+    code, _, err = run(capsys, str(path), "--seat", "one")
+    assert code == 2 and "kind: a review needs a match record" in err
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["rounds"][1].update(deck="Zz " * 52), "rounds[1]: malformed round record"),
+        (lambda d: d["rounds"].__setitem__(0, [1]), "rounds[0]: not an object"),
+        (lambda d: d["rounds"][0].pop("dealer"), "rounds[0]: malformed round record"),
+    ],
+)
+def test_a_bad_round_is_named_by_its_place(capsys, tmp_path, change, message):
+    data = first_rounds(bot_match(31), 2).to_dict()
+    change(data)
+    path = tmp_path / "bad_round.json"
+    path.write_text(json.dumps(data))
+    code, out, err = run(capsys, str(path), "--seat", "one")
+    assert code == 2 and out == "" and message in err
+
+
+def test_a_record_that_does_not_replay_names_the_round_and_action(capsys, tmp_path):
+    data = first_rounds(bot_match(31), 1).to_dict()
+    data["rounds"][0]["actions"][1] = "knock Ks"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(data))
+    code, _, err = run(capsys, str(path), "--seat", "one")
+    assert code == 2 and "round 1, action 2 (knock Ks)" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--seat", "three"),
+        (),
+        ("--seat", "one", "--samples", "0"),
+        ("--seat", "one", "--workers", "0"),
+        ("--seat", "one", "--samples", "x"),
+    ],
+)
+def test_bad_options_exit_2(capsys, record_file, args):
+    code, out, err = run(capsys, str(record_file), *args)
+    assert code == 2 and out == "" and err
+
+
+def test_a_missing_file_exits_2(capsys, tmp_path):
+    code, _, err = run(capsys, str(tmp_path / "nope.json"), "--seat", "one")
+    assert code == 2 and "cannot read" in err
