@@ -430,29 +430,6 @@ async def get_config(request: Request) -> JSONResponse:
     return JSONResponse(limits.config())
 
 
-async def health(request: Request) -> JSONResponse:
-    """Liveness: the process answers."""
-    return JSONResponse({"ok": True})
-
-
-async def ready(request: Request) -> JSONResponse:
-    """Readiness: the store answers and the bus is connected (for a load balancer)."""
-    rooms = _rooms(request)
-    checks: dict[str, str] = {}
-    try:
-        await rooms.store.has_identity("readiness-check")
-        checks["store"] = "ok"
-    except StoreError as exc:
-        checks["store"] = f"unavailable: {exc}"
-    connected = getattr(rooms.bus, "connected", None)  # only the Redis bus can be away
-    if connected is None or connected.is_set():
-        checks["bus"] = "ok"
-    else:
-        checks["bus"] = "unavailable: reconnecting to Redis"
-    ok = all(v == "ok" for v in checks.values())
-    return JSONResponse({"ready": ok, **checks}, status_code=200 if ok else 503)
-
-
 def _guard(endpoint: Any) -> Any:
     """Turn ``ApiError``/``RoomError``/``StoreError`` into the JSON error shape."""
 
@@ -498,6 +475,4 @@ routes = [
     Route("/api/rooms/{room_id}/review", _guard(room_review), methods=["GET", "POST"]),
     Route("/api/levels", _guard(get_levels), methods=["GET"]),
     Route("/api/config", _guard(get_config), methods=["GET"]),
-    Route("/api/health", _guard(health), methods=["GET"]),
-    Route("/api/ready", _guard(ready), methods=["GET"]),
 ]

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
-from ginrummy.server import api
+from ginrummy.server import api, health
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
@@ -39,6 +39,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         *_page_routes(static),
         *api.routes,
+        *health.routes,
         *tournament_api.routes,
         WebSocketRoute("/ws", websocket_endpoint),
     ]
