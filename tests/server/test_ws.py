@@ -242,17 +242,17 @@ def test_a_hello_that_fails_after_taking_the_seat_leaves_it_free(
     """Not half bound: a seat counted online without a socket that follows the room
     would hold the opponent's claim back."""
     from ginrummy.engine import Seat
-    from ginrummy.server.room import Room
+    from ginrummy.server.room.chat import Chat
     from ginrummy.server.store import StoreError
 
-    async def away(self: Room) -> list[object]:
+    async def away(self: Chat) -> list[object]:
         raise StoreError("database is away")
 
     with client() as c:
         token = identity(c)
         room_id = create(c, token)
-        real = Room.chat_history
-        monkeypatch.setattr(Room, "chat_history", away)
+        real = Chat.history
+        monkeypatch.setattr(Chat, "history", away)
         with c.websocket_connect("/ws") as ws:
             ws.send_json({"type": "hello", "room": room_id, "token": token})
             error = receive(ws)
@@ -260,6 +260,6 @@ def test_a_hello_that_fails_after_taking_the_seat_leaves_it_free(
             assert c.portal is not None
             room = c.portal.call(c.app.state.rooms.get, room_id)  # type: ignore[attr-defined]
             assert room.online[Seat.ONE] == 0
-            monkeypatch.setattr(Room, "chat_history", real)
+            monkeypatch.setattr(Chat, "history", real)
             welcome, _ = hello(ws, room_id, token)
             assert welcome["seat"] == "one" and room.online[Seat.ONE] == 1
