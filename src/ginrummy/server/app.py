@@ -108,7 +108,8 @@ def _page_routes(static: StaticFiles) -> list[Route]:
         # At the root, so that its scope is the whole site.
         return static.response(request, SERVICE_WORKER)
 
-    pages = ("/", "/r/{room_id}", "/lobby", "/leaderboard", "/p/{player_id}")
+    # /d/<id>: a game on the device itself (docs/device.md); the page alone plays it.
+    pages = ("/", "/r/{room_id}", "/d/{game_id}", "/lobby", "/leaderboard", "/p/{player_id}")
     return [
         *(Route(path, index, methods=["GET", "HEAD"]) for path in pages),
         Route("/sw.js", service_worker, methods=["GET", "HEAD"]),

@@ -2,7 +2,7 @@
 import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
-import { NAME_KEY, COLOUR_KEY, MUTED_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
+import { NAME_KEY, COLOUR_KEY, MUTED_KEY, LEVELS_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
 import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
   handOrder, moveCard, placeCard, chatText,
@@ -37,8 +37,14 @@ const topbar = pagePart("topbar");
 const main = pagePart("main");
 const announcer = pagePart("announcer");
 const store = createStore(initialState());
-/** @type {GameSocket|null} */
+/** The table's transport: the server's socket, or a game on this device (docs/device.md).
+ * @type {GameSocket|import("./device/game.js").DeviceGame|null} */
 let socket = null;
+/** Device games (web/js/device/play.js), loaded after the first paint.
+ * @type {Promise<ReturnType<import("./device/play.js").devicePlay>>} */
+const device = afterPaint().then(() => import("./device/play.js")).then((m) => m.devicePlay({
+  store, receive: (msg) => receive(msg), delayMs: Number(Reflect.get(globalThis, "ginrummyDeviceDelayMs") ?? 600),
+}));
 
 // ---------------------------------------------------------------- rendering
 
@@ -95,6 +101,8 @@ const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits
 function routeOf(pathname) {
   const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
   if (room) return { name: "room", room: decodeURIComponent(room[1]) };
+  const own = /^\/d\/([^/]+)\/?$/.exec(pathname);
+  if (own) return { name: "room", room: decodeURIComponent(own[1]), device: true };
   const player = /^\/p\/([^/]+)\/?$/.exec(pathname);
   if (player) return { name: "player", room: null, player: decodeURIComponent(player[1]) };
   if (/^\/lobby\/?$/.test(pathname)) return { name: "lobby", room: null };
@@ -140,7 +148,8 @@ function enter(route) {
   const { room, player } = route;
   // Offline, a page that needs the server says so; it is entered again when the network is back.
   if (needsConnection(store.get())) return;
-  if (route.name === "room" && room) enterRoom(room);
+  if (route.device && room) enterDevice(room);
+  else if (route.name === "room" && room) enterRoom(room);
   else if (route.name === "lobby") play.enterLobby();
   else if (route.name === "player" && player) {
     play.enterPage(() => api.player(player));
@@ -151,7 +160,7 @@ function enter(route) {
   }
   else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
   else enterHome();
-  if (route.name !== "home") play.loadMe();
+  if (route.name !== "home" && !route.device) play.loadMe();
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
@@ -188,8 +197,14 @@ setInterval(() => {
 async function enterHome() {
   await afterPaint();
   const [levels, me] = await Promise.allSettled([api.levels(), storedToken() ? api.me() : Promise.resolve({ games: [] })]);
-  const levelList = levels.status === "fulfilled" ? normaliseLevels(levels.value) : [];
+  // The last levels seen: offline, the computer still plays on this device.
+  if (levels.status === "fulfilled") remember(LEVELS_KEY, JSON.stringify(levels.value));
+  let known = null;
+  try { known = JSON.parse(remembered(LEVELS_KEY) ?? "null"); } catch { known = null; }
+  const levelList = normaliseLevels(levels.status === "fulfilled" ? levels.value : known);
   const games = me.status === "fulfilled" ? me.value.games ?? [] : [];
+  const local = await device;
+  store.update((s) => ({ ...s, home: { ...s.home, deviceGames: local.list(), tally: local.tally() } }), { silent: true });
   store.update((s) => {
     if (s.route.name !== "home") return s;
     const form = { ...s.home.form };
@@ -209,6 +224,16 @@ function normaliseLevels(data) {
   // The server's default level first, so it is preselected.
   const preferred = data?.default;
   return preferred ? [...items].sort((a, b) => Number(levelId(b) === preferred) - Number(levelId(a) === preferred)) : items;
+}
+
+/** @param {string} id */
+async function enterDevice(id) {
+  const game = await (await device).open(id);
+  const route = store.get().route;
+  if (!game || !route.device || route.room !== id) return;
+  socket = game;
+  store.update((s) => ({ ...s, room: { ...s.room, phase: "table" } }), { silent: true });
+  game.open();
 }
 
 /**
@@ -313,7 +338,8 @@ async function createGame(kind) {
   const state = store.get();
   const form = state.home.form;
   const level = form.level ?? (state.home.levels[0] ? levelId(state.home.levels[0]) : "");
-  const body = kind === "solo"
+  if (kind === "solo" && await startDevice(level)) return;
+  const body = kind !== "room"
     ? { kind: "solo", preset: "standard", target_score: Number(form.soloTarget), opponent: `bot:${level}`, name: playerName(form.name) }
     : {
       kind: "room", preset: form.preset, opponent: form.seat2, name: playerName(form.name), spectators: true,
@@ -328,6 +354,27 @@ async function createGame(kind) {
   } catch (err) {
     const message = err instanceof ApiError && err.status ? `${t("error.generic", { message: err.message || err.code })}` : t("error.network");
     store.update((s) => ({ ...s, home: { ...s.home, busy: false, error: message } }));
+  }
+}
+
+/**
+ * A game against the computer on this device; false when the computer players cannot be
+ * loaded and the server can play instead (the page says so).
+ * @param {string} level
+ */
+async function startDevice(level) {
+  const form = store.get().home.form;
+  const known = store.get().home.levels.find((l) => levelId(l) === level);
+  try {
+    const local = await device;
+    const id = await local.start({ level, botName: known?.names?.en ?? level, name: playerName(form.name), targetScore: Number(form.soloTarget) });
+    navigate(`/d/${encodeURIComponent(id)}`);
+    return true;
+  } catch (err) {
+    console.warn("no game on this device; the server plays instead", err);
+    if (!store.get().online) store.update((s) => ({ ...s, home: { ...s.home, error: t("error.network") } }));
+    else say(t("device.no_bots"));
+    return !store.get().online;
   }
 }
 
@@ -379,6 +426,15 @@ async function copyInvite(el) {
  */
 const commands = {
   "play-solo": () => createGame("solo"),
+  "play-verified": () => createGame("verified"),
+  "device-discard": async (id) => {
+    (await device).discard(id);
+    navigate("/", { replace: true });
+  },
+  "device-record": async () => {
+    const record = socket && "finishedRecord" in socket ? socket.finishedRecord() : null;
+    if (record) (await import("./device/play.js")).downloadRecord(record, store.get().route.room ?? "game");
+  },
   "open-room": () => createGame("room"),
   join: () => join(),
   lang: async (code) => {

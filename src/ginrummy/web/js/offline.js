@@ -44,12 +44,13 @@ export function rememberConfig(config) {
 
 /**
  * Whether the page of `state` needs the server and cannot have it: everything but the
- * start page (with the rules) while offline; a table already shown keeps its own
+ * start page (with the rules) and games on this device while offline; a table already shown keeps its own
  * connection status instead.
  * @param {State} state
  */
 export function needsConnection(state) {
-  if (state.online || state.route.name === "home") return false;
+  // A game on this device needs no server (docs/device.md).
+  if (state.online || state.route.name === "home" || state.route.device) return false;
   return !(state.route.name === "room" && state.view);
 }
 

@@ -189,6 +189,16 @@
  * @property {"home"|"room"|"lobby"|"player"|"leaderboard"} name
  * @property {string|null} room
  * @property {string} [player]
+ * @property {boolean} [device]   a game on this device (/d/<id>): `room` is its id
+ */
+
+/**
+ * A device game at the table (docs/device.md).
+ * @typedef {object} DeviceState
+ * @property {string} id
+ * @property {boolean} saved          whether the last save worked (else it cannot be resumed)
+ * @property {string|null} damaged    why the saved game cannot be trusted
+ * @property {boolean} missing        no such game in this browser
  */
 
 /**
@@ -246,7 +256,10 @@
  * @typedef {object} State
  * @property {string} lang
  * @property {Route} route
- * @property {{levels: any[], games: any[], busy: boolean, error: string|null, form: HomeForm}} home
+ * @property {{levels: any[], games: any[], busy: boolean, error: string|null, form: HomeForm,
+ *   deviceGames: {id: string, opponent: string|null, damaged: string|null}[],
+ *   tally: import("./device/tally.js").Tally|null}} home
+ * @property {DeviceState|null} device
  * @property {{phase: string, info: RoomInfo|null, error: string|null, joinName: string}} room
  * @property {Seat|null} seat
  * @property {RoomInfo|null} info

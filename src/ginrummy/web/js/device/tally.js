@@ -1,7 +1,6 @@
 // The device's own statistics of finished device games (matches, wins, gins, undercuts,
 // average points): kept in the browser, never sent to the server, which neither verifies
 // nor counts device games.
-import { ResultKind } from "../engine/index.js";
 
 /** @typedef {import("../engine/match.js").MatchState} MatchState */
 /** @typedef {import("./saved.js").KeyValue} KeyValue */
@@ -9,6 +8,10 @@ import { ResultKind } from "../engine/index.js";
 
 export const TALLY_KEY = "ginrummy.device.stats";
 const PLAYER = 0; // the person always plays seat one on the device
+// The engine's ResultKind values, written out: the start page shows the tally without
+// loading the engine (this module is in the page's first load, the engine is not).
+const GINS = ["gin", "big_gin"];
+const UNDERCUT = "undercut";
 
 /** @returns {Tally} */
 export function emptyTally() {
@@ -26,8 +29,8 @@ export function addMatch(tally, match) {
   return {
     matches: tally.matches + 1,
     wins: tally.wins + (result.winner === PLAYER ? 1 : 0),
-    gins: tally.gins + own.filter((r) => r.result.kind === ResultKind.GIN || r.result.kind === ResultKind.BIG_GIN).length,
-    undercuts: tally.undercuts + own.filter((r) => r.result.kind === ResultKind.UNDERCUT).length,
+    gins: tally.gins + own.filter((r) => GINS.includes(r.result.kind)).length,
+    undercuts: tally.undercuts + own.filter((r) => r.result.kind === UNDERCUT).length,
     points: tally.points + result.totals.get(PLAYER),
   };
 }
