@@ -65,6 +65,18 @@ function startGame(storage = new MemoryStorage(), extra = {}) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2));
 const lastView = (frames) => frames.filter((f) => f.type === "view").at(-1);
 
+/** Until the person decides again (or the round or match is over): the computer's moves
+ * run on timers, so this waits for them whatever the machine's load. */
+async function nextDecision(frames) {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  for (let i = 0; i < 10000; i += 1) {
+    const { view } = lastView(frames);
+    if (view.legal_actions.length || view.table.match_phase !== "round") return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  throw new Error("the computer did not move");
+}
+
 test("the codec round-trips a game and replays its match", () => {
   const { device, store } = startGame();
   device.open();
@@ -139,7 +151,7 @@ test("a whole match against the stand-in bot: frames like the server's, saved af
   assert.equal(frames[0].seat, "one");
   for (let i = 0; i < 3000 && device.match.phase !== "over"; i += 1) {
     personMove(device, frames, pick);
-    await settle();
+    await nextDecision(frames);
     // Saved after every change: the stored game is the live one.
     const saved = new GameStore(storage).load("g1");
     assert.equal(saved.game.version, device.version);
@@ -249,7 +261,7 @@ test("local statistics count wins, gins, undercuts and points", async () => {
   device.open();
   for (let i = 0; i < 3000 && device.match.phase !== "over"; i += 1) {
     personMove(device, frames, pick);
-    await settle();
+    await nextDecision(frames);
   }
   device.close();
   const match = over[0];

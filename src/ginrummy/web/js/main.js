@@ -2,7 +2,7 @@
 import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
-import { NAME_KEY, COLOUR_KEY, MUTED_KEY, LEVELS_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
+import { NAME_KEY, COLOUR_KEY, MUTED_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
 import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
   handOrder, moveCard, placeCard, chatText,
@@ -16,7 +16,7 @@ import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
-import { afterPaint, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
+import { afterPaint, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -43,7 +43,8 @@ let socket = null;
 /** Device games (web/js/device/play.js), loaded after the first paint.
  * @type {Promise<ReturnType<import("./device/play.js").devicePlay>>} */
 const device = afterPaint().then(() => import("./device/play.js")).then((m) => m.devicePlay({
-  store, receive: (msg) => receive(msg), delayMs: Number(Reflect.get(globalThis, "ginrummyDeviceDelayMs") ?? 600),
+  store, receive: (msg) => receive(msg), navigate: (path) => navigate(path), say: (text) => say(text),
+  delayMs: Number(Reflect.get(globalThis, "ginrummyDeviceDelayMs") ?? 600), // a test hook (docs/device.md)
 }));
 
 // ---------------------------------------------------------------- rendering
@@ -197,11 +198,7 @@ setInterval(() => {
 async function enterHome() {
   await afterPaint();
   const [levels, me] = await Promise.allSettled([api.levels(), storedToken() ? api.me() : Promise.resolve({ games: [] })]);
-  // The last levels seen: offline, the computer still plays on this device.
-  if (levels.status === "fulfilled") remember(LEVELS_KEY, JSON.stringify(levels.value));
-  let known = null;
-  try { known = JSON.parse(remembered(LEVELS_KEY) ?? "null"); } catch { known = null; }
-  const levelList = normaliseLevels(levels.status === "fulfilled" ? levels.value : known);
+  const levelList = normaliseLevels(knownLevels(levels.status === "fulfilled" ? levels.value : null));
   const games = me.status === "fulfilled" ? me.value.games ?? [] : [];
   const local = await device;
   store.update((s) => ({ ...s, home: { ...s.home, deviceGames: local.list(), tally: local.tally() } }), { silent: true });
@@ -338,7 +335,7 @@ async function createGame(kind) {
   const state = store.get();
   const form = state.home.form;
   const level = form.level ?? (state.home.levels[0] ? levelId(state.home.levels[0]) : "");
-  if (kind === "solo" && await startDevice(level)) return;
+  if (kind === "solo" && await (await device).play(level, playerName(form.name))) return;
   const body = kind !== "room"
     ? { kind: "solo", preset: "standard", target_score: Number(form.soloTarget), opponent: `bot:${level}`, name: playerName(form.name) }
     : {
@@ -354,27 +351,6 @@ async function createGame(kind) {
   } catch (err) {
     const message = err instanceof ApiError && err.status ? `${t("error.generic", { message: err.message || err.code })}` : t("error.network");
     store.update((s) => ({ ...s, home: { ...s.home, busy: false, error: message } }));
-  }
-}
-
-/**
- * A game against the computer on this device; false when the computer players cannot be
- * loaded and the server can play instead (the page says so).
- * @param {string} level
- */
-async function startDevice(level) {
-  const form = store.get().home.form;
-  const known = store.get().home.levels.find((l) => levelId(l) === level);
-  try {
-    const local = await device;
-    const id = await local.start({ level, botName: known?.names?.en ?? level, name: playerName(form.name), targetScore: Number(form.soloTarget) });
-    navigate(`/d/${encodeURIComponent(id)}`);
-    return true;
-  } catch (err) {
-    console.warn("no game on this device; the server plays instead", err);
-    if (!store.get().online) store.update((s) => ({ ...s, home: { ...s.home, error: t("error.network") } }));
-    else say(t("device.no_bots"));
-    return !store.get().online;
   }
 }
 
@@ -431,10 +407,7 @@ const commands = {
     (await device).discard(id);
     navigate("/", { replace: true });
   },
-  "device-record": async () => {
-    const record = socket && "finishedRecord" in socket ? socket.finishedRecord() : null;
-    if (record) (await import("./device/play.js")).downloadRecord(record, store.get().route.room ?? "game");
-  },
+  "device-record": async () => { if (socket && "finishedRecord" in socket) (await device).download(socket); },
   "open-room": () => createGame("room"),
   join: () => join(),
   lang: async (code) => {

@@ -7,6 +7,7 @@ import { remembered, remember } from "./prefs.js";
 /** @typedef {import("./types.js").State} State */
 
 export const CONFIG_KEY = "ginrummy.config";
+export const LEVELS_KEY = "ginrummy.levels";
 
 /**
  * Register /sw.js once the page has loaded, so that it never competes with the first paint.
@@ -40,6 +41,24 @@ export function rememberedConfig() {
  */
 export function rememberConfig(config) {
   remember(CONFIG_KEY, JSON.stringify(config));
+}
+
+/**
+ * The server's computer levels: `fresh` (then remembered) or, offline, the last ones seen,
+ * so that the computer still plays on this device (docs/device.md).
+ * @param {unknown} fresh  GET /api/levels, or null when it failed
+ * @returns {unknown}
+ */
+export function knownLevels(fresh) {
+  if (fresh) {
+    remember(LEVELS_KEY, JSON.stringify(fresh));
+    return fresh;
+  }
+  try {
+    return JSON.parse(remembered(LEVELS_KEY) ?? "null");
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -6,7 +6,6 @@ import { cleanText } from "./store.js";
 export const NAME_KEY = "ginrummy.name";
 export const COLOUR_KEY = "ginrummy.fourColour";
 export const MUTED_KEY = "ginrummy.muted";
-export const LEVELS_KEY = "ginrummy.levels"; // the server's computer levels, for device games offline
 
 /**
  * @param {string} key

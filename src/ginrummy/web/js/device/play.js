@@ -2,6 +2,8 @@
 // list them for the start page, discard a damaged one, keep the local statistics, and
 // hand out a finished match's record. main.js uses it as a transport like the socket.
 import { Rules } from "../engine/index.js";
+import { t } from "../i18n.js";
+import { levelId } from "../home.js";
 import { DeviceGame, newDeviceGame } from "./game.js";
 import { DamagedGameError, GameStore, browserStorage } from "./saved.js";
 import { addMatch, loadTally, saveTally } from "./tally.js";
@@ -34,13 +36,15 @@ export function newGameId() {
  * @typedef {object} DevicePlayOptions
  * @property {Store} store
  * @property {(msg: ServerMessage) => void} receive   the client's message handler
+ * @property {(path: string) => void} navigate
+ * @property {(text: string) => void} say   an announcement for screen readers
  * @property {() => Promise<BotModule>} [bots]
  * @property {KeyValue|null} [storage]
  * @property {number} [delayMs]   before each computer move
  */
 
 /** @param {DevicePlayOptions} options */
-export function devicePlay({ store, receive, bots = loadBots, storage = browserStorage(), delayMs = 600 }) {
+export function devicePlay({ store, receive, navigate, say, bots = loadBots, storage = browserStorage(), delayMs = 600 }) {
   const games = new GameStore(storage);
   /** Games started in this page: they play even where nothing can be saved.
    * @type {Map<string, {game: SavedGame, match: MatchState}>} */
@@ -56,7 +60,7 @@ export function devicePlay({ store, receive, bots = loadBots, storage = browserS
     if (!saveTally(storage, addMatch(loadTally(storage), match))) console.warn("the finished match is not in the device's statistics");
   };
 
-  return {
+  const api = {
     /**
      * A new game against the computer at `level`; its id. Throws when the computer
      * players cannot be loaded (the caller offers the server's game instead).
@@ -122,7 +126,35 @@ export function devicePlay({ store, receive, bots = loadBots, storage = browserS
     },
 
     tally: () => loadTally(storage),
+
+    /**
+     * The start page's "Play against the computer": a game on this device at `level`.
+     * False when the computer players cannot be loaded and the server can play instead
+     * (the page says so); offline that is an error on the start page.
+     * @param {string} level @param {string} name
+     */
+    async play(level, name) {
+      const { home, online } = store.get();
+      const known = home.levels.find((l) => levelId(l) === level);
+      try {
+        const id = await api.start({ level, botName: known?.names?.en ?? level, name, targetScore: Number(home.form.soloTarget) });
+        navigate(`/d/${encodeURIComponent(id)}`);
+        return true;
+      } catch (err) {
+        console.warn("no game on this device; the server plays instead", err);
+        if (online) say(t("device.no_bots"));
+        else store.update((s) => ({ ...s, home: { ...s.home, error: t("error.network") } }));
+        return !online;
+      }
+    },
+
+    /** Offer the finished match of `game` as a file. @param {DeviceGame} game */
+    download(game) {
+      const record = game.finishedRecord();
+      if (record) downloadRecord(record, game.game.id);
+    },
   };
+  return api;
 }
 
 /**
