@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +159,13 @@ def test_restarted_browser_resumes_from_storage(server: Any, new_page: Any, brow
     assert data["kind"] == "match"
     record = load_record(data)
     assert isinstance(record, MatchRecord) and replay_match(record).is_over
+    replayed = subprocess.run(
+        [sys.executable, "-m", "ginrummy", "replay", download.value.path()],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert replayed.returncode == 0 and "Match over" in replayed.stdout, replayed.stderr
     again.get_by_role("link", name="Gin Rummy").first.click()
     stats = again.get_by_role("region", name="Your games on this device")
     expect(stats).to_contain_text("Matches1")
@@ -182,5 +191,29 @@ def test_damaged_storage_is_offered_for_discarding(server: Any, new_page: Any) -
     expect(page.get_by_role("link", name="A damaged game on this device")).to_have_count(0)
     assert saved_games(page) == {}
     page.goto(url)
+    expect(page.get_by_role("alert")).to_contain_text("no game with this link")
+    assert not page.errors
+
+
+def test_full_storage_plays_on_and_says_it_cannot_be_resumed(server: Any, new_page: Any) -> None:
+    page = device_page(new_page)
+    # A full storage: every write of a device game fails, as in a full or private profile.
+    page.context.add_init_script(
+        """const write = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (key, value) {
+          if (String(key).startsWith("ginrummy.device.")) {
+            throw new DOMException("full", "QuotaExceededError");
+          }
+          return write.call(this, key, value);
+        };"""
+    )
+    page.goto(server.url + "/")
+    start_device(page)
+    expect(page.get_by_role("status").filter(has_text="cannot be resumed")).to_be_visible()
+    rng = random.Random(2)
+    for _ in range(3):
+        decide(page, rng, knock=False)
+    expect(status(page)).to_contain_text(EN.your_turn)
+    page.reload()
     expect(page.get_by_role("alert")).to_contain_text("no game with this link")
     assert not page.errors
