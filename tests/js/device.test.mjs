@@ -277,3 +277,42 @@ test("local statistics count wins, gins, undercuts and points", async () => {
   assert.deepEqual(loadTally(storage), emptyTally());
   assert.equal(averagePoints(emptyTally()), null);
 });
+
+test("the page's side: start, open, list, damaged and missing games, pruning", async () => {
+  const { devicePlay, KEEP_FINISHED } = await import("../../src/ginrummy/web/js/device/play.js");
+  const { createStore, initialState } = await import("../../src/ginrummy/web/js/store.js");
+  const storage = new MemoryStorage();
+  const store = createStore(initialState());
+  const frames = [];
+  const local = devicePlay({
+    store, storage, receive: (m) => frames.push(m), navigate: () => {}, say: () => {}, bots: async () => bots, delayMs: 0,
+  });
+  const enter = async (id) => {
+    store.update((s) => ({ ...s, route: { name: "room", room: id, device: true } }));
+    return local.open(id);
+  };
+  const ids = [];
+  for (let i = 0; i < KEEP_FINISHED + 2; i += 1) {
+    const id = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+    ids.push(id);
+    const game = await enter(id);
+    game.open();
+    game.handle({ type: "resign" });
+    game.close();
+    await settle(); // one creation time per game: the newest are kept
+  }
+  const running = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+  // The oldest finished games are gone, the newest KEEP_FINISHED stay; finished games are
+  // not listed as running.
+  const kept = new GameStore(storage).list().map((item) => item.id);
+  assert.deepEqual(kept.sort(), [...ids.slice(2), running].sort());
+  assert.deepEqual(local.list(), [{ id: running, opponent: "Random", damaged: null }]);
+  assert.equal(local.tally().matches, KEEP_FINISHED + 2);
+  // Damaged: listed to be discarded, and its page says why instead of playing.
+  storage.setItem(`${PREFIX}game.${running}`, "{}");
+  assert.equal(await enter(running), null);
+  assert.equal(store.get().device.damaged, "not a saved game");
+  assert.equal(local.list()[0].damaged, "not a saved game");
+  assert.equal(await enter("nosuchgame"), null);
+  assert.equal(store.get().device.missing, true);
+});

@@ -20,6 +20,9 @@ import { addMatch, loadTally, saveTally } from "./tally.js";
 // first device game only, and a page without it still works (verified games on the server).
 const BOTS_URL = new URL("../bots/index.js", import.meta.url).href;
 const ID_LETTERS = "abcdefghijkmnpqrstuvwxyz23456789";
+// Finished games kept (their records stay downloadable at /d/<id>); older ones are removed
+// when a new game starts, so the storage does not fill up with them.
+export const KEEP_FINISHED = 10;
 
 /** @returns {Promise<BotModule>} */
 export function loadBots() {
@@ -68,6 +71,7 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
      */
     async start({ level, botName, name, targetScore }) {
       await bots();
+      api.prune();
       const id = newGameId();
       const rules = Rules.preset("standard", targetScore === null ? {} : { target_score: targetScore });
       const made = newDeviceGame({ id, level, name, botName, rules });
@@ -105,6 +109,12 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
         onMatchOver: countMatch,
       });
       return game;
+    },
+
+    /** Remove all but the newest KEEP_FINISHED finished games. */
+    prune() {
+      const finished = games.list().filter((item) => "match" in item && item.match.phase === "over");
+      for (const item of finished.slice(KEEP_FINISHED)) games.discard(item.id);
     },
 
     /** @param {string} id */
