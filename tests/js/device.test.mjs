@@ -226,6 +226,8 @@ test("intents are checked as the server checks them", async () => {
   await settle();
   const tip = frames.filter((f) => f.type === "tip").at(-1);
   assert.ok(now.view.legal_actions.includes(tip.action));
+  // As the server sends it: the card among the params as its text.
+  assert.equal(tip.params.top, now.view.table.discard_pile.at(-1));
   device.send({ type: "act", version: now.version, action: "discard Zz" });
   await settle();
   assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "bad_action");

@@ -41,6 +41,12 @@ import { cryptoFill, drawFirstDealer, randomSeed, shuffledDeck } from "./deck.js
  * @property {RandomFill} [fill]   random words for decks and dealers (crypto.getRandomValues)
  */
 
+/** A card (or anything with a text) as its text; other values as they are.
+ * @param {unknown} value */
+function plain(value) {
+  return value !== null && typeof value === "object" && "text" in value ? String(value.text) : value;
+}
+
 const PERSON = Seat.ONE;
 const COMPUTER = Seat.TWO;
 const TIPS_PER_SWITCH = 3; // as the server's tips (docs/protocol.md, Tips)
@@ -205,10 +211,9 @@ export class DeviceGame {
     const view = viewForSeat(this.match, PERSON);
     const advice = view.legalActions.length && this.deps.bots.tip ? this.deps.bots.tip(view) : null;
     if (!advice) return this.error("tips_unavailable", "there is no decision to advise on");
-    this.emit({
-      type: "tip", version: this.version, action: String(advice.action), key: advice.key ?? "",
-      params: advice.params ?? {}, text: advice.text ?? {},
-    });
+    // As the server sends it: cards among the params as their text (`7h`).
+    const params = Object.fromEntries(Object.entries(advice.params ?? {}).map(([k, v]) => [k, plain(v)]));
+    this.emit({ type: "tip", version: this.version, action: String(advice.action), key: advice.key ?? "", params, text: advice.text ?? {} });
   }
 
   /** One more event: count it, tell it with the view, save, and let the computer move.
@@ -249,8 +254,8 @@ export class DeviceGame {
     const legal = matchLegalActions(this.match);
     try {
       const chosen = this.bot.choose(viewForSeat(this.match, COMPUTER), this.rng);
-      const action = typeof chosen === "string" ? parseAction(chosen) : chosen;
-      if (legal.includes(action)) return action;
+      const action = legal.find((a) => a.text === String(chosen));
+      if (action) return action;
       console.error(`the ${this.game.level} computer chose ${String(chosen)}, which is not legal now; it plays ${legal[0]}`);
     } catch (exc) {
       console.error(`the ${this.game.level} computer failed; it plays ${legal[0]}`, exc);
