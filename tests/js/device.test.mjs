@@ -317,4 +317,22 @@ test("the page's side: start, open, list, damaged and missing games, pruning", a
   assert.equal(local.list()[0].damaged, "not a saved game");
   assert.equal(await enter("nosuchgame"), null);
   assert.equal(store.get().device.missing, true);
+  // The computer players cannot be loaded: the game waits, saved, and the page says why.
+  const saved = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+  const without = devicePlay({
+    store, storage, receive: () => {}, navigate: () => {}, say: () => {}, delayMs: 0,
+    bots: async () => { throw new Error("offline"); },
+  });
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (...args) => warnings.push(args.join(" "));
+  try {
+    store.update((s) => ({ ...s, route: { name: "room", room: saved, device: true } }));
+    assert.equal(await without.open(saved), null);
+  } finally {
+    console.warn = warn;
+  }
+  assert.equal(store.get().device.noBots, true);
+  assert.ok(warnings.some((w) => w.includes("could not be loaded")));
+  assert.notEqual(new GameStore(storage).load(saved), null);
 });

@@ -199,6 +199,7 @@
  * @property {boolean} saved          whether the last save worked (else it cannot be resumed)
  * @property {string|null} damaged    why the saved game cannot be trusted
  * @property {boolean} missing        no such game in this browser
+ * @property {boolean} noBots         the computer players could not be loaded
  */
 
 /**

@@ -29,8 +29,8 @@ export function renderDevicePage(state) {
       h("button", { type: "button", class: "button primary", dataset: { cmd: "device-discard", arg: device.id, key: "device-discard" } }, t("device.discard")),
       home)];
   }
-  if (device?.missing) {
-    return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t("device.missing")), home)];
+  if (device?.missing || device?.noBots) {
+    return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t(device.missing ? "device.missing" : "device.no_bots_resume")), home)];
   }
   return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
 }

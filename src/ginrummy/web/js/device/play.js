@@ -55,7 +55,7 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
 
   /** @param {Partial<NonNullable<State["device"]>>} change */
   const setDevice = (change) => store.update((s) => ({
-    ...s, device: { id: "", saved: true, damaged: null, missing: false, ...s.device, ...change },
+    ...s, device: { id: "", saved: true, damaged: null, missing: false, noBots: false, ...s.device, ...change },
   }));
 
   /** @param {MatchState} match */
@@ -86,7 +86,7 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
      * @param {string} id
      */
     async open(id) {
-      setDevice({ id, saved: true, damaged: null, missing: false });
+      setDevice({ id, saved: true, damaged: null, missing: false, noBots: false });
       let loaded;
       try {
         loaded = games.load(id) ?? started.get(id) ?? null;
@@ -100,7 +100,14 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
         setDevice({ missing: true });
         return null;
       }
-      const module = await bots();
+      let module;
+      try {
+        module = await bots();
+      } catch (err) {
+        console.warn(`device game ${id} waits: the computer players could not be loaded`, err);
+        setDevice({ noBots: true });
+        return null;
+      }
       if (store.get().route.room !== id) return null;
       const game = new DeviceGame(loaded.game, loaded.match, {
         bots: module, store: games, delayMs, onMessage: receive,
