@@ -207,7 +207,7 @@ const recordText = (d) => JSON.stringify(d.game.record);
 test("intents are checked as the server checks them", async () => {
   const { device, frames } = startGame();
   device.open();
-  await settle();
+  await nextDecision(frames);
   const view = lastView(frames);
   device.send({ type: "act", version: view.version - 1, action: "pass" });
   await settle();
