@@ -109,8 +109,10 @@ def test_installable_home_and_rules_open_offline_and_server_pages_need_a_connect
     expect(page.get_by_role("heading", name="Gin Rummy", exact=True)).to_be_visible()
     expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
     solo = page.get_by_role("region", name="Play alone")
-    expect(solo.get_by_text("Playing against the computer needs a connection")).to_be_visible()
-    expect(solo.get_by_role("button", name="Play against the computer")).to_be_disabled()
+    # The computer plays on the device (docs/device.md); the verified game needs the server.
+    expect(solo.get_by_text("No connection: you play on this device")).to_be_visible()
+    expect(solo.get_by_role("button", name="Play against the computer")).to_be_enabled()
+    expect(solo.get_by_role("button", name="Play a verified game on the server")).to_be_disabled()
 
     page.get_by_role("navigation").get_by_role("link", name="Lobby").click()
     expect(page.get_by_role("heading", name="No connection")).to_be_visible()

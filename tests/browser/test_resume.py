@@ -25,7 +25,7 @@ def test_server_killed_and_restarted_mid_round(new_page: Any, tmp_path: Path) ->
     try:
         page = new_page()
         rng = random.Random(5)
-        start_solo(page, srv.url, "100")
+        start_solo(page, srv.url, "100", verified=True)
         for _ in range(5):
             decide(page, rng, knock=False)
         expect(status(page)).to_contain_text(EN.your_turn)

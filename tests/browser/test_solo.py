@@ -15,12 +15,22 @@ from .helpers import DE, EN, decide, hand_cards, status
 pytestmark = pytest.mark.browser
 
 
-def start_solo(page: Any, url: str, target: str = "50", w: Any = EN) -> None:
+def start_solo(
+    page: Any, url: str, target: str = "50", w: Any = EN, *, verified: bool = False
+) -> None:
+    """Start a game against the computer: on the device, or ``verified`` on the server."""
     page.goto(url + "/")
     solo = page.get_by_role("region", name="Play alone" if w is EN else "Allein spielen")
     target_name = "Target score" if w is EN else "Zielpunktzahl"
     solo.get_by_role("combobox", name=target_name).select_option(target)
-    play = "Play against the computer" if w is EN else "Gegen den Computer spielen"
+    if verified:
+        play = (
+            "Play a verified game on the server"
+            if w is EN
+            else "Geprüfte Partie auf dem Server spielen"
+        )
+    else:
+        play = "Play against the computer" if w is EN else "Gegen den Computer spielen"
     page.get_by_role("button", name=play).click()
     expect(status(page, w)).to_be_visible()
 

@@ -33,7 +33,7 @@ def test_tips_count_down_as_the_server_says_then_off_also_after_reload(
     what is left and counts nothing itself. Tips belong to one socket: after a reload
     they are off. Needs the server side of the ``tips`` message (the socket branch)."""
     page = new_page(locale="en-US" if w is EN else "de-DE")
-    start_solo(page, server.url, "100", w)
+    start_solo(page, server.url, "100", w, verified=True)
     toggle = page.get_by_role("button", name=w.tips)
     expect(toggle).to_have_attribute("aria-pressed", "false")
     toggle.click()

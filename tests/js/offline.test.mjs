@@ -36,6 +36,8 @@ test("offline, every page but the start page needs the server; a table shown kee
   assert.equal(needsConnection(at("home")), false);
   for (const name of ["lobby", "leaderboard", "player", "room"]) assert.equal(needsConnection(at(name)), true, name);
   assert.equal(needsConnection(at("room", { view: /** @type {any} */ ({ legal_actions: [] }) })), false);
+  // A game on this device (docs/device.md) needs no server, even before its table shows.
+  assert.equal(needsConnection({ ...at("room"), route: { name: "room", room: "g1", device: true } }), false);
   for (const name of ["home", "lobby", "leaderboard", "player", "room"]) {
     assert.equal(needsConnection({ ...at(name), online: true }), false, name);
   }

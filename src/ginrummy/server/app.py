@@ -130,7 +130,9 @@ def _page_routes(static: StaticFiles) -> list[Route]:
 
     review = "/r/{room_id}/review/{seat}"  # the match review (web/js/review.js)
     tournament = "/t/{tournament_id}"  # a tournament's page (web/js/tournament.js)
-    pages = ("/", "/r/{room_id}", review, "/lobby", "/leaderboard", "/p/{player_id}", tournament)
+    device = "/d/{game_id}"  # a game on the device itself (docs/device.md): the page plays it
+    pages: tuple[str, ...] = ("/", "/r/{room_id}", review, device, tournament)
+    pages += ("/lobby", "/leaderboard", "/p/{player_id}")
     return [
         *(Route(path, index, methods=["GET", "HEAD"]) for path in pages),
         Route("/sw.js", service_worker, methods=["GET", "HEAD"]),

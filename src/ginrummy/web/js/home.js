@@ -2,6 +2,7 @@
 // A pure function of the client state.
 import { h } from "./dom.js";
 import { t, language } from "./i18n.js";
+import { renderDeviceResume, renderTally } from "./device/page.js";
 
 /** @typedef {import("./types.js").State} State */
 
@@ -64,10 +65,11 @@ export function renderHome(state) {
     h("p", { class: "tagline" }, t("app.tagline")),
     h("p", {}, h("a", { class: "button primary", href: "/lobby", dataset: { nav: "/lobby", key: "hero-lobby" } }, t("home.to_lobby")))));
   if (home.error) out.push(h("p", { class: "notice error", role: "alert" }, home.error));
-  if (home.games.length) {
+  const onDevice = renderDeviceResume(state);
+  if (home.games.length || onDevice.length) {
     out.push(h("section", { class: "panel resume", "aria-labelledby": "resume-h" },
       h("h2", { id: "resume-h" }, t("home.resume.title")),
-      h("ul", { class: "resume-list" }, ...home.games.map((game) => h("li", {},
+      h("ul", { class: "resume-list" }, ...onDevice, ...home.games.map((game) => h("li", {},
         h("a", { class: "button secondary", href: `/r/${encodeURIComponent(game.room)}`, dataset: { nav: `/r/${game.room}`, key: `resume-${game.room}` } },
           game.opponent
             ? t("home.resume.item", { kind: t(`kind.${game.kind}`), opponent: game.opponent })
@@ -83,8 +85,12 @@ export function renderHome(state) {
       state.online ? null : h("p", { class: "notice", role: "status" }, t("offline.solo")),
       field("solo-level", t("home.level"), select("solo-level", "level", levelOptions, level)),
       field("solo-target", t("home.target"), select("solo-target", "soloTarget", targetOptions, form.soloTarget)),
-      h("button", { type: "button", class: "button primary", disabled: busy || !levels.length || !state.online, dataset: { cmd: "play-solo", key: "play-solo" } },
-        t("home.play_solo"))),
+      // On this device (docs/device.md): no server needed; the verified game is the server's.
+      h("button", { type: "button", class: "button primary", disabled: busy || !levels.length, dataset: { cmd: "play-solo", key: "play-solo" } },
+        t("home.play_solo")),
+      h("p", { class: "hint" }, t("home.solo.verified")),
+      h("button", { type: "button", class: "button secondary", disabled: busy || !levels.length || !state.online, dataset: { cmd: "play-verified", key: "play-verified" } },
+        t("home.play_verified"))),
     h("section", { class: "panel", "aria-labelledby": "room-h" },
       h("h2", { id: "room-h" }, t("home.room.title")),
       h("p", {}, t("home.room.text")),
@@ -101,6 +107,8 @@ export function renderHome(state) {
       h("button", { type: "button", class: "button primary", disabled: busy || !state.online, dataset: { cmd: "open-room", key: "open-room" } },
         t("home.open_room"))),
   ));
+  const tally = renderTally(state);
+  if (tally) out.push(tally);
   out.push(renderRulesText());
   return out;
 }

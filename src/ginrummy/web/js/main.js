@@ -19,7 +19,7 @@ import { parseReviewPath } from "./review.js";
 import { reviewJob } from "./reviewjob.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
-import { afterPaint, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
+import { afterPaint, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
 import { confirmSeed, seedMessage } from "./fair/seed.js";
 
 /** @typedef {import("./types.js").State} State */
@@ -41,8 +41,15 @@ const topbar = pagePart("topbar");
 const main = pagePart("main");
 const announcer = pagePart("announcer");
 const store = createStore(initialState());
-/** @type {GameSocket|null} */
+/** The table's transport: the server's socket, or a game on this device (docs/device.md).
+ * @type {GameSocket|import("./device/game.js").DeviceGame|null} */
 let socket = null;
+/** Device games (web/js/device/play.js), loaded after the first paint.
+ * @type {Promise<ReturnType<import("./device/play.js").devicePlay>>} */
+const device = afterPaint().then(() => import("./device/play.js")).then((m) => m.devicePlay({
+  store, receive: (msg) => receive(msg), navigate: (path) => navigate(path), say: (text) => say(text),
+  delayMs: Number(Reflect.get(globalThis, "ginrummyDeviceDelayMs") ?? 600), // a test hook (docs/device.md)
+}));
 
 // ---------------------------------------------------------------- rendering
 
@@ -103,6 +110,8 @@ function routeOf(pathname) {
   if (review) return { name: "review", room: review.room, seat: review.seat };
   const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
   if (room) return { name: "room", room: decodeURIComponent(room[1]) };
+  const own = /^\/d\/([^/]+)\/?$/.exec(pathname);
+  if (own) return { name: "room", room: decodeURIComponent(own[1]), device: true };
   const player = /^\/p\/([^/]+)\/?$/.exec(pathname);
   if (player) return { name: "player", room: null, player: decodeURIComponent(player[1]) };
   const tournament = /^\/t\/([^/]+)\/?$/.exec(pathname);
@@ -152,7 +161,8 @@ function enter(route) {
   const { room, player } = route;
   // Offline, a page that needs the server says so; it is entered again when the network is back.
   if (needsConnection(store.get())) return;
-  if (route.name === "room" && room) enterRoom(room);
+  if (route.device && room) enterDevice(room);
+  else if (route.name === "room" && room) enterRoom(room);
   else if (route.name === "lobby") play.enterLobby();
   else if (route.name === "player" && player) {
     play.enterPage(() => api.player(player));
@@ -165,7 +175,7 @@ function enter(route) {
   else if (route.name === "tournament" && route.tournament) tournaments.enter(route.tournament);
   else if (route.name === "review" && room && route.seat) reviews.enter(room, route.seat);
   else enterHome();
-  if (route.name !== "home") play.loadMe();
+  if (route.name !== "home" && !route.device) play.loadMe();
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
@@ -202,8 +212,10 @@ setInterval(() => {
 async function enterHome() {
   await afterPaint();
   const [levels, me] = await Promise.allSettled([api.levels(), storedToken() ? api.me() : Promise.resolve({ games: [] })]);
-  const levelList = levels.status === "fulfilled" ? normaliseLevels(levels.value) : [];
+  const levelList = normaliseLevels(knownLevels(levels.status === "fulfilled" ? levels.value : null));
   const games = me.status === "fulfilled" ? me.value.games ?? [] : [];
+  const local = await device;
+  store.update((s) => ({ ...s, home: { ...s.home, deviceGames: local.list(), tally: local.tally() } }), { silent: true });
   store.update((s) => {
     if (s.route.name !== "home") return s;
     const form = { ...s.home.form };
@@ -223,6 +235,16 @@ function normaliseLevels(data) {
   // The server's default level first, so it is preselected.
   const preferred = data?.default;
   return preferred ? [...items].sort((a, b) => Number(levelId(b) === preferred) - Number(levelId(a) === preferred)) : items;
+}
+
+/** @param {string} id */
+async function enterDevice(id) {
+  const game = await (await device).open(id);
+  const route = store.get().route;
+  if (!game || !route.device || route.room !== id) return;
+  socket = game;
+  store.update((s) => ({ ...s, room: { ...s.room, phase: "table" } }), { silent: true });
+  game.open();
 }
 
 /**
@@ -332,7 +354,8 @@ async function createGame(kind) {
   const state = store.get();
   const form = state.home.form;
   const level = form.level ?? (state.home.levels[0] ? levelId(state.home.levels[0]) : "");
-  const body = kind === "solo"
+  if (kind === "solo" && await (await device).play(level, playerName(form.name))) return;
+  const body = kind !== "room"
     ? { kind: "solo", preset: "standard", target_score: Number(form.soloTarget), opponent: `bot:${level}`, name: playerName(form.name) }
     : {
       kind: "room", preset: form.preset, opponent: form.seat2, name: playerName(form.name), spectators: true,
@@ -398,6 +421,12 @@ async function copyInvite(el) {
  */
 const commands = {
   "play-solo": () => createGame("solo"),
+  "play-verified": () => createGame("verified"),
+  "device-discard": async (id) => {
+    (await device).discard(id);
+    navigate("/", { replace: true });
+  },
+  "device-record": async () => { if (socket && "finishedRecord" in socket) (await device).download(socket); },
   "open-room": () => createGame("room"),
   join: () => join(),
   lang: async (code) => {

@@ -7,6 +7,7 @@ import { remembered, remember } from "./prefs.js";
 /** @typedef {import("./types.js").State} State */
 
 export const CONFIG_KEY = "ginrummy.config";
+export const LEVELS_KEY = "ginrummy.levels";
 
 /**
  * Register /sw.js once the page has loaded, so that it never competes with the first paint.
@@ -43,13 +44,32 @@ export function rememberConfig(config) {
 }
 
 /**
+ * The server's computer levels: `fresh` (then remembered) or, offline, the last ones seen,
+ * so that the computer still plays on this device (docs/device.md).
+ * @param {unknown} fresh  GET /api/levels, or null when it failed
+ * @returns {unknown}
+ */
+export function knownLevels(fresh) {
+  if (fresh) {
+    remember(LEVELS_KEY, JSON.stringify(fresh));
+    return fresh;
+  }
+  try {
+    return JSON.parse(remembered(LEVELS_KEY) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Whether the page of `state` needs the server and cannot have it: everything but the
- * start page (with the rules) while offline; a table already shown keeps its own
+ * start page (with the rules) and games on this device while offline; a table already shown keeps its own
  * connection status instead.
  * @param {State} state
  */
 export function needsConnection(state) {
-  if (state.online || state.route.name === "home") return false;
+  // A game on this device needs no server (docs/device.md).
+  if (state.online || state.route.name === "home" || state.route.device) return false;
   return !(state.route.name === "room" && state.view);
 }
 

@@ -13,6 +13,7 @@ import { needsConnection } from "./offline.js";
 
 import { renderHome, nameMax, field } from "./home.js";
 import { renderTable, renderInvite } from "./table.js";
+import { renderDeviceNotes, renderDevicePage } from "./device/page.js";
 
 /** @typedef {import("./types.js").State} State */
 
@@ -30,7 +31,12 @@ const PAGES = {
 export function render(state, { topbar, main, now = 0 }) {
   topbar.replaceChildren(...renderTopbar(state));
   const route = state.route.name;
-  if (route === "room" && state.room.phase === "table" && state.view) {
+  if (state.route.device) {
+    // A game on this device: its notes above the table, no chat (docs/device.md).
+    if (state.view) main.replaceChildren(h("div", { class: "table-area" }, ...renderDeviceNotes(state), ...renderTable(state, now)));
+    else main.replaceChildren(...renderDevicePage(state));
+    main.className = "page page-room page-device";
+  } else if (route === "room" && state.room.phase === "table" && state.view) {
     // The chat panel stays in place across renders; only the table area is replaced.
     let area = main.querySelector(":scope > .table-area");
     if (!area) {

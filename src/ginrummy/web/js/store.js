@@ -25,6 +25,8 @@ export function initialState() {
       games: [],
       busy: false,
       error: null,
+      deviceGames: [],
+      tally: null,
       form: { level: null, soloTarget: 100, preset: "standard", roomTarget: 100, seat2: "friend", name: "" },
     },
     room: { phase: "loading", info: null, error: null, joinName: "" },
@@ -66,6 +68,7 @@ export function initialState() {
     playersAt: 0,
     claimDismissed: false,
     confirmResign: false,
+    device: null,  // a game on this device (docs/device.md)
     online: true,  // navigator.onLine: false shows the pages that need the server as such
   };
 }

@@ -206,6 +206,17 @@
  * @property {string} [player]
  * @property {string} [tournament]
  * @property {"one"|"two"} [seat]  the reviewed seat (review)
+ * @property {boolean} [device]   a game on this device (/d/<id>): `room` is its id
+ */
+
+/**
+ * A device game at the table (docs/device.md).
+ * @typedef {object} DeviceState
+ * @property {string} id
+ * @property {boolean} saved          whether the last save worked (else it cannot be resumed)
+ * @property {string|null} damaged    why the saved game cannot be trusted
+ * @property {boolean} missing        no such game in this browser
+ * @property {boolean} noBots         the computer players could not be loaded
  */
 
 /**
@@ -263,7 +274,10 @@
  * @typedef {object} State
  * @property {string} lang
  * @property {Route} route
- * @property {{levels: any[], games: any[], busy: boolean, error: string|null, form: HomeForm}} home
+ * @property {{levels: any[], games: any[], busy: boolean, error: string|null, form: HomeForm,
+ *   deviceGames: {id: string, opponent: string|null, damaged: string|null}[],
+ *   tally: import("./device/tally.js").Tally|null}} home
+ * @property {DeviceState|null} device
  * @property {{phase: string, info: RoomInfo|null, error: string|null, joinName: string}} room
  * @property {Seat|null} seat
  * @property {RoomInfo|null} info

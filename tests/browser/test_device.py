@@ -1,0 +1,219 @@
+"""Games against the computer on the device itself (docs/device.md): no server round trip
+per move, offline after one visit, resumed after a reload or a restarted browser from the
+browser's storage, damaged storage recognised and offered for discarding, the computer's
+hidden cards never in what the page holds. Played by role and name only."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from ginrummy.engine import MatchRecord, Seat, load_record, replay_match, view_for_seat
+
+from .conftest import ROOT
+from .helpers import EN, decide, hand_cards, status
+from .test_offline import wait_for_worker
+
+pytestmark = pytest.mark.browser
+
+BOTS = ROOT / "src" / "ginrummy" / "web" / "js" / "bots" / "index.js"
+# The stand-in with the bots' interface, served while web/js/bots/ is not there yet.
+FIXTURE_BOTS = ROOT / "tests" / "js" / "fixtures" / "bots" / "index.js"
+NOTICE = "not verified by the server"
+GAME_KEY = "ginrummy.device.game."
+# A hand edit of a saved game: one seat label changed, the checksum left as it was.
+EDIT_BY_HAND = """k => {
+  const saved = JSON.parse(localStorage.getItem(k));
+  saved.body = saved.body.replace('"one"', '"two"');
+  localStorage.setItem(k, JSON.stringify(saved));
+}"""
+
+# Milliseconds from the click on "Play against the computer" to the first rendered hand.
+MEASURE = """() => {
+  window.__device = {};
+  document.addEventListener("click", (e) => {
+    if (e.target.closest('[data-cmd="play-solo"]')) window.__device.click = performance.now();
+  }, true);
+  window.ginrummy.store.subscribe((s) => {
+    if (s.route.device && s.view && window.__device.click && !window.__device.table) {
+      window.__device.table = performance.now();
+    }
+  });
+}"""
+
+
+def device_page(new_page: Any, **kw: Any) -> Any:
+    page = new_page(**kw)
+    ctx = page.context
+    if not BOTS.exists():
+        ctx.route(
+            "**/static/js/bots/index.js",
+            lambda route: route.fulfill(path=str(FIXTURE_BOTS), content_type="text/javascript"),
+        )
+    ctx.add_init_script("window.ginrummyDeviceDelayMs = 50")
+    return page
+
+
+def saved_games(page: Any) -> dict[str, str]:
+    found: dict[str, str] = page.evaluate(
+        "p => Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith(p))"
+        ".map(k => [k, localStorage.getItem(k)]))",
+        GAME_KEY,
+    )
+    return found
+
+
+def computer_hidden_cards(page: Any) -> set[str]:
+    """The computer's hand now, from the saved record replayed by the Python engine,
+    less the cards it is known to hold (taken from the discard pile)."""
+    text = saved_games(page)[GAME_KEY + page.url.rsplit("/", 1)[1]]
+    body = json.loads(json.loads(text)["body"])
+    record = load_record(body["game"]["record"])
+    assert isinstance(record, MatchRecord)
+    view = view_for_seat(replay_match(record), Seat.TWO)
+    return {str(c) for c in view.hand} - {str(c) for c in view.table.known[Seat.TWO]}
+
+
+def start_device(page: Any) -> float:
+    solo = page.get_by_role("region", name="Play alone")
+    solo.get_by_role("combobox", name="Target score").select_option("50")
+    page.evaluate(MEASURE)
+    page.get_by_role("button", name="Play against the computer").click()
+    expect(status(page)).to_be_visible()
+    expect(page.get_by_text(NOTICE)).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/d/[a-z0-9]+$"))
+    page.wait_for_function("() => window.__device.table !== undefined")
+    ms: float = page.evaluate("() => window.__device.table - window.__device.click")
+    return ms
+
+
+def test_offline_device_game_reload_resume_and_hidden_cards(server: Any, new_page: Any) -> None:
+    page = device_page(new_page)
+    page.goto(server.url + "/")
+    expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    wait_for_worker(page)
+    online_ms = start_device(page)
+    page.goto(server.url + "/")
+    page.context.set_offline(True)
+    page.reload()
+    offline_ms = start_device(page)
+    print(f"click to table: online {online_ms:.1f} ms, offline {offline_ms:.1f} ms")
+    assert online_ms <= 100 and offline_ms <= 100, (online_ms, offline_ms)
+    rng = random.Random(4)
+    for _ in range(4):
+        decide(page, rng, knock=False)
+    expect(status(page)).to_contain_text(EN.your_turn)
+    # Nothing the page renders or holds in its state shows the computer's hidden cards.
+    hidden = computer_hidden_cards(page)
+    held = page.evaluate(
+        "() => { const v = window.ginrummy.store.get().view;"
+        " return JSON.stringify({...v, table: {...v.table, rounds: []}}); }"
+    )
+    shown = page.locator("main").inner_html()
+    for card in hidden:
+        assert f'"{card}"' not in held, card
+        assert f'data-card="{card}"' not in shown, card
+    before, text_before = sorted(hand_cards(page)), status(page).inner_text()
+    page.reload()  # still offline
+    expect(status(page)).to_have_text(text_before)
+    assert sorted(hand_cards(page)) == before
+    # Listed under the running games (two: the first one was left at its start).
+    page.get_by_role("link", name="Gin Rummy").first.click()
+    resume = page.get_by_role("link", name=re.compile(r"^Resume: game against .* on this device"))
+    expect(resume).to_have_count(2)
+    assert not page.errors
+
+
+def test_restarted_browser_resumes_from_storage(server: Any, new_page: Any, browser: Any) -> None:
+    page = device_page(new_page)
+    page.goto(server.url + "/")
+    start_device(page)
+    rng = random.Random(9)
+    for _ in range(3):
+        decide(page, rng, knock=False)
+    expect(status(page)).to_contain_text(EN.your_turn)
+    url, before = page.url, sorted(hand_cards(page))
+    state = page.context.storage_state()
+    page.context.close()
+    again = device_page(new_page, storage_state=state)
+    again.goto(url)
+    expect(status(again)).to_contain_text(EN.your_turn)
+    assert sorted(hand_cards(again)) == before
+    # Play the match to its end: the record downloads and the local statistics count it.
+    for _ in range(800):
+        if decide(again, rng) == "match_over":
+            break
+    else:
+        pytest.fail("the match did not end")
+    with again.expect_download() as download:
+        again.get_by_role("button", name="Download the match record").click()
+    data = json.loads(Path(download.value.path()).read_text())
+    assert data["kind"] == "match"
+    record = load_record(data)
+    assert isinstance(record, MatchRecord) and replay_match(record).is_over
+    replayed = subprocess.run(
+        [sys.executable, "-m", "ginrummy", "replay", download.value.path()],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert replayed.returncode == 0 and "Match over" in replayed.stdout, replayed.stderr
+    again.get_by_role("link", name="Gin Rummy").first.click()
+    stats = again.get_by_role("region", name="Your games on this device")
+    expect(stats).to_contain_text("Matches1")
+    assert not again.errors
+
+
+def test_damaged_storage_is_offered_for_discarding(server: Any, new_page: Any) -> None:
+    page = device_page(new_page)
+    page.goto(server.url + "/")
+    start_device(page)
+    url = page.url
+    (key,) = saved_games(page)
+    page.evaluate(EDIT_BY_HAND, key)
+    page.reload()
+    expect(page.get_by_role("heading", name="This saved game cannot be resumed")).to_be_visible()
+    expect(page.get_by_role("alert")).to_contain_text("checksum")
+    page.goto(server.url + "/")
+    damaged = page.get_by_role("link", name="A damaged game on this device")
+    expect(damaged).to_be_visible()
+    damaged.click()
+    page.get_by_role("button", name="Discard this game").click()
+    expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    expect(page.get_by_role("link", name="A damaged game on this device")).to_have_count(0)
+    assert saved_games(page) == {}
+    page.goto(url)
+    expect(page.get_by_role("alert")).to_contain_text("no game with this link")
+    assert not page.errors
+
+
+def test_full_storage_plays_on_and_says_it_cannot_be_resumed(server: Any, new_page: Any) -> None:
+    page = device_page(new_page)
+    # A full storage: every write of a device game fails, as in a full or private profile.
+    page.context.add_init_script(
+        """const write = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (key, value) {
+          if (String(key).startsWith("ginrummy.device.")) {
+            throw new DOMException("full", "QuotaExceededError");
+          }
+          return write.call(this, key, value);
+        };"""
+    )
+    page.goto(server.url + "/")
+    start_device(page)
+    expect(page.get_by_role("status").filter(has_text="cannot be resumed")).to_be_visible()
+    rng = random.Random(2)
+    for _ in range(3):
+        decide(page, rng, knock=False)
+    expect(status(page)).to_contain_text(EN.your_turn)
+    page.reload()
+    expect(page.get_by_role("alert")).to_contain_text("no game with this link")
+    assert not page.errors

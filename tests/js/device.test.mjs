@@ -1,0 +1,338 @@
+// The device game (web/js/device/): unbiased decks, the storage codec with its damage
+// detection, the local statistics, and the game loop against a stand-in bot.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { DECK, fromMask, loadRecord, replayMatch, Rules, parseAction } from "../../src/ginrummy/web/js/engine/index.js";
+import { randomBelow, shuffledDeck } from "../../src/ginrummy/web/js/device/deck.js";
+import {
+  DamagedGameError, GameStore, checksum, decodeGame, encodeGame, PREFIX,
+} from "../../src/ginrummy/web/js/device/saved.js";
+import { addMatch, averagePoints, emptyTally, loadTally, saveTally } from "../../src/ginrummy/web/js/device/tally.js";
+import { DeviceGame, newDeviceGame } from "../../src/ginrummy/web/js/device/game.js";
+import * as bots from "./fixtures/bots/index.js";
+
+/** A Storage stand-in; `full` makes every write throw as a full localStorage does. */
+class MemoryStorage {
+  constructor() { this.map = new Map(); this.full = false; }
+  get length() { return this.map.size; }
+  key(i) { return [...this.map.keys()][i] ?? null; }
+  getItem(k) { return this.map.has(k) ? this.map.get(k) : null; }
+  setItem(k, v) {
+    if (this.full) throw new Error("QuotaExceededError");
+    this.map.set(k, String(v));
+  }
+  removeItem(k) { this.map.delete(k); }
+}
+
+/** Random words from a list, then zeros. */
+function wordsFrom(list) {
+  const queue = [...list];
+  return (words) => { for (let i = 0; i < words.length; i += 1) words[i] = queue.length ? queue.shift() : 0; };
+}
+
+test("randomBelow throws away the words of the last incomplete run", () => {
+  // 2^32 % 3 = 1: the single word 2^32 - 1 would favour 0; it is drawn again.
+  assert.equal(randomBelow(3, wordsFrom([2 ** 32 - 1, 5])), 2);
+  assert.equal(randomBelow(3, wordsFrom([2 ** 32 - 2])), (2 ** 32 - 2) % 3);
+  assert.throws(() => randomBelow(0), RangeError);
+});
+
+test("a shuffled deck is the 52 cards, from crypto.getRandomValues by default", () => {
+  const deck = shuffledDeck();
+  assert.equal(new Set(deck).size, 52);
+  assert.deepEqual([...deck].sort((a, b) => a.index - b.index), [...DECK]);
+  // All-zero words: every step swaps with the first card (Fisher–Yates from the end).
+  const fixed = shuffledDeck(wordsFrom([]));
+  assert.equal(fixed[0], DECK[1]);
+  assert.equal(fixed[51], DECK[0]);
+});
+
+function startGame(storage = new MemoryStorage(), extra = {}) {
+  const store = new GameStore(storage);
+  const rules = Rules.preset("standard", { target_score: 50 });
+  const { game, match } = newDeviceGame({ id: "g1", level: "random", name: "Ann", botName: "Random", rules });
+  const frames = [];
+  const saves = [];
+  const over = [];
+  const device = new DeviceGame(game, match, {
+    bots, store, delayMs: 0, onMessage: (m) => frames.push(m), onConnection: () => {},
+    onSaved: (ok) => saves.push(ok), onMatchOver: (m) => over.push(m), ...extra,
+  });
+  return { device, store, storage, frames, saves, over };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 2));
+const lastView = (frames) => frames.filter((f) => f.type === "view").at(-1);
+
+/** Until the person decides again (or the round or match is over): the computer's moves
+ * run on timers, so this waits for them whatever the machine's load. */
+async function nextDecision(frames) {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  for (let i = 0; i < 10000; i += 1) {
+    const { view } = lastView(frames);
+    if (view.legal_actions.length || view.table.match_phase !== "round") return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  throw new Error("the computer did not move");
+}
+
+test("the codec round-trips a game and replays its match", () => {
+  const { device, store } = startGame();
+  device.open();
+  const loaded = store.load("g1");
+  assert.equal(loaded.game.version, device.version);
+  assert.deepEqual(loaded.game.record, device.game.record);
+  device.close();
+});
+
+test("damaged or foreign data is recognised, never played on", () => {
+  const { device, storage } = startGame();
+  device.open();
+  device.close();
+  const key = `${PREFIX}game.g1`;
+  const good = storage.getItem(key);
+  const cases = {
+    "not JSON": good.slice(0, -3),
+    "the checksum does not match": good.replace('\\"version\\":2', '\\"version\\":3'),
+    "not a saved game": JSON.stringify({ hello: 1 }),
+  };
+  for (const [reason, text] of Object.entries(cases)) {
+    assert.throws(() => decodeGame("g1", text), (e) => e instanceof DamagedGameError && e.reason === reason);
+  }
+  // Another version's format, with a correct checksum.
+  const inner = JSON.parse(JSON.parse(good).body);
+  const body = JSON.stringify({ ...inner, format: 99 });
+  assert.throws(() => decodeGame("g1", JSON.stringify({ sum: checksum(body), body })), /format 99 is not 1/);
+  // A record that does not replay (a card the deck does not hold twice), checksum fixed up.
+  const record = inner.game.record;
+  const broken = { ...inner.game, record: { ...record, rounds: [{ ...record.rounds[0], deck: "Ac Ac" }] } };
+  assert.throws(() => decodeGame("g1", encodeGame(broken)), DamagedGameError);
+  // The list keeps the damaged game, to be discarded.
+  storage.setItem(key, cases["not JSON"]);
+  const listed = new GameStore(storage).list();
+  assert.equal(listed.length, 1);
+  assert.ok("damaged" in listed[0]);
+  new GameStore(storage).discard("g1");
+  assert.equal(storage.getItem(key), null);
+});
+
+test("storage full or missing: the game plays on and says it is not saved", async () => {
+  const storage = new MemoryStorage();
+  storage.full = true;
+  const { device, frames, saves } = startGame(storage);
+  device.open();
+  assert.deepEqual(saves, [false]);
+  assert.ok(lastView(frames));
+  device.close();
+  assert.equal(new GameStore(null).save(device.game), false);
+  assert.deepEqual(new GameStore(null).list(), []);
+});
+
+/** The person's move: gin or knock when it may (so that rounds score and matches end),
+ * else a legal action of the last view picked with `pick`. */
+function personMove(device, frames, pick) {
+  const view = lastView(frames);
+  const legal = view.view.legal_actions;
+  const ending = legal.find((a) => /^(big gin|gin|knock)/.test(a));
+  if (ending) return device.send({ type: "act", version: view.version, action: ending });
+  if (legal.length) return device.send({ type: "act", version: view.version, action: legal[pick(legal.length)] });
+  if (view.view.table.match_phase === "deal") return device.send({ type: "next_round", version: view.version });
+  return false;
+}
+
+test("a whole match against the stand-in bot: frames like the server's, saved after every move", async () => {
+  let seed = 11;
+  const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const { device, storage, frames, over } = startGame();
+  device.open();
+  assert.deepEqual(frames.slice(0, 4).map((f) => f.type), ["welcome", "view", "chat_history", "tips"]);
+  assert.equal(frames[0].room.rated, false);
+  assert.equal(frames[0].seat, "one");
+  for (let i = 0; i < 3000 && device.match.phase !== "over"; i += 1) {
+    personMove(device, frames, pick);
+    await nextDecision(frames);
+    // Saved after every change: the stored game is the live one.
+    const saved = new GameStore(storage).load("g1");
+    assert.equal(saved.game.version, device.version);
+    // The computer's hidden cards are nowhere in what the page gets while a round runs.
+    const rnd = device.match.round;
+    if (rnd.result === null) {
+      const { view } = lastView(frames);
+      const known = new Set(view.table.known.two);
+      const hidden = fromMask(rnd.hands.two).map((c) => c.text).filter((c) => !known.has(c));
+      // Earlier rounds' results show their final hands, rightly: only this round counts.
+      const shown = JSON.stringify({ ...view, table: { ...view.table, rounds: [] } });
+      for (const card of hidden) assert.ok(!shown.includes(`"${card}"`), `${card} of the computer is shown`);
+    }
+  }
+  assert.equal(device.match.phase, "over");
+  assert.equal(over.length, 1);
+  const versions = frames.filter((f) => f.type === "event").map((f) => f.version);
+  assert.deepEqual(versions, versions.map((_, i) => versions[0] + i), "one version per event, no gaps");
+  // No view shows the computer's hand while a round runs.
+  for (const f of frames.filter((x) => x.type === "view" && x.view.table.round_phase !== "over")) {
+    assert.equal(f.view.seat, "one");
+    assert.equal(f.view.table.result, null);
+  }
+  // The record downloads only now, and replays to the same scores.
+  const record = device.finishedRecord();
+  const replayed = replayMatch(loadRecord(record).match);
+  assert.deepEqual(replayed.result.totals, device.match.result.totals);
+  // A rematch starts a new match, dealt at once; the statistics count the next one again.
+  device.send({ type: "new_match", version: device.version });
+  await settle();
+  assert.notEqual(device.match.phase, "over");
+  assert.equal(device.game.counted, false);
+  device.close();
+});
+
+test("a resumed game continues from the saved state", async () => {
+  const { device, store } = startGame();
+  device.open();
+  await settle();
+  device.close();
+  const loaded = store.load("g1");
+  const frames = [];
+  const again = new DeviceGame(loaded.game, loaded.match, { bots, store, delayMs: 0, onMessage: (m) => frames.push(m), onConnection: () => {} });
+  again.open();
+  assert.equal(lastView(frames).version, device.version);
+  assert.deepEqual(lastView(frames).view.hand, JSON.parse(JSON.stringify(lastView(frames).view.hand)));
+  assert.deepEqual(recordText(again), recordText(device));
+  again.close();
+});
+
+const recordText = (d) => JSON.stringify(d.game.record);
+
+test("intents are checked as the server checks them", async () => {
+  const { device, frames } = startGame();
+  device.open();
+  await nextDecision(frames);
+  const view = lastView(frames);
+  device.send({ type: "act", version: view.version - 1, action: "pass" });
+  await settle();
+  assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "stale_version");
+  device.send({ type: "next_round" });
+  await settle();
+  assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "not_between_rounds");
+  device.send({ type: "tip" });
+  await settle();
+  assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "tips_off");
+  device.send({ type: "tips", on: true });
+  await settle();
+  assert.deepEqual(frames.filter((f) => f.type === "tips").at(-1), { type: "tips", allowed: true, on: true, left: 3 });
+  const now = lastView(frames);
+  device.send({ type: "tip" });
+  await settle();
+  const tip = frames.filter((f) => f.type === "tip").at(-1);
+  assert.ok(now.view.legal_actions.includes(tip.action));
+  // As the server sends it: the card among the params as its text.
+  assert.equal(tip.params.top, now.view.table.discard_pile.at(-1));
+  device.send({ type: "act", version: now.version, action: "discard Zz" });
+  await settle();
+  assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "bad_action");
+  device.send({ type: "resign" });
+  await settle();
+  assert.equal(lastView(frames).view.table.match_result.forfeit, "resigned");
+  device.close();
+});
+
+test("a computer that picks an illegal action is logged and the game goes on", async () => {
+  const broken = { ...bots, makeBot: () => ({ choose: () => parseAction("big gin") }) };
+  const errors = [];
+  const original = console.error;
+  console.error = (...args) => errors.push(args.join(" "));
+  try {
+    const { device, frames } = startGame(new MemoryStorage(), { bots: broken });
+    device.open();
+    for (let i = 0; i < 6; i += 1) {
+      personMove(device, frames, () => 0);
+      await settle();
+    }
+    device.close();
+  } finally {
+    console.error = original;
+  }
+  assert.ok(errors.some((e) => e.includes("not legal now")));
+});
+
+test("local statistics count wins, gins, undercuts and points", async () => {
+  let seed = 5;
+  const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const { device, frames, over } = startGame();
+  device.open();
+  for (let i = 0; i < 3000 && device.match.phase !== "over"; i += 1) {
+    personMove(device, frames, pick);
+    await nextDecision(frames);
+  }
+  device.close();
+  const match = over[0];
+  const tally = addMatch(emptyTally(), match);
+  assert.equal(tally.matches, 1);
+  assert.equal(tally.wins, match.result.winner === 0 ? 1 : 0);
+  assert.equal(tally.points, match.result.totals.one);
+  assert.equal(averagePoints(tally), match.result.totals.one);
+  const storage = new MemoryStorage();
+  assert.equal(saveTally(storage, tally), true);
+  assert.deepEqual(loadTally(storage), tally);
+  storage.setItem("ginrummy.device.stats", '{"matches": -1}');
+  assert.deepEqual(loadTally(storage), emptyTally());
+  assert.equal(averagePoints(emptyTally()), null);
+});
+
+test("the page's side: start, open, list, damaged and missing games, pruning", async () => {
+  const { devicePlay, KEEP_FINISHED } = await import("../../src/ginrummy/web/js/device/play.js");
+  const { createStore, initialState } = await import("../../src/ginrummy/web/js/store.js");
+  const storage = new MemoryStorage();
+  const store = createStore(initialState());
+  const frames = [];
+  const local = devicePlay({
+    store, storage, receive: (m) => frames.push(m), navigate: () => {}, say: () => {}, bots: async () => bots, delayMs: 0,
+  });
+  const enter = async (id) => {
+    store.update((s) => ({ ...s, route: { name: "room", room: id, device: true } }));
+    return local.open(id);
+  };
+  const ids = [];
+  for (let i = 0; i < KEEP_FINISHED + 2; i += 1) {
+    const id = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+    ids.push(id);
+    const game = await enter(id);
+    game.open();
+    game.handle({ type: "resign" });
+    game.close();
+    await settle(); // one creation time per game: the newest are kept
+  }
+  const running = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+  // The oldest finished games are gone, the newest KEEP_FINISHED stay; finished games are
+  // not listed as running.
+  const kept = new GameStore(storage).list().map((item) => item.id);
+  assert.deepEqual(kept.sort(), [...ids.slice(2), running].sort());
+  assert.deepEqual(local.list(), [{ id: running, opponent: "Random", damaged: null }]);
+  assert.equal(local.tally().matches, KEEP_FINISHED + 2);
+  // Damaged: listed to be discarded, and its page says why instead of playing.
+  storage.setItem(`${PREFIX}game.${running}`, "{}");
+  assert.equal(await enter(running), null);
+  assert.equal(store.get().device.damaged, "not a saved game");
+  assert.equal(local.list()[0].damaged, "not a saved game");
+  assert.equal(await enter("nosuchgame"), null);
+  assert.equal(store.get().device.missing, true);
+  // The computer players cannot be loaded: the game waits, saved, and the page says why.
+  const saved = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+  const without = devicePlay({
+    store, storage, receive: () => {}, navigate: () => {}, say: () => {}, delayMs: 0,
+    bots: async () => { throw new Error("offline"); },
+  });
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (...args) => warnings.push(args.join(" "));
+  try {
+    store.update((s) => ({ ...s, route: { name: "room", room: saved, device: true } }));
+    assert.equal(await without.open(saved), null);
+  } finally {
+    console.warn = warn;
+  }
+  assert.equal(store.get().device.noBots, true);
+  assert.ok(warnings.some((w) => w.includes("could not be loaded")));
+  assert.notEqual(new GameStore(storage).load(saved), null);
+});
