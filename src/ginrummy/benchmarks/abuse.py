@@ -100,7 +100,7 @@ def _server_env(args: argparse.Namespace) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env = {k: v for k, v in env.items() if k not in ("GINRUMMY_DB", "GINRUMMY_BUS")}
     if args.no_limits:
-        env |= {f"GINRUMMY_LIMIT_{k}": "0" for k in ("IDENTITIES", "ROOMS", "LOOKUPS")}
+        env |= {f"GINRUMMY_LIMIT_{k}": "0" for k in ("IDENTITIES", "ROOMS", "LOOKUPS", "SOCKETS")}
     elif args.limit_lookups is not None:
         env["GINRUMMY_LIMIT_LOOKUPS"] = str(args.limit_lookups)
     return env
