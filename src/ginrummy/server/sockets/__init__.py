@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket
 
+from ginrummy.server.heap import keeper_of
 from ginrummy.server.ratelimit import client_address, of_app
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets.frames import NO_HELLO, TOO_SLOW, Connection
@@ -43,6 +44,13 @@ def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
+    try:
+        await _serve(ws)
+    finally:
+        keeper_of(ws.app).socket_ended()  # a burst of them calls for a collection
+
+
+async def _serve(ws: WebSocket) -> None:
     settings: Settings = ws.app.state.settings
     if not origin_allowed(ws, settings):
         log.warning("websocket refused: origin %s", ws.headers.get("origin"))
