@@ -8,8 +8,9 @@ stays with the C allocator unless it is told to hand it back.
 
 So the server counts the sockets that end (closed or refused) and, after ``burst`` of
 them, collects at once, in the first quiet moment (no socket ended for ``quiet``
-seconds, or ``latest`` seconds after the burst if the ending goes on), then asks glibc
-to return its free memory to the system (``malloc_trim``; nothing elsewhere).
+seconds), then asks glibc to return its free memory to the system (``malloc_trim``;
+nothing elsewhere). A burst that goes on is collected every ``latest`` seconds, and once
+more when it is over.
 """
 
 from __future__ import annotations
@@ -78,10 +79,16 @@ class HeapKeeper:
         now = time.monotonic()
         assert self.due_since is not None
         quiet_for = now - self.last_end
-        if quiet_for < self.quiet and now - self.due_since < self.latest:
+        if quiet_for >= self.quiet:
+            self.collect()
+        elif now - self.due_since >= self.latest:
+            # The burst goes on: collect what it has left so far, and again once it is
+            # over, whatever its count by then.
+            self.collect()
+            self.due_since = now
+            self._check_later(self.quiet)
+        else:
             self._check_later(self.quiet - quiet_for)
-            return
-        self.collect()
 
     def collect(self) -> None:
         """Collect garbage (all generations) and trim the heap, now; logs what it did."""
