@@ -75,21 +75,27 @@ def test_a_long_burst_is_collected_at_the_latest_after_its_limit_and_when_over()
     asyncio.run(scenario())
 
 
-def test_the_server_counts_closed_and_refused_sockets() -> None:
-    with live(limit_sockets=2) as server, ExitStack() as stack:
-        keeper = HeapKeeper(burst=4, quiet=0.05, latest=10)
+def test_the_server_counts_closed_sockets_not_refused_ones() -> None:
+    with live(limit_sockets=1) as server, ExitStack() as stack:
+        keeper = HeapKeeper(burst=3, quiet=0.05, latest=10)
         server.app.state.heap_keeper = keeper
         for _ in range(2):
             with connect(server.ws_url, open_timeout=5):
                 pass
         stack.enter_context(connect(server.ws_url, open_timeout=5))
-        stack.enter_context(connect(server.ws_url, open_timeout=5))
-        for _ in range(2):
+        for _ in range(5):
             with pytest.raises(InvalidStatus), connect(server.ws_url, open_timeout=5):
                 pass
         deadline = time.monotonic() + 5
+        while keeper.ended < 2:
+            assert time.monotonic() < deadline, "the closed sockets were not counted"
+            time.sleep(0.02)
+        time.sleep(0.2)
+        assert keeper.ended == 2 and keeper.collections == 0
+        stack.close()
+        deadline = time.monotonic() + 5
         while keeper.collections == 0:
-            assert time.monotonic() < deadline, "two closed and two refused were no burst"
+            assert time.monotonic() < deadline, "three closed sockets were no burst"
             time.sleep(0.02)
 
 

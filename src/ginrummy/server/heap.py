@@ -6,7 +6,7 @@ which only a full garbage collection frees; with the server's high thresholds
 swollen by thousands of dead sockets: a pause of seconds. Freed, the memory mostly
 stays with the C allocator unless it is told to hand it back.
 
-So the server counts the sockets that end (closed or refused) and, after ``burst`` of
+So the server counts the sockets that close (refused ones leave little) and, after ``burst`` of
 them, collects at once, in the first quiet moment (no socket ended for ``quiet``
 seconds), then asks glibc to return its free memory to the system (``malloc_trim``;
 nothing elsewhere). A burst that goes on is collected every ``latest`` seconds, and once
@@ -65,7 +65,7 @@ class HeapKeeper:
         self.collections = 0
 
     def socket_ended(self) -> None:
-        """One socket closed or was refused (call on the event loop)."""
+        """One socket closed (call on the event loop)."""
         self.ended += 1
         self.last_end = time.monotonic()
         if self.ended >= self.burst and self.due_since is None:

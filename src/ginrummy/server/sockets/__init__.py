@@ -44,13 +44,6 @@ def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
-    try:
-        await _serve(ws)
-    finally:
-        keeper_of(ws.app).socket_ended()  # a burst of them calls for a collection
-
-
-async def _serve(ws: WebSocket) -> None:
     settings: Settings = ws.app.state.settings
     if not origin_allowed(ws, settings):
         log.warning("websocket refused: origin %s", ws.headers.get("origin"))
@@ -76,6 +69,10 @@ async def _serve(ws: WebSocket) -> None:
         await Connection(ws, rooms, quick, settings, OPENERS, limits, address).serve()
     finally:
         limits.sockets.close(address)
+        # A burst of closed sockets calls for a collection. A refused one is not
+        # counted: it leaves little (a few objects) and an attack's stream of them
+        # would make the server collect while the attack goes on.
+        keeper_of(ws.app).socket_ended()
 
 
 __all__ = ["NO_HELLO", "ORIGIN_REFUSED", "TOO_SLOW", "origin_allowed", "websocket_endpoint"]
