@@ -49,6 +49,7 @@ def test_open_files_are_raised_up_to_the_hard_limit_only() -> None:
 def test_a_tiny_attack_is_limited_and_the_games_go_on() -> None:
     result = _bench("--limit-lookups", "150")
     assert result["games"] == 2 and result["limits"] == "default"
+    assert result["attacker_nice"] == 10
     assert result["errors"] == 0, result["error_codes"]
     assert result["server_died"] is False
     for phase in ("before", "during"):
@@ -68,8 +69,11 @@ def test_a_tiny_attack_is_limited_and_the_games_go_on() -> None:
     memory = result["server_rss_mb"]
     assert 0 < memory["before"] <= memory["peak"]
     assert memory["after"] > 0 and "after_vs_before_percent" in memory
+    # The games' own growth, at their pace before the attack, is not the attack's.
+    assert memory["games_growth_meanwhile"] >= 0 and "after_vs_no_attack_percent" in memory
     assert set(result["targets"]) == {
         "rss_after_within_10_percent",
+        "rss_after_within_10_percent_of_before",
         "p99_during_attack_at_most_100_ms",
     }
 

@@ -58,7 +58,8 @@ class Server:
     def start(self) -> None:
         # Every test's browsers come from 127.0.0.1: the per-address limits would count
         # the whole suite as one very busy person (tests/server/test_ratelimit.py tests them).
-        limits_off = {f"GINRUMMY_LIMIT_{k}": "0" for k in ("IDENTITIES", "ROOMS", "LOOKUPS")}
+        limited = ("IDENTITIES", "ROOMS", "LOOKUPS", "SOCKETS")
+        limits_off = {f"GINRUMMY_LIMIT_{k}": "0" for k in limited}
         env = {**os.environ, "GINRUMMY_BOT_DELAY": "0.05", **limits_off, **self.extra_env}
         env.pop("DATABASE_URL", None)
         env.pop("REDIS_URL", None)

@@ -60,15 +60,27 @@ def player_address(n: int) -> str:
 
 
 class RssWatch:
-    """The server's resident memory, sampled every quarter second: its peak."""
+    """The server's resident memory, sampled every quarter second: its peak, and its
+    trend over a window (the games' own growth: their rooms keep every move)."""
 
     def __init__(self, pid: int) -> None:
         self.pid, self.peak_kb = pid, proc_rss_kb(pid)
+        self.samples: list[tuple[float, int]] = []  # (monotonic s, kB)
 
     async def run(self) -> None:
         while True:
-            self.peak_kb = max(self.peak_kb, proc_rss_kb(self.pid))
+            kb = proc_rss_kb(self.pid)
+            self.peak_kb = max(self.peak_kb, kb)
+            self.samples.append((time.monotonic(), kb))
             await asyncio.sleep(0.25)
+
+    def trend_kb_per_s(self, start: float, end: float) -> float:
+        """Growth from ``start`` to ``end``, in kB per second (0 if it shrank)."""
+        window = [(t, kb) for t, kb in self.samples if start <= t <= end]
+        if len(window) < 2 or window[-1][0] <= window[0][0]:
+            return 0.0
+        (t0, kb0), (t1, kb1) = window[0], window[-1]
+        return max(0.0, (kb1 - kb0) / (t1 - t0))
 
 
 async def _open_games(base: str, games: int) -> list[tuple[str, str, str]]:
@@ -100,7 +112,7 @@ def _server_env(args: argparse.Namespace) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env = {k: v for k, v in env.items() if k not in ("GINRUMMY_DB", "GINRUMMY_BUS")}
     if args.no_limits:
-        env |= {f"GINRUMMY_LIMIT_{k}": "0" for k in ("IDENTITIES", "ROOMS", "LOOKUPS")}
+        env |= {f"GINRUMMY_LIMIT_{k}": "0" for k in ("IDENTITIES", "ROOMS", "LOOKUPS", "SOCKETS")}
     elif args.limit_lookups is not None:
         env["GINRUMMY_LIMIT_LOOKUPS"] = str(args.limit_lookups)
     return env
@@ -115,7 +127,8 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
     stats, stop = Stats(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     progress = sys.stderr
-    attacker = Attacker(Plan(port, args.lookups, args.sockets, args.concurrency, args.seconds))
+    plan = Plan(port, args.lookups, args.sockets, args.concurrency, args.seconds, args.nice)
+    attacker = Attacker(plan)
     try:
         games = await _open_games(base, args.games)
         await connect_seats(
@@ -131,10 +144,13 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         print(f"bench abuse: {2 * len(games)} players; warming up", file=progress)
         await asyncio.sleep(args.warmup)
         stats.measuring = True
-        await asyncio.sleep(args.baseline)
-        rss_before, before = proc_rss_kb(proc.pid), len(stats.rtts)
         watch = RssWatch(proc.pid)
         watching = asyncio.create_task(watch.run())
+        baseline_start = time.monotonic()
+        await asyncio.sleep(args.baseline)
+        rss_before, before = proc_rss_kb(proc.pid), len(stats.rtts)
+        trend = watch.trend_kb_per_s(baseline_start, time.monotonic())
+        attack_start = time.monotonic()
         cpu0, t0 = proc_cpu_seconds(proc.pid), time.perf_counter()
         attack = await attacker.attack()
         during = len(stats.rtts)
@@ -147,7 +163,8 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             await watching
         phases = {"before": stats.rtts[:before], "during": stats.rtts[before:during]}
         phases["after"] = stats.rtts[during:]
-        memory = Memory(rss_before, watch.peak_kb, proc_rss_kb(proc.pid))
+        trend_kb = trend * (time.monotonic() - attack_start)
+        memory = Memory(rss_before, watch.peak_kb, proc_rss_kb(proc.pid), round(trend_kb))
         died = proc.poll() is not None
         return _report(args, stats, phases, attack, cpu, memory, died)
     finally:
@@ -158,11 +175,18 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Memory:
-    """The server's resident memory in kB: before the attack, its peak, after settling."""
+    """The server's resident memory in kB: before the attack, its peak, after settling;
+    and how much the games alone would have added meanwhile, at their baseline trend."""
 
     before: int
     peak: int
     after: int
+    games_growth: int
+
+    @property
+    def expected(self) -> int:
+        """What the server would hold after settling without the attack."""
+        return self.before + self.games_growth
 
     def to_dict(self) -> dict[str, float]:
         return {
@@ -170,6 +194,10 @@ class Memory:
             "peak": round(self.peak / 1024, 1),
             "after": round(self.after / 1024, 1),
             "after_vs_before_percent": round(100 * (self.after - self.before) / self.before, 1),
+            "games_growth_meanwhile": round(self.games_growth / 1024, 1),
+            "after_vs_no_attack_percent": round(
+                100 * (self.after - self.expected) / self.expected, 1
+            ),
         }
 
 
@@ -189,6 +217,7 @@ def _report(
         "think_s": args.think,
         "store": "sqlite",
         "limits": "off" if args.no_limits else "default",
+        "attacker_nice": args.nice,
         "attack_seconds": round(attack.seconds, 1),
         "rtt_ms": {phase: rtt_summary(rtts) for phase, rtts in phases.items()},
         "moves": {phase: len(rtts) for phase, rtts in phases.items()},
@@ -216,7 +245,8 @@ def _report(
         "server_cpu_percent_during_attack": round(server_cpu_percent, 1),
         "server_rss_mb": memory.to_dict(),
         "targets": {
-            "rss_after_within_10_percent": memory.after <= 1.1 * memory.before,
+            "rss_after_within_10_percent": memory.after <= 1.1 * memory.expected,
+            "rss_after_within_10_percent_of_before": memory.after <= 1.1 * memory.before,
             "p99_during_attack_at_most_100_ms": p99 <= 100,
         },
         "server_died": died,
@@ -233,11 +263,16 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--think", type=float, default=2.0, help="mean think time in s (uniform ±50%%)"
     )
-    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument(
+        "--warmup", type=float, default=15.0, help="before the baseline: games reach their pace"
+    )
     parser.add_argument("--baseline", type=float, default=10.0, help="quiet measured window")
     parser.add_argument("--settle", type=float, default=10.0, help="quiet time after")
     parser.add_argument("--no-limits", action="store_true", help="server without rate limits")
     parser.add_argument("--limit-lookups", type=int, help="the server's lookups per minute")
+    parser.add_argument(
+        "--nice", type=int, default=10, help="the attacker's niceness (0: as the server's)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if min(args.games, args.concurrency) < 1 or min(args.lookups, args.sockets) < 0:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import multiprocessing
+import os
 import resource
 import secrets
 import sys
@@ -218,6 +219,7 @@ class Plan:
     sockets: int
     concurrency: int
     seconds: float
+    nice: int = 0  # added to the attacker's niceness
 
 
 @dataclass
@@ -235,6 +237,9 @@ def attacker_process(plan: Plan, pipe: Connection) -> None:
     players' (their round trips are the measurement): attacks, sends the ``Attack``
     through ``pipe``, holds its sockets until told to let go, lets go."""
     raise_open_files(plan.sockets + SPARE_FILES)
+    # A real attacker's CPU is not the server's; here they share the machine, and the
+    # attacker, which runs flat out, would otherwise take its turns from the server.
+    os.nice(plan.nice)
     asyncio.run(_attack(plan, pipe))
 
 

@@ -47,7 +47,8 @@ class Settings:
     limit_rooms: int = 60  # POST /api/rooms
     limit_lookups: int = 600  # /api/rooms/{id}, its join and its record
     limit_window: float = 60.0
-    limit_sockets: int = 100  # WebSockets open at once per address (the socket side's to enforce)
+    limit_sockets: int = 100  # WebSockets open at once per address (HTTP 403 past it)
+    hello_timeout: float = 10.0  # seconds a new socket has to bind with a hello (else 4408)
     seed_timeout: float = 3.0  # seconds a deal waits for people's seeds (docs/fairness.md)
     tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
     review_workers: int = 1  # threads running match reviews (server/reviews.py)
@@ -136,6 +137,8 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
         s = replace(s, limit_sockets=_count("GINRUMMY_LIMIT_SOCKETS", v))
     if v := env.get("GINRUMMY_LIMIT_WINDOW"):
         s = replace(s, limit_window=_seconds("GINRUMMY_LIMIT_WINDOW", v, 0.01, 86400))
+    if v := env.get("GINRUMMY_HELLO_TIMEOUT"):
+        s = replace(s, hello_timeout=_seconds("GINRUMMY_HELLO_TIMEOUT", v, 0.01, 3600))
     return s
 
 

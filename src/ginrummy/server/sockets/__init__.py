@@ -3,7 +3,9 @@ spectator or lobby page.
 
 ``frames`` handles what every socket does with frames; ``room`` and ``lobby`` are what
 a socket is bound to. Every refusal is an ``error`` frame and the socket stays open;
-only the documented limits close it (4403 origin, 4008 too slow, 1009 too large).
+only the documented limits close it (4008 too slow, 4408 no hello in time, 1009 too
+large) or refuse it before it opens with HTTP 403 (an origin not allowed, or an address
+with ``Settings.limit_sockets`` sockets open already).
 """
 
 from __future__ import annotations
@@ -13,14 +15,18 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket
 
+from ginrummy.server.heap import keeper_of
+from ginrummy.server.ratelimit import client_address, of_app
 from ginrummy.server.settings import Settings
-from ginrummy.server.sockets.frames import TOO_SLOW, Connection
+from ginrummy.server.sockets.frames import NO_HELLO, TOO_SLOW, Connection
 from ginrummy.server.sockets.lobby import LobbySocket
 from ginrummy.server.sockets.room import RoomSocket
 
 log = logging.getLogger("ginrummy.server.sockets")
 
 ORIGIN_REFUSED = 4403
+SOCKETS_REFUSED = 4429  # the ASGI close code; the client sees HTTP 403, as for 4403
+REFUSALS_PER_LOG = 1000  # an attack's refused sockets: one warning per so many
 OPENERS = {"hello": RoomSocket.hello, "hello_lobby": LobbySocket.hello}
 
 
@@ -43,9 +49,30 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         log.warning("websocket refused: origin %s", ws.headers.get("origin"))
         await ws.close(code=ORIGIN_REFUSED)
         return
-    await ws.accept()
-    conn = Connection(ws, ws.app.state.rooms, ws.app.state.quick, settings, OPENERS)
-    await conn.serve()
+    limits, address = of_app(ws.app), client_address(ws)
+    if not limits.sockets.open(address):
+        # Before the handshake: the cheapest answer (HTTP 403), no socket to keep.
+        if limits.sockets.refused % REFUSALS_PER_LOG == 1:
+            log.warning(
+                "websocket refused: %s has %d open (GINRUMMY_LIMIT_SOCKETS); %d refused so far",
+                address,
+                limits.sockets.count,
+                limits.sockets.refused,
+            )
+        # uvicorn answers a close before the handshake with HTTP 403 (its answer with a
+        # response of our own, a 429, logs an error per refusal: too loud for an attack).
+        await ws.close(code=SOCKETS_REFUSED)
+        return
+    try:
+        await ws.accept()
+        rooms, quick = ws.app.state.rooms, ws.app.state.quick
+        await Connection(ws, rooms, quick, settings, OPENERS, limits, address).serve()
+    finally:
+        limits.sockets.close(address)
+        # A burst of closed sockets calls for a collection. A refused one is not
+        # counted: it leaves little (a few objects) and an attack's stream of them
+        # would make the server collect while the attack goes on.
+        keeper_of(ws.app).socket_ended()
 
 
-__all__ = ["ORIGIN_REFUSED", "TOO_SLOW", "origin_allowed", "websocket_endpoint"]
+__all__ = ["NO_HELLO", "ORIGIN_REFUSED", "TOO_SLOW", "origin_allowed", "websocket_endpoint"]

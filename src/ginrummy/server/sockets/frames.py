@@ -4,7 +4,9 @@ a socket that falls too far behind.
 
 A socket is bound by its first message: ``hello`` to a room (``RoomSocket``),
 ``hello_lobby`` to the lobby (``LobbySocket``); a later one rebinds it. The binding
-handles the messages of its kind; ``ping`` works everywhere.
+handles the messages of its kind; ``ping`` works everywhere. A socket that no hello has
+bound within ``Settings.hello_timeout`` seconds is closed (4408): an idle socket costs
+the server memory and pings, and a page says hello as soon as it opens one.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ginrummy.protocol import (
 )
 from ginrummy.server.bucket import Bucket
 from ginrummy.server.quick import QuickMatch
+from ginrummy.server.ratelimit import RateLimited, RateLimits
 from ginrummy.server.room import RoomError, RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.store import Player, StoreError
@@ -35,6 +38,8 @@ log = logging.getLogger("ginrummy.server.sockets")
 TOO_SLOW = 4008
 """Close code: the socket fell ``Settings.socket_queue`` notices behind (the client
 reconnects and gets the full view)."""
+NO_HELLO = 4408
+"""Close code: no ``hello`` bound the socket within ``Settings.hello_timeout`` seconds."""
 CLOSE_WAIT_S = 5.0  # how long a close frame may wait behind a full send buffer
 CHAT_RATE = 1.0  # chat messages per second per socket, sustained
 CHAT_BURST = 5.0
@@ -92,14 +97,20 @@ class Connection:
         quick: QuickMatch,
         settings: Settings,
         openers: Mapping[str, Opener],
+        limits: RateLimits,
+        address: str,
     ) -> None:
         self.ws = ws
         self.openers = openers
         self.rooms = rooms
         self.quick = quick
         self.settings = settings
+        self.limits = limits
+        self.address = address  # what the per-address limits count (``client_address``)
         self.binding: Binding | None = None
-        self.too_slow = asyncio.Event()  # set by a subscription that overflowed
+        self.greeted = False  # a hello has bound the socket once
+        self.ending = asyncio.Event()  # set with ``close_code``: the server closes the socket
+        self.close_code = 0
         self._send_lock = asyncio.Lock()
         self._frames = Bucket(settings.ws_rate, 3 * settings.ws_rate)
         self.chat_bucket = Bucket(CHAT_RATE, CHAT_BURST)  # per socket, across rebinding
@@ -126,16 +137,29 @@ class Connection:
 
     def fell_behind(self) -> None:
         """A subscription of this socket overflowed (``on_overflow``): close it."""
-        self.too_slow.set()
+        self._end(TOO_SLOW)
+
+    def _hello_due(self) -> None:
+        if not self.greeted:
+            self._end(NO_HELLO)
+
+    def _end(self, code: int) -> None:
+        if not self.ending.is_set():
+            self.close_code = code
+            self.ending.set()
 
     # --- receiving --------------------------------------------------------------------
 
     async def serve(self) -> None:
-        """Answer frames until the client leaves or the socket falls behind."""
+        """Answer frames until the client leaves, the socket falls behind or no hello
+        came in time."""
         receiving = asyncio.create_task(self._receive())
-        slow = asyncio.create_task(self.too_slow.wait())
+        ending = asyncio.create_task(self.ending.wait())
+        hello_due = asyncio.get_running_loop().call_later(
+            self.settings.hello_timeout, self._hello_due
+        )
         try:
-            done, _ = await asyncio.wait({receiving, slow}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait({receiving, ending}, return_when=asyncio.FIRST_COMPLETED)
             if receiving in done:
                 receiving.result()  # a bug's exception goes on to uvicorn, which logs it
         except WebSocketDisconnect:
@@ -143,21 +167,26 @@ class Connection:
         finally:
             # Not awaited: a test client's cancel scope would cancel the wait again and
             # skip the unbinding; the tasks end at their next step.
+            hello_due.cancel()
             receiving.cancel()
-            slow.cancel()
+            ending.cancel()
             await self.unbind()
-        if self.too_slow.is_set():
-            await self._close_too_slow()
+        if self.ending.is_set():
+            await self._close(self.close_code)
 
-    async def _close_too_slow(self) -> None:
-        log.warning("closing a socket that fell %d notices behind", self.settings.socket_queue)
+    async def _close(self, code: int) -> None:
+        if code == TOO_SLOW:
+            log.warning("closing a socket that fell %d notices behind", self.settings.socket_queue)
+        else:  # one per idle socket of an attack: not worth a warning each
+            log.info("closing a socket that said no hello in %g s", self.settings.hello_timeout)
         if self.ws.application_state is not WebSocketState.CONNECTED:
             return
+        reason = "too slow" if code == TOO_SLOW else "no hello"
         try:
             # The close frame queues behind what the client has not read yet.
-            await asyncio.wait_for(self.ws.close(TOO_SLOW, "too slow"), CLOSE_WAIT_S)
+            await asyncio.wait_for(self.ws.close(code, reason), CLOSE_WAIT_S)
         except TimeoutError:
-            log.warning("a slow socket did not take its close frame; dropping it")
+            log.warning("a socket did not take its close frame (%d); dropping it", code)
 
     async def _receive(self) -> None:
         while True:
@@ -183,7 +212,7 @@ class Connection:
             await self._dispatch(decode_client_message(raw))
         except ProtocolError as exc:
             await self.error(exc.code, str(exc))
-        except RoomError as exc:
+        except (RoomError, RateLimited) as exc:
             await self.error(exc.code, exc.message)
         except StoreError as exc:
             # A read outside a room's own error handling (who the caller is, a room's
@@ -210,6 +239,7 @@ class Connection:
         await self.unbind()
         await binding.start()
         self.binding = binding
+        self.greeted = True
 
     async def unbind(self) -> None:
         binding, self.binding = self.binding, None

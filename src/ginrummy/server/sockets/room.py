@@ -71,6 +71,7 @@ class RoomSocket:
         """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no such
         room, no spectators) leaves the socket bound as it was."""
         rooms = conn.rooms
+        conn.limits.lookups.check(conn.address)  # a room looked up by id, as over HTTP
         room = await rooms.get(str(fields["room"]))
         if room is None:
             raise RoomError("unknown_room", "there is no such room")
