@@ -308,3 +308,27 @@ def test_the_clock_starts_a_tournament_or_cancels_it_at_its_start_time() -> None
         assert _wait(c, few, lambda x: x["phase"] == "finished")["finish"] == "cancelled"
         started = _wait(c, filled, lambda x: x["phase"] != "open")
         assert started["phase"] == "running" and len(started["entrants"]) == 4
+
+
+def test_a_rated_tournaments_matches_are_rated_and_move_the_ratings() -> None:
+    with client(tournament_tick=3600.0, test_clock=True) as c:  # sweeps only when kicked
+        people = [identity(c) for _ in range(4)]
+        tid = _create(c, people[0], rated=True)["id"]
+        for who in people:
+            c.post(f"/api/tournaments/{tid}/join", headers=auth(who))
+        running = _wait(c, tid, lambda x: x["phase"] == "running")
+        board = running["rounds"][0]["pairings"][0]
+        _wait_room(c, board["room"])
+        assert c.get(f"/api/rooms/{board['room']}").json()["rated"] is True
+        player = lambda p: c.get(f"/api/players/{p}").json()["player"]  # noqa: E731
+        before = {p: player(board[p]) for p in ("first", "second")}
+        assert all(b["rated_matches"] == 0 for b in before.values())
+        token_of = {c.get("/api/me", headers=auth(p)).json()["player"]["id"]: p for p in people}
+        with c.websocket_connect("/ws") as one:
+            hello(one, board["room"], token_of[board["first"]])
+            one.send_json({"type": "resign"})
+            receive_until(one, lambda m: m["type"] == "event" and m["kind"] == "forfeit")
+        after = {p: player(board[p]) for p in ("first", "second")}
+        assert after["first"]["rated_matches"] == after["second"]["rated_matches"] == 1
+        assert after["first"]["rating"] < before["first"]["rating"]
+        assert after["second"]["rating"] > before["second"]["rating"]
