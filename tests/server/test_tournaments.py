@@ -137,6 +137,19 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
         assert done["placings"][0]["player"] == done["winner"]
         assert set(ids.values()) == {p["player"] for p in done["placings"]}
         assert tid not in [x["id"] for x in c.get("/api/lobby").json()["tournaments"]]
+        # each person's statistics page lists the tournament with their place
+        _create(c, ann, name="Open Cup")  # joined by nobody, not started: not listed
+        place = {p["player"]: p["rank"] for p in done["placings"]}
+        for tok in (ann, bob):
+            listed = c.get(f"/api/players/{me[tok]}").json()["tournaments"]
+            assert listed == [
+                {
+                    "id": tid, "name": "Friday Cup", "format": "knockout",
+                    "placing": place[me[tok]], "of": 4, "finished": True,
+                    "started": listed[0]["started"],
+                }
+            ]  # fmt: skip
+            assert listed[0]["placing"] in (3, 4) and listed[0]["started"] >= done["created"]
 
 
 def test_a_player_who_does_not_come_loses_by_no_show() -> None:
