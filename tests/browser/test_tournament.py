@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import EN, status
-from .public import ROOM_URL, enter_lobby
+from .public import ROOM_URL, enter_lobby, me
 
 pytestmark = pytest.mark.browser
 
@@ -156,4 +156,9 @@ def test_a_swiss_of_one_person_and_computers_runs_to_the_end(
     expect(status(ann)).to_contain_text("The match is over")
     expect(ann.get_by_role("button", name=EN.new_match)).to_have_count(0)
     watcher.screenshot(path=str(artifacts / "tournament-swiss.png"), full_page=True)
+    ann.goto(f"{server.url}/p/{me(ann)['id']}")  # her statistics list the tournament
+    played = ann.get_by_role("region", name="Tournaments")
+    row = played.get_by_role("row", name=re.compile("Swiss Cup"))
+    expect(row).to_contain_text("4 of 4")
+    expect(row.get_by_role("link", name="Swiss Cup")).to_have_attribute("href", f"/t/{tid}")
     assert not ann.errors and not watcher.errors
