@@ -11,12 +11,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import EN
-from .public import ROOM_URL, enter_lobby
+from .helpers import EN, status
+from .public import ROOM_URL, enter_lobby, me
 
 pytestmark = pytest.mark.browser
 
 TOURNAMENT_URL = re.compile(r"/t/[\w-]+$")
+CREATE = """async (body) => {
+    const token = localStorage.getItem('ginrummy.token');
+    const r = await fetch('/api/tournaments', {method: 'POST', body: JSON.stringify(body),
+        headers: {Authorization: 'Bearer ' + token, 'Content-Type': 'application/json'}});
+    return (await r.json()).tournament.id;
+}"""
 
 
 def test_a_knockout_from_the_lobby_to_a_result_in_the_bracket(
@@ -75,15 +81,7 @@ def test_winners_are_taken_from_their_table_to_the_next_round(server: Any, new_p
     for page, name in zip(pages, ("Ann Four", "Bob Four", "Cat Four", "Dan Four"), strict=True):
         enter_lobby(page, server.url, name)
     body = {"name": "Four Cup", "format": "knockout", "max_players": 4}
-    tid = ann.evaluate(
-        """async (body) => {
-            const token = localStorage.getItem('ginrummy.token');
-            const r = await fetch('/api/tournaments', {method: 'POST', body: JSON.stringify(body),
-                headers: {Authorization: 'Bearer ' + token, 'Content-Type': 'application/json'}});
-            return (await r.json()).tournament.id;
-        }""",
-        body,
-    )
+    tid = ann.evaluate(CREATE, body)
     url = f"{server.url}/t/{tid}"
     for page in (ann, bob, cat):
         _join(page, url)
@@ -104,4 +102,63 @@ def test_winners_are_taken_from_their_table_to_the_next_round(server: Any, new_p
         expect(winner).to_have_url(final)
     assert bob.url == dan.url
     expect(bob.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+    # ann, out in round one, watches the bracket while the final is played to the end
+    ann.goto(url)
+    bracket = ann.get_by_role("region", name="Bracket")
+    expect(bracket.get_by_role("region", name="Round 2")).to_contain_text("Bob Four")
+    expect(bracket.get_by_role("link", name="Watch")).to_have_count(1)
+    dan.get_by_role("button", name="Resign").click()
+    dan.get_by_role("button", name="Yes, resign").click()
+    expect(bracket.get_by_role("region", name="Round 2")).to_contain_text(
+        re.compile(r"Bob Four wins \d+:\d+")
+    )  # live: no reload
+    expect(ann.get_by_text("Winner: Bob Four")).to_be_visible()
+    expect(bracket.get_by_role("link", name="Watch")).to_have_count(0)
+    # the final's room played its one match: no "New match" at the table
+    expect(status(bob)).to_contain_text("The match is over")
+    expect(bob.get_by_role("button", name=EN.new_match)).to_have_count(0)
     assert not any(page.errors for page in pages)
+
+
+def test_a_swiss_of_one_person_and_computers_runs_to_the_end(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    ann, watcher = new_page(), new_page()
+    enter_lobby(ann, server.url, "Ann Swiss")
+    enter_lobby(watcher, server.url, "Wat Swiss")
+    body = {
+        "name": "Swiss Cup", "format": "swiss", "max_players": 4,
+        "rules_preset": "first-to-knock", "computer_level": "beginner",
+    }  # fmt: skip
+    tid = ann.evaluate(CREATE, body)
+    url = f"{server.url}/t/{tid}"
+    _join(ann, url)
+    watcher.goto(url)
+    expect(watcher.get_by_role("region", name=re.compile("^Players"))).to_contain_text("Ann Swiss")
+    standings = watcher.get_by_role("region", name="Standings")
+    ann.get_by_role("button", name="Start now").click()
+    expect(standings.get_by_role("row")).to_have_count(5)  # live: the header and four players
+    rooms: list[str] = []
+    for number in (1, 2, 3):  # three rounds for four players; ann resigns each match
+        expect(ann).to_have_url(ROOM_URL)
+        expect(ann).not_to_have_url(re.compile("|".join(map(re.escape, rooms)) or "^$"))
+        rooms.append(ann.url)
+        expect(standings.get_by_role("region", name=f"Round {number}")).to_be_visible()
+        expect(ann.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+        ann.get_by_role("button", name="Resign").click()
+        ann.get_by_role("button", name="Yes, resign").click()
+        round_n = standings.get_by_role("region", name=f"Round {number}")
+        expect(round_n.get_by_text(re.compile(r"wins \d+:\d+"))).to_have_count(2)
+        ann_row = standings.get_by_role("row", name=re.compile("Ann Swiss"))
+        expect(ann_row.get_by_role("cell").nth(1)).to_have_text("0")  # no match points
+    expect(watcher.get_by_text(re.compile(r"Winner: beginner \d", re.I))).to_be_visible()
+    expect(standings.get_by_role("row").nth(4)).to_contain_text("Ann Swiss")  # last
+    expect(status(ann)).to_contain_text("The match is over")
+    expect(ann.get_by_role("button", name=EN.new_match)).to_have_count(0)
+    watcher.screenshot(path=str(artifacts / "tournament-swiss.png"), full_page=True)
+    ann.goto(f"{server.url}/p/{me(ann)['id']}")  # her statistics list the tournament
+    played = ann.get_by_role("region", name="Tournaments")
+    row = played.get_by_role("row", name=re.compile("Swiss Cup"))
+    expect(row).to_contain_text("4 of 4")
+    expect(row.get_by_role("link", name="Swiss Cup")).to_have_attribute("href", f"/t/{tid}")
+    assert not ann.errors and not watcher.errors

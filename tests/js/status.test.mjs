@@ -169,6 +169,16 @@ test("after the match the rematch wish (not readiness) disables New match and sa
   assert.match(fresh.text, /Press “New match”/);
 });
 
+test("a tournament's room offers no New match after its match, nor asks to press it", () => {
+  const base = between("over", { rematch: false });
+  const status = tableStatus({ ...base, info: { ...base.info, tournament: "t_cup" } });
+  assert.equal(status.between, null);
+  assert.doesNotMatch(status.text, /New match|rematch/);
+  assert.match(status.text, /The match is over: Bob wins\./);
+  const between2 = tableStatus(between("deal", {}));
+  assert.equal(between2.between?.cmd, "next-round");
+});
+
 test("a finished round that is not yet between rounds offers no Next round, and says none", () => {
   const status = tableStatus(between("round", {}));
   assert.equal(status.between, null);

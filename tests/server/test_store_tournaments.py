@@ -76,6 +76,17 @@ async def test_live_tournaments_are_open_or_running_newest_first(store: Store) -
     assert [t.public for t in await store.live_tournaments(limit=2)] == [True, False]
 
 
+async def test_a_players_tournaments_are_those_they_joined_newest_first(store: Store) -> None:
+    for tid, created, people in (("a", 1.0, {"p_a": "ha"}), ("b", 3.0, {}), ("c", 2.0, {})):
+        await store.create_tournament(_row(tid, created), [Event(1, "created", {})], people)
+    await store.append_tournament("b", [Event(2, "joined", {})], "open", {"p_a": "ha"})
+    await store.append_tournament("c", [Event(2, "finished", {})], "finished", {"p_b": "hb"})
+    assert [t.id for t in await store.player_tournaments("p_a")] == ["b", "a"]
+    assert [t.id for t in await store.player_tournaments("p_a", limit=1)] == ["b"]
+    assert [(t.id, t.phase) for t in await store.player_tournaments("p_b")] == [("c", "finished")]
+    assert await store.player_tournaments("p_c") == []
+
+
 async def test_a_lease_of_a_tournament_is_exclusive(store: Store) -> None:
     await store.create_tournament(_row("t1", 1.0), [Event(1, "created", {})], {})
     assert await store.acquire_lease("t:t1", "i_one", 30.0)

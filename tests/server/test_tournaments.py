@@ -137,6 +137,19 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
         assert done["placings"][0]["player"] == done["winner"]
         assert set(ids.values()) == {p["player"] for p in done["placings"]}
         assert tid not in [x["id"] for x in c.get("/api/lobby").json()["tournaments"]]
+        # each person's statistics page lists the tournament with their place
+        _create(c, ann, name="Open Cup")  # joined by nobody, not started: not listed
+        place = {p["player"]: p["rank"] for p in done["placings"]}
+        for tok in (ann, bob):
+            listed = c.get(f"/api/players/{me[tok]}").json()["tournaments"]
+            assert listed == [
+                {
+                    "id": tid, "name": "Friday Cup", "format": "knockout",
+                    "placing": place[me[tok]], "of": 4, "finished": True,
+                    "started": listed[0]["started"],
+                }
+            ]  # fmt: skip
+            assert listed[0]["placing"] in (3, 4) and listed[0]["started"] >= done["created"]
 
 
 def test_a_player_who_does_not_come_loses_by_no_show() -> None:
@@ -260,30 +273,38 @@ def test_news_of_a_private_tournament_reach_only_its_people() -> None:
             assert seen["tournament"]["id"] == public  # the private one never came
 
 
-def test_the_result_is_the_rooms_first_match_even_after_a_new_one() -> None:
+def test_a_match_room_deals_first_to_the_pairings_first_and_plays_one_match() -> None:
     with client(tournament_tick=3600.0, test_clock=True) as c:  # sweeps only when kicked
         people = [identity(c) for _ in range(4)]
         tid = _create(c, people[0])["id"]
         for who in people:
             c.post(f"/api/tournaments/{tid}/join", headers=auth(who))
         running = _wait(c, tid, lambda x: x["phase"] == "running")
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        for pairing in running["rounds"][0]["pairings"]:
+            _wait_room(c, pairing["room"])
+            room = c.portal.call(rooms.get, pairing["room"])
+            assert room is not None and room.current.match is not None
+            dealer = room.current.match.first_dealer
+            first = c.get(f"/api/players/{pairing['first']}").json()["player"]["name"]
+            assert room.seats[dealer].name == first
         board = running["rounds"][0]["pairings"][0]
-        _wait_room(c, board["room"])
         token_of = {c.get("/api/me", headers=auth(p)).json()["player"]["id"]: p for p in people}
         with c.websocket_connect("/ws") as one, c.websocket_connect("/ws") as two:
             hello(one, board["room"], token_of[board["first"]])
             hello(two, board["room"], token_of[board["second"]])
             one.send_json({"type": "resign"})
             over = receive_until(one, lambda m: m["type"] == "event" and m["kind"] == "forfeit")
-            for ws in (one, two):  # both want a new match: the room starts one
+            for ws in (one, two):  # a new match is refused: the tournament has its result
                 ws.send_json({"type": "new_match", "version": over["version"]})
-            receive_until(one, lambda m: m["type"] == "event" and m.get("kind") == "match")
+                error = receive_until(ws, lambda m: m["type"] == "error")
+                assert error["code"] == "tournament_match"
         driver = c.app.state.tournaments.driver  # type: ignore[attr-defined]
         c.portal.call(driver.sweep)  # type: ignore[union-attr]
         t = c.get(f"/api/tournaments/{tid}").json()["tournament"]
         result = t["rounds"][0]["pairings"][0]["result"]
         assert result is not None and result["reason"] == "played"
-        assert result["winner"] == board["second"]  # the first resigned the first match
+        assert result["winner"] == board["second"]  # the first resigned
 
 
 def test_the_clock_starts_a_tournament_or_cancels_it_at_its_start_time() -> None:
@@ -300,3 +321,27 @@ def test_the_clock_starts_a_tournament_or_cancels_it_at_its_start_time() -> None
         assert _wait(c, few, lambda x: x["phase"] == "finished")["finish"] == "cancelled"
         started = _wait(c, filled, lambda x: x["phase"] != "open")
         assert started["phase"] == "running" and len(started["entrants"]) == 4
+
+
+def test_a_rated_tournaments_matches_are_rated_and_move_the_ratings() -> None:
+    with client(tournament_tick=3600.0, test_clock=True) as c:  # sweeps only when kicked
+        people = [identity(c) for _ in range(4)]
+        tid = _create(c, people[0], rated=True)["id"]
+        for who in people:
+            c.post(f"/api/tournaments/{tid}/join", headers=auth(who))
+        running = _wait(c, tid, lambda x: x["phase"] == "running")
+        board = running["rounds"][0]["pairings"][0]
+        _wait_room(c, board["room"])
+        assert c.get(f"/api/rooms/{board['room']}").json()["rated"] is True
+        player = lambda p: c.get(f"/api/players/{p}").json()["player"]  # noqa: E731
+        before = {p: player(board[p]) for p in ("first", "second")}
+        assert all(b["rated_matches"] == 0 for b in before.values())
+        token_of = {c.get("/api/me", headers=auth(p)).json()["player"]["id"]: p for p in people}
+        with c.websocket_connect("/ws") as one:
+            hello(one, board["room"], token_of[board["first"]])
+            one.send_json({"type": "resign"})
+            receive_until(one, lambda m: m["type"] == "event" and m["kind"] == "forfeit")
+        after = {p: player(board[p]) for p in ("first", "second")}
+        assert after["first"]["rated_matches"] == after["second"]["rated_matches"] == 1
+        assert after["first"]["rating"] < before["first"]["rating"]
+        assert after["second"]["rating"] > before["second"]["rating"]

@@ -269,6 +269,7 @@ async def player_page(request: Request) -> JSONResponse:
             "player": players_.summary(player),
             "stats": players_.statistics(results),
             "matches": players_.history(results, names),
+            "tournaments": await request.app.state.tournaments.played_by(player.id),
         }
     )
 

@@ -29,6 +29,21 @@ def test_opening_sets_up_the_match_and_deals_once_both_seats_are_taken() -> None
     assert waiting.snaps[-1].match.phase is MatchPhase.DEAL
 
 
+def test_a_first_dealer_given_to_the_room_deals_the_first_round_whatever_the_draw() -> None:
+    for dealer in Seat:
+        table = Table(Snapshot(0, None), PEOPLE, Rules(), first_dealer=dealer)
+        for seed in range(20):  # a draw would pick each seat about half of the time
+            change = master.opening(table, random.Random(seed))
+            assert change.events[0].payload["first_dealer"] == dealer.label
+            match = change.snaps[-1].match
+            assert match is not None and match.first_dealer is dealer
+    drawn = Table(Snapshot(0, None), PEOPLE, Rules())
+    labels = {
+        master.opening(drawn, random.Random(s)).events[0].payload["first_dealer"] for s in range(20)
+    }
+    assert labels == {"one", "two"}  # without one, the room draws
+
+
 def test_act_answers_one_event_and_the_snapshot_it_folds_to() -> None:
     table = _dealt()
     match = table.snapshot.match
@@ -108,6 +123,16 @@ def test_rematch_waits_for_every_person_then_starts_and_deals() -> None:
         "match",
         "deal",
     ]
+
+
+def test_a_tournament_room_plays_one_match_and_refuses_a_new_one() -> None:
+    table = _dealt()
+    over = master.end_by_forfeit(table, Seat.TWO, ForfeitReason.RESIGNED).snaps[-1]
+    one_match = Table(over, PEOPLE, Rules(), one_match=True)
+    for seat in Seat:
+        with pytest.raises(RoomError) as info:
+            master.rematch(one_match, seat, random.Random(1))
+        assert info.value.code == "tournament_match"
 
 
 def test_claim_needs_an_opponent_whose_grace_period_is_over() -> None:

@@ -36,13 +36,17 @@ from ginrummy.server.store import Event
 class Table:
     """What a command decides on: the current snapshot, the seats, the rules; the room's
     id (deals are made for it) and whether a due deal waits for the people's seeds
-    (``False``: their default seeds at once, docs/fairness.md)."""
+    (``False``: their default seeds at once, docs/fairness.md). A tournament's room
+    (``one_match``) plays the one match of its pairing, whose first dealer the
+    tournament chose (``first_dealer``; None: drawn at random)."""
 
     snapshot: Snapshot
     seats: Mapping[Seat, SeatInfo]
     rules: Rules
     room: str = ""
     seed_wait: bool = False
+    first_dealer: Seat | None = None
+    one_match: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,14 +137,18 @@ def default_seeds(table: Table, committed: str) -> Change:
     return b.change(f"round {p.round} dealt with the default seed of seat {silent}")
 
 
-def match_payload(rules: Rules, rng: random.Random) -> dict[str, Any]:
-    return {"rules": rules.to_dict(), "first_dealer": draw_first_dealer(rng).label}
+def match_payload(
+    rules: Rules, rng: random.Random, first_dealer: Seat | None = None
+) -> dict[str, Any]:
+    """The ``match`` event: the rules and the first dealer (drawn unless given)."""
+    dealer = draw_first_dealer(rng) if first_dealer is None else first_dealer
+    return {"rules": rules.to_dict(), "first_dealer": dealer.label}
 
 
 def opening(table: Table, rng: random.Random) -> Change:
     """A new room's first events: the match, and the deal once both seats are taken."""
     b = _Builder(table.snapshot)
-    b.add("match", match_payload(table.rules, rng))
+    b.add("match", match_payload(table.rules, rng, table.first_dealer))
     if free_seat(table.seats) is None:
         _deal_due(b, table)
     return b.change("created")
@@ -188,6 +196,8 @@ def ready(table: Table, seat: Seat, rng: random.Random) -> Change:
 def rematch(table: Table, seat: Seat, rng: random.Random) -> Change:
     """``seat`` wants a rematch; a new match starts when every person does."""
     snap = table.snapshot
+    if table.one_match:
+        raise RoomError("tournament_match", "a tournament's room plays its one match only")
     if not snap.over:
         raise RoomError("match_running", "a new match can start once this one is over")
     b = _Builder(snap)

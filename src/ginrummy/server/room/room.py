@@ -65,6 +65,8 @@ class Room:
         self.rated = bool(row.options.get("rated", False))
         self.spectator_chat = bool(row.options.get("spectator_chat", False))
         self.tournament: str | None = row.options.get("tournament")  # its match's tournament
+        dealer = row.options.get("first_dealer")  # chosen by the tournament, else drawn
+        self.first_dealer = None if dealer is None else Seat.parse(str(dealer))
         self.seats: dict[Seat, SeatInfo] = dict(seats)
         self.player_of: dict[Seat, Player] = {}  # people's players (not computers)
         self.history = History(snapshot)
@@ -95,7 +97,10 @@ class Room:
     @property
     def table(self) -> Table:
         wait = self.ctx.tuning.seed_timeout > 0
-        return Table(self.current, self.seats, self.rules, self.id, wait)
+        one_match = self.tournament is not None
+        return Table(
+            self.current, self.seats, self.rules, self.id, wait, self.first_dealer, one_match
+        )
 
     def seat_of(self, identity_hash: str | None) -> Seat | None:
         return seat_of(self.seats, identity_hash)

@@ -354,6 +354,10 @@ class Tournaments(Protocol):
     async def live_tournaments(self, limit: int = 500) -> list[TournamentRow]:
         """Open and running tournaments, public and private, newest first."""
 
+    async def player_tournaments(self, player: str, limit: int = 50) -> list[TournamentRow]:
+        """The tournaments ``player`` (a public player id) joined as a person, newest
+        first (their identity is kept beside the log; they may have left since)."""
+
 
 class Store(Identities, EventLog, Players, Leases, Chat, QuickQueue, Tournaments, Protocol):
     """All of it, as one server instance opens it (``open_store``)."""

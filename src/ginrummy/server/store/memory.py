@@ -291,6 +291,15 @@ class MemoryStore:
         live.sort(key=lambda t: (t.created, t.id), reverse=True)
         return live[:limit]
 
+    async def player_tournaments(self, player: str, limit: int = 50) -> list[TournamentRow]:
+        joined = [
+            self._tournaments[t]
+            for t, people in self._tournament_identities.items()
+            if player in people
+        ]
+        joined.sort(key=lambda t: (t.created, t.id), reverse=True)
+        return joined[:limit]
+
 
 def _check_next(what: str, log: Sequence[Event], events: Sequence[Event]) -> None:
     for i, event in enumerate(events, len(log) + 1):

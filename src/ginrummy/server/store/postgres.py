@@ -92,6 +92,11 @@ LIVE_TOURNAMENTS = (
     f"SELECT {sql.TOURNAMENT_COLUMNS} FROM tournaments WHERE phase <> 'finished'"
     ' ORDER BY created DESC, id COLLATE "C" DESC LIMIT $1'
 )
+PLAYER_TOURNAMENTS = (
+    f"SELECT {sql.TOURNAMENT_COLUMNS} FROM tournaments WHERE id IN"
+    " (SELECT tournament FROM tournament_identities WHERE player = $1)"
+    ' ORDER BY created DESC, id COLLATE "C" DESC LIMIT $2'
+)
 # Errors that mean "the database is not there or not well": StoreError, never a hang.
 _UNAVAILABLE = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
@@ -422,6 +427,10 @@ class PostgresStore:
 
     async def live_tournaments(self, limit: int = 500) -> list[TournamentRow]:
         return [sql.tournament_of(r) for r in await self._rows(LIVE_TOURNAMENTS, limit)]
+
+    async def player_tournaments(self, player: str, limit: int = 50) -> list[TournamentRow]:
+        rows = await self._rows(PLAYER_TOURNAMENTS, player, limit)
+        return [sql.tournament_of(r) for r in rows]
 
 
 async def _sweep_quick(c: Any, unconfirmed_for: float) -> None:

@@ -64,6 +64,11 @@ LIVE_TOURNAMENTS = (
     f"SELECT {sql.TOURNAMENT_COLUMNS} FROM tournaments WHERE phase <> 'finished'"
     " ORDER BY created DESC, id DESC LIMIT ?"
 )
+PLAYER_TOURNAMENTS = (
+    f"SELECT {sql.TOURNAMENT_COLUMNS} FROM tournaments WHERE id IN"
+    " (SELECT tournament FROM tournament_identities WHERE player = ?)"
+    " ORDER BY created DESC, id DESC LIMIT ?"
+)
 LEADERBOARD = (
     f"SELECT {sql.PLAYER_COLUMNS} FROM players WHERE rated_matches > 0"
     " ORDER BY rating DESC, id LIMIT ?"
@@ -432,6 +437,10 @@ class SQLiteStore:
 
     async def live_tournaments(self, limit: int = 500) -> list[TournamentRow]:
         return [sql.tournament_of(r) for r in await self._rows(LIVE_TOURNAMENTS, limit)]
+
+    async def player_tournaments(self, player: str, limit: int = 50) -> list[TournamentRow]:
+        rows = await self._rows(PLAYER_TOURNAMENTS, player, limit)
+        return [sql.tournament_of(r) for r in rows]
 
 
 def _insert_tournament(

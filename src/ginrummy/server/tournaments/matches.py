@@ -3,8 +3,10 @@ is the room's id), read how its match ended, end it for a no-show; a match of tw
 computer players has no room and is played here, off the event loop.
 
 Seat one is the pairing's ``first`` player, or the person when a person meets a
-computer; both seats are bound to the players' identities when the room opens, as a
-quick match binds them, so each player's lobby takes them to their table.
+computer; the ``first`` player deals the first round either way (the room option
+``first_dealer``), and the room plays that one match (no new match after it). Both
+seats are bound to the players' identities when the room opens, as a quick match
+binds them, so each player's lobby takes them to their table.
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ def seats(state: Tournament, pairing: Pairing) -> dict[Seat, str]:
     return {Seat.ONE: first, Seat.TWO: second}
 
 
+def first_dealer(where: dict[Seat, str], pairing: Pairing) -> Seat:
+    """The seat of the pairing's ``first`` player: they deal the match's first round
+    (the core alternates first deals, docs/tournaments.md)."""
+    return next(s for s, p in where.items() if p == pairing.first)
+
+
 def _computer(state: Tournament, player: str) -> str | None:
     entrant = state.entrant(player)
     return None if entrant is None else entrant.computer
@@ -89,6 +97,7 @@ async def open_room(
                 "visibility": "public" if settings.public else "private",
                 "rated": settings.rated and two.computer is None,
                 "tournament": tournament_id,
+                "first_dealer": first_dealer(where, pairing).label,
             },
             room_id=pairing.match_id,
         )

@@ -41,6 +41,7 @@ TOPIC = "tournaments"  # the bus topic: a tournament changed (any instance)
 LISTED = 50  # tournaments the lobby lists at most
 KEPT_VIEWS = 1000  # the newest views of changed tournaments, for the lobby sockets
 ATTEMPTS = 5  # a command lost to another writer is decided anew this often
+PLAYED_LISTED = 20  # tournaments a player's statistics page lists at most
 
 
 class UnknownTournament(LookupError):
@@ -136,6 +137,20 @@ class TournamentService:
         if loaded is None:
             raise UnknownTournament(f"there is no tournament {tournament_id!r}")
         return loaded
+
+    async def played_by(self, player: str) -> list[dict[str, Any]]:
+        """The tournaments ``player`` played (``view.played``), newest first."""
+        out = []
+        for row in await self.rooms.store.player_tournaments(player, PLAYED_LISTED):
+            try:
+                loaded = await records.load(self.rooms.store, row.id)
+            except records.DamagedLog as exc:
+                log.error("tournament %s: not listed for player %s: %s", row.id, player, exc)
+                continue
+            entry = None if loaded is None else view.played(loaded, player)
+            if entry is not None:
+                out.append(entry)
+        return out
 
     async def run(
         self,

@@ -53,6 +53,24 @@ def full(loaded: Loaded) -> dict[str, Any]:
     return out
 
 
+def played(loaded: Loaded, player: str) -> dict[str, Any] | None:
+    """A tournament on ``player``'s statistics page: their place (``placing`` of
+    ``of``, by the placings or standings so far) once it started with them, else None."""
+    t = loaded.state
+    if t.started_at is None or player not in t.players:
+        return None
+    ranked = t.placings() if t.is_knockout else t.standings()
+    return {
+        "id": loaded.id,
+        "name": t.settings.name,
+        "format": t.settings.format.value,
+        "placing": next(r.rank for r in ranked if r.player == player),
+        "of": len(t.players),
+        "finished": t.phase is Phase.FINISHED,
+        "started": t.started_at,
+    }
+
+
 def _settings(t: Tournament) -> dict[str, Any]:
     s = asdict(t.settings)
     s["format"] = t.settings.format.value

@@ -154,6 +154,7 @@ export function renderPlayer(state) {
       h("h2", { id: "history-h" }, t("stats.history")),
       ratingChart(stats.rating_history)),
     renderMatches(state, page.data.matches ?? []),
+    renderTournaments(page.data.tournaments ?? []),
     h("section", { class: "panel", "aria-labelledby": "bots-h" },
       h("h2", { id: "bots-h" }, t("stats.vs_computer")),
       levels.length
@@ -191,6 +192,48 @@ function renderMatches(state, matches) {
           h("td", {}, t(m.won ? "stats.list.won" : "stats.list.lost"), m.forfeit ? ` (${t(`stats.list.${m.forfeit}`)})` : ""),
           h("td", {}, m.review ? h("a", { href: m.review, dataset: { nav: m.review } }, t("stats.list.review")) : "–")))))
       : h("p", { class: "hint" }, t("stats.list.none")));
+}
+
+/**
+ * @typedef {object} PlayedTournament  a tournament the player played (GET /api/players/{id})
+ * @property {string} id
+ * @property {string} name
+ * @property {"knockout"|"swiss"} format
+ * @property {number} placing  the place so far, 1 the best
+ * @property {number} of       players in the tournament
+ * @property {boolean} finished
+ */
+
+/**
+ * The rows of the tournaments table: link, name, format and place in words. Pure, so it
+ * is tested under node.
+ * @param {PlayedTournament[]} tournaments
+ */
+export function tournamentRows(tournaments) {
+  return tournaments.map((x) => ({
+    href: `/t/${encodeURIComponent(x.id)}`,
+    name: x.name,
+    format: t(`tournament.format.${x.format}`),
+    placing: t(x.finished ? "stats.tournaments.place" : "stats.tournaments.place.running", { n: x.placing, of: x.of }),
+  }));
+}
+
+/**
+ * The tournaments the player played, newest first, with their place.
+ * @param {PlayedTournament[]} tournaments
+ */
+function renderTournaments(tournaments) {
+  const rows = tournamentRows(tournaments);
+  return h("section", { class: "panel", "aria-labelledby": "tournaments-h" },
+    h("h2", { id: "tournaments-h" }, t("stats.tournaments")),
+    rows.length
+      ? h("table", { class: "data-table tournament-list" },
+        h("thead", {}, h("tr", {}, ...["name", "format", "placing"].map((key) => h("th", { scope: "col" }, t(`stats.tournaments.${key}`))))),
+        h("tbody", {}, ...rows.map((r) => h("tr", {},
+          h("td", {}, h("a", { href: r.href, dataset: { nav: r.href } }, r.name)),
+          h("td", {}, r.format),
+          h("td", {}, r.placing)))))
+      : h("p", { class: "hint" }, t("stats.tournaments.none")));
 }
 
 /** @param {State} state */

@@ -83,6 +83,7 @@ export function connectionText(state) {
 /**
  * The button between rounds (next round) or after the match (new match), for a seat
  * whose table is complete; disabled once this seat asked, until the other one does.
+ * A tournament's room plays one match: no New match after it (the server refuses one).
  * @param {State} state
  * @returns {Between|null}
  */
@@ -92,6 +93,7 @@ function betweenButton(state) {
   if (!view || !me || !state.players?.one || !state.players?.two) return null;
   const table = view.table;
   if (table.match_phase === "over") {
+    if (state.info?.tournament) return null;
     return { cmd: "new-match", label: "act.new_match", disabled: Boolean(me.rematch) };
   }
   if (table.match_phase === "deal" && table.round > 0) {
