@@ -28,7 +28,7 @@ function refresh(/** @type {Disclosure} */ d) {
   d.forget.textContent = t("fair.phrase.forget");
   d.hint.textContent = t("fair.phrase.hint");
   d.state.textContent = phrase ? t("fair.phrase.set") : "";
-  d.forget.hidden = !phrase;
+  d.forget.style.display = phrase ? "" : "none"; // not `hidden`: .button sets display
 }
 
 function build() {
