@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from ginrummy.engine import Seat
 from ginrummy.fairness import phrase_seat_seed
 
-from .helpers import decide, play_until
+from .helpers import DE, decide, play_until
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -79,4 +79,22 @@ def test_a_seed_phrase_gives_the_next_rounds_seed_and_the_record_holds_it(
         "Round 2: your seat's seed in the record is the one your seed phrase gives."
     )
     verify.screenshot(path=str(artifacts / "fair-phrase-verified.png"))
+    assert not page.errors
+
+
+def test_the_phrase_box_in_german_and_forgetting_the_phrase(server: Any, new_page: Any) -> None:
+    page = new_page(locale="de-DE")
+    start_solo(page, server.url, w=DE)
+    page.get_by_text("Dein eigener Startwert", exact=True).click()
+    page.get_by_role("textbox", name="Deine Startwert-Phrase (optional)").fill("  ")
+    page.get_by_role("button", name="Diese Phrase verwenden").click()
+    assert page.evaluate("localStorage.getItem('ginrummy.seedPhrase')") is None  # blank: refused
+    page.get_by_role("textbox", name="Deine Startwert-Phrase (optional)").fill("lang und geheim")
+    page.get_by_role("button", name="Diese Phrase verwenden").click()
+    expect(
+        page.get_by_role("status").filter(has_text="Startwert-Phrase ist festgelegt")
+    ).to_be_visible()
+    page.get_by_role("button", name="Meine Phrase vergessen").click()
+    expect(page.get_by_role("button", name="Meine Phrase vergessen")).to_be_hidden()
+    assert page.evaluate("localStorage.getItem('ginrummy.seedPhrase')") is None
     assert not page.errors
