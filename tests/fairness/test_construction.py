@@ -25,6 +25,7 @@ from ginrummy.fairness import (
     default_seat_seed,
     fair_block,
     parse_seed,
+    phrase_seat_seed,
     verify,
 )
 from ginrummy.fairness.construction import below, check_seed, new_seed, number, stream
@@ -65,6 +66,26 @@ def test_the_documented_default_seed_vector_holds(v):
     assert seed.hex() == v["seed"]
     other = default_seat_seed(identity, v["room"], v["match"], v["round"], Seat.ONE)
     assert other != seed  # each seat, room, match and round has its own
+
+
+@pytest.mark.parametrize("v", vectors()["phrase_seat_seeds"], ids=lambda v: v["seat"])
+def test_the_documented_phrase_seed_vectors_hold(v):
+    seat = Seat.parse(v["seat"])
+    seed = phrase_seat_seed(v["phrase"], v["room"], v["match"], v["round"], seat)
+    assert hmac.digest(v["phrase"].encode(), bytes.fromhex(v["message"]), "sha256") == seed
+    assert seed.hex() == v["seed"]
+    # the other seat, another round or another phrase gives another seed
+    others = {
+        phrase_seat_seed(v["phrase"], v["room"], v["match"], v["round"], seat.other),
+        phrase_seat_seed(v["phrase"], v["room"], v["match"], v["round"] + 1, seat),
+        phrase_seat_seed(v["phrase"] + " ", v["room"], v["match"], v["round"], seat),
+    }
+    assert seed not in others and len(others) == 3
+
+
+def test_an_empty_seed_phrase_is_refused():
+    with pytest.raises(FairnessError, match="a seed phrase must not be empty"):
+        phrase_seat_seed("", "room", 1, 1, Seat.ONE)
 
 
 def test_the_stream_is_the_hmac_counter_blocks_in_order():

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  CANONICAL, commitment, dealDeck, dealMessage, defaultSeatSeed, fromHex, toHex, verifyRecord,
+  CANONICAL, commitment, dealDeck, dealMessage, defaultSeatSeed, fromHex, phraseSeatSeed, toHex, verifyRecord,
 } from "../../src/ginrummy/web/js/fair/verify.js";
 
 const doc = readFileSync(new URL("../../docs/fairness.md", import.meta.url), "utf-8");
@@ -33,6 +33,17 @@ test("the documented default seat seed holds", async () => {
     const seed = await defaultSeatSeed(fromHex(v.identity_hash), v.room, v.match, v.round, v.seat);
     assert.equal(toHex(seed), v.seed);
   }
+});
+
+test("the documented phrase seat seeds hold; an empty phrase is refused", async () => {
+  assert.ok(vectors.phrase_seat_seeds.length >= 2);
+  for (const v of vectors.phrase_seat_seeds) {
+    const seed = await phraseSeatSeed(v.phrase, v.room, v.match, v.round, v.seat);
+    assert.equal(toHex(seed), v.seed);
+    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(v.phrase), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    assert.equal(toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, fromHex(v.message)))), v.seed);
+  }
+  await assert.rejects(phraseSeatSeed("", "room", 1, 1, "one"), RangeError);
 });
 
 function recordOf(v) {

@@ -20,6 +20,7 @@ from ginrummy.fairness.construction import (
     fair_block,
     new_seed,
     parse_seed,
+    phrase_seat_seed,
 )
 from ginrummy.fairness.verify import (
     Check,
@@ -48,6 +49,7 @@ __all__ = [
     "fair_block",
     "new_seed",
     "parse_seed",
+    "phrase_seat_seed",
     "report_dict",
     "verify_fairness",
     "verify_record",

@@ -26,6 +26,7 @@ VERSION = "gin-fair-v1"
 SEED_BYTES = 32
 _HEX_DIGITS = frozenset("0123456789abcdef")
 _DEFAULT_SEED_LABEL = VERSION + "/default-seat-seed"
+_PHRASE_SEED_LABEL = VERSION + "/phrase-seat-seed"
 _U64 = 1 << 64
 
 
@@ -151,21 +152,32 @@ def deal_deck(server_seed: bytes, context: DealContext) -> tuple[Card, ...]:
     return shuffled_deck(StreamDraws(stream(server_seed, deal_message(context))))
 
 
+def _seat_message(label: str, room: str, match: int, round: int, seat: Seat) -> bytes:
+    """The fields a seat's derived seed is computed over (docs/fairness.md §5)."""
+    parts = (label.encode("ascii"), room.encode("utf-8"), number(match), number(round))
+    return b"".join(field(part) for part in (*parts, seat.label.encode("ascii")))
+
+
 def default_seat_seed(identity_hash: bytes, room: str, match: int, round: int, seat: Seat) -> bytes:
     """The seed of a seat that sent none in time: HMAC-SHA256 keyed by the SHA-256 of
     the seat's browser identity token (what the server stores) over the deal's context.
     The seat's owner can recompute it from its token; the other seat cannot."""
-    message = b"".join(
-        field(part)
-        for part in (
-            _DEFAULT_SEED_LABEL.encode("ascii"),
-            room.encode("utf-8"),
-            number(match),
-            number(round),
-            seat.label.encode("ascii"),
-        )
-    )
+    message = _seat_message(_DEFAULT_SEED_LABEL, room, match, round, seat)
     return hmac.digest(check_seed(identity_hash, "identity hash"), message, "sha256")
+
+
+def phrase_seat_seed(phrase: str, room: str, match: int, round: int, seat: Seat) -> bytes:
+    """The seed a browser sends for a person who set a seed phrase (docs/fairness.md
+    §5a): HMAC-SHA256 keyed by the phrase's UTF-8 bytes (as typed, not normalised) over
+    the deal's context, so the person can recompute every round's seed from the phrase.
+
+    >>> phrase_seat_seed("correct horse", "k3Xa_9", 1, 1, Seat.ONE).hex()[:16]
+    'ca9ba0c41e855f28'
+    """
+    if not phrase:
+        raise FairnessError("a seed phrase must not be empty")
+    message = _seat_message(_PHRASE_SEED_LABEL, room, match, round, seat)
+    return hmac.digest(phrase.encode("utf-8"), message, "sha256")
 
 
 def fair_block(server_seed: bytes, context: DealContext, *, revealed: bool = True) -> FairBlock:

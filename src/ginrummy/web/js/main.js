@@ -327,8 +327,7 @@ function receive(raw) {
   store.update(next);
   // The server committed to its seed for the next deal: send this seat's own.
   if (msg.type === "view") confirmSeed(next.fair);
-  const seed = msg.type === "view" ? seedMessage(next.fair, next.seat) : null;
-  if (seed) socket?.send(seed);
+  if (msg.type === "view") seedMessage(next.fair, next.seat).then((seed) => seed && socket?.send(seed));
   for (const item of announce) say(announcementText(next, item));
   if (msg.type === "tip" && next.tips.tip) say(tipText(next.tips.tip));
   if (msg.type === "error" && msg.code.startsWith("tips_") && next.tips.message) say(t(next.tips.message));

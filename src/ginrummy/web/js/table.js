@@ -224,7 +224,7 @@ function renderInfoBar(state) {
   else if (typeof state.watchers === "number" && state.watchers > 0) {
     extra.push(h("span", { class: "watchers", id: "watchers" }, t(state.watchers === 1 ? "table.watchers.one" : "table.watchers", { n: state.watchers })));
   }
-  if (state.fair) extra.push(renderFairMark(state.fair));
+  if (state.fair) extra.push(renderFairMark(state.fair, state.seat));
   return h("div", { class: "infobar" },
     h("div", { class: "match-info" },
       h("span", {}, t("table.round", { n: Math.max(1, table.round) })), " · ",

@@ -4,6 +4,7 @@ import { detectLanguage, rememberLanguage, setCatalog, t, LANGUAGES } from "../i
 import { TEXTS } from "./texts.js";
 import { verifyRecord } from "./verify.js";
 import { dealKey, keptSeeds } from "./seed.js";
+import { phraseSeed, seedPhrase } from "./phrase.js";
 
 /** @param {string} id  @returns {HTMLElement} */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -72,7 +73,8 @@ async function check() {
   const failed = report.rounds.filter((r) => r.check !== "ok").length + own.mismatches;
   const total = report.rounds.length;
   const summary = failed ? t("some.failed", { failed, total }) : t("all.ok", { total });
-  show(summary, [...report.rounds.map(roundLine), ...own.lines], failed === 0);
+  const phrase = await phraseLines(data);
+  show(summary, [...report.rounds.map(roundLine), ...own.lines, ...phrase], failed === 0);
 }
 
 /**
@@ -94,6 +96,25 @@ function ownSeedLines(data) {
     lines.push(t(held ? "own.held" : "own.missing", { round: fair.round }));
   }
   return { lines, mismatches };
+}
+
+/**
+ * With a seed phrase set in this browser: the rounds whose seat seed is the one the
+ * phrase gives (docs/fairness.md §5a). A round without one says nothing: the phrase
+ * may have been set later, or the seat sent a random seed.
+ * @param {any} data  a record the verifier read without error
+ */
+async function phraseLines(data) {
+  const phrase = seedPhrase();
+  if (!phrase) return [];
+  const lines = [];
+  for (const rnd of data.kind === "match" ? data.rounds : [data]) {
+    const fair = rnd.fair;
+    for (const seat of /** @type {const} */ (["one", "two"])) {
+      if (fair.seeds[seat] === await phraseSeed(phrase, fair, seat)) lines.push(t("own.phrase", { round: fair.round }));
+    }
+  }
+  return lines;
 }
 
 /** The page was opened with `?record=/api/...`: load that record (this server's only). */

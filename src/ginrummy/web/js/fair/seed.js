@@ -1,6 +1,8 @@
 // The seat's own seed for each deal (docs/fairness.md §1): drawn with
-// crypto.getRandomValues when the server shows its commitment, sent once, and kept in
-// localStorage per room, match and round so the player can compare it with the record.
+// crypto.getRandomValues when the server shows its commitment (or derived from the
+// person's seed phrase, §5a, phrase.js), sent once, and kept in localStorage per room,
+// match and round so the player can compare it with the record.
+import { phraseSeed, seedPhrase } from "./phrase.js";
 
 const KEY = "ginrummy.seeds";
 const KEEP = 200; // deals remembered (the oldest are dropped)
@@ -67,17 +69,34 @@ export function confirmSeed(fair) {
 }
 
 /**
+ * This seat's seed for a deal: the one its seed phrase gives, if one is set, else a
+ * fresh random one (also when this page cannot derive one: no WebCrypto over plain HTTP).
+ * @param {Fair} fair  @param {"one"|"two"} seat  @returns {Promise<string>}
+ */
+async function ownSeed(fair, seat) {
+  const phrase = seedPhrase();
+  if (!phrase) return newSeed();
+  try {
+    return await phraseSeed(phrase, fair, seat);
+  } catch (error) {
+    console.warn("the seed phrase gave no seed (a random one is sent instead):", error);
+    return newSeed();
+  }
+}
+
+/**
  * The `seed` message for a deal waiting for this seat's seed, or null (a spectator, no
  * deal waiting, the server has this seat's seed, or this page sent it already).
  * @param {Fair|null} fair
  * @param {string|null} seat
- * @returns {{type: "seed", seed: string, commitment: string}|null}
+ * @returns {Promise<{type: "seed", seed: string, commitment: string}|null>}
  */
-export function seedMessage(fair, seat) {
+export async function seedMessage(fair, seat) {
   if (!seat || !fair || fair.state !== "seeding" || fair.your_seed || sent.has(fair.commitment)) return null;
-  sent.add(fair.commitment);
+  sent.add(fair.commitment); // before any await: a second view in between sends nothing
   const before = keptSeeds()[dealKey(fair)];
-  const seed = before && before.commitment === fair.commitment ? before.seed : newSeed();
+  const seed = before && before.commitment === fair.commitment
+    ? before.seed : await ownSeed(fair, seat === "two" ? "two" : "one");
   keep(fair, seed);
   return { type: "seed", seed, commitment: fair.commitment };
 }

@@ -6,6 +6,7 @@
 
 export const VERSION = "gin-fair-v1";
 const DEFAULT_SEED_LABEL = `${VERSION}/default-seat-seed`;
+const PHRASE_SEED_LABEL = `${VERSION}/phrase-seat-seed`;
 const SEED_BYTES = 32;
 const HEX_SEED = /^[0-9a-f]{64}$/;
 const CARD = /^[A2-9TJQK][cdhs]$/;
@@ -144,16 +145,37 @@ export async function dealDeck(serverSeed, context) {
 }
 
 /**
+ * The fields a seat's derived seed is computed over (docs/fairness.md §5, §5a).
+ * @param {string} label  @param {string} room  @param {number} match
+ * @param {number} round  @param {"one"|"two"} seat
+ */
+function seatMessage(label, room, match, round, seat) {
+  return concat(
+    field(encoder.encode(label)), field(encoder.encode(room)),
+    field(number(match)), field(number(round)), field(encoder.encode(seat)),
+  );
+}
+
+/**
  * The seed of a seat that sent none: HMAC-SHA256 keyed by the SHA-256 of its identity token.
  * @param {Bytes} identityHash  @param {string} room  @param {number} match
  * @param {number} round  @param {"one"|"two"} seat
  */
 export async function defaultSeatSeed(identityHash, room, match, round, seat) {
-  const message = concat(
-    field(encoder.encode(DEFAULT_SEED_LABEL)), field(encoder.encode(room)),
-    field(number(match)), field(number(round)), field(encoder.encode(seat)),
-  );
+  const message = seatMessage(DEFAULT_SEED_LABEL, room, match, round, seat);
   return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(identityHash), message));
+}
+
+/**
+ * The seed sent for a person with a seed phrase (§5a): HMAC-SHA256 keyed by the phrase's
+ * UTF-8 bytes, as stored (no normalisation). Throws a RangeError for an empty phrase.
+ * @param {string} phrase  @param {string} room  @param {number} match
+ * @param {number} round  @param {"one"|"two"} seat
+ */
+export async function phraseSeatSeed(phrase, room, match, round, seat) {
+  if (!phrase) throw new RangeError("a seed phrase must not be empty");
+  const message = seatMessage(PHRASE_SEED_LABEL, room, match, round, seat);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(encoder.encode(phrase)), message));
 }
 
 // --- reading a record (docs/fairness.md, section 6, step 1) ------------------------------
