@@ -111,3 +111,15 @@ export const api = {
   review: (/** @type {string} */ id, /** @type {string} */ seat, start = false) =>
     request(start ? "POST" : "GET", `/api/rooms/${encodeURIComponent(id)}/review?seat=${seat}`, undefined, storedToken()),
 };
+
+/** GET /api/config, retried until the server answers: every page uses its limits. */
+export async function configUntilAnswered() {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await api.config();
+    } catch (err) {
+      console.warn("GET /api/config failed, retrying", err);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10000, 500 * 2 ** attempt)));
+    }
+  }
+}

@@ -38,3 +38,25 @@ function append(el, children) {
     else el.append(document.createTextNode(String(child)));
   }
 }
+
+/**
+ * Run ``paint`` (which may replace the page's elements) and give the focus back to the
+ * element with the same ``data-key``, with its caret and, while someone types, their text:
+ * a render in between must not move the focus or change what is being typed.
+ * @param {() => void} paint
+ */
+export function keepingFocus(paint) {
+  const active = document.activeElement;
+  const focusKey = active instanceof HTMLElement ? active.dataset.key ?? null : null;
+  const selection = active instanceof HTMLInputElement ? { start: active.selectionStart, end: active.selectionEnd } : null;
+  const typed = active instanceof HTMLInputElement && active.type === "text" ? active.value : null;
+  paint();
+  if (!focusKey) return;
+  const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+  if (!(again instanceof HTMLElement) || again === document.activeElement) return;
+  if (typed !== null && again instanceof HTMLInputElement && again.type === "text") again.value = typed;
+  again.focus({ preventScroll: true });
+  if (selection && again instanceof HTMLInputElement) {
+    try { again.setSelectionRange(selection.start, selection.end); } catch { /* not a text input */ }
+  }
+}

@@ -147,3 +147,16 @@ function renderRulesText() {
 export function nameMax(state) {
   return state.config ? String(state.config.limits.name.max) : null;
 }
+
+/**
+ * The levels as GET /api/levels lists them (or the remembered list), the server's
+ * default first so that it is preselected.
+ * @param {any} data
+ */
+export function normaliseLevels(data) {
+  /** @type {unknown[]} */
+  const all = Array.isArray(data) ? data : data?.levels ?? [];
+  const items = /** @type {Record<string, any>[]} */ (all.filter((item) => item && typeof item === "object"));
+  const preferred = data?.default;
+  return preferred ? [...items].sort((a, b) => Number(levelId(b) === preferred) - Number(levelId(a) === preferred)) : items;
+}

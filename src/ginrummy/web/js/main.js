@@ -1,5 +1,5 @@
 // The composition root: wires the HTTP api, the socket, the store, the renderer and input.
-import { api, ApiError, ensureToken, storedToken } from "./api.js";
+import { api, ApiError, configUntilAnswered, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
 import { tournamentPlay } from "./tournamentplay.js";
@@ -9,13 +9,14 @@ import {
   handOrder, moveCard, placeCard, chatText,
 } from "./store.js";
 import { render } from "./render.js";
+import { keepingFocus } from "./dom.js";
 import { announcementText, tipText } from "./words.js";
-import { levelId } from "./home.js";
+import { levelId, normaliseLevels } from "./home.js";
 import { patchClocks } from "./table.js";
 import { seatName } from "./status.js";
 import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
-import { parseReviewPath } from "./review.js";
+import { routeOf } from "./routes.js";
 import { reviewJob } from "./reviewjob.js";
 import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
@@ -57,23 +58,10 @@ const device = afterPaint().then(() => import("./device/play.js")).then((m) => m
  * @param {State} state
  */
 function draw(state) {
-  const active = document.activeElement;
-  const focusKey = active instanceof HTMLElement ? active.dataset.key ?? null : null;
-  const selection = active instanceof HTMLInputElement ? { start: active.selectionStart, end: active.selectionEnd } : null;
-  // While someone types, the field's text is theirs: a render in between must not change it.
-  const typed = active instanceof HTMLInputElement && active.type === "text" ? active.value : null;
-  render(state, { topbar, main, now: performance.now() });
-  announcer.setAttribute("aria-label", t("ann.label"));
-  if (focusKey) {
-    const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-    if (again instanceof HTMLElement && again !== document.activeElement) {
-      if (typed !== null && again instanceof HTMLInputElement && again.type === "text") again.value = typed;
-      again.focus({ preventScroll: true });
-      if (selection && again instanceof HTMLInputElement) {
-        try { again.setSelectionRange(selection.start, selection.end); } catch { /* not a text input */ }
-      }
-    }
-  }
+  keepingFocus(() => {
+    render(state, { topbar, main, now: performance.now() });
+    announcer.setAttribute("aria-label", t("ann.label"));
+  });
 }
 
 /**
@@ -100,26 +88,6 @@ const tournaments = tournamentPlay({ store, say, navigate: (path) => navigate(pa
 const reviews = reviewJob({ store });
 
 // ---------------------------------------------------------------- routes
-
-/**
- * @param {string} pathname
- * @returns {Route}
- */
-function routeOf(pathname) {
-  const review = parseReviewPath(pathname);
-  if (review) return { name: "review", room: review.room, seat: review.seat };
-  const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
-  if (room) return { name: "room", room: decodeURIComponent(room[1]) };
-  const own = /^\/d\/([^/]+)\/?$/.exec(pathname);
-  if (own) return { name: "room", room: decodeURIComponent(own[1]), device: true };
-  const player = /^\/p\/([^/]+)\/?$/.exec(pathname);
-  if (player) return { name: "player", room: null, player: decodeURIComponent(player[1]) };
-  const tournament = /^\/t\/([^/]+)\/?$/.exec(pathname);
-  if (tournament) return { name: "tournament", room: null, tournament: decodeURIComponent(tournament[1]) };
-  if (/^\/lobby\/?$/.test(pathname)) return { name: "lobby", room: null };
-  if (/^\/leaderboard\/?$/.test(pathname)) return { name: "leaderboard", room: null };
-  return { name: "home", room: null };
-}
 
 /**
  * @param {string} path
@@ -223,18 +191,6 @@ async function enterHome() {
     if (!form.name) form.name = remembered(NAME_KEY) ?? "";
     return { ...s, home: { ...s.home, levels: levelList, games, form } };
   });
-}
-
-/**
- * @param {any} data
- */
-function normaliseLevels(data) {
-  /** @type {unknown[]} */
-  const all = Array.isArray(data) ? data : data?.levels ?? [];
-  const items = /** @type {Record<string, any>[]} */ (all.filter((item) => item && typeof item === "object"));
-  // The server's default level first, so it is preselected.
-  const preferred = data?.default;
-  return preferred ? [...items].sort((a, b) => Number(levelId(b) === preferred) - Number(levelId(a) === preferred)) : items;
 }
 
 /** @param {string} id */
@@ -511,23 +467,11 @@ watchNetwork((online) => {
 
 // ---------------------------------------------------------------- boot
 
-/** GET /api/config, retried until the server answers: every page uses its limits. */
-async function loadConfig() {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await api.config();
-    } catch (err) {
-      console.warn("GET /api/config failed, retrying", err);
-      await new Promise((resolve) => setTimeout(resolve, Math.min(10000, 500 * 2 ** attempt)));
-    }
-  }
-}
-
 async function boot() {
   const lang = detectLanguage();
   // The last visit's configuration lets the page show before the server answers (or offline).
   const known = rememberedConfig();
-  const [config] = await Promise.all([known ?? loadConfig(), loadLanguage(lang)]);
+  const [config] = await Promise.all([known ?? configUntilAnswered(), loadLanguage(lang)]);
   rememberConfig(config);
   store.update((s) => ({ ...s, config, online: navigator.onLine }), { silent: true });
   let muted = [];
