@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Rules, loadRecord, matchRecordToDict } from "../../src/ginrummy/web/js/engine/index.js";
 import { RecordError } from "../../src/ginrummy/web/js/engine/errors.js";
 import { fairBlockFromDict, fairBlockToDict } from "../../src/ginrummy/web/js/engine/record.js";
-import { fairDeal } from "../../src/ginrummy/web/js/device/deck.js";
+import { dealRound, fairDeal } from "../../src/ginrummy/web/js/device/deck.js";
 import { CANONICAL, commitment, dealDeck, fromHex } from "../../src/ginrummy/web/js/fair/verify.js";
 
 const FAIR = {
@@ -67,4 +67,20 @@ test("fairDeal: three local seeds, the deck they give, the seed revealed with it
   });
   assert.deepEqual(deck.map((c) => c.text), expected);
   assert.equal(new Set(expected).size, 52);
+});
+
+test("dealRound: a fair deal with WebCrypto, a plain shuffle (no fair block, a warning) without", async () => {
+  const fair = await dealRound({ room: "g1", match: 1, round: 1 });
+  assert.equal(fair.fair.round, 1);
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (...args) => warnings.push(args.join(" "));
+  try {
+    const plain = await dealRound({ room: "g1", match: 1, round: 2 }, undefined, null);
+    assert.equal(plain.fair, null);
+    assert.equal(new Set(plain.deck).size, 52);
+  } finally {
+    console.warn = warn;
+  }
+  assert.match(warnings.join("\n"), /g1: no crypto.subtle .* round 2 is dealt without a fair block/);
 });

@@ -84,3 +84,19 @@ export async function fairDeal({ room, match, round }, fill = cryptoFill) {
   });
   return { deck: texts.map(parseCard), fair };
 }
+
+/**
+ * The deck of a round on the device: a fair deal (fairDeal) where WebCrypto is there; in
+ * a page that is not a secure context (plain http to another host) `crypto.subtle` is
+ * missing, so the deck is shuffled as before, with no fair block (the record then does
+ * not verify), and the console says why.
+ * @param {{room: string, match: number, round: number}} where
+ * @param {RandomFill} fill
+ * @param {SubtleCrypto|null|undefined} subtle  the page's crypto.subtle (null: none)
+ * @returns {Promise<{deck: Card[], fair: FairBlock|null}>}
+ */
+export async function dealRound(where, fill = cryptoFill, subtle = globalThis.crypto?.subtle) {
+  if (subtle) return fairDeal(where, fill);
+  console.warn(`device game ${where.room}: no crypto.subtle (not a secure context); round ${where.round} is dealt without a fair block`);
+  return { deck: shuffledDeck(fill), fair: null };
+}

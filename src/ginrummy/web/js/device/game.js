@@ -7,7 +7,7 @@ import {
   ActionParseError, ForfeitReason, GinRummyError, MatchPhase, Seat, applyMatch, deal, encodeSeatView, forfeit,
   loadRecord, matchLegalActions, matchRecordToDict, newMatch, parseAction, recordOf, toJson, viewForSeat,
 } from "../engine/index.js";
-import { cryptoFill, drawFirstDealer, fairDeal, randomSeed } from "./deck.js";
+import { cryptoFill, dealRound, drawFirstDealer, randomSeed } from "./deck.js";
 
 /** @typedef {import("../engine/match.js").MatchState} MatchState */
 /** @typedef {import("../engine/rules.js").Rules} Rules */
@@ -59,7 +59,7 @@ const TIPS_PER_SWITCH = 3; // as the server's tips (docs/protocol.md, Tips)
  * @returns {Promise<{game: SavedGame, match: MatchState}>}
  */
 export async function newDeviceGame({ id, level, name, botName, rules, now = Date.now(), fill = cryptoFill }) {
-  const { deck, fair } = await fairDeal({ room: id, match: 1, round: 1 }, fill);
+  const { deck, fair } = await dealRound({ room: id, match: 1, round: 1 }, fill);
   const match = deal(newMatch(rules, drawFirstDealer(fill)), deck);
   // Version 2: the match was set up (1) and dealt (2), as a server room counts.
   const record = matchRecordToDict(recordOf(match, [fair]));
@@ -208,10 +208,10 @@ export class DeviceGame {
     await this.dealFairly();
   }
 
-  /** Deal the next round from local seeds (fairDeal) and keep its fair block. */
+  /** Deal the next round (fairly where WebCrypto is there: dealRound) and keep its fair block. */
   async dealFairly() {
     const round = this.match.played.length + 1;
-    const { deck, fair } = await fairDeal({ room: this.game.id, match: this.matchNumber, round }, this.fill);
+    const { deck, fair } = await dealRound({ room: this.game.id, match: this.matchNumber, round }, this.fill);
     this.match = deal(this.match, deck);
     this.fairs = [...this.fairs.slice(0, round - 1), fair];
     this.step({ kind: "deal", seat: null, action: null });
