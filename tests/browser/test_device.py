@@ -166,6 +166,17 @@ def test_restarted_browser_resumes_from_storage(server: Any, new_page: Any, brow
         check=False,
     )
     assert replayed.returncode == 0 and "Match over" in replayed.stdout, replayed.stderr
+    # Dealt fairly from the device's own seeds: the same tool as a server's record verifies it.
+    assert all(rnd["fair"]["room"] == url.rsplit("/", 1)[-1] for rnd in data["rounds"])
+    verified = subprocess.run(
+        [sys.executable, "-m", "ginrummy", "verify", download.value.path()],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    rounds_ok = re.findall(r"^round \d+: OK$", verified.stdout, re.MULTILINE)
+    assert len(rounds_ok) == len(data["rounds"]), verified.stdout
     again.get_by_role("link", name="Gin Rummy").first.click()
     stats = again.get_by_role("region", name="Your games on this device")
     expect(stats).to_contain_text("Matches1")

@@ -10,6 +10,7 @@ import {
 } from "../../src/ginrummy/web/js/device/saved.js";
 import { addMatch, averagePoints, emptyTally, loadTally, saveTally } from "../../src/ginrummy/web/js/device/tally.js";
 import { DeviceGame, newDeviceGame } from "../../src/ginrummy/web/js/device/game.js";
+import { verifyRecord } from "../../src/ginrummy/web/js/fair/verify.js";
 import * as bots from "./fixtures/bots/index.js";
 
 /** A Storage stand-in; `full` makes every write throw as a full localStorage does. */
@@ -48,10 +49,10 @@ test("a shuffled deck is the 52 cards, from crypto.getRandomValues by default", 
   assert.equal(fixed[51], DECK[0]);
 });
 
-function startGame(storage = new MemoryStorage(), extra = {}) {
+async function startGame(storage = new MemoryStorage(), extra = {}) {
   const store = new GameStore(storage);
   const rules = Rules.preset("standard", { target_score: 50 });
-  const { game, match } = newDeviceGame({ id: "g1", level: "random", name: "Ann", botName: "Random", rules });
+  const { game, match } = await newDeviceGame({ id: "g1", level: "random", name: "Ann", botName: "Random", rules });
   const frames = [];
   const saves = [];
   const over = [];
@@ -78,8 +79,8 @@ async function nextDecision(frames) {
   throw new Error("the computer did not move within 30 s");
 }
 
-test("the codec round-trips a game and replays its match", () => {
-  const { device, store } = startGame();
+test("the codec round-trips a game and replays its match", async () => {
+  const { device, store } = await startGame();
   device.open();
   const loaded = store.load("g1");
   assert.equal(loaded.game.version, device.version);
@@ -87,8 +88,8 @@ test("the codec round-trips a game and replays its match", () => {
   device.close();
 });
 
-test("damaged or foreign data is recognised, never played on", () => {
-  const { device, storage } = startGame();
+test("damaged or foreign data is recognised, never played on", async () => {
+  const { device, storage } = await startGame();
   device.open();
   device.close();
   const key = `${PREFIX}game.g1`;
@@ -121,7 +122,7 @@ test("damaged or foreign data is recognised, never played on", () => {
 test("storage full or missing: the game plays on and says it is not saved", async () => {
   const storage = new MemoryStorage();
   storage.full = true;
-  const { device, frames, saves } = startGame(storage);
+  const { device, frames, saves } = await startGame(storage);
   device.open();
   assert.deepEqual(saves, [false]);
   assert.ok(lastView(frames));
@@ -145,7 +146,7 @@ function personMove(device, frames, pick) {
 test("a whole match against the stand-in bot: frames like the server's, saved after every move", async () => {
   let seed = 11;
   const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
-  const { device, storage, frames, over } = startGame();
+  const { device, storage, frames, over } = await startGame();
   device.open();
   assert.deepEqual(frames.slice(0, 4).map((f) => f.type), ["welcome", "view", "chat_history", "tips"]);
   assert.equal(frames[0].room.rated, false);
@@ -182,6 +183,7 @@ test("a whole match against the stand-in bot: frames like the server's, saved af
   assert.deepEqual(replayed.result.totals, device.match.result.totals);
   // A rematch starts a new match, dealt at once; the statistics count the next one again.
   device.send({ type: "new_match", version: device.version });
+  await device.queue; // the deal waits for WebCrypto
   await settle();
   assert.notEqual(device.match.phase, "over");
   assert.equal(device.game.counted, false);
@@ -189,7 +191,7 @@ test("a whole match against the stand-in bot: frames like the server's, saved af
 });
 
 test("a resumed game continues from the saved state", async () => {
-  const { device, store } = startGame();
+  const { device, store } = await startGame();
   device.open();
   await settle();
   device.close();
@@ -205,8 +207,54 @@ test("a resumed game continues from the saved state", async () => {
 
 const recordText = (d) => JSON.stringify(d.game.record);
 
+/** Play the person's part until the match is over. */
+async function playToEnd(device, frames, seed) {
+  const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  for (let i = 0; i < 3000 && device.match.phase !== "over"; i += 1) {
+    personMove(device, frames, pick);
+    await device.queue;
+    await nextDecision(frames);
+  }
+  assert.equal(device.match.phase, "over");
+}
+
+test("a device match deals fairly: its downloaded record verifies, round by round, match by match", async () => {
+  const { device, frames, store } = await startGame();
+  device.open();
+  await playToEnd(device, frames, 5);
+  const first = device.finishedRecord();
+  assert.ok(first.rounds.length >= 1);
+  const report = await verifyRecord(first);
+  assert.equal(report.error, null);
+  assert.deepEqual(report.rounds.map((r) => r.check), first.rounds.map(() => "ok"));
+  first.rounds.forEach((rnd, i) => {
+    assert.deepEqual([rnd.fair.room, rnd.fair.match, rnd.fair.round], ["g1", 1, i + 1]);
+    assert.equal(rnd.fair.server_seed.length, 64, "revealed at once: there is no other party");
+  });
+  // The fair blocks are what the deck came from: another deck does not verify.
+  const swapped = structuredClone(first);
+  const cards = swapped.rounds[0].deck.split(" ");
+  [cards[0], cards[1]] = [cards[1], cards[0]];
+  swapped.rounds[0].deck = cards.join(" ");
+  assert.equal((await verifyRecord(swapped)).rounds[0].check, "deck");
+  // The rematch is match 2 of the game, its rounds counted from 1 again; a resumed game
+  // keeps the blocks and deals on with them.
+  device.send({ type: "new_match", version: device.version });
+  await device.queue;
+  device.close();
+  const loaded = store.load("g1");
+  const again = new DeviceGame(loaded.game, loaded.match, { bots, store, delayMs: 0, onMessage: (m) => frames.push(m), onConnection: () => {} });
+  again.open();
+  assert.deepEqual(again.fairs, device.fairs);
+  await playToEnd(again, frames, 9);
+  const second = again.finishedRecord();
+  assert.ok((await verifyRecord(second)).ok);
+  assert.deepEqual(second.rounds.map((r) => [r.fair.match, r.fair.round]), second.rounds.map((_, i) => [2, i + 1]));
+  again.close();
+});
+
 test("intents are checked as the server checks them", async () => {
-  const { device, frames } = startGame();
+  const { device, frames } = await startGame();
   device.open();
   await nextDecision(frames);
   const view = lastView(frames);
@@ -244,7 +292,7 @@ test("a computer that picks an illegal action is logged and the game goes on", a
   const original = console.error;
   console.error = (...args) => errors.push(args.join(" "));
   try {
-    const { device, frames } = startGame(new MemoryStorage(), { bots: broken });
+    const { device, frames } = await startGame(new MemoryStorage(), { bots: broken });
     device.open();
     // Until the computer has had a turn (its moves run on timers, whatever the load).
     for (let i = 0; i < 50 && !errors.some((e) => e.includes("not legal now")); i += 1) {
@@ -261,7 +309,7 @@ test("a computer that picks an illegal action is logged and the game goes on", a
 test("local statistics count wins, gins, undercuts and points", async () => {
   let seed = 5;
   const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
-  const { device, frames, over } = startGame();
+  const { device, frames, over } = await startGame();
   device.open();
   for (let i = 0; i < 3000 && device.match.phase !== "over"; i += 1) {
     personMove(device, frames, pick);

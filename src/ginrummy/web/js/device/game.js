@@ -5,13 +5,14 @@
 // turns with the injected bot after a short delay, and saves the game after every change.
 import {
   ActionParseError, ForfeitReason, GinRummyError, MatchPhase, Seat, applyMatch, deal, encodeSeatView, forfeit,
-  matchLegalActions, matchRecordToDict, newMatch, parseAction, recordOf, toJson, viewForSeat,
+  loadRecord, matchLegalActions, matchRecordToDict, newMatch, parseAction, recordOf, toJson, viewForSeat,
 } from "../engine/index.js";
-import { cryptoFill, drawFirstDealer, randomSeed, shuffledDeck } from "./deck.js";
+import { cryptoFill, dealRound, drawFirstDealer, randomSeed } from "./deck.js";
 
 /** @typedef {import("../engine/match.js").MatchState} MatchState */
 /** @typedef {import("../engine/rules.js").Rules} Rules */
 /** @typedef {import("../engine/actions.js").Action} Action */
+/** @typedef {import("../engine/record.js").FairBlock} FairBlock */
 /** @typedef {import("../engine/views.js").SeatView} SeatView */
 /** @typedef {import("./saved.js").SavedGame} SavedGame */
 /** @typedef {import("./saved.js").GameStore} GameStore */
@@ -52,15 +53,25 @@ const COMPUTER = Seat.TWO;
 const TIPS_PER_SWITCH = 3; // as the server's tips (docs/protocol.md, Tips)
 
 /**
- * A new device game: its bookkeeping and a match dealt at once.
+ * A new device game: its bookkeeping and a match dealt at once, fairly (the first round
+ * of match 1 in a room named by the game's id; docs/device.md).
  * @param {{id: string, level: string, name: string, botName: string, rules: Rules, now?: number, fill?: RandomFill}} options
- * @returns {{game: SavedGame, match: MatchState}}
+ * @returns {Promise<{game: SavedGame, match: MatchState}>}
  */
-export function newDeviceGame({ id, level, name, botName, rules, now = Date.now(), fill = cryptoFill }) {
-  const match = deal(newMatch(rules, drawFirstDealer(fill)), shuffledDeck(fill));
+export async function newDeviceGame({ id, level, name, botName, rules, now = Date.now(), fill = cryptoFill }) {
+  const { deck, fair } = await dealRound({ room: id, match: 1, round: 1 }, fill);
+  const match = deal(newMatch(rules, drawFirstDealer(fill)), deck);
   // Version 2: the match was set up (1) and dealt (2), as a server room counts.
-  const game = { id, level, name, botName, version: 2, created: now, counted: false, record: matchRecordToDict(recordOf(match)) };
+  const record = matchRecordToDict(recordOf(match, [fair]));
+  const game = { id, level, name, botName, version: 2, created: now, counted: false, record };
   return { game, match };
+}
+
+/** The fair blocks of a saved record's rounds (null for a round dealt before fair deals).
+ * @param {Record<string, unknown>} record @returns {(FairBlock|null)[]} */
+function fairsOf(record) {
+  const loaded = loadRecord(record);
+  return loaded.kind === "match" ? loaded.match.rounds.map((r) => r.fair) : [];
 }
 
 export class DeviceGame {
@@ -74,6 +85,12 @@ export class DeviceGame {
     this.bot = deps.bots.makeBot(game.level);
     this.rng = new deps.bots.PortableRandom(randomSeed(this.fill));
     this.tips = { on: false, left: 0 };
+    /** The fair blocks of the match's rounds, which the match state does not hold. */
+    this.fairs = fairsOf(game.record);
+    /** The match's number in this game (the fair deal's context), from 1. */
+    this.matchNumber = this.fairs.find((f) => f !== null)?.match ?? 1;
+    /** Messages are handled one after another: a deal waits for WebCrypto. */
+    this.queue = Promise.resolve();
     this.closed = true;
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.timer = undefined;
@@ -97,18 +114,21 @@ export class DeviceGame {
 
   /**
    * One client message. Answered after the caller's own code has run (as a socket's
-   * answer would be), so the caller may note what it sent first. Always true: the page
-   * holds the game, there is no connection to lose.
+   * answer would be), so the caller may note what it sent first, and after the messages
+   * before it (a deal is asynchronous). Always true: the page holds the game, there is no
+   * connection to lose.
    * @param {Record<string, any>} msg
    */
   send(msg) {
-    queueMicrotask(() => {
-      if (!this.closed) this.handle(msg);
+    this.queue = this.queue.then(async () => {
+      if (!this.closed) await this.handle(msg);
+    }).catch((exc) => {
+      console.error(`device game ${this.game.id}: the ${String(msg.type)} message failed`, exc);
     });
     return true;
   }
 
-  /** @param {Record<string, any>} msg */
+  /** @param {Record<string, any>} msg @returns {unknown} a promise while a deal is made */
   handle(msg) {
     switch (msg.type) {
       case "act": return this.act(msg.version, msg.action);
@@ -169,22 +189,31 @@ export class DeviceGame {
     return true;
   }
 
-  nextRound() {
+  async nextRound() {
     if (this.match.phase !== MatchPhase.DEAL) {
       return this.error("not_between_rounds", "no finished round waits for the next one");
     }
     this.step({ kind: "ready", seat: "one", action: null });
-    this.match = deal(this.match, shuffledDeck(this.fill));
-    this.step({ kind: "deal", seat: null, action: null });
+    await this.dealFairly();
   }
 
-  newMatch() {
+  async newMatch() {
     if (this.match.phase !== MatchPhase.OVER) return this.error("match_running", "the match is not over");
     this.step({ kind: "rematch", seat: "one", action: null });
     this.match = newMatch(this.match.rules, drawFirstDealer(this.fill));
+    this.fairs = [];
+    this.matchNumber += 1;
     this.game = { ...this.game, counted: false };
     this.step({ kind: "match", seat: null, action: null });
-    this.match = deal(this.match, shuffledDeck(this.fill));
+    await this.dealFairly();
+  }
+
+  /** Deal the next round (fairly where WebCrypto is there: dealRound) and keep its fair block. */
+  async dealFairly() {
+    const round = this.match.played.length + 1;
+    const { deck, fair } = await dealRound({ room: this.game.id, match: this.matchNumber, round }, this.fill);
+    this.match = deal(this.match, deck);
+    this.fairs = [...this.fairs.slice(0, round - 1), fair];
     this.step({ kind: "deal", seat: null, action: null });
   }
 
@@ -235,7 +264,7 @@ export class DeviceGame {
   }
 
   save() {
-    this.game = { ...this.game, version: this.version, record: matchRecordToDict(recordOf(this.match)) };
+    this.game = { ...this.game, version: this.version, record: matchRecordToDict(recordOf(this.match, this.fairs)) };
     const saved = this.deps.store.save(this.game);
     this.deps.onSaved?.(saved);
   }
@@ -297,7 +326,7 @@ export class DeviceGame {
   /** The match's record for download (`ginrummy replay` reads it); null while it runs:
    * the decks would show the computer's cards. */
   finishedRecord() {
-    return this.match.phase === MatchPhase.OVER ? matchRecordToDict(recordOf(this.match)) : null;
+    return this.match.phase === MatchPhase.OVER ? matchRecordToDict(recordOf(this.match, this.fairs)) : null;
   }
 
   /** @param {string} code @param {string} message */

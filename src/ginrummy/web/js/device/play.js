@@ -74,7 +74,7 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
       api.prune();
       const id = newGameId();
       const rules = Rules.preset("standard", targetScore === null ? {} : { target_score: targetScore });
-      const made = newDeviceGame({ id, level, name, botName, rules });
+      const made = await newDeviceGame({ id, level, name, botName, rules });
       started.set(id, made);
       games.save(made.game);
       return id;

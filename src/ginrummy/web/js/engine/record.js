@@ -1,6 +1,8 @@
 // Records and replay: a round is (rules, deck order, dealer, actions); a match is its
 // rules, first dealer and rounds; the port of engine/record.py. Both convert to plain
-// data (`toDict`) and replay to identical states.
+// data (`toDict`) and replay to identical states. A round may carry a `fair` block, the
+// data that proves its deck was dealt fairly (docs/fairness.md); the engine only carries
+// it (web/js/fair/verify.js checks it). Records without it load as before.
 
 import { parseAction } from "./actions.js";
 import { parseCard } from "./cards.js";
@@ -18,17 +20,81 @@ import { parseSeat, seatLabel } from "./seats.js";
 
 export const FORMAT = 1;
 
-/** @typedef {Readonly<{deck: readonly Card[], dealer: Seat, actions: readonly Action[]}>} RoundRecord */
+/** The fairness data of one deal, as engine/record.py's FairBlock: hex texts for the seeds
+ * and the commitment (checked by the verifier), serverSeed null until revealed.
+ * @typedef {Readonly<{version: string, commitment: string, serverSeed: string|null,
+ *   seeds: Readonly<{one: string, two: string}>, room: string, match: number, round: number}>} FairBlock */
+/** @typedef {Readonly<{deck: readonly Card[], dealer: Seat, actions: readonly Action[],
+ *   fair: FairBlock | null}>} RoundRecord */
 /** @typedef {Readonly<{rules: Rules, firstDealer: Seat, rounds: readonly RoundRecord[],
  *   forfeit: readonly [Seat, string] | null}>} MatchRecord */
 
+/** @param {FairBlock} fair */
+export function fairBlockToDict(fair) {
+  return {
+    version: fair.version,
+    commitment: fair.commitment,
+    server_seed: fair.serverSeed,
+    seeds: { one: fair.seeds.one, two: fair.seeds.two },
+    room: fair.room,
+    match: fair.match,
+    round: fair.round,
+  };
+}
+
+/** A record field that is missing or mistyped, named as the Python engine names it.
+ * @param {string} field @param {string} problem */
+const fieldError = (field, problem) => new RecordError(`${field}: ${problem}`);
+
+/** @param {unknown} value @param {string} name @returns {Record<string, unknown>} */
+function object(value, name) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw fieldError(name, "missing or not an object");
+  return /** @type {Record<string, unknown>} */ (value);
+}
+
+/** @param {Record<string, unknown>} data @param {string} key @param {string} where */
+function text(data, key, where) {
+  const value = data[key];
+  if (typeof value !== "string") throw fieldError(`${where}.${key}`, "missing or not a text");
+  return value;
+}
+
+/** @param {Record<string, unknown>} data @param {string} key */
+function whole(data, key) {
+  const value = data[key];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw fieldError(`fair.${key}`, "missing or not a whole number >= 0");
+  }
+  return value;
+}
+
+/** Read a fair block; a missing or mistyped field raises RecordError naming it
+ * (`fair.seeds.two`). @param {unknown} data @returns {FairBlock} */
+export function fairBlockFromDict(data) {
+  const block = object(data, "fair");
+  const seeds = object(block.seeds, "fair.seeds");
+  const seed = block.server_seed ?? null;
+  return Object.freeze({
+    version: text(block, "version", "fair"),
+    commitment: text(block, "commitment", "fair"),
+    serverSeed: seed === null ? null : text(block, "server_seed", "fair"),
+    seeds: Object.freeze({ one: text(seeds, "one", "fair.seeds"), two: text(seeds, "two", "fair.seeds") }),
+    room: text(block, "room", "fair"),
+    match: whole(block, "match"),
+    round: whole(block, "round"),
+  });
+}
+
 /** @param {RoundRecord} record */
 export function roundRecordToDict(record) {
-  return {
+  /** @type {Record<string, unknown>} */
+  const out = {
     deck: record.deck.map((c) => c.text).join(" "),
     dealer: seatLabel(record.dealer),
     actions: record.actions.map(String),
   };
+  if (record.fair) out.fair = fairBlockToDict(record.fair);
+  return out;
 }
 
 /** @param {any} data @returns {RoundRecord} */
@@ -39,10 +105,12 @@ export function roundRecordFromDict(data) {
   }
   if (!Array.isArray(data.actions)) throw new RecordError("malformed round record: missing or bad 'actions'");
   try {
+    const fair = data.fair ?? null;
     return Object.freeze({
       deck: Object.freeze(String(data.deck).split(/\s+/).filter((t) => t).map(parseCard)),
       dealer: parseSeat(String(data.dealer)),
       actions: Object.freeze(data.actions.map(parseAction)),
+      fair: fair === null ? null : fairBlockFromDict(fair),
     });
   } catch (exc) {
     if (exc instanceof GinRummyError || exc instanceof TypeError) {
@@ -149,14 +217,17 @@ export function replayMatch(record) {
   return match;
 }
 
-/** The record of a match so far: finished rounds and the one under way.
- * @param {MatchState} match @returns {MatchRecord} */
-export function recordOf(match) {
-  /** @param {RoundState} r @returns {RoundRecord} */
-  const recordOfRound = (r) => Object.freeze({ deck: r.deck, dealer: r.dealer, actions: r.history.map(([, a]) => a) });
+/** The record of a match so far: finished rounds and the one under way; `fairs[i]` is
+ * round i's fair block (the match state does not hold them), none where it is missing.
+ * @param {MatchState} match @param {readonly (FairBlock|null)[]} [fairs] @returns {MatchRecord} */
+export function recordOf(match, fairs = []) {
+  /** @param {RoundState} r @param {number} i @returns {RoundRecord} */
+  const recordOfRound = (r, i) => Object.freeze({
+    deck: r.deck, dealer: r.dealer, actions: r.history.map(([, a]) => a), fair: fairs[i] ?? null,
+  });
   const rounds = match.played.map(recordOfRound);
   // The round under way (or left unfinished by a forfeit).
-  if (match.round !== null && match.round.result === null) rounds.push(recordOfRound(match.round));
+  if (match.round !== null && match.round.result === null) rounds.push(recordOfRound(match.round, rounds.length));
   const result = match.result;
   const lost = result !== null && result.forfeitedBy !== null && result.forfeit !== null
     ? Object.freeze(/** @type {const} */ ([result.forfeitedBy, result.forfeit])) : null;
