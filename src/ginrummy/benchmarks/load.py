@@ -115,6 +115,7 @@ class Seat:
         self.sent_at: dict[int, float] = {}  # version acted on -> send time
         self._pending: asyncio.Task[None] | None = None  # the latest decision under way
         self.asked: tuple[object, ...] = ()  # the last between-rounds request sent
+        self.seeded: set[object] = set()  # the commitments this seat sent its seed for
 
     async def run(self, stop: asyncio.Event, ready: asyncio.Event) -> None:
         import websockets
@@ -163,12 +164,25 @@ class Seat:
                     self.stats.rtts.append(now - started)
                     self.stats.moves += 1
             self.version = version
+            await self._send_seed(ws, msg.get("fair"))
             view = msg["view"]
             me = (msg.get("players") or {}).get(self.seat) or {}
             if not stop.is_set():
                 self._pending = asyncio.get_running_loop().create_task(
                     self._decide(ws, view, me, version)
                 )
+
+    async def _send_seed(self, ws: Any, fair: dict[str, Any] | None) -> None:
+        """As a browser does: a seed of its own once the server has committed to a deal
+        (docs/fairness.md), so that no deal waits for the seed timeout."""
+        if fair is None or fair.get("state") != "seeding" or fair.get("your_seed"):
+            return
+        commitment = fair.get("commitment")
+        if commitment in self.seeded:
+            return
+        self.seeded.add(commitment)
+        seed = self.rng.getrandbits(256).to_bytes(32, "big").hex()
+        await ws.send(json.dumps({"type": "seed", "seed": seed, "commitment": commitment}))
 
     async def _decide(
         self, ws: Any, view: dict[str, Any], me: dict[str, Any], version: int
