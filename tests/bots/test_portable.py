@@ -54,3 +54,10 @@ def test_state_round_trips_and_seeds_are_taken_mod_2_64() -> None:
         rng.setstate((1, 2, 3))
     with pytest.raises(TypeError, match="int, str or bytes"):
         PortableRandom(1.5)
+
+
+def test_int_seed_rejection_sampling_vectors() -> None:
+    rng = PortableRandom(7)
+    assert [rng.randrange(7) for _ in range(10)] == [3, 2, 5, 6, 3, 1, 6, 0, 0, 3]
+    assert rng.choice(range(100)) == 98
+    assert rng.randrange(1) == 0
