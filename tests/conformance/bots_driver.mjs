@@ -36,6 +36,18 @@ function states(data) {
 /** @type {Map<string, import("../../src/ginrummy/web/js/bots/base.js").Chooser>} */
 const bots = new Map();
 
+/** [action, key, params], or ["error"] where the coach cannot advise (as in Python).
+ * @param {import("../../src/ginrummy/web/js/engine/views.js").SeatView} view */
+function tipOrError(view) {
+  try {
+    const t = tip(view);
+    return [t.action.text, t.key, t.params];
+  } catch (exc) {
+    if (exc instanceof RangeError || (exc instanceof Error && exc.message.startsWith("no "))) return ["error"];
+    throw exc;
+  }
+}
+
 /** @param {any} req */
 function decide(req) {
   const all = states(req.record);
@@ -52,8 +64,7 @@ function decide(req) {
     if (bot === undefined) bots.set(level, (bot = makeBot(level)));
     actions.push(bot(view, new PortableRandom(BigInt(seed))).text);
     if (!(step in tips)) {
-      const t = tip(view);
-      tips[step] = [t.action.text, t.key, t.params];
+      tips[step] = tipOrError(view);
     }
   }
   return { id: req.id, actions, tips };

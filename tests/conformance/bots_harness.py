@@ -28,6 +28,7 @@ from ginrummy.bots import LEVELS, PortableRandom, make_bot
 from ginrummy.engine import (
     MatchPhase,
     Rules,
+    SeatView,
     apply_match,
     deal,
     draw_first_dealer,
@@ -78,12 +79,22 @@ def play(seed: int, expert_every: int) -> Asked:
             s = seed * 100_000 + step * 10 + k
             asked.append((step, level, s))
             actions.append(str(make_bot(level)(view, PortableRandom(s))))
-        t = advise(view.hand, view.legal_actions, view.table.discard_top)
-        tips[step] = [str(t.action), t.key, t.params]
+        tips[step] = _tip(view)
         own = make_bot(seats_levels[seat])
         m = apply_match(m, own(view, PortableRandom(seed * 7 + step)))
         step += 1
     return Asked(record_of(m).to_dict(), asked, actions, tips)
+
+
+def _tip(view: SeatView) -> list[Any]:
+    """The coach's tip as [action, key, params]; ["error"] where the coach cannot advise
+    (it knows no answer when only "pass" is legal on the last discard): the browser
+    coach must fail there too."""
+    try:
+        t = advise(view.hand, view.legal_actions, view.table.discard_top)
+    except (AssertionError, ValueError):
+        return ["error"]
+    return [str(t.action), t.key, t.params]
 
 
 def run_node(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
