@@ -48,7 +48,7 @@ export class Player {
     if (phase === Phase.FIRST_UPCARD) return legal[this.wantsTop(view, know) ? 0 : 1];
     if (phase === Phase.DRAW) {
       const take = find(view, ActionKind.DRAW_DISCARD);
-      if (take !== null && this.wantsTop(view, know)) return take;
+      if (take !== null && !threwTop(view) && this.wantsTop(view, know)) return take;
       return find(view, ActionKind.DRAW_STOCK) ?? legal[0];
     }
     return this.discard(view, know, rng);
@@ -147,6 +147,15 @@ export class Player {
     const [best, deadwood] = lowestKnock(knocks, scored);
     return this.knockWanted(view, know, deadwood) ? best : null;
   }
+}
+
+/** True when the pile's top card is one this seat discarded this round (Python's
+ * threw_top: taking it back can cycle for ever near the wall). @param {SeatView} view */
+export function threwTop(view) {
+  const pile = view.table.discardPile;
+  if (!pile.length) return false;
+  const top = pile[pile.length - 1];
+  return view.moves.some((m) => m.card === top && m.seat === view.seat && m.kind === ActionKind.DISCARD);
 }
 
 /** The best discard: the least (score, -value, index). @param {Card[]} cards @param {Scores} scored */
