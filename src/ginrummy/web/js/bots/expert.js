@@ -2,12 +2,11 @@
 // a sampled undercut check before knocking and its own play near the wall; the port
 // of bots/expert.py and bots/expert_model.py (see there for the why).
 
-import { andNot52, hasBit, xor52 } from "../engine/masks.js";
+import { and52, andNot52, hasBit, xor52 } from "../engine/masks.js";
 import { arrangementOfMask, deadwoodOfMask } from "../engine/melds.js";
 import { defenderReply } from "../engine/showdown.js";
 import { cardOfAction } from "./base.js";
 import { danger, indices, neighbours } from "./evaluation.js";
-import { and52 } from "../engine/masks.js";
 import { Player, lowestKnock, style } from "./heuristic.js";
 import { PortableRandom } from "./random.js";
 
