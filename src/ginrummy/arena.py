@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ginrummy.bots import LEVELS, make_bot
+from ginrummy.bots import LEVELS, PortableRandom, make_bot
 from ginrummy.engine import (
     PRESETS,
     Action,
@@ -217,7 +217,7 @@ def play_match(job: Job) -> MatchOutcome:
     starting = 0
     try:
         for seat, side in side_of.items():
-            rng = random.Random(f"{job.seed}:{job.index}:{SIDES[side]}")
+            rng = PortableRandom(f"{job.seed}:{job.index}:{SIDES[side]}")
             starting = side
             players[seat] = contestant(specs[side], rng, job.timeout)
         match = new_match(job.rules, draw_first_dealer(deck_rng))

@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from ginrummy.bots import LEVELS, make_bot
 from ginrummy.bots.evaluation import danger
 from ginrummy.bots.expert import EXPERT, PLAN, Expert
 from ginrummy.bots.heuristic import Player
-from ginrummy.engine import ActionKind, view_for_seat
+from ginrummy.engine import ActionKind, Phase, view_for_seat
 
 from .helpers import positions
 from .test_expert_model import index, knowledge
@@ -65,3 +66,27 @@ def test_expert_drops_some_knocks_the_table_allows() -> None:
             else:
                 declined += 1
     assert made > 0 and declined > 0
+
+
+def test_a_bot_never_takes_back_its_own_discard() -> None:
+    """Two experts each taking the other's discard near the wall played on for ever
+    (seed 5 of the test positions); a bot now draws from the stock instead."""
+    from ginrummy.bots.heuristic import threw_top
+    from ginrummy.bots.knowledge import read
+
+    mattered = 0
+    for level in ("expert", "strong"):
+        bot = make_bot(level)
+        for seed in range(6):
+            for match in positions(seed, level):
+                seat = match.turn
+                assert seat is not None
+                view = view_for_seat(match, seat)
+                if match.round is None or not threw_top(view):
+                    continue
+                if view.table.round_phase is not Phase.DRAW:
+                    continue
+                assert bot(view, random.Random(0)).kind is ActionKind.DRAW_STOCK
+                player = Expert() if level == "expert" else LEVELS[level].choose
+                mattered += bool(player.wants_top(view, read(view)))  # type: ignore[attr-defined]
+    assert mattered > 0

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from ginrummy.arena import Job, play_match
-from ginrummy.bots import LEVELS, make_bot
+from ginrummy.bots import LEVELS, PortableRandom, make_bot
 from ginrummy.engine import (
     MatchPhase,
     Rules,
@@ -56,7 +56,7 @@ def time_level(level: str, views: list[SeatView], seed: int) -> dict[str, float]
     times = []
     cpu_times = []
     for i, view in enumerate(views):
-        rng = random.Random(seed + i)
+        rng = PortableRandom(seed + i)
         cpu_start = time.process_time()
         start = time.perf_counter()
         choose(view, rng)

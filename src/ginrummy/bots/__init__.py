@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import Expert
 from ginrummy.bots.heuristic import BEGINNER, CASUAL, STRONG, Player
+from ginrummy.bots.portable import PortableRandom
 from ginrummy.bots.simple import choose_baseline, choose_random
 from ginrummy.engine import Action, SeatView
 
@@ -56,4 +57,4 @@ def choose(level: str, view: SeatView, rng: random.Random) -> Action:
     return make_bot(level)(view, rng)
 
 
-__all__ = ["LEVELS", "Chooser", "Level", "choose", "make_bot"]
+__all__ = ["LEVELS", "Chooser", "Level", "PortableRandom", "choose", "make_bot"]

@@ -30,6 +30,7 @@ from ginrummy.bots.evaluation import danger
 from ginrummy.bots.expert_model import Inference, holding_odds, knock_outlook, sample_hands
 from ginrummy.bots.heuristic import Player, Style, lowest_knock
 from ginrummy.bots.knowledge import Knowledge
+from ginrummy.bots.portable import PortableRandom
 from ginrummy.engine import Action, Card, SeatView
 from ginrummy.engine.melds import arrangement_of_mask
 
@@ -104,7 +105,7 @@ class Expert(Player):
         odds = self.odds(know) or holding_odds(know, INFERENCE)
         # A generator of its own, seeded from the game's: one draw from the game's rng
         # per decision, however many samples are taken.
-        local = random.Random(rng.getrandbits(64))
+        local = PortableRandom(rng.getrandbits(64))
         improve = min(plan.improve_cap, know.opp_stock_draws // plan.improve_every)
         hands = sample_hands(know, odds, plan.samples, improve, local)
         melds = arrangement_of_mask(know.hand & ~_card(best).bit).meld_masks

@@ -3,7 +3,7 @@
 - *inference*: how likely each unseen card is in the opponent's hidden hand, from what
   it took from the pile (kept for a meld), discarded and passed on (not wanted);
 - *determinization*: opponent hands drawn from those odds, a fixed number of them from
-  the seeded rng (never a clock), each improved as a player would have improved it
+  the seeded portable rng (never a clock), each improved as a player would have improved it
   with the stock cards it drew;
 - *knock outlook*: over those hands, the chance of an undercut and the expected points
   of knocking now, after the opponent's best melds and layoffs (the engine's
@@ -57,7 +57,10 @@ def holding_odds(know: Knowledge, inference: Inference) -> list[float]:
         if near & passed:
             w *= inference.passed
         weights.append(w)
-    scale = know.opp_hidden / sum(weights)
+    total = 0.0
+    for w in weights:  # a plain sum, as JavaScript adds (sum() compensates from 3.12)
+        total += w
+    scale = know.opp_hidden / total
     for i, w in zip(unseen, weights, strict=True):
         odds[i] = min(0.95, w * scale)
     return odds
@@ -75,16 +78,34 @@ def sample_hands(
     weights = [max(odds[i], 1e-6) for i in pool]
     hands = []
     for _ in range(count):
-        # Weighted draw without replacement: the largest keys u ** (1 / w) win.
-        keyed = sorted(
-            ((rng.random() ** (1.0 / w), i) for w, i in zip(weights, pool, strict=True)),
-            reverse=True,
-        )
-        hidden = 0
-        for _, i in keyed[:take]:
-            hidden |= 1 << i
+        hidden = _weighted_draw(pool, weights, take, rng)
         hands.append(_keep_best(know.opp_known, hidden, take - need))
     return hands
+
+
+def _weighted_draw(pool: list[int], weights: list[float], take: int, rng: random.Random) -> int:
+    """``take`` cards of ``pool`` without replacement, one by one, each with chance
+    proportional to its weight (the same law as the keys ``u ** (1 / w)`` of
+    Efraimidis and Spirakis, but with only additions and comparisons, which
+    JavaScript computes bit for bit alike)."""
+    left = list(zip(weights, pool, strict=True))
+    total = 0.0
+    for w, _ in left:
+        total += w
+    hidden = 0
+    for _ in range(take):
+        x = rng.random() * total
+        pick = len(left) - 1  # x beyond the last sum by rounding: the last card
+        acc = 0.0
+        for j, (w, _) in enumerate(left):
+            acc += w
+            if x < acc:
+                pick = j
+                break
+        w, i = left.pop(pick)
+        total -= w
+        hidden |= 1 << i
+    return hidden
 
 
 def _keep_best(known: int, hidden: int, drops: int) -> int:

@@ -78,7 +78,7 @@ class Player:
             return view.legal_actions[0 if self.wants_top(view, know) else 1]
         if phase is Phase.DRAW:
             take = find(view, ActionKind.DRAW_DISCARD)
-            if take is not None and self.wants_top(view, know):
+            if take is not None and not threw_top(view) and self.wants_top(view, know):
                 return take
             return find(view, ActionKind.DRAW_STOCK) or view.legal_actions[0]
         return self.discard(view, know, rng)
@@ -200,6 +200,17 @@ class Player:
         """The knock to make now (``scored`` as from :meth:`scores`), or None to play on."""
         best, deadwood = lowest_knock(knocks, scored)
         return best if self.knock_wanted(view, know, deadwood) else None
+
+
+def threw_top(view: SeatView) -> bool:
+    """True when the pile's top card is one this seat discarded this round. Taking it
+    back can go on for ever near the wall: two players who each take the other's
+    discard and decline to knock never draw from the stock again."""
+    top = view.table.discard_top
+    me = view.seat
+    return top is not None and any(
+        m.card is top and m.seat is me and m.kind is _DISCARD for m in view.moves
+    )
 
 
 def _least(cards: list[Card], scored: dict[int, tuple[int, float]]) -> Card:

@@ -8,6 +8,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 
+from ginrummy.bots import PortableRandom
 from ginrummy.engine import Seat, view_for_seat
 from ginrummy.server.computer import DEFAULT_LEVEL, computer_move
 from ginrummy.server.room.errors import RoomError
@@ -34,7 +35,7 @@ class ComputerDriver:
         ``moved``: counts a move made here."""
         self._room_id = room_id
         self._delay = delay
-        self._rng = rng
+        self._rng = PortableRandom(rng.getrandbits(64))  # the bots' portable source
         self._to_move = to_move
         self._current = current
         self._lease = lease

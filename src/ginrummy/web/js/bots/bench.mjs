@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// `node bench.mjs [--decisions N] [--seed K]`: decision times of every level in the
+// browser bots (and the coach), like `ginrummy bench bots`: N decision views from
+// seeded strong-vs-strong matches, each level timed around each call (fresh
+// PortableRandom per view), printed as one JSON object in milliseconds (median, p99).
+
+import { parseArgs } from "node:util";
+import { performance } from "node:perf_hooks";
+
+import { DECK } from "../engine/cards.js";
+import { MatchPhase, apply, deal, matchTurn, newMatch } from "../engine/match.js";
+import { Rules } from "../engine/rules.js";
+import { viewForSeat } from "../engine/views.js";
+import { LEVELS, PortableRandom, makeBot, tip } from "./index.js";
+
+/** @typedef {import("../engine/views.js").SeatView} SeatView */
+
+/** @param {PortableRandom} rng */
+function shuffled(rng) {
+  const deck = DECK.slice();
+  for (let i = deck.length - 1; i > 0; i--) {
+    const j = rng.randrange(i + 1);
+    [deck[i], deck[j]] = [deck[j], deck[i]];
+  }
+  return deck;
+}
+
+/** `n` decision views from seeded strong-vs-strong matches. @param {number} n @param {number} seed */
+function collect(n, seed) {
+  const rng = new PortableRandom(seed);
+  const bot = makeBot("strong");
+  /** @type {SeatView[]} */
+  const views = [];
+  while (views.length < n) {
+    let m = newMatch(new Rules(), 0);
+    while (m.phase !== MatchPhase.OVER && views.length < n) {
+      if (m.phase === MatchPhase.DEAL) { m = deal(m, shuffled(rng)); continue; }
+      const view = viewForSeat(m, /** @type {0 | 1} */ (matchTurn(m)));
+      views.push(view);
+      m = apply(m, bot(view, rng));
+    }
+  }
+  return views;
+}
+
+/** @param {number[]} times sorted */
+const quantile = (/** @type {number[]} */ times, /** @type {number} */ q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+
+/** @param {(view: SeatView, rng: PortableRandom) => unknown} decide @param {SeatView[]} views @param {number} seed */
+function timeIt(decide, views, seed) {
+  const times = views.map((view, i) => {
+    const rng = new PortableRandom(seed + i);
+    const start = performance.now();
+    decide(view, rng);
+    return performance.now() - start;
+  });
+  times.sort((a, b) => a - b);
+  const round = (/** @type {number} */ x) => Math.round(x * 1000) / 1000;
+  return { median_ms: round(quantile(times, 0.5)), p99_ms: round(quantile(times, 0.99)), max_ms: round(times[times.length - 1]) };
+}
+
+const { values } = parseArgs({ options: { decisions: { type: "string", default: "2000" }, seed: { type: "string", default: "1" } } });
+const views = collect(Number(values.decisions), Number(values.seed));
+/** @type {Record<string, unknown>} */
+const out = { decisions: views.length, node: process.version };
+for (const level of LEVELS) {
+  const bot = makeBot(level);
+  timeIt(bot, views.slice(0, 200), 7); // warm up the JIT
+  out[level] = timeIt(bot, views, Number(values.seed));
+}
+out.coach = timeIt((view) => tip(view), views, 0);
+console.log(JSON.stringify(out, null, 1));
