@@ -21,11 +21,11 @@ import { cryptoFill, dealRound, drawFirstDealer, randomSeed } from "./deck.js";
 
 /**
  * The computer players' module (web/js/bots/index.js), injected so that tests can give
- * their own: `makeBot(level).choose(view, rng)` picks one of the view's legal actions
+ * their own: `makeBot(level)(view, rng)` picks one of the view's legal actions
  * (an Action or its text), `tip(view)` is the coach's advice, `PortableRandom` a seeded
  * random source.
  * @typedef {object} BotModule
- * @property {(level: string) => {choose: (view: SeatView, rng: any) => Action|string}} makeBot
+ * @property {(level: string) => (view: SeatView, rng: any) => Action|string} makeBot
  * @property {(view: SeatView) => ({action: Action|string, key?: string, params?: Record<string, unknown>, text?: Record<string, string>}|null)} [tip]
  * @property {new (seed: number) => any} PortableRandom
  */
@@ -82,7 +82,7 @@ export class DeviceGame {
     this.deps = deps;
     this.version = game.version;
     this.fill = deps.fill ?? cryptoFill;
-    this.bot = deps.bots.makeBot(game.level);
+    this.choose = deps.bots.makeBot(game.level);
     this.rng = new deps.bots.PortableRandom(randomSeed(this.fill));
     this.tips = { on: false, left: 0 };
     /** The fair blocks of the match's rounds, which the match state does not hold. */
@@ -282,7 +282,7 @@ export class DeviceGame {
   computerAction() {
     const legal = matchLegalActions(this.match);
     try {
-      const chosen = this.bot.choose(viewForSeat(this.match, COMPUTER), this.rng);
+      const chosen = this.choose(viewForSeat(this.match, COMPUTER), this.rng);
       const action = legal.find((a) => a.text === String(chosen));
       if (action) return action;
       console.error(`the ${this.game.level} computer chose ${String(chosen)}, which is not legal now; it plays ${legal[0]}`);
