@@ -89,3 +89,13 @@ def test_tip_ignores_history_and_the_opponent() -> None:
 def test_coach_doctests_pass() -> None:
     result = doctest.testmod(ginrummy.hints.coach, optionflags=doctest.ELLIPSIS)
     assert result.attempted and not result.failed
+
+
+def test_only_a_pass_on_the_last_discard_is_advised_as_such() -> None:
+    # Alternative stock rule: the stock is used up and the last discard may only be
+    # passed (it cannot be taken); the one legal choice is advised, not an error.
+    hand = parse_cards("2c 5d 9h Js Kc 3s 7d 8c Qh 4h")
+    tip = advise(hand, [parse_action("pass")], parse_card("6s"))
+    assert (str(tip.action), tip.key) == ("pass", "pass_only")
+    assert render(tip, "en").startswith("Pass: the stock is used up")
+    assert render(tip, "de").startswith("Pass: Der Vorrat")

@@ -63,3 +63,9 @@ test("the coach's example of coach.py: take 7h for 5h 6h 7h", () => {
   assert.deepEqual(t.params, { card: "7h", meld: "5h 6h 7h", before: 67, after: 46 });
   assert.throws(() => advise([], [], null), RangeError);
 });
+
+test("the coach advises the only pass on the last discard, as coach.py does", () => {
+  const t = advise(parseCards("2c 5d 9h Js Kc 3s 7d 8c Qh 4h"), [parseAction("pass")], parseCard("6s"));
+  assert.equal(t.action.text, "pass");
+  assert.equal(t.key, "pass_only");
+});

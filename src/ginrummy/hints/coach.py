@@ -71,6 +71,9 @@ def _draw(mask: int, actions: Sequence[Action], top: Card | None) -> Tip:
     take_kind = ActionKind.TAKE if ActionKind.TAKE in kinds else ActionKind.DRAW_DISCARD
     before = deadwood_of_mask(mask)
     if take_kind not in kinds or top is None:
+        if ActionKind.DRAW_STOCK not in kinds:
+            # The last discard with the stock used up (alternative stock rule): only pass.
+            return Tip(_of(actions, ActionKind.PASS), "pass_only", {"deadwood": before})
         return Tip(_of(actions, ActionKind.DRAW_STOCK), "draw_stock_only", {"deadwood": before})
     grown = mask | top.bit
     keep = min(

@@ -24,6 +24,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Draw from the stock: it is the only choice (deadwood {deadwood}).",
         "de": "Zieh vom Vorrat: es geht nur das (Restpunkte {deadwood}).",
     },
+    "pass_only": {
+        "en": "Pass: the stock is used up and passing is the only choice (deadwood {deadwood}).",
+        "de": "Pass: Der Vorrat ist aufgebraucht, es geht nur das (Restpunkte {deadwood}).",
+    },
     "gin": {
         "en": "Go gin with {card}: every other card is in a meld.",
         "de": "Mach Gin mit {card}: alle übrigen Karten sind gemeldet.",

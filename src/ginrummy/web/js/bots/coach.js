@@ -55,6 +55,8 @@ function drawTip(mask, actions, top) {
   const takeKind = kinds.has(ActionKind.TAKE) ? ActionKind.TAKE : ActionKind.DRAW_DISCARD;
   const before = deadwoodOfMask(mask);
   if (!kinds.has(takeKind) || top === null) {
+    // The last discard with the stock used up (alternative stock rule): only pass.
+    if (!kinds.has(ActionKind.DRAW_STOCK)) return tipOf(of(actions, ActionKind.PASS), "pass_only", { deadwood: before });
     return tipOf(of(actions, ActionKind.DRAW_STOCK), "draw_stock_only", { deadwood: before });
   }
   const grown = or52(mask, top.bit);
