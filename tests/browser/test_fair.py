@@ -30,7 +30,7 @@ def test_the_table_shows_the_commitment_and_links_to_the_verified_round(
     server: Any, new_page: Any, artifacts: Path
 ) -> None:
     page = new_page(locale="en-US")
-    start_solo(page, server.url, target="100")
+    start_solo(page, server.url, target="100", verified=True)
     mark = page.get_by_text(re.compile(r"^Fair deal · [0-9a-f]{8}…$"))
     expect(mark).to_be_visible()
     commitment = mark.get_attribute("title") or ""

@@ -38,7 +38,7 @@ def test_a_seed_phrase_gives_the_next_rounds_seed_and_the_record_holds_it(
     server: Any, new_page: Any, artifacts: Path
 ) -> None:
     page = new_page(locale="en-US")
-    start_solo(page, server.url, target="100")
+    start_solo(page, server.url, target="100", verified=True)
     page.get_by_text("Your own seed", exact=True).click()
     box = page.get_by_role("textbox", name="Your seed phrase (optional)")
     expect(page.get_by_role("button", name="Forget my phrase")).to_be_hidden()
@@ -84,7 +84,7 @@ def test_a_seed_phrase_gives_the_next_rounds_seed_and_the_record_holds_it(
 
 def test_the_phrase_box_in_german_and_forgetting_the_phrase(server: Any, new_page: Any) -> None:
     page = new_page(locale="de-DE")
-    start_solo(page, server.url, w=DE)
+    start_solo(page, server.url, w=DE, verified=True)
     page.get_by_text("Dein eigener Startwert", exact=True).click()
     page.get_by_role("textbox", name="Deine Startwert-Phrase (optional)").fill("  ")
     page.get_by_role("button", name="Diese Phrase verwenden").click()

@@ -39,7 +39,7 @@ def test_review_a_match_by_button_and_by_keyboard(
     review_server: Any, new_page: Any, artifacts: Path
 ) -> None:
     page = new_page()
-    start_solo(page, review_server.url)
+    start_solo(page, review_server.url, verified=True)
     rng = random.Random(5)
     # One whole round (its end shows both hands in the review), then a few decisions.
     did = ""

@@ -1,7 +1,7 @@
 // The seat's own seed for each deal (docs/fairness.md §1): drawn with
 // crypto.getRandomValues when the server shows its commitment (or derived from the
-// person's seed phrase, §5a, phrase.js), sent once, and kept in localStorage per room,
-// match and round so the player can compare it with the record.
+// person's seed phrase: docs/fairness.md §5a, phrase.js), sent once, and kept in
+// localStorage per room, match and round so the player can compare it with the record.
 import { phraseSeed, seedPhrase } from "./phrase.js";
 
 const KEY = "ginrummy.seeds";

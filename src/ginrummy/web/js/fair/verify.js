@@ -167,7 +167,7 @@ export async function defaultSeatSeed(identityHash, room, match, round, seat) {
 }
 
 /**
- * The seed sent for a person with a seed phrase (§5a): HMAC-SHA256 keyed by the phrase's
+ * The seed sent for a person with a seed phrase (docs/fairness.md §5a): HMAC-SHA256 keyed by the phrase's
  * UTF-8 bytes, as stored (no normalisation). Throws a RangeError for an empty phrase.
  * @param {string} phrase  @param {string} room  @param {number} match
  * @param {number} round  @param {"one"|"two"} seat
