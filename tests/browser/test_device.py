@@ -185,6 +185,8 @@ def test_restarted_browser_resumes_from_storage(server: Any, new_page: Any, brow
 
 def test_damaged_storage_is_offered_for_discarding(server: Any, new_page: Any) -> None:
     page = device_page(new_page)
+    # The computer waits: no move of its own may save the game again after the edit below.
+    page.context.add_init_script("window.ginrummyDeviceDelayMs = 600000")
     page.goto(server.url + "/")
     start_device(page)
     url = page.url
