@@ -153,7 +153,7 @@ test("a whole match against the stand-in bot: frames like the server's, saved af
   assert.equal(frames[0].seat, "one");
   // By the clock, not by a count of turns: an asynchronous deal (WebCrypto) may still be
   // under way when the person looks again, however loaded the machine.
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline && device.match.phase !== "over") {
     personMove(device, frames, pick);
     await device.queue;
@@ -216,7 +216,7 @@ async function playToEnd(device, frames, seed) {
   const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
   // By the clock, not by a count of turns: an asynchronous deal (WebCrypto) may still be
   // under way when the person looks again, however loaded the machine.
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline && device.match.phase !== "over") {
     personMove(device, frames, pick);
     await device.queue;
@@ -321,7 +321,7 @@ test("local statistics count wins, gins, undercuts and points", async () => {
   device.open();
   // By the clock, not by a count of turns: an asynchronous deal (WebCrypto) may still be
   // under way when the person looks again, however loaded the machine.
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline && device.match.phase !== "over") {
     personMove(device, frames, pick);
     await device.queue;
