@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 SKIPPED = ('{"type":"event"', '{"type":"presence"', '{"type":"chat')  # frames not decoded
@@ -346,9 +346,54 @@ async def stop_all(
             proc.kill()
 
 
-async def _run(args: argparse.Namespace) -> dict[str, Any]:
+async def _open_games(
+    bases: Sequence[str], procs: Sequence[subprocess.Popen[bytes]], n: int
+) -> tuple[list[tuple[str, str, str]], int]:
+    """Wait for the servers, note their memory, then open ``n`` games (32 at a time)."""
     import httpx
 
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+        for base in bases:
+            await wait_healthy(client, base, time.monotonic() + 20)
+        rss_before = sum(proc_rss_kb(p.pid) for p in procs)
+        sem = asyncio.Semaphore(32)
+
+        async def open_one(i: int) -> tuple[str, str, str]:
+            async with sem:
+                return await open_game((client, client), bases, i)
+
+        games = await asyncio.gather(*(open_one(i) for i in range(n)))
+    return list(games), rss_before
+
+
+async def _measure(
+    stats: Stats, procs: Sequence[subprocess.Popen[bytes]], seconds: float, progress: TextIO
+) -> tuple[float, float, float]:
+    """Measure for ``seconds``, showing progress: elapsed time, the servers' CPU seconds
+    and this process's."""
+    cpu0 = sum(proc_cpu_seconds(p.pid) for p in procs)
+    own0 = time.process_time()
+    t0 = time.perf_counter()
+    stats.measuring = True
+    while (elapsed := time.perf_counter() - t0) < seconds:
+        await asyncio.sleep(1)
+        elapsed = time.perf_counter() - t0
+        print(
+            f"\rbench load: {elapsed:5.1f}s  moves {stats.moves}"
+            f"  {stats.moves / elapsed:7.1f}/s  p99 {pct(stats.rtts, 0.99):7.1f} ms"
+            f"  errors {sum(stats.errors.values())}",
+            end="",
+            file=progress,
+            flush=True,
+        )
+    stats.measuring = False
+    elapsed = time.perf_counter() - t0
+    cpu = sum(proc_cpu_seconds(p.pid) for p in procs) - cpu0
+    return elapsed, cpu, time.process_time() - own0
+
+
+async def _run(args: argparse.Namespace) -> dict[str, Any]:
     env = {**os.environ, **UNLIMITED}
     if args.instances > 1 and not (
         env.get("DATABASE_URL", "").startswith("postgres") and env.get("REDIS_URL")
@@ -366,41 +411,12 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
     tasks: list[asyncio.Task[None]] = []
     progress = sys.stderr
     try:
-        limits = httpx.Limits(max_connections=64)
-        async with httpx.AsyncClient(timeout=30, limits=limits) as client:
-            for base in bases:
-                await wait_healthy(client, base, time.monotonic() + 20)
-            rss_before = sum(proc_rss_kb(p.pid) for p in procs)
-            sem = asyncio.Semaphore(32)
-
-            async def open_one(n: int) -> tuple[str, str, str]:
-                async with sem:
-                    return await open_game((client, client), bases, n)
-
-            games = await asyncio.gather(*(open_one(n) for n in range(args.games)))
+        games, rss_before = await _open_games(bases, procs, args.games)
         print(f"bench load: {len(games)} games opened; connecting", file=progress)
         await connect_seats(tasks, games, bases, args.think, stats, args.seed, stop)
         print(f"bench load: {2 * len(games)} sockets; warming up", file=progress)
         await asyncio.sleep(args.warmup)
-        cpu0 = sum(proc_cpu_seconds(p.pid) for p in procs)
-        own0 = time.process_time()
-        t0 = time.perf_counter()
-        stats.measuring = True
-        while (elapsed := time.perf_counter() - t0) < args.seconds:
-            await asyncio.sleep(1)
-            elapsed = time.perf_counter() - t0
-            print(
-                f"\rbench load: {elapsed:5.1f}s  moves {stats.moves}"
-                f"  {stats.moves / elapsed:7.1f}/s  p99 {pct(stats.rtts, 0.99):7.1f} ms"
-                f"  errors {sum(stats.errors.values())}",
-                end="",
-                file=progress,
-                flush=True,
-            )
-        stats.measuring = False
-        elapsed = time.perf_counter() - t0
-        cpu = sum(proc_cpu_seconds(p.pid) for p in procs) - cpu0
-        own = time.process_time() - own0
+        elapsed, cpu, own = await _measure(stats, procs, args.seconds, progress)
         rss_after = sum(proc_rss_kb(p.pid) for p in procs)
         print(file=progress)
         dead = [p.pid for p in procs if p.poll() is not None]

@@ -35,12 +35,13 @@ from ginrummy.engine import (
 from ginrummy.review import Budget, Review, review_match
 
 
-def bot_match(one: str, two: str, seed: int) -> MatchRecord:
-    """A 100-point match (standard rules) between two levels, derived from ``seed``."""
+def bot_match(one: str, two: str, seed: int, rules: Rules | None = None) -> MatchRecord:
+    """A match between two levels (100 points, standard rules unless ``rules`` says
+    otherwise), everything derived from ``seed``."""
     deck_rng = random.Random(f"{seed}:deck")
     bot_rng = random.Random(f"{seed}:bots")
     bots = {Seat.ONE: make_bot(one), Seat.TWO: make_bot(two)}
-    match = new_match(Rules.preset("standard"), draw_first_dealer(deck_rng))
+    match = new_match(rules or Rules.preset("standard"), draw_first_dealer(deck_rng))
     while not match.is_over:
         if match.phase is MatchPhase.DEAL:
             match = deal(match, shuffled_deck(deck_rng))

@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ginrummy.review import Budget
 
@@ -86,28 +87,14 @@ class Settings:
             s = replace(s, allowed_origins=parse_origins(v))
         if v := env.get("GINRUMMY_LOG_LEVEL"):
             s = replace(s, log_level=v.lower())
-        if v := env.get("GINRUMMY_GRACE_SECONDS"):
-            s = replace(s, grace_seconds=_seconds("GINRUMMY_GRACE_SECONDS", v, 0, 3600))
+        for name, (field_name, low, high) in _SECONDS.items():
+            if v := env.get(name):
+                seconds: dict[str, Any] = {field_name: _seconds(name, v, low, high)}
+                s = replace(s, **seconds)
         if v := env.get("GINRUMMY_INSTANCE_ID"):
             s = replace(s, instance_id=v)
-        if v := env.get("GINRUMMY_LEASE_TTL"):
-            s = replace(s, lease_ttl=_seconds("GINRUMMY_LEASE_TTL", v, 0.1, 3600))
-        if v := env.get("GINRUMMY_LEASE_RENEW"):
-            s = replace(s, lease_renew=_seconds("GINRUMMY_LEASE_RENEW", v, 0.01, 3600))
-        if v := env.get("GINRUMMY_PRESENCE_INTERVAL"):
-            s = replace(s, presence_interval=_seconds("GINRUMMY_PRESENCE_INTERVAL", v, 0.01, 3600))
-        if v := env.get("GINRUMMY_QUICK_CONFIRM"):
-            s = replace(s, quick_confirm=_seconds("GINRUMMY_QUICK_CONFIRM", v, 0.01, 3600))
-        if v := env.get("GINRUMMY_ROOM_IDLE_S"):
-            s = replace(s, room_idle_s=_seconds("GINRUMMY_ROOM_IDLE_S", v, 0.1, 86400))
-        if v := env.get("GINRUMMY_SEED_TIMEOUT"):
-            s = replace(s, seed_timeout=_seconds("GINRUMMY_SEED_TIMEOUT", v, 0, 60))
-        if v := env.get("GINRUMMY_TOURNAMENT_TICK"):
-            s = replace(s, tournament_tick=_seconds("GINRUMMY_TOURNAMENT_TICK", v, 0.01, 3600))
         if v := env.get("GINRUMMY_MAX_ROOMS"):
-            s = replace(s, max_rooms=_int("GINRUMMY_MAX_ROOMS", v))
-            if s.max_rooms < 1:
-                raise ValueError(f"GINRUMMY_MAX_ROOMS must be at least 1, got {s.max_rooms}")
+            s = replace(s, max_rooms=_positive("GINRUMMY_MAX_ROOMS", v))
         s = _limits_from_env(s, env)
         if v := env.get("GINRUMMY_REVIEW_WORKERS"):
             s = replace(s, review_workers=_positive("GINRUMMY_REVIEW_WORKERS", v))
@@ -140,6 +127,19 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
     if v := env.get("GINRUMMY_HELLO_TIMEOUT"):
         s = replace(s, hello_timeout=_seconds("GINRUMMY_HELLO_TIMEOUT", v, 0.01, 3600))
     return s
+
+
+# Durations read from the environment: variable -> (field, lowest, highest seconds).
+_SECONDS: dict[str, tuple[str, float, float]] = {
+    "GINRUMMY_GRACE_SECONDS": ("grace_seconds", 0, 3600),
+    "GINRUMMY_LEASE_TTL": ("lease_ttl", 0.1, 3600),
+    "GINRUMMY_LEASE_RENEW": ("lease_renew", 0.01, 3600),
+    "GINRUMMY_PRESENCE_INTERVAL": ("presence_interval", 0.01, 3600),
+    "GINRUMMY_QUICK_CONFIRM": ("quick_confirm", 0.01, 3600),
+    "GINRUMMY_ROOM_IDLE_S": ("room_idle_s", 0.1, 86400),
+    "GINRUMMY_SEED_TIMEOUT": ("seed_timeout", 0, 60),
+    "GINRUMMY_TOURNAMENT_TICK": ("tournament_tick", 0.01, 3600),
+}
 
 
 def parse_origins(text: str) -> tuple[str, ...]:
