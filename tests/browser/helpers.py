@@ -204,3 +204,21 @@ def pick_discard(cards: list[list[str]], rng: random.Random) -> str:
     if loose and rng.random() < 0.8:
         return max(loose, key=_rank)
     return str(rng.choice(cards)[0])
+
+
+class _RoundOver(Exception):
+    pass
+
+
+def _round_over() -> None:
+    raise _RoundOver
+
+
+def play_round(page: Any, rng: random.Random, most: int = 400) -> None:
+    """Play the person's decisions until the current round (or the match) is over."""
+    try:
+        for _ in range(most):
+            if decide(page, rng, on_round_end=_round_over) == "match_over":
+                return
+    except _RoundOver:
+        return

@@ -12,18 +12,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import decide
+from .helpers import play_round
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
-
-
-class _RoundOver(Exception):
-    pass
-
-
-def _round_over() -> None:
-    raise _RoundOver
 
 
 def test_the_table_shows_the_commitment_and_links_to_the_verified_round(
@@ -37,12 +29,7 @@ def test_the_table_shows_the_commitment_and_links_to_the_verified_round(
     assert re.search(r"SHA-256 [0-9a-f]{64}", commitment), commitment
     expect(page.get_by_role("link", name=re.compile("^Verify round"))).to_have_count(0)
     rng = random.Random(11)
-    try:
-        for _ in range(400):
-            if decide(page, rng, on_round_end=_round_over) == "match_over":
-                break
-    except _RoundOver:
-        pass
+    play_round(page, rng)
     link = page.get_by_role("link", name="Verify round 1")
     expect(link).to_be_visible()
     page.screenshot(path=str(artifacts / "fair-mark.png"))

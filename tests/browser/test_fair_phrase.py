@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from ginrummy.engine import Seat
 from ginrummy.fairness import phrase_seat_seed
 
-from .helpers import DE, decide, play_until
+from .helpers import DE, play_round, play_until
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -24,14 +24,6 @@ CONFIRMED_ROUND_2 = """() => Object.entries(
     JSON.parse(localStorage.getItem('ginrummy.seeds') || '{}'))
   .filter(([key, kept]) => key.endsWith('/2') && kept.confirmed)
   .map(([key, kept]) => [key, kept.seed])"""
-
-
-class _RoundOver(Exception):
-    pass
-
-
-def _round_over() -> None:
-    raise _RoundOver
 
 
 def test_a_seed_phrase_gives_the_next_rounds_seed_and_the_record_holds_it(
@@ -58,12 +50,7 @@ def test_a_seed_phrase_gives_the_next_rounds_seed_and_the_record_holds_it(
     derived = {seat: phrase_seat_seed(PHRASE, room, int(match), 2, seat).hex() for seat in Seat}
     assert sent in derived.values()
 
-    try:
-        for _ in range(400):
-            if decide(page, rng, on_round_end=_round_over) == "match_over":
-                break
-    except _RoundOver:
-        pass
+    play_round(page, rng)
     response = page.request.get(f"{server.url}/api/rooms/{room}/record?round=2")
     assert response.ok, response.status
     seeds = response.json()["fair"]["seeds"]
