@@ -90,16 +90,16 @@ def _round_played(table: Table) -> Table:
 def test_ready_deals_when_the_last_person_is_ready() -> None:
     table = _dealt()
     with pytest.raises(RoomError) as info:
-        master.ready(table, Seat.ONE, random.Random(1))  # the round is still running
+        master.ready(table, Seat.ONE)  # the round is still running
     assert info.value.code == "not_between_rounds"
     between = _round_played(table)
     if between.snapshot.over:
         pytest.skip("the first round ended the match")
-    first = master.ready(between, Seat.ONE, random.Random(1))
+    first = master.ready(between, Seat.ONE)
     assert [e.kind for e in first.events] == ["ready"]
     after = Table(first.snaps[-1], PEOPLE, Rules())
-    assert master.ready(after, Seat.ONE, random.Random(1)).events == ()  # asked twice
-    second = master.ready(after, Seat.TWO, random.Random(1))
+    assert master.ready(after, Seat.ONE).events == ()  # asked twice
+    second = master.ready(after, Seat.TWO)
     assert [e.kind for e in second.events] == ["ready", "deal"]
     assert second.snaps[-1].ready == frozenset()
 
@@ -156,5 +156,5 @@ def test_a_forfeit_needs_a_running_match_with_both_seats_taken() -> None:
         master.end_by_forfeit(
             Table(waiting.snaps[-1], alone, Rules()), Seat.ONE, ForfeitReason.RESIGNED
         )
-    taken = master.take_seat(Table(waiting.snaps[-1], alone, Rules()), Seat.TWO, random.Random(1))
+    taken = master.take_seat(Table(waiting.snaps[-1], alone, Rules()), Seat.TWO)
     assert [e.kind for e in taken.events] == ["deal"]

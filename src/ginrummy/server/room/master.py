@@ -178,7 +178,7 @@ def act(table: Table, seat: Seat, version: int, text: str) -> Change:
     return Change((event,), (after,), f"seat {seat.label} plays {shown} (version {seq})")
 
 
-def ready(table: Table, seat: Seat, rng: random.Random) -> Change:
+def ready(table: Table, seat: Seat) -> Change:
     """``seat`` is ready for the next round; deal when every person is."""
     snap = table.snapshot
     match = snap.match
@@ -210,7 +210,7 @@ def rematch(table: Table, seat: Seat, rng: random.Random) -> Change:
     return b.change("new match started")
 
 
-def take_seat(table: Table, seat: Seat, rng: random.Random) -> Change:
+def take_seat(table: Table, seat: Seat) -> Change:
     """The events of ``seat`` being taken: the first deal once both seats are."""
     match = table.snapshot.match
     b = _Builder(table.snapshot)

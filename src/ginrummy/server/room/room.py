@@ -168,7 +168,7 @@ class Room:
 
     async def next_round(self, seat: Seat) -> None:
         """``seat`` is ready for the next round; deal when every person is."""
-        await self._ask(lambda t: master.ready(t, seat, self.ctx.rng), "not_between_rounds")
+        await self._ask(lambda t: master.ready(t, seat), "not_between_rounds")
 
     async def new_match(self, seat: Seat) -> None:
         """``seat`` wants a rematch; a new match starts when every person does."""
@@ -215,7 +215,7 @@ class Room:
             info = SeatInfo(name, identity_hash, None)
             # The seat's identity is in the table: a deal due now may give its default seed.
             table = replace(self.table, seats={**self.seats, seat: info})
-            change = master.take_seat(table, seat, self.ctx.rng)
+            change = master.take_seat(table, seat)
             row = SeatRow(seat.label, identity_hash, name, None)
             try:
                 await self.ctx.store.claim_seat(self.id, row, change.events)
