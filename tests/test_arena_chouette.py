@@ -58,10 +58,10 @@ def test_the_sample_bot_plays_box_and_captain_to_the_end(tmp_path: Path) -> None
         assert "advice" not in m
 
 
-def test_same_seed_same_result_and_five_builtin_players() -> None:
+def test_same_seed_same_result_whatever_the_workers_and_five_builtin_players() -> None:
     players = ["casual", "baseline", "coach", "random", "beginner"]
     one = run(players, 3, Rules(target_score=50), seed=5, tables=2)
-    assert one == run(players, 3, Rules(target_score=50), seed=5, tables=2)
+    assert one == run(players, 3, Rules(target_score=50), seed=5, tables=2, workers=2)
     assert one["matches"] == 6 and one["tables"] == 2 and sum(one["ledger"]) == 0
     assert sum(p["matches_as_box"] for p in one["players"]) == 6
     assert one != run(players, 3, Rules(target_score=50), seed=6, tables=2)
@@ -85,6 +85,11 @@ def test_a_failing_bot_forfeits_its_matches_and_the_table_goes_on(
     assert summary["matches"] == 3 and sum(summary["ledger"]) == 0
     assert bad["forfeits"] >= 1 and reason in summary["errors"][0]
     assert "position 0" in summary["errors"][0]
+
+
+def test_main_refuses_zero_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--chouette", "--players", "random,random,random", "--tables", "0"]) == 2
+    assert "at least 1" in capsys.readouterr().err
 
 
 def test_main_with_chouette_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,7 +18,7 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -168,18 +168,32 @@ def run(
     tables: int = 1,
     timeout: float = 5.0,
     progress: TextIO | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
-    """Play ``tables`` tables of ``matches`` matches each; the arena's JSON object."""
+    """Play ``tables`` tables of ``matches`` matches each; the arena's JSON object.
+    The result depends on the seed only, whatever ``workers``."""
     specs = tuple(specs)
     if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
         raise ValueError(f"a chouette is {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(specs)}")
+    jobs = [TableJob(specs, rules, seed, index, matches, timeout) for index in range(tables)]
     bar = Progress(tables, progress, unit="tables")
     outcomes = []
-    for index in range(tables):
-        outcomes.append(play_table(TableJob(specs, rules, seed, index, matches, timeout)))
+    for outcome in _outcomes(jobs, workers):
+        outcomes.append(outcome)
         bar.step()
     bar.done()
     return summarise(specs, rules, seed, matches, outcomes)
+
+
+def _outcomes(jobs: list[TableJob], workers: int) -> Iterator[TableOutcome]:
+    if workers <= 1 or len(jobs) <= 1:
+        yield from map(play_table, jobs)
+        return
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap(play_table, jobs, chunksize=1)
 
 
 def summarise(
@@ -241,6 +255,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--tables", type=int, default=1, help="tables to play (default 1)")
     p.add_argument("--preset", default="standard", choices=sorted(PRESETS))
     p.add_argument("--seed", type=int, default=1, help="everything derives from it")
+    p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument(
         "--timeout", type=float, default=5.0, help="seconds per decision of an external bot"
     )
@@ -250,8 +265,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
-    if args.matches < 1 or args.tables < 1:
-        print("ginrummy arena: --matches and --tables must be at least 1", file=sys.stderr)
+    if min(args.matches, args.tables, args.workers) < 1:
+        msg = "ginrummy arena: --matches, --tables and --workers must be at least 1"
+        print(msg, file=sys.stderr)
         return 2
     summary = run(
         args.players,
@@ -261,6 +277,7 @@ def main(argv: list[str]) -> int:
         tables=args.tables,
         timeout=args.timeout,
         progress=None if args.quiet else sys.stderr,
+        workers=args.workers,
     )
     print(json.dumps(summary, indent=2))
     for error in summary["errors"]:
