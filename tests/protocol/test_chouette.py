@@ -170,7 +170,7 @@ def test_settlements_and_the_ledger_go_on_the_wire() -> None:
 
 
 def test_docs_bot_protocol_lists_every_field() -> None:
-    docs = (Path(__file__).resolve().parents[2] / "docs" / "bot-protocol.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs/bot-protocol.md").read_text()
     section = docs[docs.index("### A chouette player's view") :]
     rows = set(re.findall(r"^\| `([\w.]+)` \|", section, flags=re.MULTILINE))
     table = apply(new_table(Rules(), DRAWN), Deal(NON_DEALER_GIN[0]))
