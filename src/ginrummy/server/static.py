@@ -1,7 +1,10 @@
-"""The web client's files, read and gzip-compressed once at start-up and served from memory.
+"""The web client's files, read, slimmed and compressed once at start-up, served from memory.
 
-Every file gets a strong ETag (a hash of its bytes) and ``Cache-Control: no-cache``: a
-browser may keep it but asks again (a 304 when unchanged), so an old file is never mixed
+Each file is shipped in its slim form (server/slim.py: scripts and styles without their
+comments, JSON written compactly), precompressed with brotli and with gzip; a request gets
+brotli when its Accept-Encoding takes it, else gzip, else the plain bytes. Every file gets
+a strong ETag (a hash of its shipped bytes) and ``Cache-Control: no-cache``: a browser may
+keep it but asks again (a 304 when unchanged), so an old file is never mixed
 with new ones. The service worker (``/sw.js``, docs/offline.md) is rendered from
 ``web/sw.js`` with this build's version and the list of files it keeps for offline use.
 Nothing is compressed per request.
@@ -9,6 +12,7 @@ Nothing is compressed per request.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
@@ -19,8 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import brotli
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
+
+from ginrummy.server.slim import slim
 
 log = logging.getLogger("ginrummy.server.static")
 
@@ -40,36 +47,73 @@ MEDIA_TYPES = {
 SERVICE_WORKER = "sw.js"
 # The line of web/sw.js that the build replaces (the file stays valid JavaScript).
 BUILD_LINE = re.compile(r"^const BUILD = .*;$", re.MULTILINE)
-# Files the service worker keeps: the page and what it loads; not the worker itself.
+# Files the service worker keeps: the page and what it loads; not the worker itself, and
+# not the type definitions that only the type checker reads (no page loads them).
 OFFLINE_SUFFIXES = frozenset({".html", ".css", ".js", ".json", ".svg", ".webmanifest"})
+NOT_KEPT = frozenset({"js/types.js"})
+# Kept by the worker only once used (docs/offline.md): the messages of a language (the
+# worker keeps the browser's at install, and any an older build had kept) and the verify
+# page. Solo play offline needs none of the rest of them.
+LATER_PREFIXES = ("js/i18n/", "verify.html", "js/fair/page.js", "js/fair/texts.js")
+# Pages and the worker send no Referer with their requests (nothing here reads it, and it
+# cost ~35 bytes on each of a first visit's requests).
+REFERRER_POLICY = "no-referrer"
 
 
 class StaticBuildError(ValueError):
     """The web directory cannot be served (the service worker template is malformed)."""
 
 
+# The content codings the files are precompressed in, the preferred first, and the
+# suffix each gives the ETag (other bytes on the wire, so another strong ETag).
+CODINGS = {"br": "-br", "gzip": "-gz"}
+
+
 @dataclass(frozen=True, slots=True)
 class Asset:
-    """One file: its bytes, their gzip form when that is smaller, and its hash."""
+    """One file: the bytes shipped, their compressed forms that are smaller, and their hash."""
 
     media_type: str
     body: bytes
-    gzipped: bytes | None
+    encoded: Mapping[str, bytes]  # by content coding, in the order of CODINGS
     digest: str
 
     @classmethod
-    def of(cls, name: str, body: bytes) -> Asset:
+    def of(cls, name: str, source: bytes) -> Asset:
+        """The file ``name`` (a path under ``web/``) whose source bytes are ``source``."""
         suffix = Path(name).suffix
         media_type = MEDIA_TYPES.get(suffix) or (
             mimetypes.guess_type(name)[0] or "application/octet-stream"
         )
-        packed = gzip.compress(body, compresslevel=9, mtime=0) if suffix in COMPRESSIBLE else None
-        smaller = packed if packed is not None and len(packed) < len(body) else None
-        return cls(media_type, body, smaller, hashlib.sha256(body).hexdigest()[:20])
+        body = slim(name, source)
+        encoded = _compressed(body) if suffix in COMPRESSIBLE else {}
+        return cls(media_type, body, encoded, hashlib.sha256(body).hexdigest()[:20])
 
-    def etag(self, gzipped: bool) -> str:
+    @property
+    def gzipped(self) -> bytes | None:
+        return self.encoded.get("gzip")
+
+    def coding_for(self, accept_encoding: str) -> str | None:
+        """The content coding to send for this Accept-Encoding (None: the plain bytes)."""
+        quality = accepted_codings(accept_encoding)
+        for coding in self.encoded:
+            if quality.get(coding, quality.get("*", 0.0)) > 0:
+                return coding
+        return None
+
+    def etag(self, coding: str | None) -> str:
         """Strong ETags differ per encoding: the bytes on the wire differ."""
-        return f'"{self.digest}-gz"' if gzipped else f'"{self.digest}"'
+        return f'"{self.digest}{CODINGS[coding]}"' if coding else f'"{self.digest}"'
+
+
+@functools.lru_cache(maxsize=1024)
+def _compressed(body: bytes) -> dict[str, bytes]:
+    """The forms of ``body`` smaller than itself; kept per process (tests load many apps)."""
+    forms = {
+        "br": brotli.compress(body, quality=11),
+        "gzip": gzip.compress(body, compresslevel=9, mtime=0),
+    }
+    return {coding: packed for coding, packed in forms.items() if len(packed) < len(body)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,39 +139,49 @@ class StaticFiles:
         if template.is_file():
             worker = render_worker(template.read_text(encoding="utf-8"), version, files)
             files[SERVICE_WORKER] = Asset.of(SERVICE_WORKER, worker.encode())
-        packed = sum(len(a.gzipped or a.body) for a in files.values())
+        packed = sum(len(next(iter(a.encoded.values()), a.body)) for a in files.values())
         log.info("static files: %d, %d bytes compressed, version %s", len(files), packed, version)
         return cls(files, version)
 
     def response(self, request: Request, name: str) -> Response:
-        """The file ``name`` for ``request``: gzip when accepted, 304 when the ETag matches."""
+        """The file ``name`` for ``request``: brotli or gzip when accepted, 304 when the ETag
+        matches."""
         asset = self.assets.get(name)
         if asset is None:
             return PlainTextResponse("not found", status_code=404)
-        gzipped = asset.gzipped is not None and accepts_gzip(request)
-        etag = asset.etag(gzipped)
+        coding = asset.coding_for(request.headers.get("accept-encoding", ""))
+        etag = asset.etag(coding)
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
-        if asset.gzipped is not None:
+        if name == SERVICE_WORKER or asset.media_type.startswith("text/html"):
+            headers["Referrer-Policy"] = REFERRER_POLICY
+        if asset.encoded:
             headers["Vary"] = "Accept-Encoding"
         if etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=headers)
-        if gzipped:
-            headers["Content-Encoding"] = "gzip"
-        body = asset.gzipped if gzipped and asset.gzipped is not None else asset.body
+        body = asset.body
+        if coding:
+            headers["Content-Encoding"] = coding
+            body = asset.encoded[coding]
         if request.method == "HEAD":
             headers["Content-Length"] = str(len(body))
             return Response(status_code=200, headers=headers, media_type=asset.media_type)
         return Response(body, headers=headers, media_type=asset.media_type)
 
 
-def accepts_gzip(request: Request) -> bool:
-    """Whether Accept-Encoding lists gzip (or ``*``) without ``q=0``."""
-    for part in request.headers.get("accept-encoding", "").split(","):
-        coding, _, params = part.strip().partition(";")
-        if coding.strip().lower() in {"gzip", "*"}:
-            quality = params.strip().removeprefix("q=").strip()
-            return not (params.strip().startswith("q=") and quality in {"0", "0.0", "0.00"})
-    return False
+def accepted_codings(header: str) -> dict[str, float]:
+    """Each coding an Accept-Encoding header names, with its quality (1 when not given;
+    0, refused, when malformed). ``*`` stands for every coding not named."""
+    quality: dict[str, float] = {}
+    for part in header.split(","):
+        coding, *params = (p.strip() for p in part.split(";"))
+        if not coding:
+            continue
+        given = [p.partition("=")[2].strip() for p in params if p.lower().startswith("q=")]
+        try:
+            quality[coding.lower()] = float(given[0]) if given else 1.0
+        except ValueError:
+            quality[coding.lower()] = 0.0
+    return quality
 
 
 def render_worker(template: str, version: str, files: Mapping[str, Asset]) -> str:
@@ -137,10 +191,15 @@ def render_worker(template: str, version: str, files: Mapping[str, Asset]) -> st
     ETag the worker checks, so that a file changed during installation fails it.
     """
     offline = {"/": files["index.html"].digest} if "index.html" in files else {}
+    later: list[str] = []
     for name, asset in files.items():
-        if Path(name).suffix in OFFLINE_SUFFIXES and name != "index.html":
+        if Path(name).suffix in OFFLINE_SUFFIXES and name not in {"index.html", *NOT_KEPT}:
             offline[f"/static/{name}"] = asset.digest
-    build = json.dumps({"version": version, "files": offline}, separators=(",", ":"))
+            if name.startswith(LATER_PREFIXES):
+                later.append(f"/static/{name}")
+    build = json.dumps(
+        {"version": version, "files": offline, "later": later}, separators=(",", ":")
+    )
     rendered, count = BUILD_LINE.subn(lambda _: f"const BUILD = {build};", template, count=1)
     if count != 1:
         raise StaticBuildError("web/sw.js has no line `const BUILD = ...;` to fill in")

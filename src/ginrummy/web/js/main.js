@@ -18,9 +18,11 @@ import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { routeOf } from "./routes.js";
 import { reviewJob } from "./reviewjob.js";
-import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
+import { LANGUAGES, catalogPath, detectLanguage, language, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
-import { afterPaint, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
+import {
+  afterPaint, keepFile, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork,
+} from "./offline.js";
 import { confirmSeed, seedMessage } from "./fair/seed.js";
 
 /** @typedef {import("./types.js").State} State */
@@ -385,8 +387,14 @@ const commands = {
   "open-room": () => createGame("room"),
   join: () => join(),
   lang: async (code) => {
-    await loadLanguage(code);
+    try {
+      await loadLanguage(code);
+    } catch {
+      say(t("error.network")); // offline, and that language was never used here
+      return;
+    }
     rememberLanguage(code);
+    keepFile(catalogPath(code));
     store.update((s) => ({ ...s, lang: code }));
   },
   "four-colour": () => {
@@ -471,17 +479,20 @@ async function boot() {
   const lang = detectLanguage();
   // The last visit's configuration lets the page show before the server answers (or offline).
   const known = rememberedConfig();
-  const [config] = await Promise.all([known ?? configUntilAnswered(), loadLanguage(lang)]);
+  // A language whose messages cannot be had (offline, never kept here): another one's.
+  const messages = loadLanguage(lang).catch(() => loadLanguage(LANGUAGES.find((l) => l !== lang) ?? lang));
+  const [config] = await Promise.all([known ?? configUntilAnswered(), messages]);
   rememberConfig(config);
   store.update((s) => ({ ...s, config, online: navigator.onLine }), { silent: true });
   let muted = [];
   try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
   store.update((s) => ({
-    ...s, lang, fourColour: remembered(COLOUR_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
+    ...s, lang: language(), fourColour: remembered(COLOUR_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
   }), { silent: true });
   enter(routeOf(location.pathname));
   await afterPaint();
   registerWorker();
+  keepFile(catalogPath(language()));
   if (known && navigator.onLine) {
     api.config().then((fresh) => {
       rememberConfig(fresh);
