@@ -1,6 +1,6 @@
 """Offline and installable (docs/offline.md): after one visit the service worker serves the
 client with no network; pages that need the server say so; a new build is taken up on the
-next visit and never mixed with the old; the static files travel gzip-compressed."""
+next visit and never mixed with the old; the static files travel brotli- or gzip-compressed."""
 
 from __future__ import annotations
 
@@ -15,8 +15,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import brotli
 import pytest
 from playwright.sync_api import expect
+
+from ginrummy.server.slim import slim
 
 from .conftest import ROOT, free_port
 
@@ -165,33 +168,38 @@ BUILD_MARKS = """async () => ({
 })"""
 
 
+def fetch(url: str, accept: str) -> tuple[bytes, Any]:
+    request = urllib.request.Request(url, headers={"Accept-Encoding": accept})
+    with urllib.request.urlopen(request) as r:
+        return r.read(), r.headers
+
+
 def test_precompressed_files_are_the_files_and_say_so(server: Any) -> None:
     checked = 0
     for path in sorted(p for p in WEB_DIR.rglob("*") if p.is_file() and p.name != "sw.js"):
         url = f"{server.url}/static/{path.relative_to(WEB_DIR).as_posix()}"
-        request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip, br"})
-        with urllib.request.urlopen(request) as r:
-            body, headers = r.read(), r.headers
-        assert headers["Cache-Control"] == "no-cache"
-        etag = headers["ETag"]
-        if headers.get("Content-Encoding") == "gzip":
-            assert gzip.decompress(body) == path.read_bytes(), url
-            assert headers["Vary"] == "Accept-Encoding"
-            assert etag.endswith('-gz"')
-            checked += 1
-        else:
-            assert body == path.read_bytes(), url
-        again = urllib.request.Request(
-            url, headers={"Accept-Encoding": "gzip", "If-None-Match": etag}
-        )
-        with pytest.raises(urllib.error.HTTPError) as not_modified:
-            urllib.request.urlopen(again)
-        assert not_modified.value.code == 304
-        not_modified.value.close()
-    assert checked >= 20  # every script, style and catalog
-    plain = urllib.request.Request(
-        f"{server.url}/static/js/main.js", headers={"Accept-Encoding": "identity"}
-    )
-    with urllib.request.urlopen(plain) as r:
-        assert "Content-Encoding" not in r.headers
-        assert r.read() == (WEB_DIR / "js/main.js").read_bytes()
+        shipped, plain = fetch(url, "identity")  # the file, slim (server/slim.py)
+        assert "Content-Encoding" not in plain
+        assert shipped == slim(path.name, path.read_bytes()), url
+        for accept, coding, decode in [
+            ("gzip, deflate, br, zstd", "br", brotli.decompress),
+            ("gzip", "gzip", gzip.decompress),
+        ]:
+            body, headers = fetch(url, accept)
+            assert headers["Cache-Control"] == "no-cache"
+            etag = headers["ETag"]
+            if headers.get("Content-Encoding") == coding:
+                assert decode(body) == shipped, url
+                assert headers["Vary"] == "Accept-Encoding"
+                assert etag.endswith(f'-{coding[:2]}"')
+                checked += 1
+            else:
+                assert "Content-Encoding" not in headers and body == shipped, url
+            again = urllib.request.Request(
+                url, headers={"Accept-Encoding": accept, "If-None-Match": etag}
+            )
+            with pytest.raises(urllib.error.HTTPError) as not_modified:
+                urllib.request.urlopen(again)
+            assert not_modified.value.code == 304
+            not_modified.value.close()
+    assert checked >= 40  # every script, style and catalog, in both encodings

@@ -1,5 +1,6 @@
-"""The static files (server/static.py): compressed once, ETags per encoding, the service
-worker rendered with the build's version and files."""
+"""The static files (server/static.py): slimmed and compressed once (brotli, gzip), the
+encoding chosen by Accept-Encoding, ETags per encoding, the headers of pages and the
+worker, the service worker rendered with the build's version and files."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import brotli
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -15,7 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from ginrummy.server.static import StaticBuildError, StaticFiles
+from ginrummy.server.static import StaticBuildError, StaticFiles, accepted_codings
 
 WORKER = '// the worker\nconst BUILD = { version: "dev", files: {} };\nself.x = BUILD;\n'
 
@@ -37,33 +39,94 @@ def client(files: StaticFiles) -> TestClient:
     return TestClient(Starlette(routes=[Route("/{name:path}", serve, methods=["GET", "HEAD"])]))
 
 
-def test_gzip_only_when_accepted_and_smaller(tmp_path: Path) -> None:
+def test_brotli_when_accepted_else_gzip_else_the_plain_bytes(tmp_path: Path) -> None:
     web = web_dir(tmp_path)
     c = client(StaticFiles.load(web))
-    packed = c.get("/js/main.js", headers={"Accept-Encoding": "gzip"})
-    assert packed.headers["content-encoding"] == "gzip"
-    assert packed.content == (web / "js" / "main.js").read_bytes()  # httpx decompresses
-    assert packed.headers["vary"] == "Accept-Encoding"
-    assert packed.headers["content-type"] == "text/javascript; charset=utf-8"
-    refused = c.get("/js/main.js", headers={"Accept-Encoding": "gzip;q=0, identity"})
-    assert "content-encoding" not in refused.headers
-    assert refused.headers["etag"] != packed.headers["etag"]
-    tiny = c.get("/tiny.txt", headers={"Accept-Encoding": "gzip"})
+    source = (web / "js" / "main.js").read_bytes()
+    answers = {}
+    for accept, coding in [
+        ("gzip, deflate, br, zstd", "br"),  # Chromium's
+        ("br", "br"),
+        ("gzip", "gzip"),
+        ("br;q=0, gzip", "gzip"),
+        ("BR;Q=0.5", "br"),
+        ("*", "br"),
+        ("br;q=0, *", "gzip"),
+        ("gzip;q=0, identity", None),
+        ("br;q=0, gzip;q=0.0", None),
+        ("identity", None),
+        ("", None),
+        ("br;q=nonsense", None),
+    ]:
+        answer = c.get("/js/main.js", headers={"Accept-Encoding": accept})
+        assert answer.headers.get("content-encoding") == coding, accept
+        assert answer.content == source  # httpx decodes br and gzip
+        assert answer.headers["vary"] == "Accept-Encoding"
+        assert answer.headers["content-type"] == "text/javascript; charset=utf-8"
+        answers[coding] = answer
+    etags = {coding: a.headers["etag"] for coding, a in answers.items()}
+    assert etags["br"].endswith('-br"') and etags["gzip"].endswith('-gz"')
+    assert len(set(etags.values())) == 3  # other bytes on the wire, another strong ETag
+    tiny = c.get("/tiny.txt", headers={"Accept-Encoding": "gzip, br"})
     assert "content-encoding" not in tiny.headers and "vary" not in tiny.headers
     assert c.get("/nothing.js").status_code == 404
 
 
+def test_accept_encoding_is_read_with_its_qualities() -> None:
+    assert accepted_codings("gzip, br;q=0.8, *;q=0") == {"gzip": 1.0, "br": 0.8, "*": 0.0}
+    assert accepted_codings(" , GZip ; q=0.000") == {"gzip": 0.0}
+    assert accepted_codings("br;q=x") == {"br": 0.0}
+
+
+def test_each_compressed_form_is_the_shipped_file(tmp_path: Path) -> None:
+    files = StaticFiles.load(web_dir(tmp_path))
+    main = files.assets["js/main.js"]
+    assert set(main.encoded) == {"br", "gzip"}
+    assert brotli.decompress(main.encoded["br"]) == main.body
+    assert gzip.decompress(main.encoded["gzip"]) == main.body
+    assert len(main.encoded["br"]) < len(main.body)
+
+
+def test_scripts_styles_and_json_are_shipped_slim(tmp_path: Path) -> None:
+    web = web_dir(tmp_path)
+    (web / "js" / "util.js").write_text(
+        "/**\n * Doubles.\n * @param {number} x\n */\nexport const twice = (x) => 2 * x; // ok\n"
+    )
+    (web / "app.css").write_text("/* the page */\nbody { color: red; } /* red */\n")
+    (web / "data.json").write_text('{\n  "b": [1, 2],\n  "a": "ä"\n}\n')
+    c = client(StaticFiles.load(web))
+    script = c.get("/js/util.js", headers={"Accept-Encoding": "identity"}).text
+    assert script == "\n\n\n\nexport const twice = (x) => 2 * x;\n"  # same lines, no comments
+    style = c.get("/app.css", headers={"Accept-Encoding": "br"}).text
+    assert style == "\nbody { color: red; } \n"
+    assert c.get("/data.json").content == '{"b":[1,2],"a":"ä"}'.encode()
+    assert c.get("/tiny.txt").text == "a"  # other files as they are
+
+
+def test_pages_and_the_worker_send_no_referer_and_no_client_hints(tmp_path: Path) -> None:
+    c = client(StaticFiles.load(web_dir(tmp_path)))
+    for name in ("index.html", "sw.js"):
+        headers = c.get(f"/{name}").headers
+        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["permissions-policy"] == "ch-ua=(), ch-ua-mobile=(), ch-ua-platform=()"
+    script = c.get("/js/main.js").headers
+    assert "referrer-policy" not in script and "permissions-policy" not in script
+
+
 def test_a_matching_etag_gives_304_and_head_gives_the_length(tmp_path: Path) -> None:
     c = client(StaticFiles.load(web_dir(tmp_path)))
-    first = c.get("/index.html", headers={"Accept-Encoding": "gzip"})
-    etag = first.headers["etag"]
-    again = c.get("/index.html", headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
-    assert again.status_code == 304 and again.content == b""
-    plain = c.get("/index.html", headers={"Accept-Encoding": "identity", "If-None-Match": etag})
-    assert plain.status_code == 200  # the gzip ETag names other bytes
-    head = c.head("/index.html", headers={"Accept-Encoding": "gzip"})
-    assert head.content == b""
-    assert int(head.headers["content-length"]) == int(first.headers["content-length"])
+    for accept in ("br", "gzip", "identity"):
+        first = c.get("/index.html", headers={"Accept-Encoding": accept})
+        etag = first.headers["etag"]
+        again = c.get("/index.html", headers={"Accept-Encoding": accept, "If-None-Match": etag})
+        assert again.status_code == 304 and again.content == b""
+        assert again.headers["etag"] == etag
+        head = c.head("/index.html", headers={"Accept-Encoding": accept})
+        assert head.content == b""
+        assert int(head.headers["content-length"]) == int(first.headers["content-length"])
+    gzip_etag = c.get("/index.html", headers={"Accept-Encoding": "gzip"}).headers["etag"]
+    other = c.get("/index.html", headers={"Accept-Encoding": "br", "If-None-Match": gzip_etag})
+    assert other.status_code == 200  # the gzip ETag names other bytes
 
 
 def test_the_worker_names_the_version_and_each_file_with_its_etag_hash(tmp_path: Path) -> None:
@@ -79,7 +142,7 @@ def test_the_worker_names_the_version_and_each_file_with_its_etag_hash(tmp_path:
     assert build["files"]["/"] == files.assets["index.html"].digest
     assert "/static/index.html" not in build["files"]  # kept once, as "/"
     assert "/static/tiny.txt" not in build["files"] and "/static/sw.js" not in build["files"]
-    assert main.digest in main.etag(True) and main.digest in main.etag(False)
+    assert all(main.digest in main.etag(coding) for coding in ("br", "gzip", None))
 
     (web / "js" / "main.js").write_text("export const a = 2;\n")
     assert StaticFiles.load(web).version != files.version
@@ -92,8 +155,21 @@ def test_a_worker_without_a_build_line_is_refused(tmp_path: Path) -> None:
         StaticFiles.load(web)
 
 
-def test_the_gzip_form_is_the_file(tmp_path: Path) -> None:
-    files = StaticFiles.load(web_dir(tmp_path))
-    main = files.assets["js/main.js"]
-    assert main.gzipped is not None
-    assert gzip.decompress(main.gzipped) == main.body
+def test_the_worker_keeps_catalogs_and_the_verify_page_later_and_never_the_types(
+    tmp_path: Path,
+) -> None:
+    web = web_dir(tmp_path)
+    (web / "js" / "i18n").mkdir()
+    for lang in ("de", "en"):
+        (web / "js" / "i18n" / f"{lang}.json").write_text('{"a": "b"}')
+    (web / "js" / "types.js").write_text("/** @typedef {number} Seat */\nexport {};\n")
+    (web / "verify.html").write_text("<!doctype html><title>verify</title>")
+    worker = client(StaticFiles.load(web)).get("/sw.js").text
+    line = re.search(r"^const BUILD = (.*);$", worker, re.MULTILINE)
+    assert line is not None
+    build = json.loads(line[1])
+    catalogs = ["/static/js/i18n/de.json", "/static/js/i18n/en.json"]
+    assert sorted(build["later"]) == sorted([*catalogs, "/static/verify.html"])
+    assert set(build["later"]) <= set(build["files"])
+    assert "/static/js/main.js" in build["files"] and "/static/js/main.js" not in build["later"]
+    assert "/static/js/types.js" not in build["files"]  # only the type checker reads it

@@ -8,6 +8,8 @@ JSDoc types. A browser needs none of it, so the shipped form of
   are the source's: no source map is needed;
 - a style sheet (``.css``) is the same without its comments, lines kept likewise;
 - a JSON file is the same value written compactly (key order kept);
+- a page (``.html``) has the site's own style sheets inline (``<style>``) instead of linked,
+  so that it can be drawn without another request (``inline_styles``);
 
 and every other file is shipped as it is. Nothing is renamed or reordered: this is no
 bundler and no minifier. ``tests/server/test_slim.py`` checks with TypeScript's parser
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 # One token of a script outside template literals. Numbers scan as words (``1.5`` is a
@@ -46,6 +49,8 @@ _BEFORE_EXPRESSION = frozenset(
     {"return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw",
      "case", "do", "else", "yield", "await"}
 )  # fmt: skip
+# A page's link to one of the site's own style sheets (a path under web/).
+_STYLESHEET = re.compile(r'<link rel="stylesheet" href="/static/([\w/.-]+\.css)">')
 _CSS = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|/\*.*?\*/""", re.DOTALL)
 
 
@@ -64,6 +69,22 @@ def slim(name: str, body: bytes) -> bytes:
         value = json.loads(body)
         return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return body
+
+
+def inline_styles(page: bytes, sources: Mapping[str, bytes]) -> tuple[bytes, frozenset[str]]:
+    """The page ``page`` with each linked style sheet of ``sources`` (by path under web/)
+    written inline, slim; and the paths inlined."""
+    inlined: set[str] = set()
+
+    def inline(link: re.Match[str]) -> str:
+        source = sources.get(link[1])
+        if source is None:
+            return link[0]
+        inlined.add(link[1])
+        return f"<style>{strip_style(source.decode('utf-8')).strip()}</style>"
+
+    html = _STYLESHEET.sub(inline, page.decode("utf-8"))
+    return html.encode("utf-8"), frozenset(inlined)
 
 
 def strip_style(source: str) -> str:
