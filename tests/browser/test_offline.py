@@ -19,13 +19,14 @@ import brotli
 import pytest
 from playwright.sync_api import expect
 
-from ginrummy.server.slim import slim
+from ginrummy.server.slim import inline_styles, slim
 
 from .conftest import ROOT, free_port
 
 pytestmark = pytest.mark.browser
 
 WEB_DIR = ROOT / "src" / "ginrummy" / "web"
+STYLE = WEB_DIR / "css" / "app.css"
 # A server for one web directory (the update test changes its files between starts).
 SERVE = (
     "import sys, uvicorn\n"
@@ -180,7 +181,11 @@ def test_precompressed_files_are_the_files_and_say_so(server: Any) -> None:
         url = f"{server.url}/static/{path.relative_to(WEB_DIR).as_posix()}"
         shipped, plain = fetch(url, "identity")  # the file, slim (server/slim.py)
         assert "Content-Encoding" not in plain
-        assert shipped == slim(path.name, path.read_bytes()), url
+        expected = slim(path.name, path.read_bytes())
+        if path.suffix == ".html":  # with the style sheet inline
+            expected = inline_styles(path.read_bytes(), {"css/app.css": STYLE.read_bytes()})[0]
+            assert b"<style>" in expected and b'rel="stylesheet"' not in expected
+        assert shipped == expected, url
         for accept, coding, decode in [
             ("gzip, deflate, br, zstd", "br", brotli.decompress),
             ("gzip", "gzip", gzip.decompress),
@@ -203,3 +208,43 @@ def test_precompressed_files_are_the_files_and_say_so(server: Any) -> None:
             assert not_modified.value.code == 304
             not_modified.value.close()
     assert checked >= 40  # every script, style and catalog, in both encodings
+
+
+# Whether this origin's build cache (docs/offline.md) holds `path`.
+KEPT = """async (path) => {
+  for (const name of await caches.keys()) {
+    if (name.startsWith('ginrummy-') && await (await caches.open(name)).match(path)) return true;
+  }
+  return false;
+}"""
+GERMAN = "/static/js/i18n/de.json"
+
+
+def test_the_other_language_is_kept_once_used_and_offline_it_says_it_cannot(
+    server: Any, new_page: Callable[..., Any]
+) -> None:
+    page = new_page()  # an English browser: the worker keeps only the English messages
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    wait_for_worker(page)
+    assert page.evaluate(KEPT, "/static/js/i18n/en.json")
+    assert not page.evaluate(KEPT, GERMAN)
+    languages = page.get_by_role("group", name="Language")
+
+    page.context.set_offline(True)
+    languages.get_by_role("button", name="Deutsch").click()
+    expect(page.get_by_role("log")).to_contain_text("The server cannot be reached.")
+    expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    expect(languages.get_by_role("button", name="English")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+
+    page.context.set_offline(False)
+    languages.get_by_role("button", name="Deutsch").click()
+    expect(page.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
+    page.wait_for_function(f"({KEPT})('{GERMAN}')")  # the page named it to the worker
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
+    assert page.errors == []

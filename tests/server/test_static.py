@@ -173,3 +173,30 @@ def test_the_worker_keeps_catalogs_and_the_verify_page_later_and_never_the_types
     assert set(build["later"]) <= set(build["files"])
     assert "/static/js/main.js" in build["files"] and "/static/js/main.js" not in build["later"]
     assert "/static/js/types.js" not in build["files"]  # only the type checker reads it
+
+
+def test_pages_carry_their_style_sheets_inline_and_the_worker_keeps_no_sheet(
+    tmp_path: Path,
+) -> None:
+    web = web_dir(tmp_path)
+    (web / "css").mkdir()
+    (web / "css" / "app.css").write_text("/* the look */\nbody { margin: 0; }\n")
+    (web / "index.html").write_text(
+        '<!doctype html><link rel="stylesheet" href="/static/css/app.css">'
+        '<link rel="stylesheet" href="/static/css/gone.css"><p>hi</p>'
+    )
+    files = StaticFiles.load(web)
+    c = client(files)
+    page = c.get("/index.html").text
+    assert page == (
+        "<!doctype html><style>body { margin: 0; }</style>"
+        '<link rel="stylesheet" href="/static/css/gone.css"><p>hi</p>'
+    )  # a sheet the site lacks stays a link
+    assert c.get("/css/app.css").text == "\nbody { margin: 0; }\n"  # still served
+    build = json.loads(re.findall(r"^const BUILD = (.*);$", c.get("/sw.js").text, re.M)[0])
+    assert "/static/css/app.css" not in build["files"]
+
+    (web / "css" / "app.css").write_text("body { margin: 1px; }\n")  # a new look: a new page
+    again = StaticFiles.load(web)
+    assert again.assets["index.html"].digest != files.assets["index.html"].digest
+    assert again.version != files.version
