@@ -248,3 +248,37 @@ def test_the_other_language_is_kept_once_used_and_offline_it_says_it_cannot(
     page.reload()
     expect(page.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
     assert page.errors == []
+
+
+# For each of this origin's build caches: whether it holds `path`.
+KEPT_BY_EACH = """async (path) => {
+  const names = (await caches.keys()).filter((name) => name.startsWith('ginrummy-'));
+  return Promise.all(names.map(async (name) => !!(await (await caches.open(name)).match(path))));
+}"""
+
+
+def test_a_language_used_before_is_kept_by_the_next_build_too(
+    web_server: WebServer, new_page: Callable[..., Any]
+) -> None:
+    page = new_page()
+    page.goto(web_server.url)
+    wait_for_worker(page)
+    page.get_by_role("group", name="Language").get_by_role("button", name="Deutsch").click()
+    expect(page.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
+    page.wait_for_function(f"({KEPT})('{GERMAN}')")
+
+    web_server.stop()  # a new build: another German tagline
+    catalog = web_server.web_dir / "js/i18n/de.json"
+    old = json.loads(catalog.read_text())["app.tagline"]
+    catalog.write_text(catalog.read_text().replace(old, "Der zweite Stand."))
+    web_server.start()
+    page.reload()
+    wait_for_worker(page, "waiting", "installed")
+    # The new build's cache, filled while this old page was open, holds German already.
+    assert page.evaluate(KEPT_BY_EACH, GERMAN) == [True, True]
+
+    page.close()
+    again = page.context.new_page()
+    again.context.set_offline(True)
+    again.goto(web_server.url)
+    expect(again.get_by_text("Der zweite Stand.")).to_be_visible()
