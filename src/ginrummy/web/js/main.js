@@ -18,7 +18,9 @@ import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { routeOf } from "./routes.js";
 import { reviewJob } from "./reviewjob.js";
-import { LANGUAGES, catalogPath, detectLanguage, language, loadLanguage, rememberLanguage, t } from "./i18n.js";
+import {
+  LANGUAGES, catalogPath, detectLanguage, language, loadLanguage, rememberLanguage, setCatalog, t,
+} from "./i18n.js";
 import { cardName } from "./cards.js";
 import {
   afterPaint, keepFile, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork,
@@ -475,13 +477,54 @@ watchNetwork((online) => {
 
 // ---------------------------------------------------------------- boot
 
+/**
+ * The answers index.html asked for while the modules loaded (null: none).
+ * @returns {{lang: string, catalog: Promise<Response|null>, config: Promise<Response|null>|null}|null}
+ */
+function early() {
+  const asked = Reflect.get(globalThis, "ginrummyEarly");
+  Reflect.deleteProperty(globalThis, "ginrummyEarly"); // taken once
+  return asked && typeof asked === "object" ? asked : null;
+}
+
+/**
+ * The messages of `lang`: the early answer when it is theirs, else fetched; when they
+ * cannot be had (offline, never kept here), another language's.
+ * @param {string} lang
+ * @param {Promise<Response|null>|null} asked
+ */
+async function firstMessages(lang, asked) {
+  const response = await asked;
+  if (response?.ok) {
+    try {
+      setCatalog(lang, await response.json());
+      document.documentElement.lang = lang;
+      return;
+    } catch { /* not JSON after all: fetched again below */ }
+  }
+  await loadLanguage(lang).catch(() => loadLanguage(LANGUAGES.find((l) => l !== lang) ?? lang));
+}
+
+/**
+ * The server's configuration: the early answer when there is one, else asked until answered.
+ * @param {Promise<Response|null>|null} asked
+ * @returns {Promise<import("./types.js").Config>}
+ */
+async function firstConfig(asked) {
+  const response = await asked;
+  if (response?.ok) {
+    try { return await response.json(); } catch { /* asked again below */ }
+  }
+  return configUntilAnswered();
+}
+
 async function boot() {
   const lang = detectLanguage();
   // The last visit's configuration lets the page show before the server answers (or offline).
   const known = rememberedConfig();
-  // A language whose messages cannot be had (offline, never kept here): another one's.
-  const messages = loadLanguage(lang).catch(() => loadLanguage(LANGUAGES.find((l) => l !== lang) ?? lang));
-  const [config] = await Promise.all([known ?? configUntilAnswered(), messages]);
+  const asked = early();
+  const messages = firstMessages(lang, asked?.lang === lang ? asked.catalog : null);
+  const [config] = await Promise.all([known ?? firstConfig(asked?.config ?? null), messages]);
   rememberConfig(config);
   store.update((s) => ({ ...s, config, online: navigator.onLine }), { silent: true });
   let muted = [];
