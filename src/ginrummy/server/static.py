@@ -56,8 +56,8 @@ NOT_KEPT = frozenset({"js/types.js"})
 # page. Solo play offline needs none of the rest of them.
 LATER_PREFIXES = ("js/i18n/", "verify.html", "js/fair/page.js", "js/fair/texts.js")
 # What pages and the worker send with their requests: no Referer and no user-agent client
-# hints (nothing here reads them; together they were ~140 bytes on each of a first visit's
-# ~65 requests, a twentieth of its 150 KB budget).
+# hints (nothing here reads them, and they were ~140 bytes on each of a first visit's ~65
+# requests: docs/offline.md).
 DOCUMENT_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Permissions-Policy": "ch-ua=(), ch-ua-mobile=(), ch-ua-platform=()",
