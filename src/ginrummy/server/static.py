@@ -93,10 +93,6 @@ class Asset:
         encoded = _compressed(body) if suffix in COMPRESSIBLE else {}
         return cls(media_type, body, encoded, hashlib.sha256(body).hexdigest()[:20])
 
-    @property
-    def gzipped(self) -> bytes | None:
-        return self.encoded.get("gzip")
-
     def coding_for(self, accept_encoding: str) -> str | None:
         """The content coding to send for this Accept-Encoding (None: the plain bytes)."""
         quality = accepted_codings(accept_encoding)
