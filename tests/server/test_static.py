@@ -148,6 +148,16 @@ def test_the_worker_names_the_version_and_each_file_with_its_etag_hash(tmp_path:
     assert StaticFiles.load(web).version != files.version
 
 
+@pytest.mark.parametrize(
+    ("name", "text"), [("js/bad.js", "const s = 'open;\n"), ("data.json", "{not json")]
+)
+def test_a_file_that_cannot_be_shipped_is_named(tmp_path: Path, name: str, text: str) -> None:
+    web = web_dir(tmp_path)
+    (web / name).write_text(text)
+    with pytest.raises(StaticBuildError, match=f"web/{name} cannot be shipped"):
+        StaticFiles.load(web)
+
+
 def test_a_worker_without_a_build_line_is_refused(tmp_path: Path) -> None:
     web = web_dir(tmp_path)
     (web / "sw.js").write_text("self.x = 1;\n")

@@ -65,7 +65,8 @@ DOCUMENT_HEADERS = {
 
 
 class StaticBuildError(ValueError):
-    """The web directory cannot be served (the service worker template is malformed)."""
+    """The web directory cannot be served (the service worker template is malformed, or a
+    script, style or JSON file cannot be read as one)."""
 
 
 # The content codings the files are precompressed in, the preferred first, and the
@@ -89,7 +90,10 @@ class Asset:
         media_type = MEDIA_TYPES.get(suffix) or (
             mimetypes.guess_type(name)[0] or "application/octet-stream"
         )
-        body = slim(name, source)
+        try:
+            body = slim(name, source)
+        except ValueError as exc:  # SlimError, or not UTF-8, or not JSON
+            raise StaticBuildError(f"web/{name} cannot be shipped: {exc}") from exc
         encoded = _compressed(body) if suffix in COMPRESSIBLE else {}
         return cls(media_type, body, encoded, hashlib.sha256(body).hexdigest()[:20])
 
