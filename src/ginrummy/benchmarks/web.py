@@ -5,8 +5,9 @@ headless Chromium (Playwright, ``--chromium``): first with an empty cache, then 
 in the same browser profile. It reports, as the median over ``--runs``:
 
 - ``first_visit_bytes``: every byte both ways through the proxy (headers included) from
-  the first request until nothing moved for a second, so the service worker's own
-  downloads count too; ``first_visit_requests`` the HTTP requests among them;
+  the first request until the service worker, if any, is active (it has kept its files)
+  and then nothing moved for a second, so the worker's own downloads count too;
+  ``first_visit_requests`` the HTTP requests among them;
 - ``repeat_requests_before_paint``: the requests that reached the server before the
   repeat visit's first contentful paint (same clock: this machine's); ``repeat_requests``
   all of the repeat visit's requests until it was quiet;
@@ -199,6 +200,7 @@ def counted_visits(browser: Any, url: str, traffic: Traffic) -> dict[str, float]
         traffic.reset()
         page = context.new_page()
         page.goto(url)
+        page.evaluate(SETTLED)  # the worker has kept its files: its downloads are counted
         quiet(traffic)
         figures: dict[str, float] = {
             "first_visit_bytes": traffic.size,
