@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import posixpath
 import re
 from pathlib import Path
+from typing import Any
 
 import brotli
 import pytest
@@ -19,6 +21,7 @@ from starlette.testclient import TestClient
 
 from ginrummy.server.static import StaticBuildError, StaticFiles, accepted_codings
 
+WEB_DIR = Path(__file__).resolve().parents[2] / "src" / "ginrummy" / "web"
 WORKER = '// the worker\nconst BUILD = { version: "dev", files: {} };\nself.x = BUILD;\n'
 
 
@@ -165,24 +168,73 @@ def test_a_worker_without_a_build_line_is_refused(tmp_path: Path) -> None:
         StaticFiles.load(web)
 
 
-def test_the_worker_keeps_catalogs_and_the_verify_page_later_and_never_the_types(
+def worker_build(files: StaticFiles) -> dict[str, Any]:
+    line = re.search(r"^const BUILD = (.*);$", files.assets["sw.js"].body.decode(), re.M)
+    assert line is not None
+    build: dict[str, Any] = json.loads(line[1])
+    return build
+
+
+def test_the_worker_keeps_the_page_and_solo_play_at_once_the_rest_once_used(
     tmp_path: Path,
 ) -> None:
     web = web_dir(tmp_path)
-    (web / "js" / "i18n").mkdir()
-    for lang in ("de", "en"):
-        (web / "js" / "i18n" / f"{lang}.json").write_text('{"a": "b"}')
+    (web / "index.html").write_text(
+        '<!doctype html><script type="module" src="/static/js/main.js"></script>'
+        '<link rel="modulepreload" href="/static/js/dom.js"><p>hi</p>'
+    )
+    names = [
+        "js/dom.js", "js/device/play.js", "js/engine/round.js", "js/bots/index.js",
+        "js/chouette/table.js", "js/fair/page.js", "js/i18n/de.json", "js/i18n/en.json",
+    ]  # fmt: skip
+    for name in names:
+        (web / name).parent.mkdir(parents=True, exist_ok=True)
+        (web / name).write_text('{"a": 1}' if name.endswith(".json") else "export {};\n")
     (web / "js" / "types.js").write_text("/** @typedef {number} Seat */\nexport {};\n")
     (web / "verify.html").write_text("<!doctype html><title>verify</title>")
-    worker = client(StaticFiles.load(web)).get("/sw.js").text
-    line = re.search(r"^const BUILD = (.*);$", worker, re.MULTILINE)
-    assert line is not None
-    build = json.loads(line[1])
-    catalogs = ["/static/js/i18n/de.json", "/static/js/i18n/en.json"]
-    assert sorted(build["later"]) == sorted([*catalogs, "/static/verify.html"])
-    assert set(build["later"]) <= set(build["files"])
-    assert "/static/js/main.js" in build["files"] and "/static/js/main.js" not in build["later"]
+    build = worker_build(StaticFiles.load(web))
+    later = {
+        "/static/js/chouette/table.js", "/static/js/fair/page.js", "/static/js/i18n/de.json",
+        "/static/js/i18n/en.json", "/static/verify.html",
+    }  # fmt: skip
+    assert set(build["later"]) == later
+    at_once = {"/", "/static/js/main.js", "/static/js/dom.js", "/static/js/device/play.js"}
+    at_once |= {"/static/js/engine/round.js", "/static/js/bots/index.js"}
+    assert set(build["files"]) == at_once | later
     assert "/static/js/types.js" not in build["files"]  # only the type checker reads it
+
+
+# A module's static imports (as tests/js/offline.test.mjs reads them).
+IMPORT = re.compile(r'^\s*(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"', re.M | re.S)
+
+
+def imported(start: str) -> set[str]:
+    """The modules ``start`` (a path under web/) imports, directly or not, with itself."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        source = (WEB_DIR / name).read_text()
+        todo += [
+            posixpath.normpath(posixpath.join(posixpath.dirname(name), m))
+            for m in IMPORT.findall(source)
+        ]
+    return seen
+
+
+def test_the_real_worker_keeps_at_once_every_module_solo_play_loads() -> None:
+    """The page's modules, the game on the device (main.js imports device/play.js after the
+    first paint) and the computer players (device/play.js imports bots/index.js)."""
+    build = worker_build(StaticFiles.load(WEB_DIR))
+    at_once = set(build["files"]) - set(build["later"])
+    needed = imported("js/main.js") | imported("js/device/play.js") | imported("js/bots/index.js")
+    assert len(needed) > 50
+    assert {f"/static/{name}" for name in needed} <= at_once
+    assert "/" in at_once and "/static/manifest.webmanifest" in at_once
+    assert any(url.startswith("/static/js/i18n/") for url in build["later"])
 
 
 def test_pages_carry_their_style_sheets_inline_and_the_worker_keeps_no_sheet(

@@ -51,10 +51,14 @@ BUILD_LINE = re.compile(r"^const BUILD = .*;$", re.MULTILINE)
 # not the type definitions that only the type checker reads (no page loads them).
 OFFLINE_SUFFIXES = frozenset({".html", ".css", ".js", ".json", ".svg", ".webmanifest"})
 NOT_KEPT = frozenset({"js/types.js"})
-# Kept by the worker only once used (docs/offline.md): the messages of a language (the
-# worker keeps the browser's at install, and any an older build had kept) and the verify
-# page. Solo play offline needs none of the rest of them.
-LATER_PREFIXES = ("js/i18n/", "verify.html", "js/fair/page.js", "js/fair/texts.js")
+# What the worker keeps at install (docs/offline.md): the page, every file it names (its
+# modules, all preloaded: tests/js/offline.test.mjs), and the game on the device with the
+# computer players, which the page loads after its first paint or on "Play". Every other
+# file is kept only once used (the worker's `later`): the languages' messages (the
+# browser's is kept at install), the verify page, pages that need the server anyway.
+PAGE = "index.html"
+SOLO_PLAY = ("js/device/", "js/engine/", "js/bots/")
+NAMED = re.compile(r'(?:href|src)="/static/([^"?#]+)"')
 # What pages and the worker send with their requests: no Referer and no user-agent client
 # hints (nothing here reads them, and they were ~140 bytes on each of a first visit's ~65
 # requests: docs/offline.md).
@@ -200,14 +204,16 @@ def render_worker(template: str, version: str, files: Mapping[str, Asset]) -> st
     """``web/sw.js`` with its ``const BUILD = ...;`` line naming this version and its files.
 
     The page itself is kept under ``/``; every other file under ``/static/<name>`` with the
-    ETag the worker checks, so that a file changed during installation fails it.
+    ETag the worker checks, so that a file changed during installation fails it. ``later``
+    lists the files kept only once used (``SOLO_PLAY``).
     """
-    offline = {"/": files["index.html"].digest} if "index.html" in files else {}
+    offline = {"/": files[PAGE].digest} if PAGE in files else {}
+    named = set(NAMED.findall(files[PAGE].body.decode("utf-8"))) if PAGE in files else set()
     later: list[str] = []
     for name, asset in files.items():
-        if Path(name).suffix in OFFLINE_SUFFIXES and name not in {"index.html", *NOT_KEPT}:
+        if Path(name).suffix in OFFLINE_SUFFIXES and name not in {PAGE, *NOT_KEPT}:
             offline[f"/static/{name}"] = asset.digest
-            if name.startswith(LATER_PREFIXES):
+            if name not in named and not name.startswith(SOLO_PLAY):
                 later.append(f"/static/{name}")
     build = json.dumps(
         {"version": version, "files": offline, "later": later}, separators=(",", ":")
