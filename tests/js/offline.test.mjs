@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { needsConnection } from "../../src/ginrummy/web/js/offline.js";
 import { initialState } from "../../src/ginrummy/web/js/store.js";
+import { detectLanguage } from "../../src/ginrummy/web/js/i18n.js";
 
 const WEB = new URL("../../src/ginrummy/web/", import.meta.url);
 const IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"/gms;
@@ -41,4 +42,39 @@ test("offline, every page but the start page needs the server; a table shown kee
   for (const name of ["home", "lobby", "leaderboard", "player", "room"]) {
     assert.equal(needsConnection({ ...at(name), online: true }), false, name);
   }
+});
+
+// index.html's inline script: the page's first requests, sent while the modules load.
+function earlyRequests({ saved = null, languages = ["en-US"], config = null } = {}) {
+  const page = readFileSync(new URL("index.html", WEB), "utf8");
+  const script = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1];
+  assert.ok(script, "index.html has its inline script");
+  const asked = [];
+  const storage = { getItem: (key) => ({ "ginrummy.lang": saved, "ginrummy.config": config })[key] ?? null };
+  const sandbox = {
+    localStorage: storage,
+    navigator: { languages, language: languages[0] },
+    fetch: (path) => { asked.push(path); return Promise.resolve({ ok: true }); },
+  };
+  sandbox.globalThis = sandbox;
+  new Function("globalThis", "localStorage", "navigator", "fetch", script)(
+    sandbox, sandbox.localStorage, sandbox.navigator, sandbox.fetch,
+  );
+  return { early: sandbox.ginrummyEarly, asked, storage, navigator: sandbox.navigator };
+}
+
+test("index.html asks early for the language detectLanguage picks, and for the configuration only when none is remembered", () => {
+  const cases = [
+    {}, { languages: ["de-AT", "en"] }, { languages: ["fr-FR", "de"] }, { languages: ["fr"] },
+    { saved: "de" }, { saved: "en", languages: ["de-DE"] }, { saved: "xx", languages: ["de"] }, { languages: [] },
+  ];
+  for (const options of cases) {
+    const { early, asked, storage, navigator } = earlyRequests(options);
+    const lang = detectLanguage(storage, navigator);
+    assert.equal(early.lang, lang, JSON.stringify(options));
+    assert.deepEqual(asked, [`/static/js/i18n/${lang}.json`, "/api/config"], JSON.stringify(options));
+  }
+  const remembered = earlyRequests({ config: "{}" });
+  assert.deepEqual(remembered.asked, ["/static/js/i18n/en.json"]); // a repeat visit asks the server nothing
+  assert.equal(remembered.early.config, null);
 });

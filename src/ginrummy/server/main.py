@@ -96,6 +96,10 @@ def main(argv: list[str]) -> int:
         # Compressing every ~2 KB view cost a tenth of the server's CPU under load
         # (bench/RESULTS.md); views are small, so they go uncompressed.
         ws_per_message_deflate=False,
+        # "server: uvicorn" tells a browser nothing and an attacker what runs here; on a
+        # first visit's responses it was ~1 KB of the 150 KB budget (docs/offline.md).
+        # The Date header stays: HTTP requires it of a server with a clock.
+        server_header=False,
         lifespan="on",
     )
     tune_gc()

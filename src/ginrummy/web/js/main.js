@@ -18,9 +18,13 @@ import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { routeOf } from "./routes.js";
 import { reviewJob } from "./reviewjob.js";
-import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
+import {
+  LANGUAGES, catalogPath, detectLanguage, language, loadLanguage, rememberLanguage, setCatalog, t,
+} from "./i18n.js";
 import { cardName } from "./cards.js";
-import { afterPaint, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
+import {
+  afterPaint, keepFile, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork,
+} from "./offline.js";
 import { confirmSeed, seedMessage } from "./fair/seed.js";
 
 /** @typedef {import("./types.js").State} State */
@@ -385,8 +389,14 @@ const commands = {
   "open-room": () => createGame("room"),
   join: () => join(),
   lang: async (code) => {
-    await loadLanguage(code);
+    try {
+      await loadLanguage(code);
+    } catch {
+      say(t("error.network")); // offline, and that language was never used here
+      return;
+    }
     rememberLanguage(code);
+    keepFile(catalogPath(code));
     store.update((s) => ({ ...s, lang: code }));
   },
   "four-colour": () => {
@@ -467,21 +477,65 @@ watchNetwork((online) => {
 
 // ---------------------------------------------------------------- boot
 
+/**
+ * The answers index.html asked for while the modules loaded (null: none).
+ * @returns {{lang: string, catalog: Promise<Response|null>, config: Promise<Response|null>|null}|null}
+ */
+function early() {
+  const asked = Reflect.get(globalThis, "ginrummyEarly");
+  Reflect.deleteProperty(globalThis, "ginrummyEarly"); // taken once
+  return asked && typeof asked === "object" ? asked : null;
+}
+
+/**
+ * The messages of `lang`: the early answer when it is theirs, else fetched; when they
+ * cannot be had (offline, never kept here), another language's.
+ * @param {string} lang
+ * @param {Promise<Response|null>|null} asked
+ */
+async function firstMessages(lang, asked) {
+  const response = await asked;
+  if (response?.ok) {
+    try {
+      setCatalog(lang, await response.json());
+      document.documentElement.lang = lang;
+      return;
+    } catch { /* not JSON after all: fetched again below */ }
+  }
+  await loadLanguage(lang).catch(() => loadLanguage(LANGUAGES.find((l) => l !== lang) ?? lang));
+}
+
+/**
+ * The server's configuration: the early answer when there is one, else asked until answered.
+ * @param {Promise<Response|null>|null} asked
+ * @returns {Promise<import("./types.js").Config>}
+ */
+async function firstConfig(asked) {
+  const response = await asked;
+  if (response?.ok) {
+    try { return await response.json(); } catch { /* asked again below */ }
+  }
+  return configUntilAnswered();
+}
+
 async function boot() {
   const lang = detectLanguage();
   // The last visit's configuration lets the page show before the server answers (or offline).
   const known = rememberedConfig();
-  const [config] = await Promise.all([known ?? configUntilAnswered(), loadLanguage(lang)]);
+  const asked = early();
+  const messages = firstMessages(lang, asked?.lang === lang ? asked.catalog : null);
+  const [config] = await Promise.all([known ?? firstConfig(asked?.config ?? null), messages]);
   rememberConfig(config);
   store.update((s) => ({ ...s, config, online: navigator.onLine }), { silent: true });
   let muted = [];
   try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
   store.update((s) => ({
-    ...s, lang, fourColour: remembered(COLOUR_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
+    ...s, lang: language(), fourColour: remembered(COLOUR_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
   }), { silent: true });
   enter(routeOf(location.pathname));
   await afterPaint();
   registerWorker();
+  keepFile(catalogPath(language()));
   if (known && navigator.onLine) {
     api.config().then((fresh) => {
       rememberConfig(fresh);
