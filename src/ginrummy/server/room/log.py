@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Generic, Protocol, TypeVar
 
 from ginrummy.engine import (
     Action,
@@ -144,17 +145,27 @@ def news(current: Snapshot, stored: StoredRoom) -> News:
     return News(seats_of(stored.seats), newer, fold_all(current, newer))
 
 
-class History:
-    """The current snapshot and the last ``HISTORY`` ones before it."""
-
-    def __init__(self, snapshot: Snapshot) -> None:
-        self._kept: deque[Snapshot] = deque([snapshot], maxlen=HISTORY)
+class Versioned(Protocol):
+    """A snapshot: the state after the event with seq ``version``."""
 
     @property
-    def current(self) -> Snapshot:
+    def version(self) -> int: ...
+
+
+S = TypeVar("S", bound=Versioned)
+
+
+class History(Generic[S]):
+    """The current snapshot and the last ``HISTORY`` ones before it."""
+
+    def __init__(self, snapshot: S) -> None:
+        self._kept: deque[S] = deque([snapshot], maxlen=HISTORY)
+
+    @property
+    def current(self) -> S:
         return self._kept[-1]
 
-    def extend(self, snaps: Sequence[Snapshot]) -> None:
+    def extend(self, snaps: Sequence[S]) -> None:
         """Take in the snapshots after the current one, in order."""
         if snaps and snaps[0].version != self.current.version + 1:
             raise ValueError(
@@ -162,7 +173,7 @@ class History:
             )
         self._kept.extend(snaps)
 
-    def at(self, version: int) -> Snapshot:
+    def at(self, version: int) -> S:
         """The snapshot of ``version`` if still kept, else the current one."""
         for snap in reversed(self._kept):
             if snap.version == version:

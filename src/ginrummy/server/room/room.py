@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn
 
@@ -69,7 +69,7 @@ class Room:
         self.first_dealer = None if dealer is None else Seat.parse(str(dealer))
         self.seats: dict[Seat, SeatInfo] = dict(seats)
         self.player_of: dict[Seat, Player] = {}  # people's players (not computers)
-        self.history = History(snapshot)
+        self.history: History[Snapshot] = History(snapshot)
         self.lock = asyncio.Lock()
         self.broken = False
         self.last_used = time.monotonic()  # by this instance's sockets or requests: touch
@@ -466,8 +466,14 @@ class Room:
         await self.announce(None)
         await self.ctx.owner.room_changed(self)
 
+    def renamed(self, player: Player) -> None:
+        """A player's new name or rating: the room shows it from now on."""
+        for seat, p in list(self.player_of.items()):
+            if p.id == player.id:
+                self.player_of[seat] = player
+
     def presence_notice(
-        self, seat: Seat | None, *, renew: bool = False, gone: bool = False
+        self, seat: Hashable | None, *, renew: bool = False, gone: bool = False
     ) -> dict[str, Any]:
         """A presence notice with this instance's socket counts (zeros if ``gone``)."""
         ttl = PRESENCE_LIFETIME * self.ctx.tuning.presence_interval

@@ -1,0 +1,81 @@
+"""A chouette room's event log and the state it folds to (docs/protocol.md, "Chouette
+rooms"): ``Snap``, ``fold``, ``replay``.
+
+The first event, ``chouette``, holds the rules and the seat draw; the table's own
+events (``deal``, ``action``, ``leave``, ``return``, ``forfeit``, ``next_match``) carry
+their engine text (``ginrummy.engine.chouette_record``) and are folded through the
+engine, so a room rebuilt from its log is the room that was. ``seat``, ``ready`` and
+``next_wish`` are the room's bookkeeping around the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from ginrummy.engine import GinRummyError, MatchState, Rules, parse_cards
+from ginrummy.engine.chouette import ChouetteTable, apply, new_table
+from ginrummy.engine.chouette_record import parse_event
+from ginrummy.server.store import Event
+
+TABLE_KINDS = ("deal", "action", "leave", "return", "forfeit", "next_match")
+"""Event kinds that are the engine's table events (payload ``event``: its text)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snap:
+    """A chouette room after the event with seq ``version``."""
+
+    version: int
+    table: ChouetteTable | None  # None only before the ``chouette`` event
+    seated: frozenset[int] = frozenset()  # positions taken through ``seat`` events
+    ready: frozenset[int] = frozenset()  # people ready for the next round
+    wishes: frozenset[int] = frozenset()  # people who want the next match
+
+    @property
+    def match(self) -> MatchState | None:
+        """The match the box and the captain play now (what the computer driver reads)."""
+        return None if self.table is None else self.table.match
+
+
+def fold(snap: Snap, event: Event) -> Snap:
+    """The snapshot after ``event``; raises ``GinRummyError`` if the engine refuses it."""
+    if event.seq != snap.version + 1:
+        raise GinRummyError(f"event {event.seq} follows version {snap.version}")
+    p = event.payload
+    after = replace(snap, version=event.seq)
+    if event.kind == "chouette":
+        table = new_table(Rules.from_dict(dict(p["rules"])), parse_cards(str(p["drawn"])))
+        return replace(after, table=table)
+    table = snap.table
+    if table is None:
+        raise GinRummyError(f"event {event.seq} ({event.kind}) before the table was set up")
+    if event.kind in TABLE_KINDS:
+        moved = apply(table, parse_event(str(p["event"])))
+        if event.kind == "deal":
+            return replace(after, table=moved, ready=frozenset())
+        if event.kind == "next_match":
+            return replace(after, table=moved, ready=frozenset(), wishes=frozenset())
+        return replace(after, table=moved)
+    position = int(p["position"])
+    if event.kind == "seat":
+        return replace(after, seated=snap.seated | {position})
+    if event.kind == "ready":
+        return replace(after, ready=snap.ready | {position})
+    if event.kind == "next_wish":
+        return replace(after, wishes=snap.wishes | {position})
+    raise GinRummyError(f"unknown chouette event kind {event.kind!r}")
+
+
+def fold_all(snap: Snap, events: Iterable[Event]) -> tuple[Snap, ...]:
+    out = []
+    for event in events:
+        snap = fold(snap, event)
+        out.append(snap)
+    return tuple(out)
+
+
+def replay(events: Sequence[Event]) -> Snap:
+    """The snapshot a whole log folds to."""
+    snaps = fold_all(Snap(0, None), events)
+    return snaps[-1] if snaps else Snap(0, None)
