@@ -17,15 +17,16 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn
 
+from ginrummy.bots.chouette import decision_view
 from ginrummy.engine import ForfeitReason, Rules
-from ginrummy.engine.chouette import TEAM, TablePhase, draw_seat_cards
+from ginrummy.engine.chouette import TablePhase, draw_seat_cards
 from ginrummy.engine.chouette_record import ChouetteRecord, record_of_table
-from ginrummy.engine.views import view_for_seat
+from ginrummy.engine.chouette_views import view_for_player
 from ginrummy.server.chouette import master
 from ginrummy.server.chouette.duties import ChouetteDuties
 from ginrummy.server.chouette.log import Snap, fold_all, replay
 from ginrummy.server.chouette.master import Board, Change
-from ginrummy.server.chouette.team import TeamChat, advice_notice
+from ginrummy.server.chouette.team import TeamChat, advice_notice, for_team
 from ginrummy.server.computer import computer_move
 from ginrummy.server.room.chat import Chat
 from ginrummy.server.room.context import RoomContext, room_topic
@@ -125,6 +126,11 @@ class ChouetteRoom:
 
     def people(self) -> list[int]:
         return [p for p, i in sorted(self.seats.items()) if i.bot is None]
+
+    def team(self) -> tuple[int, ...]:
+        """The team members now (captain and partners)."""
+        table = self.current.table
+        return () if table is None else table.order
 
     def in_team(self, position: int | None) -> bool:
         """``position`` is a team member now (captain or partner), not the box."""
@@ -226,7 +232,7 @@ class ChouetteRoom:
             named, pointed = master.check_advice(self.board, position, version, action, card)
             name = self.seats[position].name
             notice = advice_notice(version, position, name, False, named, pointed)
-        await self.ctx.bus.publish(self.topic, notice)
+        await self.ctx.bus.publish(self.topic, for_team(notice, self.team()))
 
     async def ask_advice(self, position: int, version: int) -> None:
         """The captain asks the computer partners: each advises (the level's bot on the
@@ -236,13 +242,14 @@ class ChouetteRoom:
             helpers = master.check_ask(self.board, position, version)
             table = self.current.table
             assert table is not None
-            view = view_for_seat(table.match, TEAM)
         for helper in helpers:
             info = self.seats[helper]
             assert info.bot is not None
+            # The level's bot in the captain's place, on what this partner may see.
+            view = decision_view(view_for_player(table, helper))
             choice = await computer_move(info.bot, view, self.ctx.rng)
             notice = advice_notice(version, helper, info.name, True, str(choice), None)
-            await self.ctx.bus.publish(self.topic, notice)
+            await self.ctx.bus.publish(self.topic, for_team(notice, self.team()))
 
     async def team_say(self, position: int, text: str | None, phrase: str | None) -> None:
         """A team member's message to the team (the box gets nothing)."""
@@ -255,7 +262,8 @@ class ChouetteRoom:
         line = self.team_chat.message(
             table.number, position, player, text, phrase, self.ctx.clock.now()
         )
-        await self.ctx.bus.publish(self.topic, {"kind": "team_chat", "message": line})
+        notice = for_team({"kind": "team_chat", "message": line}, self.team())
+        await self.ctx.bus.publish(self.topic, notice)
 
     async def _run(self, command: Callable[[Board], Change]) -> None:
         """Decide on the current board, write, then settle; under the lock."""

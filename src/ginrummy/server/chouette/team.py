@@ -8,6 +8,7 @@ team's sockets forward (``ginrummy.server.sockets.chouette``).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ginrummy.server import players as players_
@@ -25,6 +26,24 @@ def advice_notice(
     """An ``advice`` for the decision of ``version`` (exactly one of action and card)."""
     adviser = {"position": position, "name": name, "computer": computer}
     return {"kind": "advice", "version": version, "from": adviser, "action": action, "card": card}
+
+
+def for_team(notice: dict[str, Any], team: Sequence[int]) -> dict[str, Any]:
+    """``notice`` addressed to ``team`` (the team members when it was said): only their
+    sockets forward it, whatever the table has become meanwhile."""
+    return {**notice, "team": list(team)}
+
+
+def team_frame(notice: Mapping[str, Any], position: int | None) -> dict[str, Any] | None:
+    """The frame of a team notice for the socket of ``position``; None if not addressed
+    to it (the box, a spectator, or a team that has changed since)."""
+    team = notice.get("team")
+    if position is None or not isinstance(team, list) or position not in team:
+        return None
+    return {
+        "type": notice["kind"],
+        **{k: v for k, v in notice.items() if k not in ("kind", "team")},
+    }
 
 
 class TeamChat:
