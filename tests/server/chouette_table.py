@@ -72,6 +72,14 @@ class Table:
                 return msg
         raise AssertionError("the expected view never came")
 
+    def read_until_frame(self, key: Any, pred: Callable[[Message], bool]) -> Message:
+        """Read ``key``'s frames until one for which ``pred`` holds."""
+        for _ in range(2000):
+            msg = self.read(key)
+            if pred(msg):
+                return msg
+        raise AssertionError("the expected frame never came")
+
     def catch_up(self, key: Any, version: int) -> Message:
         return self.read_until(key, lambda m: m["version"] >= version)
 
@@ -91,10 +99,29 @@ def people_wait(view: Message, people: set[int]) -> bool:
     return info["turn"] in people
 
 
-def step(table: Table, observer: Any, people: set[int], after: int) -> Message:
+def advise(table: Table, people: set[int], view: Message) -> None:
+    """Each person who is a partner advises the captain (on the view of ``view``'s
+    version) with their first option; the captain receives each advice, named."""
+    info, version = view["view"]["chouette"], view["version"]
+    captain = info["captain"]
+    for partner in [p for p in info["order"] if p != captain and p in people]:
+        options = table.catch_up(partner, version)["view"]["advice"]
+        ws = table.sockets[partner]
+        ws.send_json({"type": "advice", "version": version, "action": options[0]})
+        if captain in people:
+            got = table.read_until_frame(captain, lambda m: m["type"] == "advice")
+            assert got["from"]["position"] == partner and got["action"] == options[0]
+            assert got["version"] == version and got["card"] is None
+            assert got["from"]["name"] == table.latest[captain]["players"][partner]["name"]
+
+
+def step(
+    table: Table, observer: Any, people: set[int], after: int, advice: bool = False
+) -> Message:
     """Wait (on ``observer``'s socket) for the first state past version ``after`` in
-    which a person must act; let that person act (a plain choice, or ready). Answers
-    that state's view; a settled table is left as it is."""
+    which a person must act; let that person act (a plain choice, or ready), after
+    the partners' advice if ``advice``. Answers that state's view; a settled table is
+    left as it is."""
     view = table.read_until(observer, lambda m: m["version"] > after and people_wait(m, people))
     info = view["view"]["chouette"]
     version = view["version"]
@@ -109,6 +136,8 @@ def step(table: Table, observer: Any, people: set[int], after: int) -> Message:
                 return view
         raise AssertionError("between rounds with nobody to wait for")
     mover = info["turn"]
+    if advice and mover == info["captain"]:
+        advise(table, people, view)
     own = table.catch_up(mover, version)
     seat_view = own["view"]["view"]
     table.sockets[mover].send_json(
@@ -117,11 +146,13 @@ def step(table: Table, observer: Any, people: set[int], after: int) -> Message:
     return view
 
 
-def play_match(table: Table, observer: Any, people: set[int], after: int = 0) -> Message:
+def play_match(
+    table: Table, observer: Any, people: set[int], after: int = 0, advice: bool = False
+) -> Message:
     """Play until the current match is settled; its view."""
     version = after
     for _ in range(5000):
-        view = step(table, observer, people, version)
+        view = step(table, observer, people, version, advice)
         if view["view"]["chouette"]["phase"] == "settled":
             return view
         version = view["version"]
