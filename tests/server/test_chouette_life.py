@@ -99,7 +99,7 @@ def test_a_partner_who_leaves_is_skipped_and_a_captain_who_leaves_forfeits(
                     assert back["players"][2]["absent"] is False
             # The captain (0) leaves: once the grace is over, the team loses the match.
             _advance(c, 60)
-            over = table.read_until(1, lambda m: m["view"]["chouette"]["absent"] == [0])
+            over = table.read_until(1, lambda m: 0 in m["view"]["chouette"]["absent"])
         chouette = over["view"]["chouette"]
         result = chouette["settlements"][-1]["result"]
         assert (result["forfeit"], result["forfeited_by"]) == ("abandoned", "two")
