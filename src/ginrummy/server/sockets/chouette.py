@@ -11,7 +11,6 @@ never the box's, never a spectator's.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -22,7 +21,7 @@ from ginrummy.server.chouette import ChouetteRoom, presenter
 from ginrummy.server.chouette.team import TEAM_NOTICES, team_frame
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import RoomError
-from ginrummy.server.sockets.frames import Connection, Identity
+from ginrummy.server.sockets.frames import Connection, Identity, release
 
 log = logging.getLogger("ginrummy.server.sockets")
 
@@ -96,20 +95,9 @@ class ChouetteSocket:
         self.forwarder = asyncio.create_task(self._forward(self.sub))
 
     async def close(self) -> None:
-        if self.forwarder is not None:
-            self.forwarder.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.forwarder
-            self.forwarder = None
-        if self.sub is not None:
-            self.sub.close()
-            self.sub = None
-        if self.counted:
-            self.counted = False
-            if self.position is None:
-                await self.room.watch(-1)
-            else:
-                await self.room.disconnect(self.position)
+        forwarder, sub, counted = self.forwarder, self.sub, self.counted
+        self.forwarder, self.sub, self.counted = None, None, False
+        await release(self.room, self.position, forwarder, sub, counted)
 
     @property
     def version(self) -> int | None:
@@ -184,16 +172,14 @@ class ChouetteSocket:
         await self.send_view(force=True)
 
     async def _chat(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
-        if not self.conn.chat_bucket.take():
-            raise RoomError("rate_limited", "one chat message per second; slow down")
+        self.conn.check_chat_rate()
         position = self.position
         player = self.identity.player if position is None else room.player_of.get(position)
         await room.chat.say(position, player, fields.get("text"), fields.get("phrase"))
 
     async def _team_chat(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
         position = self._own()
-        if not self.conn.chat_bucket.take():
-            raise RoomError("rate_limited", "one chat message per second; slow down")
+        self.conn.check_chat_rate()
         await room.team_say(position, fields.get("text"), fields.get("phrase"))
 
     async def _act(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
