@@ -275,7 +275,9 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
 
     async def started(self, remaining_ms: int | None = None) -> None:
         """Created or rebuilt: run the clocks (the move timer with the time it had left
-        when the server stopped), the computer and the deals that wait for nobody."""
+        when the server stopped), the computer and the deals that wait for nobody;
+        follow what other instances write and who is connected there."""
+        self.follow()
         await self._settle((), remaining_ms=remaining_ms)
 
     async def take_in(self, stored: StoredRoom) -> bool:

@@ -16,6 +16,7 @@ from ginrummy.engine import Rules
 from ginrummy.server.room.chat import Chat
 from ginrummy.server.room.context import RoomContext, room_topic
 from ginrummy.server.room.errors import RoomError
+from ginrummy.server.room.follower import follow
 from ginrummy.server.room.lease import LeaseKeeper
 from ginrummy.server.room.log import Versioned
 from ginrummy.server.room.presence import PRESENCE_LIFETIME, Presence, key_label
@@ -67,6 +68,7 @@ class RoomBase(Generic[D]):
         self.presence = Presence(self.id, ctx.instance_id, settle_s, keys)
         # What the room's people say: ``room.chat.say`` and ``room.chat.history``.
         self.chat = Chat(self.id, self.topic, ctx.store, ctx.bus, ctx.clock, self.spectator_chat)
+        self.follower: asyncio.Task[None] | None = None
 
     @property
     def current(self) -> Versioned:
@@ -119,15 +121,18 @@ class RoomBase(Generic[D]):
         """The running move timer's time left, to save on an orderly stop."""
         return self.duties.move_clock.left()
 
-    def more_tasks(self) -> Iterable[asyncio.Task[None] | None]:
-        """Tasks of the room beyond its duties' (the two-player room's follower)."""
-        return ()
+    def follow(self) -> None:
+        """Follow the room's notices while it is loaded, socket or not: the other
+        instances' presence (an instance that loads it for the lobby or the lease runs
+        its grace periods too) and what they write (it may hold the lease)."""
+        sub = self.ctx.bus.subscribe(self.topic)
+        self.follower = asyncio.create_task(follow(self, sub))
 
     def stop_tasks(self) -> list[asyncio.Task[None]]:
-        """Cancel the duties' tasks and the room's own (not the caller). The lease is
-        not released: ``RoomManager`` does that."""
+        """Cancel the duties' tasks and the follower (not the caller). The lease is not
+        released: ``RoomManager`` does that."""
         current = asyncio.current_task()
-        running = (*self.duties.tasks(), *self.more_tasks())
+        running = (*self.duties.tasks(), self.follower)
         tasks = [t for t in running if t is not None and t is not current]
         for task in tasks:
             task.cancel()

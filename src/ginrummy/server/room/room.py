@@ -9,7 +9,6 @@ published (nor the in-memory state changed) before the store has the events.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -22,7 +21,6 @@ from ginrummy.server.room.base import RoomBase
 from ginrummy.server.room.context import RoomContext
 from ginrummy.server.room.duties import Duties
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.follower import follow
 from ginrummy.server.room.log import REPLAY_ERRORS, History, Snapshot, news
 from ginrummy.server.room.master import Change, Table
 from ginrummy.server.room.outcome import outcome
@@ -63,7 +61,6 @@ class Room(RoomBase[Duties]):
         self.history: History[Snapshot] = History(snapshot)
         self._public = presenter.PublicPart(self.rules)
         self.duties = Duties(self, ctx)
-        self.follower: asyncio.Task[None] | None = None
 
     # --- reading --------------------------------------------------------------------
 
@@ -337,9 +334,6 @@ class Room(RoomBase[Duties]):
         """A computer to move, a move timer or a grace period running."""
         return self.duties.work_due()
 
-    def more_tasks(self) -> tuple[asyncio.Task[None] | None]:
-        return (self.follower,)  # and the duties' tasks: RoomBase.stop_tasks
-
     def schedule_bot(self) -> None:
         """Start the computer's move if it is its turn and it is not already thinking."""
         self.duties.schedule_computer()
@@ -358,10 +352,3 @@ class Room(RoomBase[Duties]):
         for seat, p in list(self.player_of.items()):
             if p.id == player.id:
                 self.player_of[seat] = player
-
-    def follow(self) -> None:
-        """Follow the room's notices while it is loaded, socket or not: the other
-        instances' presence (an instance that loads it for the lobby or the lease runs
-        its grace periods too) and what they write (it may hold the lease)."""
-        sub = self.ctx.bus.subscribe(self.topic)
-        self.follower = asyncio.create_task(follow(self, sub))

@@ -74,7 +74,10 @@ class ChouetteSocket:
             self.sub = self.conn.rooms.bus.subscribe(
                 room.topic, limit=self.conn.settings.socket_queue, on_overflow=self.conn.fell_behind
             )
-            await room.catch_up()
+            if await room.catch_up():
+                # News this instance was never told of (its writer may have died between
+                # writing and telling): the room's other sockets reload it too.
+                await self.conn.rooms.bus.publish(room.topic, {"kind": "resync"})
             if position is not None:
                 await room.connect(position)
                 self.counted = True
@@ -120,6 +123,8 @@ class ChouetteSocket:
             elif kind == "resync":
                 await self.send_view(force=True)
             elif isinstance(notice.get("version"), int):
+                if notice["version"] > self.room.current.version:
+                    await self._catch_up(notice["version"])  # written by another instance
                 await self._event(notice)
 
     async def _presence(self, notice: Mapping[str, Any]) -> None:
@@ -131,6 +136,12 @@ class ChouetteSocket:
         self.seen = seen
         players = presenter.players(room, room.current)
         await self.conn.send({"type": "presence", "players": players, "watchers": room.watching})
+
+    async def _catch_up(self, version: int) -> None:
+        try:
+            await self.room.catch_up(version)
+        except RoomError as exc:
+            log.warning("room %s: cannot follow a notice: %s", self.room.id, exc.message)
 
     async def _event(self, notice: Mapping[str, Any]) -> None:
         version = int(notice["version"])
