@@ -156,3 +156,19 @@ def test_one_person_with_computers_is_waited_for(monkeypatch: Any) -> None:
             assert view["view"]["chouette"]["phase"] == "match"
             assert view["players"][0]["grace_remaining_ms"] is None
             assert view["view"]["chouette"]["absent"] == []
+
+
+def test_the_timer_waits_while_the_server_is_down(tmp_path: Path, monkeypatch: Any) -> None:
+    fix_draw(monkeypatch, "Ks 2c 3d")  # the creator is box and decides first
+    db = f"sqlite:///{tmp_path / 'game.sqlite3'}"
+    with client(db, test_clock=True) as c:
+        room, token = open_table(c, ["me", "bot:casual", "bot:casual"], timer=10)
+        _advance(c, 4)
+    with client(db, test_clock=True) as c:
+        with c.websocket_connect("/ws") as ws:
+            table = Table(room)
+            table.sit(0, ws, token)
+            assert table.latest[0]["timer"]["remaining_ms"] == 6000
+            _advance(c, 6)
+            over = table.read_until(0, lambda m: m["view"]["chouette"]["phase"] == "settled")
+        assert over["view"]["chouette"]["settlements"][-1]["result"]["forfeit"] == "timeout"

@@ -292,13 +292,15 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
     async def take_in(self, stored: StoredRoom) -> bool:
         self.seats = seats_by_position(stored.seats)
         newer = [e for e in stored.events if e.seq > self.current.version]
+        if not newer:
+            return False  # nothing to settle: the clocks run on as they are
         try:
             snaps = fold_all(self.current, newer)
         except REPLAY_ERRORS as exc:
             self.damaged(exc)
         await self.load_players()
         await self._settle(snaps)
-        return bool(snaps)
+        return True
 
     # --- sockets and presence -------------------------------------------------------
 
