@@ -172,3 +172,31 @@ def test_the_timer_waits_while_the_server_is_down(tmp_path: Path, monkeypatch: A
             _advance(c, 6)
             over = table.read_until(0, lambda m: m["view"]["chouette"]["phase"] == "settled")
         assert over["view"]["chouette"]["settlements"][-1]["result"]["forfeit"] == "timeout"
+
+
+def test_a_partner_leaving_changes_neither_the_decision_nor_its_time(monkeypatch: Any) -> None:
+    fix_draw(monkeypatch, "Kd Ks 2c")  # 1 box, 0 captain, 2 partner
+    with client(test_clock=True, grace_seconds=60) as c:
+        room, token = open_table(c, ["me", "friend", "friend"], timer=100)
+        tokens = {0: token}
+        for _ in range(2):
+            joined, position = join(c, room)
+            tokens[position] = joined
+        table = Table(room)
+        with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
+            table.sit(0, w0, tokens[0])
+            table.sit(1, w1, tokens[1])
+            with c.websocket_connect("/ws") as w2:
+                table.sit(2, w2, tokens[2])
+            v = table.latest[1]["version"]
+            w1.send_json({"type": "act", "version": v, "action": "pass"})  # the box passes
+            asked = table.catch_up(0, v + 1)
+            assert asked["timer"]["position"] == 0
+            _advance(c, 60)  # the partner's grace period is over: marked absent
+            gone = table.read_until(0, lambda m: m["view"]["chouette"]["absent"] == [2])
+            assert gone["version"] == v + 2
+            assert gone["timer"] == {"position": 0, "remaining_ms": 40_000, "total_ms": 100_000}
+            # The captain's move on the view before the partner left still counts.
+            w0.send_json({"type": "act", "version": v + 1, "action": "pass"})
+            moved = table.read_until_frame(0, lambda m: m["type"] in ("event", "error"))
+            assert (moved["type"], moved["kind"], moved["position"]) == ("event", "action", 0)

@@ -32,6 +32,7 @@ class ChouetteDuties(DutiesBase):
         self._room = room
         super().__init__(room.id, ctx, lambda: room.current, self._computer_act, room.catch_up)
         self.auto: asyncio.Task[None] | None = None  # a deal or next match nobody waits for
+        self._decision: tuple[int, int] | None = None  # the one the move clock runs for
 
     def rearm(self, remaining_ms: int | None = None) -> None:
         """After a change: the clock of the person to move, the grace periods, the
@@ -42,6 +43,12 @@ class ChouetteDuties(DutiesBase):
         seat = None
         if table is not None and turn is not None and room.person(turn):
             seat = seat_of(table, turn)
+        decision = None if seat is None else room.current.decision
+        if decision is not None and decision == self._decision and remaining_ms is None:
+            # A partner left or came back meanwhile: the same decision keeps its time.
+            left = self.move_clock.left()
+            remaining_ms = None if left is None else left.remaining_ms
+        self._decision = decision
         total = room.rules.move_timer_seconds
         if self.move_clock.arm(seat, room.current.version, total, remaining_ms):
             self.lease.want()

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ginrummy.engine import GinRummyError, MatchState, Rules, parse_cards
-from ginrummy.engine.chouette import ChouetteTable, apply, new_table
+from ginrummy.engine.chouette import ChouetteTable, Leave, Return, apply, new_table
 from ginrummy.engine.chouette_record import parse_event
 from ginrummy.server.room.log import fold_each, following
 from ginrummy.server.store import Event
@@ -36,6 +36,15 @@ class Snap:
     def match(self) -> MatchState | None:
         """The match the box and the captain play now (what the computer driver reads)."""
         return None if self.table is None else self.table.match
+
+    @property
+    def decision(self) -> tuple[int, int] | None:
+        """Which decision the table waits for: the match, and its count of the events
+        that move the game on (a partner leaving or coming back does not)."""
+        if self.table is None:
+            return None
+        moving = sum(1 for e in self.table.events if not isinstance(e, Leave | Return))
+        return (self.table.number, moving)
 
 
 def fold(snap: Snap, event: Event) -> Snap:

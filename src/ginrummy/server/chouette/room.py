@@ -130,8 +130,16 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
 
     # --- commands (each under the lock) ---------------------------------------------
 
+    def same_decision(self, version: int) -> int:
+        """The version a move or advice of ``version`` stands for: the current one if
+        only presence or readiness was written since (the decision is the same)."""
+        then = self.history.at(version)
+        now = self.current
+        same = then.version == version and then.decision == now.decision
+        return now.version if same else version
+
     async def act(self, position: int, version: int, text: str) -> None:
-        await self._run(lambda b: master.act(b, position, version, text))
+        await self._run(lambda b: master.act(b, position, self.same_decision(version), text))
 
     async def ready(self, position: int) -> None:
         await self._run(lambda b: master.ready(b, position))
@@ -204,6 +212,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         """A partner's advice, told to the team's sockets (nothing is written)."""
         async with self.lock:
             self.check_alive()
+            version = self.same_decision(version)
             named, pointed = master.check_advice(self.board, position, version, action, card)
             name = self.seats[position].name
             notice = advice_notice(version, position, name, False, named, pointed)
@@ -214,6 +223,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         captain's view)."""
         async with self.lock:
             self.check_alive()
+            version = self.same_decision(version)
             helpers = master.check_ask(self.board, position, version)
             table = self.current.table
             assert table is not None
