@@ -233,3 +233,19 @@ def test_the_captain_resigns_for_the_team(monkeypatch: Any) -> None:
         assert record["events"][-1] == "forfeit 0 resigned"
         games = c.get("/api/me", headers=auth(str(tokens[0]))).json()["games"]
         assert games == []  # chouette seats are not listed (docs/protocol.md)
+
+
+def test_two_player_messages_are_not_for_a_chouette_socket() -> None:
+    with client() as c:
+        room, token = open_table(c, ["me", "bot:casual", "bot:casual"])
+        with c.websocket_connect("/ws") as ws:
+            table = Table(room)
+            table.sit(0, ws, token)
+            for message in (
+                {"type": "tips", "on": True},
+                {"type": "tip"},
+                {"type": "seed", "seed": "0" * 64},
+                {"type": "claim"},
+                {"type": "new_match"},
+            ):
+                assert _error(table, 0, message) == "bad_message"
