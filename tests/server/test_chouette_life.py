@@ -105,6 +105,8 @@ def test_a_partner_who_leaves_is_skipped_and_a_captain_who_leaves_forfeits(
         chouette = over["view"]["chouette"]
         result = chouette["settlements"][-1]["result"]
         assert (result["forfeit"], result["forfeited_by"]) == ("abandoned", "two")
+        events = [(f["kind"], f["position"]) for f in table.frames[1] if f["type"] == "event"]
+        assert ("forfeit", 0) in events and ("leave", 0) in events and ("return", 2) in events
         assert chouette["phase"] == "settled" and sum(chouette["ledger"]) == 0
 
 

@@ -223,7 +223,7 @@ def end_by_forfeit(board: Board, position: int, reason: ForfeitReason) -> Change
     if seat_of(table, position) is None:
         raise RoomError("not_playing", "only the box or the captain can lose the match")
     b = _Log(board.snap)
-    b.table("forfeit", Forfeit(position, reason))
+    b.table("forfeit", Forfeit(position, reason), position=position)
     return b.change(f"position {position} forfeits ({reason.value})")
 
 
@@ -235,9 +235,9 @@ def away(board: Board, position: int, gone: bool) -> Change:
         return Change()
     b = _Log(board.snap)
     if gone:
-        b.table("leave", Leave(position))
+        b.table("leave", Leave(position), position=position)
     else:
-        b.table("return", Return(position))
+        b.table("return", Return(position), position=position)
     return b.change(f"position {position} {'left' if gone else 'is back'}")
 
 
