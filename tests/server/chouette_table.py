@@ -4,7 +4,8 @@ plain legal choice for the person to move."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -26,6 +27,24 @@ def join(c: TestClient, room: str) -> tuple[str, int]:
     r = c.post(f"/api/chouette/{room}/join", json={}, headers=auth(token))
     assert r.status_code == 200, r.text
     return token, r.json()["position"]
+
+
+def join_all(c: TestClient, room: str, token: str, count: int) -> dict[int, str]:
+    """The tokens by position: the creator's, then of ``count`` people who join."""
+    tokens = {0: token}
+    for _ in range(count):
+        joined, position = join(c, room)
+        tokens[position] = joined
+    return tokens
+
+
+@contextmanager
+def creator_table(c: TestClient, room: str, token: str) -> Iterator[Table]:
+    """A ``Table`` with one socket: the creator's, at position 0."""
+    with c.websocket_connect("/ws") as ws:
+        table = Table(room)
+        table.sit(0, ws, token)
+        yield table
 
 
 def chouette_hello(ws: WebSocketTestSession, room: str, token: str | None) -> list[Message]:

@@ -9,6 +9,7 @@ from typing import Any
 from .chouette_table import (
     RotationCheck,
     Table,
+    creator_table,
     fix_draw,
     join,
     next_match,
@@ -24,9 +25,7 @@ def test_a_table_with_two_computers_plays_a_match_and_the_next_starts() -> None:
         info = c.get(f"/api/chouette/{room}", headers=auth(token)).json()
         assert info["kind"] == "chouette" and info["players"] == 3
         assert info["status"] == "playing" and info["your_position"] == 0
-        with c.websocket_connect("/ws") as ws:
-            table = Table(room)
-            table.sit(0, ws, token)
+        with creator_table(c, room, token) as table:
             settled = play_match(table, 0, {0})
             chouette = settled["view"]["chouette"]
             assert sum(chouette["ledger"]) == 0

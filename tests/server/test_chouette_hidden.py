@@ -17,7 +17,7 @@ from ginrummy.engine.chouette import BOX, TEAM, ChouetteTable
 from ginrummy.engine.views import view_for_seat
 from ginrummy.server.chouette.log import Snap, fold_all
 
-from .chouette_table import Message, Table, join, open_table, play_match
+from .chouette_table import Message, Table, join_all, open_table, play_match
 from .helpers import client
 
 SPECTATOR = "spectator"
@@ -88,11 +88,7 @@ def _sniff(seats: list[str]) -> dict[str, int]:
     spectator connected, and check every frame every socket received."""
     with client() as c:
         room, token = open_table(c, seats, target_score=50)
-        tokens = {0: token}
-        for p in range(1, len(seats)):
-            if seats[p] == "friend":
-                joined, position = join(c, room)
-                tokens[position] = joined
+        tokens = join_all(c, room, token, seats.count("friend"))
         people = set(tokens)
         table = Table(room)
         with ExitStack() as stack:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from .chouette_table import Table, fix_draw, join, open_table
+from .chouette_table import Table, creator_table, fix_draw, join, join_all, open_table
 from .helpers import auth, client, identity, receive, receive_until
 
 SPECTATOR = "spectator"
@@ -66,9 +66,7 @@ def test_seats_fill_in_order_and_a_full_table_refuses_more() -> None:
 def test_nothing_moves_before_every_seat_is_taken() -> None:
     with client() as c:
         room, token = open_table(c, ["me", "friend", "friend"])
-        with c.websocket_connect("/ws") as ws:
-            table = Table(room)
-            table.sit(0, ws, token)
+        with creator_table(c, room, token) as table:
             version = table.latest[0]["version"]
             for message in (
                 {"type": "act", "version": version, "action": "pass"},
@@ -77,17 +75,14 @@ def test_nothing_moves_before_every_seat_is_taken() -> None:
                 {"type": "next_match"},
             ):
                 assert _error(table, 0, message) == "table_not_full"
-            ws.send_json({"type": "resync"})
+            table.sockets[0].send_json({"type": "resync"})
             assert table.read_until_frame(0, lambda m: m["type"] == "view")["version"] == version
 
 
 def _three(c: TestClient) -> tuple[Table, dict[Any, str | None], Any]:
     """Kd, Ks, 2c: position 1 is box, 0 captain, 2 partner; all people, and a spectator."""
     room, token = open_table(c, ["me", "friend", "friend"])
-    tokens: dict[Any, str | None] = {0: token}
-    for _ in range(2):
-        joined, position = join(c, room)
-        tokens[position] = joined
+    tokens: dict[Any, str | None] = {**join_all(c, room, token, 2)}
     tokens[SPECTATOR] = None
     return Table(room), tokens, room
 
@@ -238,9 +233,7 @@ def test_the_captain_resigns_for_the_team(monkeypatch: Any) -> None:
 def test_two_player_messages_are_not_for_a_chouette_socket() -> None:
     with client() as c:
         room, token = open_table(c, ["me", "bot:casual", "bot:casual"])
-        with c.websocket_connect("/ws") as ws:
-            table = Table(room)
-            table.sit(0, ws, token)
+        with creator_table(c, room, token) as table:
             for message in (
                 {"type": "tips", "on": True},
                 {"type": "tip"},

@@ -11,7 +11,17 @@ from starlette.testclient import TestClient
 
 from ginrummy.server.app import create_app
 
-from .chouette_table import Table, fix_draw, join, open_table, people_wait, play_match, step
+from .chouette_table import (
+    Table,
+    creator_table,
+    fix_draw,
+    join,
+    join_all,
+    open_table,
+    people_wait,
+    play_match,
+    step,
+)
 from .helpers import auth, client, settings
 
 
@@ -25,9 +35,7 @@ def test_a_table_survives_a_restart(tmp_path: Path, monkeypatch: Any) -> None:
     db = f"sqlite:///{tmp_path / 'game.sqlite3'}"
     with client(db) as c:
         room, token = open_table(c, ["me", "bot:casual", "bot:casual"], target_score=50)
-        with c.websocket_connect("/ws") as ws:
-            table = Table(room)
-            table.sit(0, ws, token)
+        with creator_table(c, room, token) as table:
             after = 0
             for _ in range(6):
                 after = step(table, 0, {0}, after)["version"]
@@ -36,9 +44,7 @@ def test_a_table_survives_a_restart(tmp_path: Path, monkeypatch: Any) -> None:
     with client(db) as c:
         info = c.get(f"/api/chouette/{room}", headers=auth(token)).json()
         assert info["your_position"] == 0 and info["version"] == before["version"]
-        with c.websocket_connect("/ws") as ws:
-            table = Table(room)
-            table.sit(0, ws, token)
+        with creator_table(c, room, token) as table:
             again = table.latest[0]
             assert again["version"] == before["version"]
             assert again["view"] == before["view"]
@@ -52,9 +58,7 @@ def test_the_box_runs_out_of_time(monkeypatch: Any) -> None:
     fix_draw(monkeypatch, "Ks 2c 3d")  # the creator is box; the box decides first
     with client(test_clock=True) as c:
         room, token = open_table(c, ["me", "bot:casual", "bot:casual"], timer=10)
-        with c.websocket_connect("/ws") as ws:
-            table = Table(room)
-            table.sit(0, ws, token)
+        with creator_table(c, room, token) as table:
             timer = table.latest[0]["timer"]
             assert timer == {"position": 0, "remaining_ms": 10_000, "total_ms": 10_000}
             _advance(c, 10)
@@ -73,10 +77,7 @@ def test_a_partner_who_leaves_is_skipped_and_a_captain_who_leaves_forfeits(
     fix_draw(monkeypatch, "Kd Ks 2c")  # 1 box, 0 captain, 2 partner
     with client(test_clock=True, grace_seconds=60) as c:
         room, token = open_table(c, ["me", "friend", "friend"])
-        tokens = {0: token}
-        for _ in range(2):
-            joined, position = join(c, room)
-            tokens[position] = joined
+        tokens = join_all(c, room, token, 2)
         table = Table(room)
         with c.websocket_connect("/ws") as w1:
             table.sit(1, w1, tokens[1])
@@ -151,9 +152,7 @@ def test_one_person_with_computers_is_waited_for(monkeypatch: Any) -> None:
         with c.websocket_connect("/ws") as ws:
             Table(room).sit(0, ws, token)
         _advance(c, 600)
-        with c.websocket_connect("/ws") as ws:
-            table = Table(room)
-            table.sit(0, ws, token)
+        with creator_table(c, room, token) as table:
             view = table.latest[0]
             assert view["view"]["chouette"]["phase"] == "match"
             assert view["players"][0]["grace_remaining_ms"] is None
@@ -167,9 +166,7 @@ def test_the_timer_waits_while_the_server_is_down(tmp_path: Path, monkeypatch: A
         room, token = open_table(c, ["me", "bot:casual", "bot:casual"], timer=10)
         _advance(c, 4)
     with client(db, test_clock=True) as c:
-        with c.websocket_connect("/ws") as ws:
-            table = Table(room)
-            table.sit(0, ws, token)
+        with creator_table(c, room, token) as table:
             assert table.latest[0]["timer"]["remaining_ms"] == 6000
             _advance(c, 6)
             over = table.read_until(0, lambda m: m["view"]["chouette"]["phase"] == "settled")
@@ -180,10 +177,7 @@ def test_a_partner_leaving_changes_neither_the_decision_nor_its_time(monkeypatch
     fix_draw(monkeypatch, "Kd Ks 2c")  # 1 box, 0 captain, 2 partner
     with client(test_clock=True, grace_seconds=60) as c:
         room, token = open_table(c, ["me", "friend", "friend"], timer=100)
-        tokens = {0: token}
-        for _ in range(2):
-            joined, position = join(c, room)
-            tokens[position] = joined
+        tokens = join_all(c, room, token, 2)
         table = Table(room)
         with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
             table.sit(0, w0, tokens[0])
