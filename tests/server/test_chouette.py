@@ -80,3 +80,23 @@ def test_rotation_of_four_with_a_computer(monkeypatch: Any) -> None:
     with client() as c:
         check = _rotation(c, ["me", "friend", "friend", "bot:casual"], matches=3)
     assert check.box_stayed + check.box_changed == 2
+
+
+def test_five_at_a_table_one_person_and_four_computers() -> None:
+    with client() as c:
+        seats = ["me", "bot:casual", "bot:beginner", "bot:casual", "bot:beginner"]
+        room, token = open_table(c, seats, target_score=50)
+        info = c.get(f"/api/chouette/{room}").json()
+        assert info["players"] == 5 and [s["bot"] for s in info["seats"][1:]] == [
+            "casual",
+            "beginner",
+            "casual",
+            "beginner",
+        ]
+        with creator_table(c, room, token) as table:
+            settled = play_match(table, 0, {0})
+            chouette = settled["view"]["chouette"]
+            assert len(chouette["order"]) == 4 and sum(chouette["ledger"]) == 0
+            box = chouette["box"]
+            value = chouette["settlements"][-1]["value"]
+            assert abs(chouette["ledger"][box]) == 4 * value  # the box pays or wins 4 times
