@@ -3,8 +3,9 @@
 three- and a four-player table, checked against the room's own log.
 
 The box never receives a card of the team's hand (beyond what the team took from the
-pile in sight of all), nor advice or team chat; a partner receives the captain's hand
-and nothing else hidden; a spectator no hidden card; nobody a card of the stock."""
+pile in sight of all), nor advice or team chat (live or in the history a reload gets);
+a partner receives the captain's hand and nothing else hidden; a spectator no hidden
+card; nobody a card of the stock."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ginrummy.engine.chouette import BOX, TEAM, ChouetteTable
 from ginrummy.engine.views import view_for_seat
 from ginrummy.server.chouette.log import Snap, fold_all
 
-from .chouette_table import Message, Table, join_all, open_table, play_match
+from .chouette_table import Message, Table, chouette_hello, join_all, open_table, play_match
 from .helpers import client
 
 SPECTATOR = "spectator"
@@ -100,24 +101,35 @@ def _sniff(seats: list[str]) -> dict[str, int]:
             listener = next((p for p in info["order"] if p in people and p != talker), talker)
             said = table.read_until_frame(listener, lambda m: m["type"] == "team_chat")
             assert said["message"]["text"] == "we take the box"
+            for key, tok in [*sorted(tokens.items()), (SPECTATOR, None)]:  # reloads
+                with c.websocket_connect("/ws") as again:
+                    table.frames[key].extend(chouette_hello(again, room, tok))
             settled = play_match(table, 0, people, advice=True)
             assert settled["view"]["chouette"]["phase"] == "settled"
             for key in table.sockets:  # everything sent before the match ended
                 table.catch_up(key, settled["version"])
         tables = _tables(c, room)
     frames = [(k, f) for k, fs in table.frames.items() for f in fs]
+    for key in (info["box"], SPECTATOR):  # nor in any other frame (a history included)
+        assert not [f for f in table.frames[key] if "we take the box" in json.dumps(f)]
     return {
         "checked": sum(_check(k, f, tables) for k, f in frames),
         "advice": sum(f["type"] == "advice" for _, f in frames),
         "team_chat": sum(f["type"] == "team_chat" for _, f in frames),
+        "team_history": sum(
+            f["type"] == "team_chat_history" and "we take the box" in json.dumps(f)
+            for _, f in frames
+        ),
     }
 
 
 def test_three_players_each_socket_gets_only_what_its_role_may_see() -> None:
     seen = _sniff(["me", "friend", "friend"])
     assert seen["checked"] > 100 and seen["advice"] > 0 and seen["team_chat"] >= 1
+    assert seen["team_history"] == 2  # the reloads of the two team members
 
 
 def test_four_players_each_socket_gets_only_what_its_role_may_see() -> None:
     seen = _sniff(["me", "friend", "friend", "friend"])
     assert seen["checked"] > 100 and seen["advice"] > 0 and seen["team_chat"] >= 2
+    assert seen["team_history"] == 3

@@ -5,8 +5,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ginrummy.server.store import QuickEntry
+from ginrummy.server.store import ChatLine, QuickEntry
 from ginrummy.server.store.sqlite import SCHEMA, SCHEMA_VERSION, SQLiteStore
+from ginrummy.server.store.sqlite_schema import CHAT_AND_QUEUE
 
 from .helpers import auth, client, create, identity
 
@@ -67,6 +68,37 @@ async def test_a_version_4_file_gets_confirmed_quick_entries(tmp_path: Path) -> 
     finally:
         await store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
     assert "confirmed" in {r[1] for r in db.execute("PRAGMA table_info(quick_queue)")}
+    db.close()
+
+
+V6_CHAT = """
+INSERT INTO rooms VALUES ('r1', 'room', '{}', 1.0, '{}');
+INSERT INTO chat VALUES ('r1', 1, 2.0, 'one', 'p_ann', 'Ann#abcd', 'hi', NULL);
+PRAGMA user_version=6;
+"""
+
+
+async def test_a_version_6_file_gets_chat_channels(tmp_path: Path) -> None:
+    path = tmp_path / "v6.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(SCHEMA + CHAT_AND_QUEUE.replace("    channel TEXT NOT NULL DEFAULT '',\n", ""))
+    db.executescript(V6_CHAT)
+    assert "channel" not in {r[1] for r in db.execute("PRAGMA table_info(chat)")}
+    db.close()
+    store = SQLiteStore(path)
+    await store.open()
+    try:  # the old lines are the room's; a team's channel starts empty
+        assert [line.text for line in await store.recent_chat("r1", 50)] == ["hi"]
+        assert await store.recent_chat("r1", 50, "team:1") == []
+        assert (
+            await store.add_chat("r1", ChatLine(0, 3.0, "0", "p", "P#1", "go", None), 50, "team:1")
+            == 2
+        )
+        assert [line.text for line in await store.recent_chat("r1", 50, "team:1")] == ["go"]
+    finally:
+        await store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     db.close()

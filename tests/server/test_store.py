@@ -198,6 +198,22 @@ async def test_chat_lines_are_numbered_per_room_and_the_newest_kept(store: Store
         await store.add_chat("nope", _line("lost"), keep=3)
 
 
+async def test_chat_channels_keep_their_own_lines_numbered_across_the_room(store: Store) -> None:
+    await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [])
+    said = [
+        await store.add_chat("r1", _line(f"{channel or 'room'} {n}"), 2, channel)
+        for n in range(3)
+        for channel in ("", "team:1", "team:2")
+    ]
+    assert said == list(range(1, 10))  # one numbering for the room's channels
+    room = [(line.seq, line.text) for line in await store.recent_chat("r1", 50)]
+    assert room == [(4, "room 1"), (7, "room 2")]  # the newest 2 of its channel
+    team = [(line.seq, line.text) for line in await store.recent_chat("r1", 50, "team:1")]
+    assert team == [(5, "team:1 1"), (8, "team:1 2")]
+    assert [line.seq for line in await store.recent_chat("r1", 1, "team:2")] == [9]
+    assert await store.recent_chat("r1", 50, "team:3") == []
+
+
 async def test_chat_lines_said_at_once_get_distinct_numbers(store: Store) -> None:
     await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [])
     seqs = await asyncio.gather(*(store.add_chat("r1", _line(f"{n}"), 50) for n in range(12)))

@@ -68,7 +68,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         self.seats: dict[int, SeatInfo] = dict(seats)
         self.player_of: dict[int, Player] = {}
         self.history: History[Snap] = History(snap)
-        self.team_chat = TeamChat()
+        self.team_chat = TeamChat(self.id, ctx.store, ctx.clock)
         self.duties = ChouetteDuties(self, ctx)
 
     # --- reading --------------------------------------------------------------------
@@ -244,10 +244,9 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         player = self.player_of.get(position)
         if player is None:
             raise RoomError("chat_closed", "only players with an identity may chat")
-        line = self.team_chat.message(
-            table.number, position, player, text, phrase, self.ctx.clock.now()
-        )
-        notice = for_team({"kind": "team_chat", "message": line}, self.team())
+        # Write before tell: a socket on any instance reads the history from the store.
+        line = await self.team_chat.message(table.number, position, player, text, phrase)
+        notice = for_team({"kind": "team_chat", "message": line}, table.order)
         await self.ctx.bus.publish(self.topic, notice)
 
     async def _run(self, command: Callable[[Board], Change]) -> None:

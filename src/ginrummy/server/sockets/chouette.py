@@ -89,7 +89,7 @@ class ChouetteSocket:
                 {"type": "chat_history", "messages": await room.chat.history()},
             ]
             if room.in_team(position) and snap.table is not None:
-                team = room.team_chat.history(snap.table.number)
+                team = await room.team_chat.history(snap.table.number)
                 first.append({"type": "team_chat_history", "messages": team})
         except BaseException:
             await self.close()

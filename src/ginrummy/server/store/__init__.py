@@ -5,6 +5,7 @@ Drivers load lazily: PostgreSQL's (asyncpg, Alembic) come with ``ginrummy[postgr
 from __future__ import annotations
 
 from ginrummy.server.store.base import (
+    ROOM_CHAT,
     Chat,
     ChatLine,
     Clock,
@@ -59,6 +60,7 @@ def open_store(url: str) -> Store:
 
 
 __all__ = [
+    "ROOM_CHAT",
     "Chat",
     "ChatLine",
     "Clock",

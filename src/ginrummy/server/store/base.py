@@ -277,16 +277,27 @@ class Leases(Protocol):
         """Give the room's lease up if ``holder`` has it (else do nothing)."""
 
 
+ROOM_CHAT = ""
+"""The chat channel of everyone in a room (other channels have a smaller audience)."""
+
+
 class Chat(Protocol):
-    """Each room's newest chat lines."""
+    """Each room's newest chat lines, by channel: ``ROOM_CHAT`` is read by every socket
+    of the room; any other name by an audience its room picks (a chouette team's is
+    ``team:<match>``, docs/protocol.md "Chouette rooms"). Lines are numbered per room
+    across its channels."""
 
-    async def add_chat(self, room_id: str, line: ChatLine, keep: int) -> int:
-        """Append ``line`` to the room's chat and return its ``seq``, numbered here (the
-        given one is ignored) so that lines said on two instances never share one.
-        Only the newest ``keep`` lines of the room are kept."""
+    async def add_chat(
+        self, room_id: str, line: ChatLine, keep: int, channel: str = ROOM_CHAT
+    ) -> int:
+        """Append ``line`` to the room's ``channel`` and return its ``seq``, numbered
+        here (the given one is ignored) so that lines said on two instances never share
+        one. Only the newest ``keep`` lines of the channel are kept."""
 
-    async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
-        """The room's newest ``limit`` chat lines, oldest first."""
+    async def recent_chat(
+        self, room_id: str, limit: int, channel: str = ROOM_CHAT
+    ) -> list[ChatLine]:
+        """The newest ``limit`` lines of the room's ``channel``, oldest first."""
 
 
 class QuickQueue(Protocol):

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ginrummy.server.store.base import (
+    ROOM_CHAT,
     ChatLine,
     Clock,
     Event,
@@ -35,7 +36,8 @@ class MemoryStore:
         self._players: dict[str, Player] = {}  # by id
         self._player_of: dict[str, str] = {}  # identity hash -> player id
         self._results: list[ResultRow] = []
-        self._chat: dict[str, list[ChatLine]] = {}  # room -> its newest lines
+        self._chat: dict[tuple[str, str], list[ChatLine]] = {}  # (room, channel) -> lines
+        self._chat_seq: dict[str, int] = {}  # room -> its last line's seq
         self._quick: dict[str, QuickEntry] = {}  # identity hash -> entry, in arrival order
         self._confirmed: dict[str, float] = {}  # identity hash -> when its entry was confirmed
         self._leases: dict[str, tuple[str, float]] = {}  # key -> holder, expiry (monotonic)
@@ -160,17 +162,21 @@ class MemoryStore:
         if current is not None and current[0] == holder:
             del self._leases[room_id]
 
-    async def add_chat(self, room_id: str, line: ChatLine, keep: int) -> int:
+    async def add_chat(
+        self, room_id: str, line: ChatLine, keep: int, channel: str = ROOM_CHAT
+    ) -> int:
         if room_id not in self._rooms:
             raise StoreConflict(f"room {room_id} does not exist")
-        lines = self._chat.setdefault(room_id, [])
-        seq = lines[-1].seq + 1 if lines else 1
+        lines = self._chat.setdefault((room_id, channel), [])
+        seq = self._chat_seq[room_id] = self._chat_seq.get(room_id, 0) + 1
         lines.append(replace(line, seq=seq))
         del lines[:-keep]
         return seq
 
-    async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
-        return self._chat.get(room_id, [])[-limit:]
+    async def recent_chat(
+        self, room_id: str, limit: int, channel: str = ROOM_CHAT
+    ) -> list[ChatLine]:
+        return self._chat.get((room_id, channel), [])[-limit:]
 
     def _live(self, e: QuickEntry, stale_after: float, now: float) -> bool:
         return e.room is not None or self._confirmed[e.identity_hash] > now - stale_after

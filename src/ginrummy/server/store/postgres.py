@@ -33,6 +33,7 @@ from sqlalchemy.pool import NullPool
 
 from ginrummy.server.store import sql
 from ginrummy.server.store.base import (
+    ROOM_CHAT,
     ChatLine,
     Clock,
     Event,
@@ -299,20 +300,24 @@ class PostgresStore:
     async def release_lease(self, room_id: str, holder: str) -> None:
         await self._write(lambda c: c.execute(pg(sql.RELEASE_LEASE), room_id, holder))
 
-    async def add_chat(self, room_id: str, line: ChatLine, keep: int) -> int:
+    async def add_chat(
+        self, room_id: str, line: ChatLine, keep: int, channel: str = ROOM_CHAT
+    ) -> int:
         async def write(c: Any) -> int:
             # Lock the room's row against other chat writers only (a move's insert into
             # events takes FOR KEY SHARE, which this lock lets through).
             await c.execute("SELECT 1 FROM rooms WHERE id = $1 FOR NO KEY UPDATE", room_id)
             seq: int = await c.fetchval(pg(sql.NEXT_CHAT_SEQ), room_id)
-            await c.execute(pg(sql.INSERT_CHAT), *sql.chat_values(room_id, seq, line))
-            await c.execute(pg(sql.TRIM_CHAT), room_id, seq - keep)
+            await c.execute(pg(sql.INSERT_CHAT), *sql.chat_values(room_id, channel, seq, line))
+            await c.execute(pg(sql.TRIM_CHAT), *sql.trim_chat_values(room_id, channel, keep))
             return seq
 
         return await self._write(write)
 
-    async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
-        rows = await self._rows(pg(sql.RECENT_CHAT), room_id, limit)
+    async def recent_chat(
+        self, room_id: str, limit: int, channel: str = ROOM_CHAT
+    ) -> list[ChatLine]:
+        rows = await self._rows(pg(sql.RECENT_CHAT), room_id, channel, limit)
         return [sql.chat_of(r) for r in reversed(rows)]
 
     async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:

@@ -99,9 +99,15 @@ SELECT_TOURNAMENT_IDENTITIES = (
 RELEASE_LEASE = "DELETE FROM leases WHERE room = ? AND holder = ?"
 
 NEXT_CHAT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE room = ?"
-INSERT_CHAT = f"INSERT INTO chat (room, {CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-TRIM_CHAT = "DELETE FROM chat WHERE room = ? AND seq <= ?"
-RECENT_CHAT = f"SELECT {CHAT_COLUMNS} FROM chat WHERE room = ? ORDER BY seq DESC LIMIT ?"
+INSERT_CHAT = f"INSERT INTO chat (room, channel, {CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+# The channel's lines older than its newest ``keep`` (room, channel, room, channel, keep).
+TRIM_CHAT = (
+    "DELETE FROM chat WHERE room = ? AND channel = ? AND seq <= (SELECT seq FROM chat"
+    " WHERE room = ? AND channel = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)"
+)
+RECENT_CHAT = (
+    f"SELECT {CHAT_COLUMNS} FROM chat WHERE room = ? AND channel = ? ORDER BY seq DESC LIMIT ?"
+)
 
 DROP_QUICK = "DELETE FROM quick_queue WHERE identity_hash = ?"
 FORGET_PAIRINGS = "DELETE FROM quick_queue WHERE room IS NOT NULL AND since < ?"
@@ -196,8 +202,13 @@ def result_of(r: Sequence[Any]) -> ResultRow:
     )  # fmt: skip
 
 
-def chat_values(room_id: str, seq: int, line: ChatLine) -> tuple[Any, ...]:
-    return (room_id, seq, line.t, line.seat, line.player, line.tag, line.text, line.phrase)
+def chat_values(room_id: str, channel: str, seq: int, line: ChatLine) -> tuple[Any, ...]:
+    said = (line.t, line.seat, line.player, line.tag, line.text, line.phrase)
+    return (room_id, channel, seq, *said)
+
+
+def trim_chat_values(room_id: str, channel: str, keep: int) -> tuple[Any, ...]:
+    return (room_id, channel, room_id, channel, keep)
 
 
 def chat_of(row: Sequence[Any]) -> ChatLine:

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from ginrummy.server.store import sql
 from ginrummy.server.store.base import (
+    ROOM_CHAT,
     ChatLine,
     Clock,
     Event,
@@ -41,6 +42,7 @@ from ginrummy.server.store.base import (
 from ginrummy.server.store.outcomes import settle
 from ginrummy.server.store.sqlite_schema import (
     CHAT_AND_QUEUE,
+    CHAT_CHANNEL,
     LEASES_OF_ANY_KEY,
     QUEUE_CONFIRMED,
     SCHEMA,
@@ -192,6 +194,8 @@ class SQLiteStore:
                 )
             db.executescript(SCHEMA)
             db.executescript(CHAT_AND_QUEUE)
+            if "channel" not in {row[1] for row in db.execute("PRAGMA table_info(chat)")}:
+                db.execute(CHAT_CHANNEL)  # before version 7
             columns = {row[1] for row in db.execute("PRAGMA table_info(quick_queue)")}
             if "confirmed" not in columns:  # a version-4 file
                 db.execute(QUEUE_CONFIRMED)
@@ -314,19 +318,23 @@ class SQLiteStore:
     async def release_lease(self, room_id: str, holder: str) -> None:
         await self._write(lambda db: db.execute(sql.RELEASE_LEASE, (room_id, holder)))
 
-    async def add_chat(self, room_id: str, line: ChatLine, keep: int) -> int:
+    async def add_chat(
+        self, room_id: str, line: ChatLine, keep: int, channel: str = ROOM_CHAT
+    ) -> int:
         # The write transaction (BEGIN IMMEDIATE) holds the file's lock: no other
         # process numbers a line of this room meanwhile.
         def write(db: sqlite3.Connection) -> int:
             seq: int = db.execute(sql.NEXT_CHAT_SEQ, (room_id,)).fetchone()[0]
-            db.execute(sql.INSERT_CHAT, sql.chat_values(room_id, seq, line))
-            db.execute(sql.TRIM_CHAT, (room_id, seq - keep))
+            db.execute(sql.INSERT_CHAT, sql.chat_values(room_id, channel, seq, line))
+            db.execute(sql.TRIM_CHAT, sql.trim_chat_values(room_id, channel, keep))
             return seq
 
         return await self._write(write)
 
-    async def recent_chat(self, room_id: str, limit: int) -> list[ChatLine]:
-        rows = await self._rows(sql.RECENT_CHAT, room_id, limit)
+    async def recent_chat(
+        self, room_id: str, limit: int, channel: str = ROOM_CHAT
+    ) -> list[ChatLine]:
+        rows = await self._rows(sql.RECENT_CHAT, room_id, channel, limit)
         return [sql.chat_of(r) for r in reversed(rows)]
 
     async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:

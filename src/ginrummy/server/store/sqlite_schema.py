@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # Version 2 (public play) only adds tables: a version-1 file is upgraded in place by
 # the CREATE TABLE IF NOT EXISTS below; its identities get a player on first use.
 # Version 3 (several instances) adds the leases table the same way.
@@ -12,6 +12,8 @@ SCHEMA_VERSION = 6
 # Version 6 adds tournaments (TOURNAMENTS) and leases of any key (a tournament's lease is
 # "t:<id>", not a room): a version-5 file's leases table loses its foreign key
 # (LEASES_OF_ANY_KEY copies it over, leases held included).
+# Version 7 adds chat.channel (a chouette team's chat is kept beside the room's): a
+# version-6 file gets the column from CHAT_CHANNEL, its lines in the room's channel ''.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identities (
     token_hash TEXT PRIMARY KEY,
@@ -96,6 +98,7 @@ CREATE TABLE IF NOT EXISTS chat (
     tag TEXT NOT NULL,
     text TEXT,
     phrase TEXT,
+    channel TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (room, seq)
 );
 CREATE TABLE IF NOT EXISTS quick_queue (
@@ -109,6 +112,7 @@ CREATE TABLE IF NOT EXISTS quick_queue (
 );
 CREATE INDEX IF NOT EXISTS quick_queue_waiting ON quick_queue(rules, since) WHERE room IS NULL;
 """
+CHAT_CHANNEL = "ALTER TABLE chat ADD COLUMN channel TEXT NOT NULL DEFAULT ''"
 QUEUE_CONFIRMED = "ALTER TABLE quick_queue ADD COLUMN confirmed REAL NOT NULL DEFAULT 0"
 TOURNAMENTS = """
 CREATE TABLE IF NOT EXISTS tournaments (
