@@ -103,8 +103,11 @@ def _scored_round(r: ScoredRound) -> dict[str, Any]:
 
 
 def _match_result(m: MatchResult | None) -> dict[str, Any] | None:
-    if m is None:
-        return None
+    return None if m is None else encode_match_result(m)
+
+
+def encode_match_result(m: MatchResult) -> dict[str, Any]:
+    """A finished match: who won, the totals and their parts, a forfeit if any."""
     return {
         "winner": m.winner.label,
         "round_points": _pair(m.round_points),
