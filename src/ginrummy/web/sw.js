@@ -10,7 +10,7 @@ const CACHE = `${PREFIX}${BUILD.version}`;
 /** @type {Record<string, string>} */
 const FILES = BUILD.files;
 // The page's own routes (main.js routeOf): all are the one page kept under "/".
-const PAGE_ROUTE = /^\/(?:lobby|leaderboard|r\/[^/]+(?:\/review\/(?:one|two))?|p\/[^/]+|d\/[^/]+|t\/[^/]+)?\/?$/;
+const PAGE_ROUTE = /^\/(?:lobby|leaderboard|r\/[^/]+(?:\/review\/(?:one|two))?|c\/[^/]+|p\/[^/]+|d\/[^/]+|t\/[^/]+)?\/?$/;
 
 /**
  * A file of this build, checked: its ETag names the hash the build expects. The HTTP

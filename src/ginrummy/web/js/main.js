@@ -22,6 +22,8 @@ import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
 import { afterPaint, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
 import { confirmSeed, seedMessage } from "./fair/seed.js";
+import { chouettePlay } from "./chouette/play.js";
+import { applyChouetteMessage } from "./chouette/state.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -86,6 +88,10 @@ function limits() {
 const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits });
 const tournaments = tournamentPlay({ store, say, navigate: (path) => navigate(path) });
 const reviews = reviewJob({ store });
+const chouette = chouettePlay({
+  store, say, navigate: (path) => navigate(path), send: (msg) => socket?.send(msg) ?? false,
+  connect: (room, asPlayer) => openSocket(room, asPlayer), adoptNickname: (name) => play.adoptNickname(name), limits,
+});
 
 // ---------------------------------------------------------------- routes
 
@@ -131,6 +137,7 @@ function enter(route) {
   if (needsConnection(store.get())) return;
   if (route.device && room) enterDevice(room);
   else if (route.name === "room" && room) enterRoom(room);
+  else if (route.name === "chouette" && room) chouette.enter(room);
   else if (route.name === "lobby") play.enterLobby();
   else if (route.name === "player" && player) {
     play.enterPage(() => api.player(player));
@@ -174,7 +181,7 @@ setInterval(() => {
   const state = store.get();
   const now = performance.now();
   play.tickQuick(now);
-  if (state.route.name === "room" && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
+  if ((state.route.name === "room" || state.route.name === "chouette") && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
 }, 250);
 
 async function enterHome() {
@@ -274,7 +281,7 @@ function receive(raw) {
   /** @type {ServerMessage} */
   const msg = { ...raw, receivedAt: performance.now() };
   const before = store.get();
-  const { state, announce } = applyMessage(before, msg);
+  const { state, announce } = before.route.name === "chouette" ? applyChouetteMessage(before, msg) : applyMessage(before, msg);
   let next = state;
   if (msg.type === "error" && msg.code === "stale_version") socket?.send({ type: "resync" });
   if (wantsTip(next) && socket?.send({ type: "tip" })) {
@@ -382,7 +389,7 @@ const commands = {
     navigate("/", { replace: true });
   },
   "device-record": async () => { if (socket && "finishedRecord" in socket) (await device).download(socket); },
-  "open-room": () => createGame("room"),
+  "open-room": () => (Number(store.get().home.form.players) > 2 ? chouette.create() : createGame("room")),
   join: () => join(),
   lang: async (code) => {
     await loadLanguage(code);
@@ -430,16 +437,20 @@ const commands = {
 
 attachInput(document.body, {
   act,
-  cmd: (name, arg, el) => commands[name]?.(arg, el),
+  cmd: (name, arg, el) => {
+    const own = store.get().route.name === "chouette" ? chouette.commands[name] : undefined;
+    return own ? own(arg) : commands[name]?.(arg, el);
+  },
   navigate: (path) => navigate(path),
   field: (name, value, el) => {
     if (name === "chatDraft") store.update((s) => ({ ...s, chat: { ...s.chat, draft: value } }), { silent: true });
     else if (name === "nickname") store.update((s) => ({ ...s, lobby: { ...s.lobby, nickname: value, nicknameSaved: false } }), { silent: true });
     else if (name.startsWith("tform.")) tournaments.field(name.slice("tform.".length), value, el);
     else if (name.includes(".")) play.lobbyField(name, value, el);
+    else if (name === "teamDraft") chouette.teamDraft(value);
     else if (name === "joinName") store.update((s) => ({ ...s, room: { ...s.room, joinName: value } }), { silent: true });
     else {
-      const rerender = name === "preset";
+      const rerender = name === "preset" || name === "players";
       store.update((s) => ({ ...s, home: { ...s.home, form: { ...s.home.form, [name]: value } } }), { silent: !rerender });
     }
   },

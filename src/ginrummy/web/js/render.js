@@ -7,19 +7,20 @@ import { renderLobby } from "./lobby.js";
 import { renderTournament, renderTournamentsSection } from "./tournament.js";
 import { renderPlayer, renderLeaderboard } from "./stats.js";
 import { renderReview } from "./review.js";
-import { renderChat } from "./chat.js";
+import { renderChat, renderTeamChat } from "./chat.js";
 import { connectionText } from "./status.js";
 import { needsConnection } from "./offline.js";
 
 import { renderHome, nameMax, field } from "./home.js";
 import { renderTable, renderInvite } from "./table.js";
 import { renderDeviceNotes, renderDevicePage } from "./device/page.js";
+import { renderChouetteTable } from "./chouette/table.js";
 
 /** @typedef {import("./types.js").State} State */
 
 /** @type {Record<string, (state: State) => (HTMLElement|null)[]>} */
 const PAGES = {
-  room: renderRoom, lobby: (state) => [...renderLobby(state), renderTournamentsSection(state)],
+  room: renderRoom, chouette: renderRoom, lobby: (state) => [...renderLobby(state), renderTournamentsSection(state)],
   player: renderPlayer, leaderboard: renderLeaderboard, tournament: renderTournament, review: renderReview,
 };
 
@@ -36,17 +37,21 @@ export function render(state, { topbar, main, now = 0 }) {
     if (state.view) main.replaceChildren(h("div", { class: "table-area" }, ...renderDeviceNotes(state), ...renderTable(state, now)));
     else main.replaceChildren(...renderDevicePage(state));
     main.className = "page page-room page-device";
-  } else if (route === "room" && state.room.phase === "table" && state.view) {
-    // The chat panel stays in place across renders; only the table area is replaced.
+  } else if ((route === "room" || route === "chouette") && state.room.phase === "table" && state.view) {
+    // The chat panels stay in place across renders; only the table area is replaced.
     let area = main.querySelector(":scope > .table-area");
     if (!area) {
       area = h("div", { class: "table-area" });
       main.replaceChildren(area);
     }
-    area.replaceChildren(...renderTable(state, now));
-    const chat = renderChat(state);
-    if (chat.parentNode !== main) main.append(chat);
-    main.className = "page page-room with-chat";
+    area.replaceChildren(...(route === "chouette" ? renderChouetteTable(state, now) : renderTable(state, now)));
+    const side = [renderChat(state)];
+    // The team's chat: team members only (the box is never sent it).
+    const c = state.chouette;
+    if (route === "chouette" && c?.info && c.position !== null && c.position !== c.info.box) side.push(renderTeamChat(state));
+    for (const panel of [...main.children]) if (panel !== area && !side.includes(/** @type {HTMLElement} */ (panel))) panel.remove();
+    for (const panel of side) if (panel.parentNode !== main) main.append(panel);
+    main.className = `page page-room with-chat${route === "chouette" ? " page-chouette" : ""}`;
   } else if (needsConnection(state)) {
     main.replaceChildren(renderOffline());
     main.className = `page page-${route} page-offline`;
@@ -106,14 +111,16 @@ function renderRoom(state) {
   const room = state.room;
   if (room.phase === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
   if (room.phase === "unknown") return [messagePanel(t("join.unknown"))];
-  if (room.phase === "nospect") return [messagePanel(`${t("join.full")} ${t("join.no_spectators")}`)];
+  const full = state.route.name === "chouette" ? "chouette.join.full" : "join.full";
+  if (room.phase === "nospect") return [messagePanel(`${t(full)} ${t("join.no_spectators")}`)];
   if (room.phase === "join") return [renderJoin(state)];
+  const chouette = state.route.name === "chouette";
   if (!state.view) {
     return [h("div", { class: "panel" },
       h("p", { role: "status", "aria-label": t("status.label") }, connectionText(state) ?? t("status.connecting")),
-      renderInvite(state))];
+      chouette ? null : renderInvite(state))];
   }
-  return renderTable(state);
+  return chouette ? renderChouetteTable(state) : renderTable(state);
 }
 
 /** A page that needs the server, while the browser has no network. */
@@ -138,9 +145,11 @@ function messagePanel(text) {
  */
 function renderJoin(state) {
   const info = state.room.info;
-  const host = info?.seats?.one?.name ?? info?.seats?.two?.name;
+  const table = state.room.chouette;
+  const host = table ? table.seats?.find(Boolean)?.name : info?.seats?.one?.name ?? info?.seats?.two?.name;
   return h("section", { class: "panel join", "aria-labelledby": "join-h" },
-    h("h1", { id: "join-h" }, t("join.title")),
+    h("h1", { id: "join-h" }, t(table ? "chouette.join.title" : "join.title")),
+    table ? h("p", {}, t("chouette.join.text", { n: table.players, free: table.seats.filter((s) => !s).length })) : null,
     host ? h("p", {}, t("join.text", { name: host })) : null,
     state.room.error ? h("p", { class: "notice error", role: "alert" }, state.room.error) : null,
     field("join-name", t("join.name"), h("input", {

@@ -14,7 +14,7 @@ export const SEATS = ["one", "two"];
 /**
  * The one button between rounds or after a match.
  * @typedef {object} Between
- * @property {"next-round"|"new-match"} cmd  the command the button sends
+ * @property {"next-round"|"new-match"|"next-match"} cmd  the command the button sends
  * @property {string} label                  its catalogue key
  * @property {boolean} disabled              already asked: waiting for the other seat
  */
@@ -45,16 +45,40 @@ export function displaySeats(state) {
 }
 
 /**
+ * Whether this page's user plays `seat` (a chouette partner sees the team's seat, the
+ * captain's, without playing it: docs/rules.md §8).
+ * @param {State} state
+ * @param {Seat|null|undefined} seat
+ */
+export function isMine(state, seat) {
+  return Boolean(seat && state.seat && seat === state.seat && state.chouette?.role !== "partner");
+}
+
+/**
  * How a seat is called on this page: "You", the name it was taken with, or a fallback.
+ * At a chouette table seat one is the box and seat two the captain of the moment.
  * @param {State} state
  * @param {Seat|null|undefined} seat
  */
 export function seatName(state, seat) {
   if (!seat) return "";
-  if (seat === state.seat) return t("name.you");
+  if (isMine(state, seat)) return t("name.you");
   const player = state.players?.[seat] ?? state.info?.seats?.[seat];
   if (player?.name) return player.name;
   return player?.bot ? t("name.computer") : t("name.player");
+}
+
+/**
+ * How a side of the match is called: at a chouette table the box and the team (seat two
+ * is the whole team there, not only its captain), else the seat's name.
+ * @param {State} state
+ * @param {Seat|null|undefined} seat
+ */
+export function sideName(state, seat) {
+  const c = state.chouette;
+  if (!c?.info || !seat) return seatName(state, seat);
+  if (seat === "one") return c.position === c.info.box ? t("name.you") : t("chouette.side.box", { name: seatName(state, "one") });
+  return c.position !== null && c.position !== c.info.box ? t("chouette.side.your_team") : t("chouette.side.team");
 }
 
 /**
@@ -64,7 +88,7 @@ export function seatName(state, seat) {
  */
 export function forfeitText(state, result) {
   if (!result?.forfeit || !result.forfeited_by) return "";
-  const mine = state.seat && result.forfeited_by === state.seat;
+  const mine = isMine(state, result.forfeited_by);
   const key = `forfeit.${result.forfeit}${mine ? ".you" : ""}`;
   return has(key) ? t(key, { name: seatName(state, result.forfeited_by) }) : "";
 }
@@ -108,7 +132,7 @@ function betweenButton(state) {
  * @param {string[]} actions
  * @param {string} topName
  */
-function yourTurnText(phase, actions, topName) {
+export function yourTurnText(phase, actions, topName) {
   const offers = (/** @type {string} */ prefix) => actions.some((a) => a.startsWith(prefix));
   if (phase === "first_upcard" && actions.includes("take") && actions.includes("pass")) {
     return t("status.you_first_upcard", { card: topName });
