@@ -234,6 +234,11 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "claim": {},
     "resign": {},
     "seed": {"seed": ((str,), True), "commitment": ((str,), False)},
+    # chouette rooms (docs/protocol.md, "Chouette rooms")
+    "advice": {"version": ((int,), True), "action": ((str,), False), "card": ((str,), False)},
+    "ask_advice": {"version": ((int,), True)},
+    "team_chat": {"text": ((str,), False), "phrase": ((str,), False)},
+    "next_match": {"version": ((int,), False)},
 }
 
 

@@ -28,7 +28,6 @@ class Snap:
 
     version: int
     table: ChouetteTable | None  # None only before the ``chouette`` event
-    seated: frozenset[int] = frozenset()  # positions taken through ``seat`` events
     ready: frozenset[int] = frozenset()  # people ready for the next round
     wishes: frozenset[int] = frozenset()  # people who want the next match
 
@@ -45,8 +44,8 @@ def fold(snap: Snap, event: Event) -> Snap:
     p = event.payload
     after = replace(snap, version=event.seq)
     if event.kind == "chouette":
-        table = new_table(Rules.from_dict(dict(p["rules"])), parse_cards(str(p["drawn"])))
-        return replace(after, table=table)
+        opened = new_table(Rules.from_dict(dict(p["rules"])), parse_cards(str(p["drawn"])))
+        return replace(after, table=opened)
     table = snap.table
     if table is None:
         raise GinRummyError(f"event {event.seq} ({event.kind}) before the table was set up")
@@ -58,8 +57,8 @@ def fold(snap: Snap, event: Event) -> Snap:
             return replace(after, table=moved, ready=frozenset(), wishes=frozenset())
         return replace(after, table=moved)
     position = int(p["position"])
-    if event.kind == "seat":
-        return replace(after, seated=snap.seated | {position})
+    if event.kind == "seat":  # a seat taken: the seats themselves are the store's
+        return after
     if event.kind == "ready":
         return replace(after, ready=snap.ready | {position})
     if event.kind == "next_wish":

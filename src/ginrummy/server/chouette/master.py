@@ -17,14 +17,13 @@ from ginrummy.engine import (
     GinRummyError,
     MatchPhase,
     Rules,
-    Seat,
     parse_card,
 )
 from ginrummy.engine.chouette import (
     BOX,
     TEAM,
+    ChouetteEvent,
     ChouetteTable,
-    Deal,
     Forfeit,
     Leave,
     NextMatch,
@@ -33,8 +32,6 @@ from ginrummy.engine.chouette import (
     legal_actions,
     seat_of,
 )
-from ginrummy.engine.chouette import apply as apply_table
-from ginrummy.engine.chouette_record import ChouetteEvent
 from ginrummy.engine.views import view_for_seat
 from ginrummy.fairness import new_seed
 from ginrummy.protocol import ProtocolError, decode_action
@@ -148,6 +145,28 @@ def act(board: Board, position: int, version: int, text: str) -> Change:
     return b.change(f"position {position} plays {shown}")
 
 
+def _round_due(board: Board, ready: frozenset[int]) -> bool:
+    """Between rounds, and the box and the captain who plays next (the people among
+    them) are ready."""
+    table = board.table
+    between = table.match.phase is MatchPhase.DEAL and bool(table.match.rounds)
+    players = (table.box, table.captain)
+    done = all(p in ready or not board.person(p) for p in players)
+    return table.phase is TablePhase.MATCH and between and done
+
+
+def _match_due(board: Board, wishes: frozenset[int]) -> bool:
+    """After a settled match, every person present wants the next (one at least)."""
+    table = board.table
+    present = [p for p in range(table.players) if board.person(p) and p not in table.absent]
+    return table.phase is TablePhase.SETTLED and bool(present) and set(present) <= wishes
+
+
+def _next_match(b: _Log, board: Board) -> None:
+    b.table("next_match", NextMatch())
+    _deal(b, board)
+
+
 def ready(board: Board, position: int) -> Change:
     """``position`` is ready for the next round; it is dealt once the box and the
     captain who plays it (the people among them) are."""
@@ -158,9 +177,7 @@ def ready(board: Board, position: int) -> Change:
     b = _Log(board.snap)
     if position not in board.snap.ready:
         b.add("ready", {"position": position})
-    done = board.snap.ready | {position}
-    players = (table.box, table.captain)
-    if all(p in done or not board.person(p) for p in players):
+    if _round_due(board, board.snap.ready | {position}):
         _deal(b, board)
     return b.change(f"position {position} ready")
 
@@ -173,12 +190,27 @@ def wish_next(board: Board, position: int) -> Change:
     b = _Log(board.snap)
     if position not in board.snap.wishes:
         b.add("next_wish", {"position": position})
-    done = board.snap.wishes | {position}
-    people = [p for p in range(table.players) if board.person(p) and p not in table.absent]
-    if all(p in done for p in people):
-        b.table("next_match", NextMatch())
-        _deal(b, board)
+    if _match_due(board, board.snap.wishes | {position}):
+        _next_match(b, board)
     return b.change(f"position {position} wants the next match")
+
+
+def auto_due(board: Board) -> bool:
+    """A deal or a next match waits for nobody (computers are always ready)."""
+    if board.snap.table is None or not board.full:
+        return False
+    return _round_due(board, board.snap.ready) or _match_due(board, board.snap.wishes)
+
+
+def auto(board: Board) -> Change:
+    """The deal or the next match that waits for nobody, if any."""
+    b = _Log(board.snap)
+    if board.snap.table is not None and board.full:
+        if _round_due(board, board.snap.ready):
+            _deal(b, board)
+        elif _match_due(board, board.snap.wishes):
+            _next_match(b, board)
+    return b.change("dealt: nobody to wait for")
 
 
 def end_by_forfeit(board: Board, position: int, reason: ForfeitReason) -> Change:
@@ -241,9 +273,10 @@ def check_advice(
 def _captain_decides(board: Board, version: int) -> None:
     if version != board.snap.version:
         raise RoomError(
-            "stale_version", f"you advised on version {version}, the table is at {board.snap.version}"
+            "stale_version",
+            f"you advised on version {version}, the table is at {board.snap.version}",
         )
-    if board.table.match.turn is not Seat.TWO:
+    if board.table.match.turn is not TEAM:
         raise RoomError("nothing_to_advise", "the captain has no decision to take now")
 
 

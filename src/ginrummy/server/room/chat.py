@@ -34,6 +34,16 @@ def valid_chat(raw: str) -> str:
         raise RoomError("bad_chat", str(exc)) from None
 
 
+def checked_chat(text: str | None, phrase: str | None) -> tuple[str | None, str | None]:
+    """A message's text (cleaned) or stock phrase, exactly one of them; ``bad_chat``."""
+    if (text is None) == (phrase is None):
+        raise RoomError("bad_chat", "send either 'text' or 'phrase'")
+    if phrase is not None and phrase not in limits.PHRASE_KEYS:
+        keys = ", ".join(limits.PHRASE_KEYS)
+        raise RoomError("bad_chat", f"phrase must be one of {keys}")
+    return (None if text is None else valid_chat(text)), phrase
+
+
 def chat_message(line: ChatLine) -> dict[str, Any]:
     """A stored chat line as ``chat`` and ``chat_history`` carry it."""
     return {
@@ -66,13 +76,7 @@ class Chat:
             raise RoomError("chat_closed", "spectators may not chat in this room")
         if player is None:
             raise RoomError("chat_closed", "only players with an identity may chat")
-        if (text is None) == (phrase is None):
-            raise RoomError("bad_chat", "send either 'text' or 'phrase'")
-        if phrase is not None and phrase not in limits.PHRASE_KEYS:
-            keys = ", ".join(limits.PHRASE_KEYS)
-            raise RoomError("bad_chat", f"phrase must be one of {keys}")
-        if text is not None:
-            text = valid_chat(text)
+        text, phrase = checked_chat(text, phrase)
         label = None if seat is None else key_label(seat)
         now = round(self._clock.now(), 3)
         line = ChatLine(0, now, label, player.id, players_.tag(player), text, phrase)

@@ -63,7 +63,7 @@ class Binding(Protocol):
 
 
 Opener = Callable[["Connection", Mapping[str, Any]], Awaitable[None]]
-"""Binds a connection by its first message's fields (``RoomSocket.hello``)."""
+"""Binds a connection by its first message's fields (``hello``)."""
 
 
 class Identity:

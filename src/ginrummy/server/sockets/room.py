@@ -67,14 +67,10 @@ class RoomSocket:
     # --- binding ----------------------------------------------------------------------
 
     @classmethod
-    async def hello(cls, conn: Connection, fields: Mapping[str, Any]) -> None:
-        """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no such
-        room, no spectators) leaves the socket bound as it was."""
+    async def bind_to(cls, conn: Connection, room: Room, fields: Mapping[str, Any]) -> None:
+        """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no
+        spectators) leaves the socket bound as it was."""
         rooms = conn.rooms
-        conn.limits.lookups.check(conn.address)  # a room looked up by id, as over HTTP
-        room = await rooms.get(str(fields["room"]))
-        if room is None:
-            raise RoomError("unknown_room", "there is no such room")
         token_hash = Identity.hash_of(fields.get("token"))
         seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
