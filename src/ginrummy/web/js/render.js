@@ -45,12 +45,12 @@ export function render(state, { topbar, main, now = 0 }) {
       main.replaceChildren(area);
     }
     area.replaceChildren(...(route === "chouette" ? renderChouetteTable(state, now) : renderTable(state, now)));
-    const side = [renderChat(state)];
-    // The team's chat: team members only (the box is never sent it).
-    const c = state.chouette;
-    if (route === "chouette" && c?.info && c.position !== null && c.position !== c.info.box) side.push(renderTeamChat(state));
-    for (const panel of [...main.children]) if (panel !== area && !side.includes(/** @type {HTMLElement} */ (panel))) panel.remove();
-    for (const panel of side) if (panel.parentNode !== main) main.append(panel);
+    if (route === "chouette") {
+      placeChouetteChats(main, state);
+    } else {
+      const chat = renderChat(state);
+      if (chat.parentNode !== main) main.append(chat);
+    }
     main.className = `page page-room with-chat${route === "chouette" ? " page-chouette" : ""}`;
   } else if (needsConnection(state)) {
     main.replaceChildren(renderOffline());
@@ -61,6 +61,25 @@ export function render(state, { topbar, main, now = 0 }) {
   }
   document.body.classList.toggle("four-colour", state.fourColour);
   document.title = pageTitle(state);
+}
+
+/**
+ * A chouette table's chats, one column beside the table: the room's, and the team's for
+ * team members (the box is never sent it). The panels are kept across renders.
+ * @param {HTMLElement} main
+ * @param {State} state
+ */
+function placeChouetteChats(main, state) {
+  let side = main.querySelector(":scope > .side-panels");
+  if (!side) {
+    side = h("div", { class: "side-panels" });
+    main.append(side);
+  }
+  const c = state.chouette;
+  const panels = [renderChat(state)];
+  if (c?.info && c.position !== null && c.position !== c.info.box) panels.push(renderTeamChat(state));
+  for (const el of [...side.children]) if (!panels.includes(/** @type {HTMLElement} */ (el))) el.remove();
+  panels.forEach((panel, i) => { if (side.children[i] !== panel) side.insertBefore(panel, side.children[i] ?? null); });
 }
 
 /**

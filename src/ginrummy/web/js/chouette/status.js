@@ -4,7 +4,7 @@
 // two-player ones: the box and the captain play an ordinary round.
 import { t } from "../i18n.js";
 import { cardName } from "../cards.js";
-import { connectionText, forfeitText, seatName, sideName, yourTurnText } from "../status.js";
+import { connectionText, forfeitText, isMine, seatName, sideName, yourTurnText } from "../status.js";
 import { playsNextRound, positionName, tableFull } from "./state.js";
 
 /** @typedef {import("../types.js").State} State */
@@ -59,6 +59,16 @@ export function roleText(state) {
 }
 
 /**
+ * "The match is over: you win." / "… your team wins." / "… Box Ann wins."
+ * @param {State} state
+ */
+function matchOverText(state) {
+  const winner = state.view?.table.match_result?.winner;
+  if (isMine(state, winner)) return t("chouette.status.over_you");
+  return t("status.match_over", { name: sideName(state, winner) });
+}
+
+/**
  * The sentence of the "Game status" region and the buttons of a chouette table.
  * @param {State} state
  * @returns {TableStatus}
@@ -80,8 +90,7 @@ export function chouetteStatus(state) {
     const taken = c.players.filter(Boolean).length;
     parts.push(t("chouette.status.waiting", { n: taken, m: c.info.players }));
   } else if (table.match_phase === "over" || c.info.phase === "settled") {
-    const winner = table.match_result?.winner;
-    parts.push(t("status.match_over", { name: sideName(state, winner) }));
+    parts.push(matchOverText(state));
     const forfeit = forfeitText(state, table.match_result);
     if (forfeit) parts.push(forfeit);
   } else if (table.match_phase === "deal" || table.round_phase === "over") {

@@ -1,0 +1,206 @@
+"""Chouette in the browser (docs/rules.md §8, issue 13): three people in three browser
+contexts play a match to its end with advice given and taken, then the next match starts
+with the right box and dealer; two people and a computer player do the same. Every
+click goes by role and accessible name."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import (
+    CH_DE,
+    CH_EN,
+    ChouetteWords,
+    chouette_role,
+    join_chouette,
+    ledger,
+    open_chouette,
+    status,
+    try_decide,
+)
+
+pytestmark = pytest.mark.browser
+
+Seat = tuple[str, Any, ChouetteWords]  # name, page, words
+
+
+def wait_all_seated(seats: list[Seat]) -> None:
+    for _, page, w in seats:
+        expect(status(page, w.base)).not_to_contain_text(w.waiting, timeout=20_000)
+        expect(status(page, w.base)).to_contain_text(re.compile(f"{w.box}|{w.captain}|{w.partner}"))
+
+
+def roles(seats: list[Seat]) -> dict[str, Seat]:
+    return {chouette_role(page, w): (name, page, w) for name, page, w in seats}
+
+
+def play_until_captain_decides(seats: list[Seat], captain: Seat, rng: random.Random) -> None:
+    """The others play (the box may move first) until the captain has a decision."""
+    _, page, w = captain
+    deadline = time.monotonic() + 60
+    while w.base.your_turn not in status(page, w.base).inner_text():
+        assert time.monotonic() < deadline, "the captain never had a decision"
+        for _, other, ow in seats:
+            if other is not page:
+                try_decide(other, rng, ow.base)
+
+
+def click_highlighted(page: Any) -> str:
+    """The captain takes the advice: the control the suggestion lit up, by its name."""
+    lit = page.locator(".felt .recommended").first
+    expect(lit).to_be_visible()
+    name = str(lit.get_attribute("aria-label") or lit.inner_text()).strip()
+    page.get_by_role("button", name=name, exact=True).click()
+    return name
+
+
+def give_and_take_advice(partner: Seat, captain: Seat) -> None:
+    """The partner points at a card and suggests an action; the captain sees both with the
+    partner's name, the suggested control highlighted, and plays it."""
+    p_name, p_page, pw = partner
+    c_name, c_page, cw = captain
+    hand = p_page.get_by_role("group", name=re.compile(c_name))
+    first_card = hand.get_by_role("button").first
+    card_name = first_card.get_attribute("aria-label")
+    first_card.click()
+    advice = c_page.get_by_role("complementary", name=cw.advice)
+    expect(advice).to_contain_text(p_name)
+    suggest = p_page.get_by_role("button", name=re.compile("^" + re.escape(pw.suggest)))
+    expect(suggest.first).to_be_visible()
+    choice = suggest.first.inner_text()
+    suggest.first.click()
+    expect(suggest.first).to_have_attribute("aria-pressed", "true")
+    # A partner's newer suggestion replaces their older one.
+    expect(advice.get_by_role("listitem")).to_have_count(1)
+    expect(advice.get_by_role("listitem")).not_to_contain_text(str(card_name))
+    expect(advice).to_contain_text(p_name)
+    taken = click_highlighted(c_page)
+    # The move is made: the suggestions of that decision are gone for everyone.
+    expect(c_page.get_by_role("complementary", name=cw.advice)).to_have_count(0)
+    assert taken and choice
+
+
+def team_chat_stays_in_team(partner: Seat, captain: Seat, box: Seat) -> None:
+    p_name, p_page, pw = partner
+    _, c_page, cw = captain
+    _, b_page, bw = box
+    team = p_page.get_by_role("region", name=pw.team_chat)
+    team.get_by_role("textbox", name=pw.message).fill("Keep the spades!")
+    team.get_by_role("button", name=pw.send).click()
+    expect(c_page.get_by_role("log", name=cw.team_chat)).to_contain_text("Keep the spades!")
+    expect(b_page.get_by_role("log", name=bw.team_chat)).to_have_count(0)
+    expect(b_page.get_by_role("log", name="Chat")).not_to_contain_text("Keep the spades!")
+
+
+def play_to_match_end(seats: list[Seat], rng: random.Random, limit_s: float = 300) -> None:
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        over = 0
+        for _, page, w in seats:
+            if w.base.match_over in status(page, w.base).inner_text():
+                over += 1
+                continue
+            try_decide(page, rng, w.base)
+        if over == len(seats):
+            return
+    raise AssertionError("the chouette match did not end in time")
+
+
+def check_settled(seats: list[Seat]) -> dict[str, int]:
+    _, page, w = seats[0]
+    expect(page.get_by_role("heading", name=re.compile("Settlement of match 1"))).to_be_visible()
+    book = ledger(page, w)
+    assert sum(book.values()) == 0 and any(book.values()), book
+    return book
+
+
+def next_match(seats: list[Seat]) -> None:
+    for _, page, w in seats:
+        page.get_by_role("button", name=w.next_match).click()
+    for _, page, w in seats:
+        expect(status(page, w.base)).not_to_contain_text(w.base.match_over, timeout=20_000)
+
+
+def check_next_box_and_dealer(before: dict[str, Seat], after: dict[str, Seat]) -> None:
+    """docs/rules.md §8: the winner of the last round is box; for three players the
+    former partner meets them first and deals."""
+    assert after["captain"][0] == before["partner"][0]
+    new_box_name, new_box_page, nw = after["box"]
+    assert new_box_name in (before["box"][0], before["captain"][0])
+    dealer_row = new_box_page.get_by_role("row", name=re.compile(re.escape(before["partner"][0])))
+    expect(dealer_row).to_contain_text(nw.dealer)
+
+
+def test_three_people_play_a_chouette_match_with_advice_then_the_next_match(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    rng = random.Random(13)
+    ann = new_page()
+    link = open_chouette(ann, server.url, "Ann", ["friend", "friend"], "first-to-knock")
+    expect(status(ann)).to_contain_text(CH_EN.waiting)
+    ann.screenshot(path=str(artifacts / "chouette-invite.png"), full_page=True)
+    bob = new_page(width=400, height=860)
+    join_chouette(bob, link, "Bob")
+    cleo = new_page(locale="de-DE")
+    join_chouette(cleo, link, "Cleo", CH_DE)
+    seats: list[Seat] = [("Ann", ann, CH_EN), ("Bob", bob, CH_EN), ("Cleo", cleo, CH_DE)]
+    wait_all_seated(seats)
+    first = roles(seats)
+    assert set(first) == {"box", "captain", "partner"}
+    for _, page, _w in seats:
+        assert not page.errors  # type: ignore[attr-defined]
+    play_until_captain_decides(seats, first["captain"], rng)
+    give_and_take_advice(first["partner"], first["captain"])
+    team_chat_stays_in_team(first["partner"], first["captain"], first["box"])
+    for name, page, _w in seats:
+        page.screenshot(path=str(artifacts / f"chouette-{name.lower()}.png"), full_page=True)
+    play_to_match_end(seats, rng)
+    book = check_settled(seats)
+    box_name, box_page, bw = first["box"]
+    box_won = bw.you_win in status(box_page, bw.base).inner_text()
+    for name, page, _w in seats:
+        page.screenshot(path=str(artifacts / f"chouette-end-{name.lower()}.png"), full_page=True)
+    next_match(seats)
+    second = roles(seats)
+    expected_box = box_name if box_won else first["captain"][0]
+    assert second["box"][0] == expected_box, (first, second, book)
+    check_next_box_and_dealer(first, second)
+    for _, page, _w in seats:
+        assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_two_people_and_a_computer_play_a_chouette_match(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    rng = random.Random(7)
+    ann = new_page()
+    link = open_chouette(ann, server.url, "Ann", ["friend", "bot:casual"], "first-to-knock")
+    bob = new_page()
+    join_chouette(bob, link, "Bob")
+    seats: list[Seat] = [("Ann", ann, CH_EN), ("Bob", bob, CH_EN)]
+    wait_all_seated(seats)
+    people = roles(seats)
+    if "captain" in people and "partner" not in people:
+        # The computer is the partner: the captain asks it for advice.
+        _, page, w = people["captain"]
+        play_until_captain_decides(seats, people["captain"], rng)
+        page.get_by_role("button", name="Ask the computer partner").click()
+        expect(page.get_by_role("complementary", name=w.advice)).to_contain_text("(computer)")
+        click_highlighted(page)
+    elif "partner" in people and "captain" in people:
+        play_until_captain_decides(seats, people["captain"], rng)
+        give_and_take_advice(people["partner"], people["captain"])
+    ann.screenshot(path=str(artifacts / "chouette-computer.png"), full_page=True)
+    play_to_match_end(seats, rng)
+    check_settled(seats)
+    next_match(seats)
+    for _, page, w in seats:
+        expect(page.get_by_role("table", name=w.ledger_caption)).to_be_visible()
+        assert not page.errors  # type: ignore[attr-defined]
