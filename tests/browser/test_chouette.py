@@ -88,7 +88,7 @@ def give_and_take_advice(partner: Seat, captain: Seat) -> None:
 
 
 def team_chat_stays_in_team(partner: Seat, captain: Seat, box: Seat) -> None:
-    p_name, p_page, pw = partner
+    _, p_page, pw = partner
     _, c_page, cw = captain
     _, b_page, bw = box
     team = p_page.get_by_role("region", name=pw.team_chat)

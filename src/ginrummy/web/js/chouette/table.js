@@ -72,7 +72,12 @@ export function renderChouetteTable(rawState, now = 0) {
   if (inRound && table.round > 0) out.push(renderFelt(state, [renderSuggestions(state), renderAdvise(state), renderAsk(state)]));
   else if (!inRound && (table.round > 0 || status.between)) {
     const end = renderRoundEnd(state, status.between);
-    if (table.match_phase === "over") end.append(renderSettlement(state));
+    // The settlement right below the match's totals, above the round's details.
+    if (table.match_phase === "over") {
+      const totals = end.querySelector(".match-end");
+      if (totals) totals.after(renderSettlement(state));
+      else end.prepend(renderSettlement(state));
+    }
     out.push(end);
   }
   out.push(renderPlayers(state));
@@ -174,12 +179,19 @@ function renderAdvise(state) {
   if (c.role !== "partner" || !c.advice.length || !c.info) return null;
   const captain = positionName(state, c.info.captain);
   const sent = c.sent && c.sent.version === state.version ? c.sent.what : null;
+  const button = (/** @type {string} */ action) => h("button", {
+    type: "button", class: `button secondary${sent === action ? " sent" : ""}`, "aria-pressed": String(sent === action),
+    dataset: { cmd: "advise", arg: action, key: `advise-${action}` },
+  }, t("chouette.suggest", { choice: choiceText(action) }));
+  // Discards are many: they are also the cards of the hand, so their buttons fold away.
+  const discards = c.advice.filter((a) => a.startsWith("discard "));
+  const others = c.advice.filter((a) => !a.startsWith("discard "));
   return h("section", { class: "advise", "aria-labelledby": "advise-h" },
     h("h3", { id: "advise-h" }, t("chouette.advise.title", { name: captain })),
-    h("div", { class: "button-row" }, ...c.advice.map((action) => h("button", {
-      type: "button", class: `button secondary${sent === action ? " sent" : ""}`, "aria-pressed": String(sent === action),
-      dataset: { cmd: "advise", arg: action, key: `advise-${action}` },
-    }, t("chouette.suggest", { choice: choiceText(action) })))),
+    others.length ? h("div", { class: "button-row" }, ...others.map(button)) : null,
+    discards.length ? h("details", { class: "advise-discards", open: discards.includes(sent ?? "") },
+      h("summary", {}, t("chouette.advise.discards", { n: discards.length })),
+      h("div", { class: "button-row" }, ...discards.map(button))) : null,
     h("p", { class: "hint" }, t("chouette.advise.help")));
 }
 
