@@ -99,6 +99,27 @@ def team_chat_stays_in_team(partner: Seat, captain: Seat, box: Seat) -> None:
     expect(b_page.get_by_role("log", name="Chat")).not_to_contain_text("Keep the spades!")
 
 
+def reload_keeps_the_seat(partner: Seat) -> None:
+    """A reload resumes the seat: the same part, the team chat's history again."""
+    _, page, w = partner
+    page.reload()
+    expect(status(page, w.base)).to_contain_text(w.partner)
+    expect(page.get_by_role("log", name=w.team_chat)).to_contain_text("Keep the spades!")
+
+
+def watch(page: Any, link: str, parts: dict[str, Seat], artifacts: Path) -> None:
+    """A fourth visitor finds every seat taken and watches: no hand, no team chat."""
+    page.goto(link)
+    expect(status(page)).to_contain_text("You are watching")
+    expect(page.get_by_role("log", name="Announcements")).to_contain_text("You can watch")
+    expect(page.get_by_role("group", name=re.compile("hand", re.I))).to_have_count(0)
+    expect(page.get_by_role("log", name=CH_EN.team_chat)).to_have_count(0)
+    expect(page.get_by_role("button", name=re.compile("^Suggest "))).to_have_count(0)
+    for name, _page, _w in parts.values():
+        expect(page.get_by_role("table", name=CH_EN.ledger_caption)).to_contain_text(name)
+    page.screenshot(path=str(artifacts / "chouette-watcher.png"), full_page=True)
+
+
 def play_to_match_end(seats: list[Seat], rng: random.Random, limit_s: float = 300) -> None:
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
@@ -159,6 +180,8 @@ def test_three_people_play_a_chouette_match_with_advice_then_the_next_match(
     play_until_captain_decides(seats, first["captain"], rng)
     give_and_take_advice(first["partner"], first["captain"])
     team_chat_stays_in_team(first["partner"], first["captain"], first["box"])
+    reload_keeps_the_seat(first["partner"])
+    watch(new_page(width=700), link, first, artifacts)
     for name, page, _w in seats:
         page.screenshot(path=str(artifacts / f"chouette-{name.lower()}.png"), full_page=True)
     play_to_match_end(seats, rng)
@@ -176,31 +199,49 @@ def test_three_people_play_a_chouette_match_with_advice_then_the_next_match(
         assert not page.errors  # type: ignore[attr-defined]
 
 
+def seat_with_a_computer_partner(new_page: Any, url: str) -> list[Seat]:
+    """Ann and Bob open tables with a computer in the third seat until the seat draw makes
+    the computer a partner (one table in three), so that the captain can ask it."""
+    for _ in range(12):
+        ann = new_page()
+        link = open_chouette(ann, url, "Ann", ["friend", "bot:casual"], "first-to-knock")
+        bob = new_page(width=400, height=860)
+        join_chouette(bob, link, "Bob")
+        seats: list[Seat] = [("Ann", ann, CH_EN), ("Bob", bob, CH_EN)]
+        wait_all_seated(seats)
+        if {chouette_role(ann), chouette_role(bob)} == {"box", "captain"}:
+            return seats
+        ann.context.close()
+        bob.context.close()
+    raise AssertionError("the computer never drew the partner's seat")
+
+
 def test_two_people_and_a_computer_play_a_chouette_match(
     server: Any, new_page: Any, artifacts: Path
 ) -> None:
     rng = random.Random(7)
-    ann = new_page()
-    link = open_chouette(ann, server.url, "Ann", ["friend", "bot:casual"], "first-to-knock")
-    bob = new_page()
-    join_chouette(bob, link, "Bob")
-    seats: list[Seat] = [("Ann", ann, CH_EN), ("Bob", bob, CH_EN)]
-    wait_all_seated(seats)
+    seats = seat_with_a_computer_partner(new_page, server.url)
     people = roles(seats)
-    if "captain" in people and "partner" not in people:
-        # The computer is the partner: the captain asks it for advice.
-        _, page, w = people["captain"]
-        play_until_captain_decides(seats, people["captain"], rng)
-        page.get_by_role("button", name="Ask the computer partner").click()
-        expect(page.get_by_role("complementary", name=w.advice)).to_contain_text("(computer)")
-        click_highlighted(page)
-    elif "partner" in people and "captain" in people:
-        play_until_captain_decides(seats, people["captain"], rng)
-        give_and_take_advice(people["partner"], people["captain"])
-    ann.screenshot(path=str(artifacts / "chouette-computer.png"), full_page=True)
+    captain = people["captain"]
+    _, page, w = captain
+    play_until_captain_decides(seats, captain, rng)
+    page.get_by_role("button", name="Ask the computer partner").click()
+    advice = page.get_by_role("complementary", name=w.advice)
+    expect(advice).to_contain_text("(computer) suggests")
+    page.screenshot(path=str(artifacts / "chouette-computer-advice.png"), full_page=True)
+    click_highlighted(page)
+    expect(advice).to_have_count(0)
     play_to_match_end(seats, rng)
     check_settled(seats)
+    box_name, box_page, bw = people["box"]
+    box_won = bw.you_win in status(box_page, bw.base).inner_text()
     next_match(seats)
-    for _, page, w in seats:
-        expect(page.get_by_role("table", name=w.ledger_caption)).to_be_visible()
+    # The winner of the last round is box; the computer, who sat out, meets them and deals.
+    after = roles(seats)
+    expected_box = box_name if box_won else captain[0]
+    assert set(after) == {"box", "partner"}, "the computer is captain of the next match"
+    assert after["box"][0] == expected_box
+    _, new_box_page, nw = after["box"]
+    expect(new_box_page.get_by_role("row", name=re.compile("Casual"))).to_contain_text(nw.dealer)
+    for _, page, _w in seats:
         assert not page.errors  # type: ignore[attr-defined]

@@ -87,7 +87,7 @@ function placeChouetteChats(main, state) {
  */
 function pageTitle(state) {
   const view = state.view;
-  if (state.route.name === "room" && view && state.seat && view.legal_actions.length) {
+  if ((state.route.name === "room" || state.route.name === "chouette") && view && state.seat && view.legal_actions.length) {
     return `• ${t("app.title")}`;
   }
   return t("app.title");

@@ -74,9 +74,13 @@ export function renderChouetteTable(rawState, now = 0) {
     const end = renderRoundEnd(state, status.between);
     // The settlement right below the match's totals, above the round's details.
     if (table.match_phase === "over") {
+      const settlement = renderSettlement(state);
       const totals = end.querySelector(".match-end");
-      if (totals) totals.after(renderSettlement(state));
-      else end.prepend(renderSettlement(state));
+      if (totals) totals.after(settlement);
+      else end.prepend(settlement);
+      // "Next match" right below the settlement: the round's details follow.
+      const next = end.querySelector("button[data-cmd='next-match']");
+      if (next) settlement.after(next);
     }
     out.push(end);
   }
