@@ -5,6 +5,7 @@ click goes by role and accessible name."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -29,6 +30,15 @@ from .helpers import (
 pytestmark = pytest.mark.browser
 
 Seat = tuple[str, Any, ChouetteWords]  # name, page, words
+
+
+TEAM_ONLY = {"advice", "team_chat", "team_chat_history"}
+
+
+def record_frames(page: Any) -> list[dict[str, Any]]:
+    frames: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(json.loads(f))))
+    return frames
 
 
 def wait_all_seated(seats: list[Seat]) -> None:
@@ -107,8 +117,10 @@ def reload_keeps_the_seat(partner: Seat) -> None:
     expect(page.get_by_role("log", name=w.team_chat)).to_contain_text("Keep the spades!")
 
 
-def watch(page: Any, link: str, parts: dict[str, Seat], artifacts: Path) -> None:
-    """A fourth visitor finds every seat taken and watches: no hand, no team chat."""
+def watch(page: Any, link: str, parts: dict[str, Seat], artifacts: Path) -> list[dict[str, Any]]:
+    """A fourth visitor finds every seat taken and watches: no hand, no team chat. Returns
+    the frames the watcher receives, from now on."""
+    frames = record_frames(page)
     page.goto(link)
     expect(status(page)).to_contain_text("You are watching")
     expect(page.get_by_role("log", name="Announcements")).to_contain_text("You can watch")
@@ -118,6 +130,7 @@ def watch(page: Any, link: str, parts: dict[str, Seat], artifacts: Path) -> None
     for name, _page, _w in parts.values():
         expect(page.get_by_role("table", name=CH_EN.ledger_caption)).to_contain_text(name)
     page.screenshot(path=str(artifacts / "chouette-watcher.png"), full_page=True)
+    return frames
 
 
 def play_to_match_end(seats: list[Seat], rng: random.Random, limit_s: float = 300) -> None:
@@ -164,12 +177,15 @@ def test_three_people_play_a_chouette_match_with_advice_then_the_next_match(
 ) -> None:
     rng = random.Random(13)
     ann = new_page()
+    frames = {"Ann": record_frames(ann)}
     link = open_chouette(ann, server.url, "Ann", ["friend", "friend"], "first-to-knock")
     expect(status(ann)).to_contain_text(CH_EN.waiting)
     ann.screenshot(path=str(artifacts / "chouette-invite.png"), full_page=True)
     bob = new_page(width=400, height=860)
+    frames["Bob"] = record_frames(bob)
     join_chouette(bob, link, "Bob")
     cleo = new_page(locale="de-DE")
+    frames["Cleo"] = record_frames(cleo)
     join_chouette(cleo, link, "Cleo", CH_DE)
     seats: list[Seat] = [("Ann", ann, CH_EN), ("Bob", bob, CH_EN), ("Cleo", cleo, CH_DE)]
     wait_all_seated(seats)
@@ -177,11 +193,11 @@ def test_three_people_play_a_chouette_match_with_advice_then_the_next_match(
     assert set(first) == {"box", "captain", "partner"}
     for _, page, _w in seats:
         assert not page.errors  # type: ignore[attr-defined]
+    frames["watcher"] = watch(new_page(width=700), link, first, artifacts)
     play_until_captain_decides(seats, first["captain"], rng)
     give_and_take_advice(first["partner"], first["captain"])
     team_chat_stays_in_team(first["partner"], first["captain"], first["box"])
     reload_keeps_the_seat(first["partner"])
-    watch(new_page(width=700), link, first, artifacts)
     for name, page, _w in seats:
         page.screenshot(path=str(artifacts / f"chouette-{name.lower()}.png"), full_page=True)
     play_to_match_end(seats, rng)
@@ -195,6 +211,11 @@ def test_three_people_play_a_chouette_match_with_advice_then_the_next_match(
     expected_box = box_name if box_won else first["captain"][0]
     assert second["box"][0] == expected_box, (first, second, book)
     check_next_box_and_dealer(first, second)
+    # What the team says to itself never reaches the box (of match 1); the team got it.
+    kinds = {name: {f["type"] for f in got} for name, got in frames.items()}
+    assert not kinds[first["box"][0]] & TEAM_ONLY, kinds
+    assert "view" in kinds["watcher"] and not kinds["watcher"] & TEAM_ONLY, kinds
+    assert {"advice", "team_chat"} <= kinds[first["partner"][0]] & kinds[first["captain"][0]]
     for _, page, _w in seats:
         assert not page.errors  # type: ignore[attr-defined]
 
