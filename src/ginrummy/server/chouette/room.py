@@ -403,6 +403,11 @@ class ChouetteRoom:
         ttl = PRESENCE_LIFETIME * self.ctx.tuning.presence_interval
         return self.presence.notice(self.current.version, seat, ttl, renew=renew, gone=gone)
 
+    def take_presence(self, notice: Mapping[str, Any]) -> None:
+        """Another instance's socket counts from a presence notice."""
+        if self.presence.take(notice):
+            self.duties.update_grace()
+
     async def announce(self, position: int | None) -> None:
         await self.ctx.bus.publish(self.topic, self.presence_notice(position))
 

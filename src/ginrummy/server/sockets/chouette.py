@@ -43,6 +43,7 @@ class ChouetteSocket:
         self.sub: Subscription | None = None
         self.forwarder: asyncio.Task[None] | None = None
         self.counted = False
+        self.seen: tuple[tuple[bool, ...], int] = ((), 0)  # presence last shown
         self.handlers: dict[str, Handler] = {
             "resync": self._resync,
             "chat": self._chat,
@@ -120,25 +121,28 @@ class ChouetteSocket:
         while True:
             notice = await sub.get()
             kind = notice.get("kind")
-            room = self.room
             if kind in TEAM_NOTICES:
                 frame = team_frame(notice, self.position)  # never the box's, a spectator's
                 if frame is not None:
                     await self.conn.send(frame)
             elif kind == "presence":
-                await self.conn.send(
-                    {
-                        "type": "presence",
-                        "players": presenter.players(room, room.current),
-                        "watchers": room.watching,
-                    }
-                )
+                await self._presence(notice)
             elif kind == "chat":
                 await self.conn.send({"type": "chat", "message": notice["message"]})
             elif kind == "resync":
                 await self.send_view(force=True)
             elif isinstance(notice.get("version"), int):
                 await self._event(notice)
+
+    async def _presence(self, notice: Mapping[str, Any]) -> None:
+        room = self.room
+        room.take_presence(notice)
+        seen = (tuple(room.connected(p) for p in range(room.players)), room.watching)
+        if notice.get("renew") and seen == self.seen:
+            return  # a periodic renewal that changes nothing this socket shows
+        self.seen = seen
+        players = presenter.players(room, room.current)
+        await self.conn.send({"type": "presence", "players": players, "watchers": room.watching})
 
     async def _event(self, notice: Mapping[str, Any]) -> None:
         version = int(notice["version"])

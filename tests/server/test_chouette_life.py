@@ -1,0 +1,106 @@
+"""A chouette room's life in time: it survives a server restart (replay of its log),
+its move timer, and a person who leaves (docs/protocol.md, "Chouette rooms": a partner
+is skipped until back, the box or the captain forfeits once their grace is over)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from .chouette_table import Table, fix_draw, join, open_table, people_wait, play_match, step
+from .helpers import auth, client
+
+
+def _advance(c: TestClient, seconds: float) -> None:
+    r = c.post("/api/test/clock", json={"advance": seconds})
+    assert r.status_code == 200, r.text
+
+
+def test_a_table_survives_a_restart(tmp_path: Path, monkeypatch: Any) -> None:
+    fix_draw(monkeypatch, "Ks 2c 3d")  # the creator is box against two computers
+    db = f"sqlite:///{tmp_path / 'game.sqlite3'}"
+    with client(db) as c:
+        room, token = open_table(c, ["me", "bot:casual", "bot:casual"], target_score=50)
+        with c.websocket_connect("/ws") as ws:
+            table = Table(room)
+            table.sit(0, ws, token)
+            after = 0
+            for _ in range(6):
+                after = step(table, 0, {0}, after)["version"]
+            # Where only the box (a person) can move on: nothing changes until the restart.
+            before = table.read_until(0, lambda m: m["version"] > after and people_wait(m, {0}))
+    with client(db) as c:
+        info = c.get(f"/api/chouette/{room}", headers=auth(token)).json()
+        assert info["your_position"] == 0 and info["version"] == before["version"]
+        with c.websocket_connect("/ws") as ws:
+            table = Table(room)
+            table.sit(0, ws, token)
+            again = table.latest[0]
+            assert again["version"] == before["version"]
+            assert again["view"] == before["view"]
+            settled = play_match(table, 0, {0}, again["version"] - 1)
+            assert sum(settled["view"]["chouette"]["ledger"]) == 0
+        record = c.get(f"/api/chouette/{room}/record").json()
+        assert record["kind"] == "chouette" and record["drawn"] == "Ks 2c 3d"
+
+
+def test_the_box_runs_out_of_time(monkeypatch: Any) -> None:
+    fix_draw(monkeypatch, "Ks 2c 3d")  # the creator is box; the box decides first
+    with client(test_clock=True) as c:
+        room, token = open_table(c, ["me", "bot:casual", "bot:casual"], timer=10)
+        with c.websocket_connect("/ws") as ws:
+            table = Table(room)
+            table.sit(0, ws, token)
+            timer = table.latest[0]["timer"]
+            assert timer == {"position": 0, "remaining_ms": 10_000, "total_ms": 10_000}
+            _advance(c, 10)
+            over = table.read_until(0, lambda m: m["view"]["chouette"]["phase"] == "settled")
+        result = over["view"]["chouette"]["settlements"][-1]["result"]
+        assert (result["forfeit"], result["forfeited_by"], result["winner"]) == (
+            "timeout",
+            "one",
+            "two",
+        )
+
+
+def test_a_partner_who_leaves_is_skipped_and_a_captain_who_leaves_forfeits(
+    monkeypatch: Any,
+) -> None:
+    fix_draw(monkeypatch, "Kd Ks 2c")  # 1 box, 0 captain, 2 partner
+    with client(test_clock=True, grace_seconds=60) as c:
+        room, token = open_table(c, ["me", "friend", "friend"])
+        tokens = {0: token}
+        for _ in range(2):
+            joined, position = join(c, room)
+            tokens[position] = joined
+        table = Table(room)
+        with c.websocket_connect("/ws") as w1:
+            table.sit(1, w1, tokens[1])
+            with c.websocket_connect("/ws") as w0:
+                table.sit(0, w0, tokens[0])
+                with c.websocket_connect("/ws") as w2:
+                    table.sit(2, w2, tokens[2])
+                left = table.read_until_frame(
+                    1,
+                    lambda m: (
+                        m["type"] == "presence"
+                        and m["players"][2]["grace_remaining_ms"] is not None
+                    ),
+                )
+                assert left["players"][2]["grace_remaining_ms"] == 60_000
+                _advance(c, 60)
+                gone = table.read_until(1, lambda m: m["view"]["chouette"]["absent"] == [2])
+                assert gone["players"][2]["absent"] is True
+                with c.websocket_connect("/ws") as w2:
+                    table.sit(2, w2, tokens[2])
+                    back = table.read_until(1, lambda m: m["view"]["chouette"]["absent"] == [])
+                    assert back["players"][2]["absent"] is False
+            # The captain (0) leaves: once the grace is over, the team loses the match.
+            _advance(c, 60)
+            over = table.read_until(1, lambda m: 0 in m["view"]["chouette"]["absent"])
+        chouette = over["view"]["chouette"]
+        result = chouette["settlements"][-1]["result"]
+        assert (result["forfeit"], result["forfeited_by"]) == ("abandoned", "two")
+        assert chouette["phase"] == "settled" and sum(chouette["ledger"]) == 0
