@@ -152,6 +152,10 @@ def check_settled(seats: list[Seat]) -> dict[str, int]:
     expect(page.get_by_role("heading", name=re.compile("Settlement of match 1"))).to_be_visible()
     book = ledger(page, w)
     assert sum(book.values()) == 0 and any(book.values()), book
+    link = page.get_by_role("link", name="Download the table's record (JSON)")
+    href = link.evaluate("a => a.href")  # the absolute address
+    record = page.request.get(href).json()
+    assert record["kind"] == "chouette"
     return book
 
 

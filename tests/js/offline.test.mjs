@@ -34,8 +34,9 @@ test("index.html preloads exactly the modules main.js imports", () => {
 test("offline, every page but the start page needs the server; a table shown keeps its own status", () => {
   const at = (name, extra = {}) => ({ ...initialState(), online: false, route: { name, room: name === "room" ? "r1" : null }, ...extra });
   assert.equal(needsConnection(at("home")), false);
-  for (const name of ["lobby", "leaderboard", "player", "room"]) assert.equal(needsConnection(at(name)), true, name);
+  for (const name of ["lobby", "leaderboard", "player", "room", "chouette"]) assert.equal(needsConnection(at(name)), true, name);
   assert.equal(needsConnection(at("room", { view: /** @type {any} */ ({ legal_actions: [] }) })), false);
+  assert.equal(needsConnection(at("chouette", { view: /** @type {any} */ ({ legal_actions: [] }) })), false);
   // A game on this device (docs/device.md) needs no server, even before its table shows.
   assert.equal(needsConnection({ ...at("room"), route: { name: "room", room: "g1", device: true } }), false);
   for (const name of ["home", "lobby", "leaderboard", "player", "room"]) {

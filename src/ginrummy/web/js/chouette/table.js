@@ -155,8 +155,10 @@ function renderGrace(state, now) {
   for (const [position, p] of c.players.entries()) {
     if (!p || p.connected || typeof p.grace_remaining_ms !== "number") continue;
     const left = Math.max(0, p.grace_remaining_ms - Math.max(0, now - (state.playersAt ?? 0)));
+    // The box's and the captain's count down with the clock (table.js patchClocks).
+    const seat = position === c.info?.box ? "one" : position === c.info?.captain ? "two" : null;
     out.push(h("p", { class: "notice grace" }, t("grace.running", { name: positionName(state, position) }), " ",
-      t("grace.left", { s: Math.ceil(left / 1000) })));
+      h("span", { id: seat ? `grace-${seat}` : null }, t("grace.left", { s: Math.ceil(left / 1000) }))));
   }
   return out;
 }
@@ -224,6 +226,7 @@ export function renderSettlement(state) {
   /** @type {ChouetteSettlement|undefined} */
   const s = info.settlements.find((x) => x.number === info.number) ?? info.settlements.at(-1);
   if (!s) return h("p", { class: "hint" }, t("chouette.settling"));
+  const record = `/api/chouette/${encodeURIComponent(state.route.room ?? "")}/record`;
   const rows = [s.box, ...s.team].map((position) => h("tr", {},
     h("th", { scope: "row" }, positionName(state, position)),
     h("td", {}, position === s.box ? t("chouette.part.box") : t("chouette.part.team")),
@@ -236,5 +239,6 @@ export function renderSettlement(state) {
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("chouette.col.player")), h("th", { scope: "col" }, t("chouette.col.part")),
         h("th", { scope: "col", class: "num" }, t("chouette.col.change")), h("th", { scope: "col", class: "num" }, t("chouette.col.ledger")))),
-      h("tbody", {}, ...rows)));
+      h("tbody", {}, ...rows)),
+    h("p", {}, h("a", { href: record, download: `chouette-${state.route.room}.json` }, t("chouette.record"))));
 }
