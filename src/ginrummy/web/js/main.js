@@ -335,14 +335,15 @@ async function createGame(kind) {
   }
 }
 
-async function join() {
+/** Take the free seat of the room (or a chouette table's first). @param {(room: string, name: string) => Promise<unknown>} take */
+async function join(take) {
   const state = store.get();
   const roomId = state.route.room;
   if (!roomId) return;
   const name = playerName(state.room.joinName);
   try {
     await play.adoptNickname(name);
-    await api.join(roomId, name);
+    await take(roomId, name);
     store.update((s) => ({ ...s, room: { ...s.room, phase: "table", error: null } }));
     openSocket(roomId, true);
   } catch (err) {
@@ -390,7 +391,7 @@ const commands = {
   },
   "device-record": async () => { if (socket && "finishedRecord" in socket) (await device).download(socket); },
   "open-room": () => (Number(store.get().home.form.players) > 2 ? chouette.create() : createGame("room")),
-  join: () => join(),
+  join: () => join(store.get().route.name === "chouette" ? api.joinChouette : api.join),
   lang: async (code) => {
     await loadLanguage(code);
     rememberLanguage(code);
@@ -437,10 +438,8 @@ const commands = {
 
 attachInput(document.body, {
   act,
-  cmd: (name, arg, el) => {
-    const own = store.get().route.name === "chouette" ? chouette.commands[name] : undefined;
-    return own ? own(arg) : commands[name]?.(arg, el);
-  },
+  // A chouette table handles some commands itself (chouette/play.js).
+  cmd: (name, arg, el) => ((store.get().route.name === "chouette" && chouette.commands[name]) || commands[name])?.(arg, el),
   navigate: (path) => navigate(path),
   field: (name, value, el) => {
     if (name === "chatDraft") store.update((s) => ({ ...s, chat: { ...s.chat, draft: value } }), { silent: true });

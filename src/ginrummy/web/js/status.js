@@ -132,7 +132,7 @@ function betweenButton(state) {
  * @param {string[]} actions
  * @param {string} topName
  */
-export function yourTurnText(phase, actions, topName) {
+function yourTurnText(phase, actions, topName) {
   const offers = (/** @type {string} */ prefix) => actions.some((a) => a.startsWith(prefix));
   if (phase === "first_upcard" && actions.includes("take") && actions.includes("pass")) {
     return t("status.you_first_upcard", { card: topName });
@@ -150,6 +150,26 @@ export function yourTurnText(phase, actions, topName) {
     return t("status.you_discard");
   }
   return t("status.you_decide");
+}
+
+/**
+ * The moment of a full table in words: the match over (`overText`, and why if by a
+ * forfeit), between rounds, this page's turn with the `actions` it offers, or whose turn.
+ * @param {State} state
+ * @param {string[]} actions
+ * @param {string} overText
+ */
+export function momentText(state, actions, overText) {
+  if (!state.view) return "";
+  const table = state.view.table;
+  const top = table.discard_pile.at(-1);
+  if (table.match_phase === "over") return [overText, forfeitText(state, table.match_result)].filter(Boolean).join(" ");
+  if (table.match_phase === "deal" || table.round_phase === "over") return table.round > 0 ? t("status.round_over", { n: table.round }) : "";
+  if (actions.length) return yourTurnText(table.round_phase, actions, top ? cardName(top) : "");
+  if (!table.turn || isMine(state, table.turn)) return "";
+  /** @type {Record<string, string>} */
+  const keys = { first_upcard: "status.they_first_upcard", draw: "status.they_draw", last_discard: "status.they_last_discard" };
+  return t(keys[table.round_phase] ?? "status.they_discard", { name: seatName(state, table.turn) });
 }
 
 /**
@@ -171,21 +191,8 @@ export function tableStatus(state) {
   const actions = offered ? [...view.legal_actions] : [];
   const between = betweenButton(state);
   const parts = [];
-  if (!players.one || !players.two) {
-    parts.push(t("status.waiting_player"));
-  } else if (table.match_phase === "over") {
-    parts.push(t("status.match_over", { name: seatName(state, table.match_result?.winner) }));
-    const forfeit = forfeitText(state, table.match_result);
-    if (forfeit) parts.push(forfeit);
-  } else if (table.match_phase === "deal" || table.round_phase === "over") {
-    if (table.round > 0) parts.push(t("status.round_over", { n: table.round }));
-  } else if (actions.length) {
-    parts.push(yourTurnText(table.round_phase, actions, topName));
-  } else if (table.turn && table.turn !== state.seat) {
-    /** @type {Record<string, string>} */
-    const keys = { first_upcard: "status.they_first_upcard", draw: "status.they_draw", last_discard: "status.they_last_discard" };
-    parts.push(t(keys[table.round_phase] ?? "status.they_discard", { name: seatName(state, table.turn) }));
-  }
+  if (!players.one || !players.two) parts.push(t("status.waiting_player"));
+  else parts.push(momentText(state, actions, t("status.match_over", { name: seatName(state, table.match_result?.winner) })));
   if (between && state.seat) {
     const other = seatName(state, otherSeat(state.seat));
     if (between.cmd === "new-match") parts.push(between.disabled ? t("status.waiting_rematch", { name: other }) : t("status.press_new"));

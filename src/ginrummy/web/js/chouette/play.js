@@ -1,5 +1,5 @@
 // A chouette room's intents (docs/protocol.md, "Chouette rooms"): open one from the start
-// page, enter it by its link (take a seat, or watch), advise, ask the computer partners,
+// page, enter it by its link (to play, take a seat as main.js `join` does, or watch), advise, ask the computer partners,
 // the team chat, the next round and the next match. The composition root (main.js) wires
 // them to commands; they change the state only through the store.
 import { api, ApiError, ensureToken, storedToken } from "../api.js";
@@ -105,27 +105,6 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
     update((s) => ({ ...s, room: { ...s.room, phase: "nospect", chouette: info } }));
   }
 
-  /** Take the first free seat. */
-  async function join() {
-    const state = store.get();
-    const roomId = state.route.room;
-    if (!roomId) return;
-    const name = playerName(state.room.joinName);
-    try {
-      await adoptNickname(name);
-      await api.joinChouette(roomId, name);
-      update((s) => ({ ...s, room: { ...s.room, phase: "table", error: null } }));
-      connect(roomId, true);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        enter(roomId);
-        return;
-      }
-      const message = err instanceof Error && err.message ? err.message : t("error.network");
-      update((s) => ({ ...s, room: { ...s.room, error: message } }));
-    }
-  }
-
   /**
    * Point the captain at an action or a card (a partner's advice; not game state).
    * @param {"action"|"card"} kind
@@ -168,7 +147,6 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
 
   /** The commands (data-cmd) a chouette table handles itself. @type {Record<string, (arg: string) => unknown>} */
   const commands = {
-    join: () => join(),
     advise: (action) => advise("action", action),
     "advise-card": (card) => advise("card", card),
     "ask-advice": () => askAdvice(),
@@ -178,5 +156,5 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
     "next-match": () => send({ type: "next_match" }),
   };
 
-  return { create, enter, join, commands, teamDraft };
+  return { create, enter, commands, teamDraft };
 }

@@ -4,7 +4,7 @@
 // two-player ones: the box and the captain play an ordinary round.
 import { t } from "../i18n.js";
 import { cardName } from "../cards.js";
-import { connectionText, forfeitText, isMine, seatName, sideName, yourTurnText } from "../status.js";
+import { connectionText, isMine, momentText, seatName, sideName } from "../status.js";
 import { playsNextRound, positionName, tableFull } from "./state.js";
 
 /** @typedef {import("../types.js").State} State */
@@ -87,21 +87,10 @@ export function chouetteStatus(state) {
   const between = chouetteBetween(state);
   const parts = [];
   if (!full) {
-    const taken = c.players.filter(Boolean).length;
-    parts.push(t("chouette.status.waiting", { n: taken, m: c.info.players }));
-  } else if (table.match_phase === "over" || c.info.phase === "settled") {
-    parts.push(matchOverText(state));
-    const forfeit = forfeitText(state, table.match_result);
-    if (forfeit) parts.push(forfeit);
-  } else if (table.match_phase === "deal" || table.round_phase === "over") {
-    if (table.round > 0) parts.push(t("status.round_over", { n: table.round }));
-  } else if (actions.length) {
-    parts.push(yourTurnText(table.round_phase, actions, topName));
-  } else if (table.turn) {
-    /** @type {Record<string, string>} */
-    const keys = { first_upcard: "status.they_first_upcard", draw: "status.they_draw", last_discard: "status.they_last_discard" };
-    parts.push(t(keys[table.round_phase] ?? "status.they_discard", { name: seatName(state, table.turn) }));
-    if (c.role === "partner" && c.advice.length) parts.push(t("chouette.status.may_advise", { name: seatName(state, "two") }));
+    parts.push(t("chouette.status.waiting", { n: c.players.filter(Boolean).length, m: c.info.players }));
+  } else {
+    parts.push(momentText(state, actions, matchOverText(state)));
+    if (inRound && c.role === "partner" && c.advice.length) parts.push(t("chouette.status.may_advise", { name: seatName(state, "two") }));
   }
   if (between) {
     const next = between.cmd === "next-match";
