@@ -213,3 +213,23 @@ def test_spectators_and_coming_back_with_the_same_token(monkeypatch: Any) -> Non
             assert receive_until(ws, lambda m: m["type"] == "error")["code"] == "no_spectators"
             ws.send_json({"type": "hello", "room": closed, "token": token})
             assert receive(ws)["position"] == 0
+
+
+def test_the_captain_resigns_for_the_team(monkeypatch: Any) -> None:
+    fix_draw(monkeypatch, "Kd Ks 2c")  # 0 captain, 1 box, 2 partner
+    with client() as c:
+        table, tokens, room = _three(c)
+        with c.websocket_connect("/ws") as w0, c.websocket_connect("/ws") as w1:
+            table.sit(0, w0, tokens[0])
+            table.sit(1, w1, tokens[1])
+            w0.send_json({"type": "resign"})
+            over = table.read_until(1, lambda m: m["view"]["chouette"]["phase"] == "settled")
+            settlement = over["view"]["chouette"]["settlements"][-1]
+            assert settlement["result"]["forfeit"] == "resigned"
+            assert settlement["result"]["forfeited_by"] == "two"
+            assert settlement["value"] == 0  # no points yet: a forfeit pays at least 0
+            assert _error(table, 1, {"type": "resign"}) == "match_over"
+        record = c.get(f"/api/chouette/{room}/record").json()
+        assert record["events"][-1] == "forfeit 0 resigned"
+        games = c.get("/api/me", headers=auth(str(tokens[0]))).json()["games"]
+        assert games == []  # chouette seats are not listed (docs/protocol.md)

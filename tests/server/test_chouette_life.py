@@ -9,8 +9,10 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from ginrummy.server.app import create_app
+
 from .chouette_table import Table, fix_draw, join, open_table, people_wait, play_match, step
-from .helpers import auth, client
+from .helpers import auth, client, settings
 
 
 def _advance(c: TestClient, seconds: float) -> None:
@@ -104,3 +106,37 @@ def test_a_partner_who_leaves_is_skipped_and_a_captain_who_leaves_forfeits(
         result = chouette["settlements"][-1]["result"]
         assert (result["forfeit"], result["forfeited_by"]) == ("abandoned", "two")
         assert chouette["phase"] == "settled" and sum(chouette["ledger"]) == 0
+
+
+def test_two_instances_serve_one_table(tmp_path: Path, monkeypatch: Any) -> None:
+    """The creator plays through instance A, the two who join through instance B (one
+    SQLite file, the machine's Redis): the match runs to its end, each socket sees it."""
+    from .test_instances import REDIS_URL, _need_redis
+
+    _need_redis()
+    fix_draw(monkeypatch, "9c Kd Js")
+    db = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    with (
+        TestClient(create_app(settings(db, bus_url=REDIS_URL))) as a,
+        TestClient(create_app(settings(db, bus_url=REDIS_URL))) as b,
+    ):
+        room, token = open_table(a, ["me", "friend", "friend"], target_score=50)
+        tokens = {0: token}
+        for _ in range(2):
+            joined, position = join(b, room)
+            tokens[position] = joined
+        table = Table(room)
+        opened = (
+            a.websocket_connect("/ws"),
+            b.websocket_connect("/ws"),
+            b.websocket_connect("/ws"),
+        )
+        with opened[0] as w0, opened[1] as w1, opened[2] as w2:
+            for key, ws in ((0, w0), (1, w1), (2, w2)):
+                table.sit(key, ws, tokens[key])
+            settled = play_match(table, 0, {0, 1, 2})
+            for key in (1, 2):
+                seen = table.catch_up(key, settled["version"])
+                assert seen["version"] == settled["version"]
+                assert seen["view"]["chouette"] == settled["view"]["chouette"]
+        assert sum(settled["view"]["chouette"]["ledger"]) == 0

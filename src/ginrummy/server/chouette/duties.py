@@ -18,10 +18,8 @@ from typing import TYPE_CHECKING, Any
 from ginrummy.engine import ForfeitReason, Seat
 from ginrummy.engine.chouette import TablePhase, position_of, seat_of
 from ginrummy.server.room.context import RoomContext
-from ginrummy.server.room.driver import ComputerDriver
+from ginrummy.server.room.duties import DutiesBase
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.lease import LeaseKeeper
-from ginrummy.server.room.timers import Grace, MoveClock
 
 if TYPE_CHECKING:
     from ginrummy.server.chouette.room import ChouetteRoom
@@ -29,22 +27,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("ginrummy.server.chouette")
 
 
-class ChouetteDuties:
+class ChouetteDuties(DutiesBase):
     def __init__(self, room: ChouetteRoom, ctx: RoomContext) -> None:
         self._room = room
-        self._ctx = ctx
-        t = ctx.tuning
-        self.move_clock = MoveClock(ctx.clock, self._timed_out)
-        self.graces = Grace(ctx.clock, t.grace_seconds, self._grace_over)
-        self.lease = LeaseKeeper(
-            room.id, ctx.store, ctx.instance_id, t.lease_ttl, t.lease_renew,
-            self.work_due, self._lease_taken,
-        )  # fmt: skip
-        self.computer = ComputerDriver(
-            room.id, t.bot_delay, ctx.rng, to_move=self.bot_to_move,
-            current=lambda: room.current, lease=self.lease.wait, act=self._computer_act,
-            moved=self._count_move,
-        )  # fmt: skip
+        super().__init__(room.id, ctx, lambda: room.current, self._computer_act, room.catch_up)
         self.auto: asyncio.Task[None] | None = None  # a deal or next match nobody waits for
 
     def rearm(self, remaining_ms: int | None = None) -> None:
@@ -111,24 +97,16 @@ class ChouetteDuties:
         await self._room.act(position_of(table, seat), version, text)
 
     async def _auto(self) -> None:
-        await self.lease.wait()
-        try:
-            await self._room.run_auto()
-        except RoomError as exc:
-            log.warning("room %s: no automatic deal: %s", self._room.id, exc.message)
-        except Exception:
-            log.exception("room %s: the automatic deal failed", self._room.id)
+        await self.under_lease("automatic deal", self._room.run_auto)
 
     async def _timed_out(self, seat: Seat, version: int) -> None:
-        await self.lease.wait()
-        self._ctx.counters.timeouts += 1
-        table = self._room.current.table
-        if table is None or version != self._room.current.version:
-            return
-        try:
-            await self._room.forfeit(position_of(table, seat), ForfeitReason.TIMEOUT, version)
-        except RoomError as exc:
-            log.warning("room %s: timeout not applied: %s", self._room.id, exc.message)
+        async def forfeit() -> None:
+            table = self._room.current.table
+            if table is not None and version == self._room.current.version:
+                self._ctx.counters.timeouts += 1
+                await self._room.forfeit(position_of(table, seat), ForfeitReason.TIMEOUT, version)
+
+        await self.under_lease("move timer", forfeit)
 
     async def _grace_over(self, position: int, end: float) -> None:
         await self.lease.wait()
@@ -146,17 +124,5 @@ class ChouetteDuties:
             log.warning("room %s: grace period not applied: %s", room.id, exc.message)
         await room.announce(position)
 
-    def _count_move(self) -> None:
-        self._ctx.counters.computer_moves += 1
-
-    async def _lease_taken(self) -> bool:
-        try:
-            await self._room.catch_up()
-        except RoomError as exc:
-            log.warning("room %s: cannot catch up under the lease: %s", self._room.id, exc.message)
-            return False
-        return True
-
-    def tasks(self) -> Iterable[asyncio.Task[None] | None]:
-        own = (self.computer.task, self.lease.task, self.auto)
-        return (*own, *self.move_clock.tasks(), *self.graces.tasks())
+    def more_tasks(self) -> Iterable[asyncio.Task[None] | None]:
+        return (self.auto,)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from ginrummy.engine import GinRummyError, MatchState, Rules, parse_cards
 from ginrummy.engine.chouette import ChouetteTable, apply, new_table
 from ginrummy.engine.chouette_record import parse_event
+from ginrummy.server.room.log import fold_each, following
 from ginrummy.server.store import Event
 
 TABLE_KINDS = ("deal", "action", "leave", "return", "forfeit", "next_match")
@@ -39,10 +40,8 @@ class Snap:
 
 def fold(snap: Snap, event: Event) -> Snap:
     """The snapshot after ``event``; raises ``GinRummyError`` if the engine refuses it."""
-    if event.seq != snap.version + 1:
-        raise GinRummyError(f"event {event.seq} follows version {snap.version}")
+    after = following(snap, event)
     p = event.payload
-    after = replace(snap, version=event.seq)
     if event.kind == "chouette":
         opened = new_table(Rules.from_dict(dict(p["rules"])), parse_cards(str(p["drawn"])))
         return replace(after, table=opened)
@@ -67,14 +66,10 @@ def fold(snap: Snap, event: Event) -> Snap:
 
 
 def fold_all(snap: Snap, events: Iterable[Event]) -> tuple[Snap, ...]:
-    out = []
-    for event in events:
-        snap = fold(snap, event)
-        out.append(snap)
-    return tuple(out)
+    """The snapshot after each of ``events`` in turn, from ``snap``."""
+    return fold_each(fold, snap, events)
 
 
 def replay(events: Sequence[Event]) -> Snap:
     """The snapshot a whole log folds to."""
-    snaps = fold_all(Snap(0, None), events)
-    return snaps[-1] if snaps else Snap(0, None)
+    return ([Snap(0, None), *fold_all(Snap(0, None), events)])[-1]

@@ -167,16 +167,21 @@ def _next_match(b: _Log, board: Board) -> None:
     _deal(b, board)
 
 
+def _mark(board: Board, position: int, kind: str, marked: frozenset[int]) -> _Log:
+    """``position`` said it is ready (``kind``; ``marked``: those who have so far)."""
+    b = _Log(board.snap)
+    if position not in marked:
+        b.add(kind, {"position": position})
+    return b
+
+
 def ready(board: Board, position: int) -> Change:
     """``position`` is ready for the next round; it is dealt once the box and the
     captain who plays it (the people among them) are."""
     table = _started(board)
-    match = table.match
-    if table.phase is not TablePhase.MATCH or match.phase is not MatchPhase.DEAL:
+    if table.phase is not TablePhase.MATCH or table.match.phase is not MatchPhase.DEAL:
         raise RoomError("not_between_rounds", "there is no finished round to go on from")
-    b = _Log(board.snap)
-    if position not in board.snap.ready:
-        b.add("ready", {"position": position})
+    b = _mark(board, position, "ready", board.snap.ready)
     if _round_due(board, board.snap.ready | {position}):
         _deal(b, board)
     return b.change(f"position {position} ready")
@@ -184,12 +189,9 @@ def ready(board: Board, position: int) -> Change:
 
 def wish_next(board: Board, position: int) -> Change:
     """``position`` wants the next match; it starts once every person present does."""
-    table = _started(board)
-    if table.phase is not TablePhase.SETTLED:
+    if _started(board).phase is not TablePhase.SETTLED:
         raise RoomError("match_running", "the next match can start once this one is over")
-    b = _Log(board.snap)
-    if position not in board.snap.wishes:
-        b.add("next_wish", {"position": position})
+    b = _mark(board, position, "next_wish", board.snap.wishes)
     if _match_due(board, board.snap.wishes | {position}):
         _next_match(b, board)
     return b.change(f"position {position} wants the next match")

@@ -10,12 +10,10 @@ counted per position. Advice and team chat are told to the team's sockets only.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, NoReturn
+from typing import Any
 
 from ginrummy.bots.chouette import decision_view
 from ginrummy.engine import ForfeitReason, Rules
@@ -28,13 +26,11 @@ from ginrummy.server.chouette.log import Snap, fold_all, replay
 from ginrummy.server.chouette.master import Board, Change
 from ginrummy.server.chouette.team import TeamChat, advice_notice, for_team
 from ginrummy.server.computer import computer_move
-from ginrummy.server.room.chat import Chat
-from ginrummy.server.room.context import RoomContext, room_topic
+from ginrummy.server.room.base import RoomBase
+from ginrummy.server.room.context import RoomContext
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.log import REPLAY_ERRORS, History
-from ginrummy.server.room.presence import PRESENCE_LIFETIME, Presence
 from ginrummy.server.room.seats import SeatInfo
-from ginrummy.server.store import Clock as StoredClock
 from ginrummy.server.store import (
     Player,
     RoomRow,
@@ -54,11 +50,9 @@ def seats_by_position(rows: Sequence[SeatRow]) -> dict[int, SeatInfo]:
     return {int(r.seat): SeatInfo(r.name, r.identity_hash, r.bot) for r in rows}
 
 
-class ChouetteRoom:
+class ChouetteRoom(RoomBase[ChouetteDuties]):
     """The master of one chouette room. Create with ``open_room``, load with
     ``load_room`` (the registry's loader for rooms of kind ``chouette``)."""
-
-    kind = KIND
 
     def __init__(
         self,
@@ -69,28 +63,15 @@ class ChouetteRoom:
         settle_s: float = 0.0,
     ) -> None:
         assert snap.table is not None, "a chouette room starts with its table"
-        self.ctx = ctx
-        self.id = row.id
-        self.rules = Rules.from_dict(dict(row.rules))
-        self.created = row.created
-        self.spectators = bool(row.options.get("spectators", True))
         self.players = snap.table.players
+        super().__init__(ctx, row, range(self.players), settle_s)
         self.seats: dict[int, SeatInfo] = dict(seats)
         self.player_of: dict[int, Player] = {}
         self.history: History[Snap] = History(snap)
-        self.lock = asyncio.Lock()
-        self.broken = False
-        self.last_used = time.monotonic()
-        self.presence = Presence(self.id, ctx.instance_id, settle_s, range(self.players))
-        self.chat = Chat(self.id, self.topic, ctx.store, ctx.bus, ctx.clock, False)
         self.team_chat = TeamChat()
         self.duties = ChouetteDuties(self, ctx)
 
     # --- reading --------------------------------------------------------------------
-
-    @property
-    def topic(self) -> str:
-        return room_topic(self.id)
 
     @property
     def current(self) -> Snap:
@@ -110,10 +91,6 @@ class ChouetteRoom:
         if not self.full:
             return "waiting"
         return "settled" if table is not None and table.phase is TablePhase.SETTLED else "playing"
-
-    @property
-    def listed(self) -> bool:
-        return False  # private: by its link only
 
     def position_of(self, identity_hash: str | None) -> int | None:
         if identity_hash is None:
@@ -140,17 +117,6 @@ class ChouetteRoom:
     def connected(self, position: int) -> bool:
         info = self.seats.get(position)
         return info is not None and (info.bot is not None or self.presence.anywhere(position) > 0)
-
-    @property
-    def watching(self) -> int:
-        return self.presence.watching
-
-    @property
-    def has_sockets(self) -> bool:
-        return self.presence.has_sockets
-
-    def grace_remaining_ms(self, position: int) -> int | None:
-        return self.duties.graces.remaining_ms(position)
 
     def timer(self, snap: Snap | None = None) -> dict[str, Any] | None:
         return self.duties.timer((snap or self.current).version)
@@ -198,7 +164,7 @@ class ChouetteRoom:
     async def join(self, identity_hash: str, name: str, player: Player) -> int:
         """Take the first free seat (or return the one this identity holds already)."""
         async with self.lock:
-            self._check_alive()
+            self.check_alive()
             mine = self.position_of(identity_hash)
             if mine is not None:
                 return mine
@@ -213,10 +179,10 @@ class ChouetteRoom:
                 row = SeatRow(str(position), identity_hash, name, None)
                 await self.ctx.store.claim_seat(self.id, row, change.events)
             except StoreConflict:
-                await self._catch_up_locked()
+                await self.catch_up_locked()
                 raise RoomError("unavailable", "the seat was taken meanwhile; try again") from None
             except StoreError as exc:
-                self._fail(exc)
+                self.fail(exc)
             self.seats[position] = info
             self.player_of[position] = player
             log.info("room %s: %s", self.id, change.note)
@@ -228,7 +194,7 @@ class ChouetteRoom:
     ) -> None:
         """A partner's advice, told to the team's sockets (nothing is written)."""
         async with self.lock:
-            self._check_alive()
+            self.check_alive()
             named, pointed = master.check_advice(self.board, position, version, action, card)
             name = self.seats[position].name
             notice = advice_notice(version, position, name, False, named, pointed)
@@ -238,7 +204,7 @@ class ChouetteRoom:
         """The captain asks the computer partners: each advises (the level's bot on the
         captain's view)."""
         async with self.lock:
-            self._check_alive()
+            self.check_alive()
             helpers = master.check_ask(self.board, position, version)
             table = self.current.table
             assert table is not None
@@ -268,17 +234,17 @@ class ChouetteRoom:
     async def _run(self, command: Callable[[Board], Change]) -> None:
         """Decide on the current board, write, then settle; under the lock."""
         async with self.lock:
-            self._check_alive()
+            self.check_alive()
             change = command(self.board)
             if not change.events:
                 return
             try:
                 await self.ctx.store.append_events(self.id, change.events)
             except StoreConflict:
-                await self._catch_up_locked()
+                await self.catch_up_locked()
                 raise RoomError("stale_version", "the table moved on meanwhile") from None
             except StoreError as exc:
-                self._fail(exc)
+                self.fail(exc)
             log.info("room %s: %s", self.id, change.note or change.events[-1].kind)
             await self._settle(change.snaps, change.events)
 
@@ -305,118 +271,38 @@ class ChouetteRoom:
             if p.id == player.id:
                 self.player_of[position] = player
 
-    def _check_alive(self) -> None:
-        if self.broken:
-            raise RoomError("unavailable", "the room is being reloaded; try again")
-
-    def _fail(self, exc: StoreError) -> NoReturn:
-        log.error("room %s: store write failed: %s", self.id, exc)
-        self.broken = True
-        self.ctx.owner.forget(self)
-        raise RoomError("unavailable", "the game could not be saved; try again") from exc
-
     # --- life ---------------------------------------------------------------------------
 
     async def started(self, remaining_ms: int | None = None) -> None:
         """Created or rebuilt: run the clocks (the move timer with the time it had left
-        when the server stopped), the computer and the deals that wait for nobody."""
+        when the server stopped), the computer and the deals that wait for nobody;
+        follow what other instances write and who is connected there."""
+        self.follow()
         await self._settle((), remaining_ms=remaining_ms)
 
-    async def catch_up(self) -> bool:
-        """Take in events another server instance appended; True if the room moved on."""
-        async with self.lock:
-            return await self._catch_up_locked()
-
-    async def _catch_up_locked(self) -> bool:
-        if self.broken:
-            return False
-        try:
-            stored = await self.ctx.store.load_room(self.id, after=self.current.version)
-        except StoreError as exc:
-            self._fail(exc)
-        if stored is None:
-            return False
+    async def take_in(self, stored: StoredRoom) -> bool:
         self.seats = seats_by_position(stored.seats)
         newer = [e for e in stored.events if e.seq > self.current.version]
         try:
             snaps = fold_all(self.current, newer)
         except REPLAY_ERRORS as exc:
-            log.error("room %s: events written elsewhere do not replay: %s", self.id, exc)
-            self.broken = True
-            self.ctx.owner.forget(self)
-            raise RoomError("unavailable", "this room's record is damaged") from None
+            self.damaged(exc)
         await self.load_players()
         await self._settle(snaps)
         return bool(snaps)
 
-    def touch(self) -> None:
-        self.last_used = time.monotonic()
-
-    @property
-    def idle(self) -> bool:
-        busy = self.has_sockets or self.duties.work_due() or not self.duties.lease.idle
-        return not busy and not self.lock.locked()
-
-    @property
-    def lease_asked(self) -> bool:
-        return self.duties.lease.asked
-
-    def clock_left(self) -> StoredClock | None:
-        return self.duties.move_clock.left()
-
-    def unload(self) -> None:
-        self.broken = True
-        self.stop_tasks()
-
-    def stop_tasks(self) -> list[asyncio.Task[None]]:
-        current = asyncio.current_task()
-        tasks = [t for t in self.duties.tasks() if t is not None and t is not current]
-        for task in tasks:
-            task.cancel()
-        return tasks
-
     # --- sockets and presence -------------------------------------------------------
 
-    async def connect(self, position: int) -> None:
-        self.touch()
-        if self.presence.connect(position):
-            self.duties.update_grace()
-            table = self.current.table
-            if table is not None and position in table.absent:
-                await self.away(position, gone=False)
-            await self.announce(position)
-
-    async def disconnect(self, position: int) -> None:
-        self.touch()
-        if self.presence.disconnect(position):
-            self.duties.update_grace()
-            await self.announce(position)
+    async def came_back(self, key: Hashable) -> None:
+        """A partner marked absent is present again (``return``)."""
+        table = self.current.table
+        if isinstance(key, int) and table is not None and key in table.absent:
+            await self.away(key, gone=False)
 
     async def watch(self, delta: int) -> None:
         self.touch()
         self.presence.watch(delta)
         await self.announce(None)
-
-    def presence_notice(
-        self, seat: Hashable | None, *, renew: bool = False, gone: bool = False
-    ) -> dict[str, Any]:
-        ttl = PRESENCE_LIFETIME * self.ctx.tuning.presence_interval
-        return self.presence.notice(self.current.version, seat, ttl, renew=renew, gone=gone)
-
-    def take_presence(self, notice: Mapping[str, Any]) -> None:
-        """Another instance's socket counts from a presence notice."""
-        if self.presence.take(notice):
-            self.duties.update_grace()
-
-    async def announce(self, position: int | None) -> None:
-        await self.ctx.bus.publish(self.topic, self.presence_notice(position))
-
-    async def renew_presence(self) -> None:
-        if self.has_sockets:
-            await self.ctx.bus.publish(self.topic, self.presence_notice(None, renew=True))
-        if self.presence.expire():
-            await self.announce(None)
-        self.duties.update_grace()
 
 
 async def open_room(

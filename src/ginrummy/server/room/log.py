@@ -9,7 +9,7 @@ folds it while checking it (``fold_action``) and the room commits that snapshot.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Generic, Protocol, TypeVar
 
@@ -33,6 +33,17 @@ from ginrummy.server.room.seats import SeatInfo, seats_of
 from ginrummy.server.store import Event, StoredRoom
 
 REPLAY_ERRORS = (GinRummyError, KeyError, TypeError, ValueError)  # a log that does not fold
+
+
+class Versioned(Protocol):
+    """A snapshot: the state after the event with seq ``version``."""
+
+    @property
+    def version(self) -> int: ...
+
+
+T = TypeVar("T")
+V = TypeVar("V", bound=Versioned)
 HISTORY = 64  # recent snapshots kept so each socket renders exactly the version it is told
 
 
@@ -66,12 +77,17 @@ def fold_action(snap: Snapshot, seq: int, seat: Seat, action: Action) -> Snapsho
     return replace(snap, version=seq, match=apply_match(match, action))
 
 
-def fold(snap: Snapshot, event: Event) -> Snapshot:
-    """The snapshot after ``event``; raises ``GinRummyError`` if the engine refuses it."""
+def following(snap: V, event: Event) -> V:
+    """``snap`` at the version of ``event``, which must follow it (any room's fold)."""
     if event.seq != snap.version + 1:
         raise GinRummyError(f"event {event.seq} follows version {snap.version}")
+    return replace(snap, version=event.seq)  # type: ignore[type-var]
+
+
+def fold(snap: Snapshot, event: Event) -> Snapshot:
+    """The snapshot after ``event``; raises ``GinRummyError`` if the engine refuses it."""
+    after = following(snap, event)
     p = event.payload
-    after = replace(snap, version=event.seq)
     if event.kind == "match":
         rules = Rules.from_dict(dict(p["rules"]))
         first = Seat.parse(str(p["first_dealer"]))
@@ -107,13 +123,19 @@ def fold(snap: Snapshot, event: Event) -> Snapshot:
     raise GinRummyError(f"unknown event kind {event.kind!r}")
 
 
-def fold_all(snap: Snapshot, events: Iterable[Event]) -> tuple[Snapshot, ...]:
-    """The snapshot after each of ``events`` in turn, from ``snap``."""
+def fold_each(fold_one: Callable[[T, Event], T], snap: T, events: Iterable[Event]) -> tuple[T, ...]:
+    """The snapshot after each of ``events`` in turn, from ``snap``, by ``fold_one``
+    (a two-player room's ``fold``, or a chouette room's)."""
     out = []
     for event in events:
-        snap = fold(snap, event)
+        snap = fold_one(snap, event)
         out.append(snap)
     return tuple(out)
+
+
+def fold_all(snap: Snapshot, events: Iterable[Event]) -> tuple[Snapshot, ...]:
+    """The snapshot after each of ``events`` in turn, from ``snap``."""
+    return fold_each(fold, snap, events)
 
 
 def replay(events: Sequence[Event]) -> Snapshot:
@@ -143,13 +165,6 @@ def news(current: Snapshot, stored: StoredRoom) -> News:
     raises what ``fold`` raises if it does not replay."""
     newer = tuple(e for e in stored.events if e.seq > current.version)
     return News(seats_of(stored.seats), newer, fold_all(current, newer))
-
-
-class Versioned(Protocol):
-    """A snapshot: the state after the event with seq ``version``."""
-
-    @property
-    def version(self) -> int: ...
 
 
 S = TypeVar("S", bound=Versioned)

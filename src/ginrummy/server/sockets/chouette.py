@@ -11,7 +11,6 @@ never the box's, never a spectator's.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -22,7 +21,7 @@ from ginrummy.server.chouette import ChouetteRoom, presenter
 from ginrummy.server.chouette.team import TEAM_NOTICES, team_frame
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import RoomError
-from ginrummy.server.sockets.frames import Connection, Identity
+from ginrummy.server.sockets.frames import Connection, Identity, release
 
 log = logging.getLogger("ginrummy.server.sockets")
 
@@ -75,7 +74,10 @@ class ChouetteSocket:
             self.sub = self.conn.rooms.bus.subscribe(
                 room.topic, limit=self.conn.settings.socket_queue, on_overflow=self.conn.fell_behind
             )
-            await room.catch_up()
+            if await room.catch_up():
+                # News this instance was never told of (its writer may have died between
+                # writing and telling): the room's other sockets reload it too.
+                await self.conn.rooms.bus.publish(room.topic, {"kind": "resync"})
             if position is not None:
                 await room.connect(position)
                 self.counted = True
@@ -96,20 +98,9 @@ class ChouetteSocket:
         self.forwarder = asyncio.create_task(self._forward(self.sub))
 
     async def close(self) -> None:
-        if self.forwarder is not None:
-            self.forwarder.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.forwarder
-            self.forwarder = None
-        if self.sub is not None:
-            self.sub.close()
-            self.sub = None
-        if self.counted:
-            self.counted = False
-            if self.position is None:
-                await self.room.watch(-1)
-            else:
-                await self.room.disconnect(self.position)
+        forwarder, sub, counted = self.forwarder, self.sub, self.counted
+        self.forwarder, self.sub, self.counted = None, None, False
+        await release(self.room, self.position, forwarder, sub, counted)
 
     @property
     def version(self) -> int | None:
@@ -132,6 +123,8 @@ class ChouetteSocket:
             elif kind == "resync":
                 await self.send_view(force=True)
             elif isinstance(notice.get("version"), int):
+                if notice["version"] > self.room.current.version:
+                    await self._catch_up(notice["version"])  # written by another instance
                 await self._event(notice)
 
     async def _presence(self, notice: Mapping[str, Any]) -> None:
@@ -143,6 +136,12 @@ class ChouetteSocket:
         self.seen = seen
         players = presenter.players(room, room.current)
         await self.conn.send({"type": "presence", "players": players, "watchers": room.watching})
+
+    async def _catch_up(self, version: int) -> None:
+        try:
+            await self.room.catch_up(version)
+        except RoomError as exc:
+            log.warning("room %s: cannot follow a notice: %s", self.room.id, exc.message)
 
     async def _event(self, notice: Mapping[str, Any]) -> None:
         version = int(notice["version"])
@@ -184,16 +183,14 @@ class ChouetteSocket:
         await self.send_view(force=True)
 
     async def _chat(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
-        if not self.conn.chat_bucket.take():
-            raise RoomError("rate_limited", "one chat message per second; slow down")
+        self.conn.check_chat_rate()
         position = self.position
         player = self.identity.player if position is None else room.player_of.get(position)
         await room.chat.say(position, player, fields.get("text"), fields.get("phrase"))
 
     async def _team_chat(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
         position = self._own()
-        if not self.conn.chat_bucket.take():
-            raise RoomError("rate_limited", "one chat message per second; slow down")
+        self.conn.check_chat_rate()
         await room.team_say(position, fields.get("text"), fields.get("phrase"))
 
     async def _act(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
