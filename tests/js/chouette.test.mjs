@@ -217,3 +217,20 @@ test("property: the sentence and the buttons are one decision, over every role a
     }
   }), { numRuns: 400 });
 });
+
+test("the players' table: parts, the captain order from the captain on, signed amounts", async () => {
+  const { captainsFromNow, partText, seatingOrder, signed } = await import("../../src/ginrummy/web/js/chouette/table.js");
+  const info = { box: 3, order: [1, 0, 2, 4], captain: 2 };
+  assert.deepEqual(captainsFromNow(info), [2, 4, 1, 0]);
+  assert.deepEqual(seatingOrder(info), [3, 1, 0, 2, 4]);
+  assert.deepEqual([3, 2, 4, 1, 0].map((p) => partText(info, p)), ["Box", "Captain", "Team (next captain)", "Team", "Team"]);
+  assert.deepEqual([30, -60, 0].map(signed), ["+30", "\u221260", "0"]);
+  fc.assert(fc.property(fc.integer({ min: 3, max: 5 }), fc.nat(), fc.nat(), (n, b, c) => {
+    const box = b % n;
+    const order = [...Array(n).keys()].filter((p) => p !== box);
+    const from = captainsFromNow({ box, order, captain: order[c % order.length] });
+    // A rotation of the order that starts with the captain.
+    assert.equal(from[0], order[c % order.length]);
+    assert.deepEqual([...from].sort(), [...order].sort());
+  }));
+});

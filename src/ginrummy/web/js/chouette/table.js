@@ -35,14 +35,23 @@ export function seatingOrder(info) {
 }
 
 /**
- * A position's part: box, captain, or partner with its place in the captain order.
+ * The captain order as it goes on from the captain: the captain, then who follows.
+ * @param {ChouetteInfo} info
+ */
+export function captainsFromNow(info) {
+  const at = Math.max(0, info.order.indexOf(info.captain));
+  return [...info.order.slice(at), ...info.order.slice(0, at)];
+}
+
+/**
+ * A position's part: box, captain, the next captain, or team.
  * @param {ChouetteInfo} info
  * @param {number} position
  */
 export function partText(info, position) {
   if (position === info.box) return t("chouette.part.box");
   if (position === info.captain) return t("chouette.part.captain");
-  return t("chouette.part.partner", { n: info.order.indexOf(position) + 1 });
+  return t(captainsFromNow(info)[1] === position ? "chouette.part.next" : "chouette.part.team");
 }
 
 /**
@@ -131,7 +140,7 @@ function renderPlayers(state) {
       h("td", {}, badges.join(", ")),
       h("td", { class: "num" }, signed(info.ledger[position] ?? 0)));
   });
-  const order = info.order.map((p) => positionName(state, p)).join(" → ");
+  const order = captainsFromNow(info).map((p) => positionName(state, p)).join(" → ");
   return h("section", { class: "panel chouette-players", "aria-labelledby": "chouette-h" },
     h("h2", { id: "chouette-h" }, t("chouette.table.title")),
     h("table", { class: "totals chouette-ledger" },
