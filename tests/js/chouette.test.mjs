@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { setCatalog } from "../../src/ginrummy/web/js/i18n.js";
 import { initialState } from "../../src/ginrummy/web/js/store.js";
 import { isMine, seatName, sideName } from "../../src/ginrummy/web/js/status.js";
-import { applyChouetteMessage, suggested, positionName } from "../../src/ginrummy/web/js/chouette/state.js";
+import { applyChouetteMessage, suggested, positionName, pointCommand } from "../../src/ginrummy/web/js/chouette/state.js";
 import { chouetteStatus } from "../../src/ginrummy/web/js/chouette/status.js";
 import { chouetteBody } from "../../src/ginrummy/web/js/chouette/play.js";
 
@@ -233,4 +233,17 @@ test("the players' table: parts, the captain order from the captain on, signed a
     assert.equal(from[0], order[c % order.length]);
     assert.deepEqual([...from].sort(), [...order].sort());
   }));
+});
+
+test("a partner's press on a card: that discard when the captain may discard it, else a pointer", () => {
+  const discarding = fold(frame({ position: 1, roundPhase: "discard", legal: ["discard Kc", "knock 8s", "discard 8s"] }));
+  assert.deepEqual(pointCommand(discarding, "Kc"), { cmd: "advise", arg: "discard Kc" });
+  assert.deepEqual(pointCommand(discarding, "Js"), { cmd: "advise-card", arg: "Js" });
+  const drawing = fold(frame({ position: 1 }));
+  assert.deepEqual(pointCommand(drawing, "Kc"), { cmd: "advise-card", arg: "Kc" });
+  // A suggested knock lights its face-down card as well as the action.
+  const captain = fold(frame({ position: 0, roundPhase: "discard", legal: ["discard Kc", "knock 8s", "discard 8s"] }));
+  const from = { position: 1, name: "Bob", computer: false };
+  const lit = suggested(applyChouetteMessage(captain, { type: "advice", version: 5, from, action: "knock 8s", card: null }).state);
+  assert.ok(lit.actions.has("knock 8s") && lit.cards.has("8s"));
 });

@@ -10,7 +10,7 @@ import { timerSentence, tipText } from "./words.js";
 import { renderFairMark } from "./fair/mark.js";
 import { renderRoundEnd } from "./results.js";
 import { tableStatus, seatName, sideName, otherSeat, displaySeats, isMine, SEATS } from "./status.js";
-import { suggested } from "./chouette/state.js";
+import { pointCommand, pointText, suggested } from "./chouette/state.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").TableState} TableState */
@@ -425,26 +425,6 @@ function renderTip(state) {
 }
 
 /**
- * A chouette partner's press on a card of the captain's hand: suggest discarding it when
- * that is one of the captain's choices, else point at it.
- * @param {TableState} state
- * @param {string} card
- */
-function pointCommand(state, card) {
-  const discard = `discard ${card}`;
-  return state.chouette?.advice.includes(discard) ? { cmd: "advise", arg: discard } : { cmd: "advise-card", arg: card };
-}
-
-/**
- * @param {TableState} state
- * @param {string} card
- */
-function pointTo(state, card) {
-  const { cmd, arg } = pointCommand(state, card);
-  return cmd === "advise" ? t("chouette.hand.suggest_discard", { card: cardName(card) }) : t("chouette.hand.point", { card: cardName(arg) });
-}
-
-/**
  * The hand at the bottom: one's own, or (a chouette partner) the captain's, whose cards
  * then point the captain at a card instead of playing it.
  * @param {TableState} state
@@ -477,7 +457,7 @@ function renderOwnHand(state) {
       action = discards.get(card) ?? null;
       if (action) description = t("hand.discard", { card: name });
       else if (view.taken === card && view.legal_actions.length) description = t("hand.taken", { card: name });
-      else if (pointing) description = pointTo(state, card);
+      else if (pointing) description = pointText(state, card);
     }
     const inMeld = melds.has(card);
     const classes = ["hand-card", inMeld ? `meld meld-${(melds.get(card) ?? 0) % 4}` : "deadwood"];
