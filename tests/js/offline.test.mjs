@@ -43,3 +43,17 @@ test("offline, every page but the start page needs the server; a table shown kee
     assert.equal(needsConnection({ ...at(name), online: true }), false, name);
   }
 });
+
+test("the service worker serves the page for every route the page has", async () => {
+  const { routeOf } = await import("../../src/ginrummy/web/js/routes.js");
+  const source = readFileSync(new URL("sw.js", WEB), "utf8");
+  const match = /^const PAGE_ROUTE = \/(.*)\/;$/m.exec(source);
+  assert.ok(match, "sw.js names its PAGE_ROUTE");
+  const pageRoute = new RegExp(match[1]);
+  const paths = ["/", "/lobby", "/leaderboard", "/r/k3Xa_9", "/r/k3Xa_9/review/two", "/c/k3Xa_9", "/p/pl1", "/d/g1", "/t/t1"];
+  for (const path of paths) {
+    assert.ok(pageRoute.test(path), path);
+    assert.equal(routeOf(path).name === "home", path === "/", path);
+  }
+  assert.equal(pageRoute.test("/api/rooms"), false);
+});
