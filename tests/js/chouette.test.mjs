@@ -8,7 +8,8 @@ import fc from "fast-check";
 import { setCatalog } from "../../src/ginrummy/web/js/i18n.js";
 import { initialState } from "../../src/ginrummy/web/js/store.js";
 import { isMine, seatName, sideName } from "../../src/ginrummy/web/js/status.js";
-import { applyChouetteMessage, suggested, positionName, pointCommand } from "../../src/ginrummy/web/js/chouette/state.js";
+import { applyChouetteMessage, positionName } from "../../src/ginrummy/web/js/chouette/state.js";
+import { suggested, pointCommand } from "../../src/ginrummy/web/js/chouette/pointing.js";
 import { chouetteStatus } from "../../src/ginrummy/web/js/chouette/status.js";
 import { chouetteBody } from "../../src/ginrummy/web/js/chouette/play.js";
 

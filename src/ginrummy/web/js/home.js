@@ -3,12 +3,13 @@
 import { h } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { renderDeviceResume, renderTally } from "./device/page.js";
-import { CHOUETTE_SEATS } from "./chouette/play.js";
 
 /** @typedef {import("./types.js").State} State */
 
 const TARGETS = [50, 100, 200];
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
+/** How many seats a chouette table may have (docs/rules.md §8). */
+const CHOUETTE_SEATS = [3, 4, 5];
 
 /**
  * @param {Record<string, any>} level

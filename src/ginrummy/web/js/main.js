@@ -8,7 +8,7 @@ import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
   handOrder, moveCard, placeCard, chatText,
 } from "./store.js";
-import { render } from "./render.js";
+import { render, useChouetteRenderer } from "./render.js";
 import { keepingFocus } from "./dom.js";
 import { announcementText, tipText } from "./words.js";
 import { levelId, normaliseLevels } from "./home.js";
@@ -22,8 +22,6 @@ import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { cardName } from "./cards.js";
 import { afterPaint, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
 import { confirmSeed, seedMessage } from "./fair/seed.js";
-import { chouettePlay } from "./chouette/play.js";
-import { applyChouetteMessage } from "./chouette/state.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -88,10 +86,18 @@ function limits() {
 const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits });
 const tournaments = tournamentPlay({ store, say, navigate: (path) => navigate(path) });
 const reviews = reviewJob({ store });
-const chouette = chouettePlay({
-  store, say, navigate: (path) => navigate(path), send: (msg) => socket?.send(msg) ?? false,
-  connect: (room, asPlayer) => openSocket(room, asPlayer), adoptNickname: (name) => play.adoptNickname(name), limits,
-});
+/** A chouette table's intents and fold (web/js/chouette/), loaded by its first use only.
+ * @type {(ReturnType<typeof import("./chouette/play.js").chouettePlay> & {apply: typeof import("./chouette/state.js").applyChouetteMessage})|null} */
+let chouette = null;
+async function loadChouette() {
+  const [intents, fold, table] = await Promise.all([import("./chouette/play.js"), import("./chouette/state.js"), import("./chouette/table.js")]);
+  useChouetteRenderer(table.renderChouetteTable);
+  chouette ??= { ...intents.chouettePlay({
+    store, say, navigate: (path) => navigate(path), send: (msg) => socket?.send(msg) ?? false,
+    connect: (room, asPlayer) => openSocket(room, asPlayer), adoptNickname: (name) => play.adoptNickname(name), limits,
+  }), apply: fold.applyChouetteMessage };
+  return chouette;
+}
 
 // ---------------------------------------------------------------- routes
 
@@ -137,7 +143,7 @@ function enter(route) {
   if (needsConnection(store.get())) return;
   if (route.device && room) enterDevice(room);
   else if (route.name === "room" && room) enterRoom(room);
-  else if (route.name === "chouette" && room) chouette.enter(room);
+  else if (route.name === "chouette" && room) loadChouette().then((c) => c.enter(room));
   else if (route.name === "lobby") play.enterLobby();
   else if (route.name === "player" && player) {
     play.enterPage(() => api.player(player));
@@ -281,7 +287,7 @@ function receive(raw) {
   /** @type {ServerMessage} */
   const msg = { ...raw, receivedAt: performance.now() };
   const before = store.get();
-  const { state, announce } = before.route.name === "chouette" ? applyChouetteMessage(before, msg) : applyMessage(before, msg);
+  const { state, announce } = before.route.name === "chouette" && chouette ? chouette.apply(before, msg) : applyMessage(before, msg);
   let next = state;
   if (msg.type === "error" && msg.code === "stale_version") socket?.send({ type: "resync" });
   if (wantsTip(next) && socket?.send({ type: "tip" })) {
@@ -390,7 +396,7 @@ const commands = {
     navigate("/", { replace: true });
   },
   "device-record": async () => { if (socket && "finishedRecord" in socket) (await device).download(socket); },
-  "open-room": () => (Number(store.get().home.form.players) > 2 ? chouette.create() : createGame("room")),
+  "open-room": () => (Number(store.get().home.form.players) > 2 ? loadChouette().then((c) => c.create()) : createGame("room")),
   join: () => join(store.get().route.name === "chouette" ? api.joinChouette : api.join),
   lang: async (code) => {
     await loadLanguage(code);
@@ -439,14 +445,14 @@ const commands = {
 attachInput(document.body, {
   act,
   // A chouette table handles some commands itself (chouette/play.js).
-  cmd: (name, arg, el) => ((store.get().route.name === "chouette" && chouette.commands[name]) || commands[name])?.(arg, el),
+  cmd: (name, arg, el) => ((store.get().route.name === "chouette" && chouette?.commands[name]) || commands[name])?.(arg, el),
   navigate: (path) => navigate(path),
   field: (name, value, el) => {
     if (name === "chatDraft") store.update((s) => ({ ...s, chat: { ...s.chat, draft: value } }), { silent: true });
     else if (name === "nickname") store.update((s) => ({ ...s, lobby: { ...s.lobby, nickname: value, nicknameSaved: false } }), { silent: true });
     else if (name.startsWith("tform.")) tournaments.field(name.slice("tform.".length), value, el);
     else if (name.includes(".")) play.lobbyField(name, value, el);
-    else if (name === "teamDraft") chouette.teamDraft(value);
+    else if (name === "teamDraft") chouette?.teamDraft(value);
     else if (name === "joinName") store.update((s) => ({ ...s, room: { ...s.room, joinName: value } }), { silent: true });
     else {
       const rerender = name === "preset" || name === "players";

@@ -14,9 +14,28 @@ import { needsConnection } from "./offline.js";
 import { renderHome, nameMax, field } from "./home.js";
 import { renderTable, renderInvite } from "./table.js";
 import { renderDeviceNotes, renderDevicePage } from "./device/page.js";
-import { renderChouetteTable } from "./chouette/table.js";
 
 /** @typedef {import("./types.js").State} State */
+
+/** A chouette table's renderer (web/js/chouette/table.js), once a chouette page loaded it.
+ * @type {((state: State, now?: number) => HTMLElement[])|null} */
+let chouetteRenderer = null;
+
+/**
+ * Draw chouette tables with `renderer` (main.js loads it on a chouette page only).
+ * @param {(state: State, now?: number) => HTMLElement[]} renderer
+ */
+export function useChouetteRenderer(renderer) {
+  chouetteRenderer = renderer;
+}
+
+/**
+ * @param {State} state
+ * @param {number} [now]
+ */
+function renderChouetteTable(state, now = 0) {
+  return chouetteRenderer ? chouetteRenderer(state, now) : [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
+}
 
 /** @type {Record<string, (state: State) => (HTMLElement|null)[]>} */
 const PAGES = {

@@ -10,7 +10,7 @@ import { timerSentence, tipText } from "./words.js";
 import { renderFairMark } from "./fair/mark.js";
 import { renderRoundEnd } from "./results.js";
 import { tableStatus, seatName, sideName, otherSeat, displaySeats, isMine, SEATS } from "./status.js";
-import { pointCommand, pointText, suggested } from "./chouette/state.js";
+import { pointCommand, pointText, suggested } from "./chouette/pointing.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").TableState} TableState */

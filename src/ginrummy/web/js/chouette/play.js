@@ -11,9 +11,6 @@ import { initialChouette } from "./state.js";
 /** @typedef {import("../types.js").State} State */
 /** @typedef {import("../types.js").HomeForm} HomeForm */
 
-/** How many seats a chouette table may have (docs/rules.md §8). */
-export const CHOUETTE_SEATS = [3, 4, 5];
-
 /**
  * What chouette play needs of the page.
  * @typedef {object} App

@@ -230,34 +230,6 @@ function presenceChanges(state, before, after) {
 }
 
 /**
- * The suggestions for the decision on the table now (the captain's highlight).
- * @param {State} state
- * @returns {Suggestion[]}
- */
-export function currentSuggestions(state) {
-  const c = state.chouette;
-  if (!c || state.version === null) return [];
-  return c.suggestions.filter((s) => s.version === state.version);
-}
-
-/**
- * The legal actions and cards the captain is pointed at now.
- * @param {State} state
- */
-export function suggested(state) {
-  const actions = new Set();
-  const cards = new Set();
-  for (const s of currentSuggestions(state)) {
-    if (s.action) actions.add(s.action);
-    // A knock or gin names its face-down card: that card is lit too.
-    const [verb, card] = splitAction(s.action ?? "");
-    if (card && (verb === "knock" || verb === "gin")) cards.add(card);
-    if (s.card) cards.add(s.card);
-  }
-  return { actions, cards };
-}
-
-/**
  * An action (or a card pointed at) in words: "discard Queen of spades".
  * @param {string|null} action
  * @param {string|null} [card]
@@ -279,26 +251,4 @@ export function suggestionText(state, s) {
   const name = position === state.chouette?.position ? t("name.you") : s.from?.name ?? positionName(state, position);
   const key = s.from?.computer ? "chouette.suggests.computer" : "chouette.suggests";
   return t(key, { name, choice: choiceText(s.action, s.card) });
-}
-
-/**
- * What a partner's press on a card of the captain's hand sends: a suggestion to discard
- * it when that is one of the captain's choices, else a pointer at the card.
- * @param {State} state
- * @param {string} card
- * @returns {{cmd: "advise"|"advise-card", arg: string}}
- */
-export function pointCommand(state, card) {
-  const discard = `discard ${card}`;
-  return state.chouette?.advice.includes(discard) ? { cmd: "advise", arg: discard } : { cmd: "advise-card", arg: card };
-}
-
-/**
- * The description of such a card: what pressing it does.
- * @param {State} state
- * @param {string} card
- */
-export function pointText(state, card) {
-  const { cmd } = pointCommand(state, card);
-  return t(cmd === "advise" ? "chouette.hand.suggest_discard" : "chouette.hand.point", { card: cardName(card) });
 }

@@ -8,7 +8,8 @@ import { renderInfoBar, renderTimer, renderFelt, renderResignConfirm, noticeText
 import { renderRoundEnd } from "../results.js";
 import { timerSentence } from "../words.js";
 import { chouetteStatus } from "./status.js";
-import { choiceText, currentSuggestions, positionName, suggestionText, tableFull } from "./state.js";
+import { choiceText, positionName, suggestionText, tableFull } from "./state.js";
+import { currentSuggestions } from "./pointing.js";
 
 /** @typedef {import("../types.js").State} State */
 /** @typedef {import("../types.js").TableState} TableState */
