@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -166,3 +167,13 @@ def test_settlements_and_the_ledger_go_on_the_wire() -> None:
     assert info["settlements"][1]["result"]["forfeit"] == "timeout"
     assert info["settlements"][1]["result"]["forfeited_by"] == "one"
     assert sum(info["ledger"]) == 0 and info["number"] == 2
+
+
+def test_docs_bot_protocol_lists_every_field() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs/bot-protocol.md").read_text()
+    section = docs[docs.index("### A chouette player's view") :]
+    rows = set(re.findall(r"^\| `([\w.]+)` \|", section, flags=re.MULTILINE))
+    table = apply(new_table(Rules(), DRAWN), Deal(NON_DEALER_GIN[0]))
+    data = encode_player_view(view_for_player(table, 1))
+    expected = {k for k in data if k != "chouette"} | {f"chouette.{k}" for k in data["chouette"]}
+    assert rows == expected

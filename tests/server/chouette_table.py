@@ -180,24 +180,30 @@ class RotationCheck:
 
     def __init__(self) -> None:
         self.last: Message | None = None
-        self.played: dict[int, int] = {}  # position -> the table's last round it played
-        self.deals = 0
+        self.matches: dict[int, tuple[int, list[int]]] = {}  # number -> box, captains
         self.passed = self.kept = self.box_stayed = self.box_changed = 0
+
+    @property
+    def played(self) -> dict[int, int]:
+        """Each position's last round played (box or captain), counted over the table."""
+        played: dict[int, int] = {}
+        rounds = 0
+        for number in sorted(self.matches):
+            box, captains = self.matches[number]
+            for captain in captains:
+                rounds += 1
+                played[box] = played[captain] = rounds
+        return played
 
     def see(self, view: Message) -> None:
         last, self.last = self.last, view
         info, table = view["view"]["chouette"], view["view"]["view"]["table"]
+        self.matches[info["number"]] = (info["box"], info["captains"])
+        if table["round"] == 1 and table["match_phase"] == "round":
+            assert table["dealer"] == "two", "the first opponent deals the match's first round"
         if last is None or last["version"] >= view["version"]:
             return
         before, old = last["view"]["chouette"], last["view"]["view"]["table"]
-        dealt = table["match_phase"] == "round" and (
-            info["number"] != before["number"] or table["round"] != old["round"]
-        )
-        if dealt:
-            self.deals += 1
-            self.played[info["box"]] = self.played[info["captain"]] = self.deals
-            if table["round"] == 1:
-                assert table["dealer"] == "two", "the first opponent deals the match's first round"
         if info["number"] != before["number"]:
             self._next_match(before, info)
         elif len(table["rounds"]) == len(old["rounds"]) + 1 and info["phase"] == "match":
@@ -216,7 +222,8 @@ class RotationCheck:
         if winner == "one":
             assert info["box"] == box and info["order"] == order
             present = [m for m in order if m not in before["absent"]] or order
-            oldest = min(present, key=lambda m: self.played.get(m, 0))
+            played = self.played
+            oldest = min(present, key=lambda m: played.get(m, 0))
             assert info["captain"] == oldest, (before, info, self.played)
             self.box_stayed += 1
         else:

@@ -140,3 +140,19 @@ def test_two_instances_serve_one_table(tmp_path: Path, monkeypatch: Any) -> None
                 assert seen["version"] == settled["version"]
                 assert seen["view"]["chouette"] == settled["view"]["chouette"]
         assert sum(settled["view"]["chouette"]["ledger"]) == 0
+
+
+def test_one_person_with_computers_is_waited_for(monkeypatch: Any) -> None:
+    fix_draw(monkeypatch, "Ks 2c 3d")  # the creator is box
+    with client(test_clock=True, grace_seconds=60) as c:
+        room, token = open_table(c, ["me", "bot:casual", "bot:casual"])
+        with c.websocket_connect("/ws") as ws:
+            Table(room).sit(0, ws, token)
+        _advance(c, 600)
+        with c.websocket_connect("/ws") as ws:
+            table = Table(room)
+            table.sit(0, ws, token)
+            view = table.latest[0]
+            assert view["view"]["chouette"]["phase"] == "match"
+            assert view["players"][0]["grace_remaining_ms"] is None
+            assert view["view"]["chouette"]["absent"] == []

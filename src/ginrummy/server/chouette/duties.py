@@ -54,10 +54,13 @@ class ChouetteDuties(DutiesBase):
 
     def update_grace(self) -> None:
         """A grace period for each seated person without a socket anywhere, once every
-        seat is taken; ended on return."""
+        seat is taken and when another person sits at the table (alone with computers,
+        a person is waited for, as in a two-player game against the computer); ended
+        on return."""
         room = self._room
-        absent = [p for p in room.people() if room.presence.anywhere(p) == 0]
-        if not room.full or room.broken:
+        people = room.people()
+        absent = [p for p in people if room.presence.anywhere(p) == 0]
+        if not room.full or room.broken or len(people) < 2:
             absent = []
         if self.graces.update(absent, room.presence.settled):
             self.lease.want()

@@ -17,7 +17,7 @@ from typing import Any
 
 from ginrummy.bots.chouette import decision_view
 from ginrummy.engine import ForfeitReason, Rules
-from ginrummy.engine.chouette import TablePhase, draw_seat_cards
+from ginrummy.engine.chouette import MAX_PLAYERS, TablePhase, draw_seat_cards
 from ginrummy.engine.chouette_record import ChouetteRecord, record_of_table
 from ginrummy.engine.chouette_views import view_for_player
 from ginrummy.server.chouette import master
@@ -162,31 +162,40 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         return not self.broken and master.auto_due(self.board)
 
     async def join(self, identity_hash: str, name: str, player: Player) -> int:
-        """Take the first free seat (or return the one this identity holds already)."""
-        async with self.lock:
-            self.check_alive()
-            mine = self.position_of(identity_hash)
-            if mine is not None:
-                return mine
-            free = [p for p in range(self.players) if p not in self.seats]
-            if not free:
-                raise RoomError("room_full", "every seat is taken")
-            position, info = free[0], SeatInfo(name, identity_hash, None)
-            change = master.take_seat(
-                replace(self.board, seats={**self.seats, free[0]: info}), position
-            )
-            try:
-                row = SeatRow(str(position), identity_hash, name, None)
-                await self.ctx.store.claim_seat(self.id, row, change.events)
-            except StoreConflict:
-                await self.catch_up_locked()
-                raise RoomError("unavailable", "the seat was taken meanwhile; try again") from None
-            except StoreError as exc:
-                self.fail(exc)
-            self.seats[position] = info
-            self.player_of[position] = player
-            log.info("room %s: %s", self.id, change.note)
-            await self._settle(change.snaps, change.events)
+        """Take the first free seat (or return the one this identity holds already).
+        A seat taken meanwhile through another instance: the next free one is tried."""
+        for _ in range(MAX_PLAYERS):
+            async with self.lock:
+                self.check_alive()
+                taken = await self._take_seat(identity_hash, name, player)
+            if taken is not None:
+                return taken
+        raise RoomError("unavailable", "the seats were taken meanwhile; try again")
+
+    async def _take_seat(self, identity_hash: str, name: str, player: Player) -> int | None:
+        """The seat this identity holds now, or None if another instance was faster."""
+        mine = self.position_of(identity_hash)
+        if mine is not None:
+            return mine
+        free = [p for p in range(self.players) if p not in self.seats]
+        if not free:
+            raise RoomError("room_full", "every seat is taken")
+        position, info = free[0], SeatInfo(name, identity_hash, None)
+        change = master.take_seat(
+            replace(self.board, seats={**self.seats, position: info}), position
+        )
+        try:
+            row = SeatRow(str(position), identity_hash, name, None)
+            await self.ctx.store.claim_seat(self.id, row, change.events)
+        except StoreConflict:
+            await self.catch_up_locked()  # the seats as the store has them now
+            return None
+        except StoreError as exc:
+            self.fail(exc)
+        self.seats[position] = info
+        self.player_of[position] = player
+        log.info("room %s: %s", self.id, change.note)
+        await self._settle(change.snaps, change.events)
         return position
 
     async def advise(

@@ -171,7 +171,20 @@ class ChouetteSocket:
         handler = self.handlers.get(msg.type)
         if handler is None:
             raise RoomError("bad_message", f"{msg.type!r} is not for a chouette room socket")
-        await handler(self.room, msg.fields)
+        await handler(await self._live_room(), msg.fields)
+
+    async def _live_room(self) -> ChouetteRoom:
+        """This socket's room; after a store failure, the room rebuilt from its log
+        (``unavailable`` while the store is down)."""
+        if not self.room.broken:
+            return self.room
+        fresh = await self.conn.rooms.get_any(self.room.id)
+        if not isinstance(fresh, ChouetteRoom):
+            raise RoomError("unknown_room", "there is no such room")
+        self.room = fresh
+        if self.counted:
+            await (fresh.watch(+1) if self.position is None else fresh.connect(self.position))
+        return fresh
 
     def _own(self) -> int:
         if self.position is None:
