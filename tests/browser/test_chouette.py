@@ -268,5 +268,15 @@ def test_two_people_and_a_computer_play_a_chouette_match(
     assert after["box"][0] == expected_box
     _, new_box_page, nw = after["box"]
     expect(new_box_page.get_by_role("row", name=re.compile("Casual"))).to_contain_text(nw.dealer)
+    # The box resigns match 2: the team wins it, and it is settled at no less than 0.
+    new_box_page.get_by_role("button", name="Resign").click()
+    new_box_page.get_by_role("button", name="Yes, resign").click()
+    expect(status(new_box_page)).to_contain_text("The match is over: Team wins. You resigned.")
+    expect(new_box_page.get_by_role("heading", name="Settlement of match 2")).to_be_visible()
+    book = ledger(new_box_page)
+    assert sum(book.values()) == 0, book
+    _, partner_page, _pw = after["partner"]
+    expect(status(partner_page)).to_contain_text("Your team wins")
+    expect(partner_page.get_by_role("button", name="Resign")).to_have_count(0)
     for _, page, _w in seats:
         assert not page.errors  # type: ignore[attr-defined]
