@@ -340,10 +340,15 @@ def try_decide(page: Any, rng: random.Random, w: Words = EN) -> str | None:
     return decide(page, rng, w, timeout=5_000)
 
 
-def ledger(page: Any, w: ChouetteWords = CH_EN) -> dict[str, int]:
-    """The players' table's ledger column by player name ("You" for the page's own)."""
+def ledger_rows(page: Any, w: ChouetteWords = CH_EN) -> list[tuple[str, int]]:
+    """The players' table: (name, ledger) per row, the box first ("You" for one's own)."""
     table = page.get_by_role("table", name=w.ledger_caption)
     rows: list[list[str]] = table.locator("tbody tr").evaluate_all(
         "rows => rows.map(r => [r.cells[0].innerText, r.cells[r.cells.length - 1].innerText])"
     )
-    return {name: int(value.replace("\u2212", "-").replace("+", "")) for name, value in rows}
+    return [(name, int(value.replace("\u2212", "-").replace("+", ""))) for name, value in rows]
+
+
+def ledger(page: Any, w: ChouetteWords = CH_EN) -> dict[str, int]:
+    """The ledger by player name (the names of a table of people differ)."""
+    return dict(ledger_rows(page, w))

@@ -22,6 +22,7 @@ from .helpers import (
     chouette_role,
     join_chouette,
     ledger,
+    ledger_rows,
     open_chouette,
     status,
     try_decide,
@@ -280,3 +281,23 @@ def test_two_people_and_a_computer_play_a_chouette_match(
     expect(partner_page.get_by_role("button", name="Resign")).to_have_count(0)
     for _, page, _w in seats:
         assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_one_person_and_four_computers_at_a_table_of_five(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    """The largest table: the box settles with each of four team members."""
+    rng = random.Random(5)
+    ann = new_page(width=390, height=844)
+    open_chouette(ann, server.url, "Ann", ["bot:casual"] * 4, "first-to-knock")
+    seats: list[Seat] = [("Ann", ann, CH_EN)]
+    wait_all_seated(seats)
+    table = ann.get_by_role("table", name=CH_EN.ledger_caption)
+    expect(table.locator("tbody tr")).to_have_count(5)
+    ann.screenshot(path=str(artifacts / "chouette-five-phone.png"), full_page=True)
+    play_to_match_end(seats, rng)
+    expect(ann.get_by_role("heading", name="Settlement of match 1")).to_be_visible()
+    (_, box), *team = ledger_rows(ann)  # the box first
+    assert len(team) == 4 and len({v for _, v in team}) == 1, team
+    assert box == -4 * team[0][1] != 0, (box, team)
+    assert not ann.errors  # type: ignore[attr-defined]

@@ -248,3 +248,13 @@ test("a partner's press on a card: that discard when the captain may discard it,
   const lit = suggested(applyChouetteMessage(captain, { type: "advice", version: 5, from, action: "knock 8s", card: null }).state);
   assert.ok(lit.actions.has("knock 8s") && lit.cards.has("8s"));
 });
+
+test("seats of the same name (computers of one level) are told apart by their number", () => {
+  const players = [player("Ann"), player("Casual", { bot: "casual" }), player("Casual", { bot: "casual" })];
+  const state = fold(frame({ position: 0, box: 1, order: [0, 2], captain: 0, players }));
+  assert.equal(positionName(state, 1), "Casual 2");
+  assert.equal(positionName(state, 2), "Casual 3");
+  assert.equal(seatName(state, "one"), "Casual 2");
+  assert.equal(positionName(state, 0), "You");
+  assert.equal(positionName(fold(frame({ position: 1 })), 0), "Ann", "a name of its own stays as it is");
+});

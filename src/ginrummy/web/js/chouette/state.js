@@ -49,14 +49,28 @@ export function positionOfSeat(info, seat) {
 }
 
 /**
+ * The name a seat is shown with: its own, with the seat's number when another seat has
+ * the same name (computers of one level are all called by it).
+ * @param {({name: string}|null|undefined)[]} players
+ * @param {number} position
+ */
+export function shownName(players, position) {
+  const name = players[position]?.name ?? "";
+  const twin = players.some((q, i) => i !== position && q?.name === name);
+  return twin ? `${name} ${position + 1}` : name;
+}
+
+/**
  * A chouette seat as the two-player table shows a player.
- * @param {ChouettePlayer|null|undefined} p
+ * @param {(ChouettePlayer|null)[]} players
+ * @param {number} position
  * @returns {PlayerEntry|null}
  */
-function entry(p) {
+function entry(players, position) {
+  const p = players[position];
   if (!p) return null;
   return {
-    name: p.name, bot: p.bot, connected: p.connected, ready: p.ready, rematch: p.next_match,
+    name: shownName(players, position), bot: p.bot, connected: p.connected, ready: p.ready, rematch: p.next_match,
     grace_remaining_ms: p.grace_remaining_ms ?? null,
   };
 }
@@ -67,7 +81,7 @@ function entry(p) {
  * @param {(ChouettePlayer|null)[]} players
  */
 export function matchPlayers(info, players) {
-  return { one: entry(players[info.box]), two: entry(players[info.captain]) };
+  return { one: entry(players, info.box), two: entry(players, info.captain) };
 }
 
 /**
@@ -80,8 +94,9 @@ export function positionName(state, position) {
   if (position === null || position === undefined) return "";
   const c = state.chouette;
   if (c && c.position === position) return t("name.you");
-  const p = c?.players[position] ?? c?.room?.seats?.[position];
-  if (p?.name) return p.name;
+  const seats = c?.players.length ? c.players : c?.room?.seats ?? [];
+  const p = seats[position];
+  if (p?.name) return shownName(seats, position);
   return p?.bot ? t("name.computer") : t("chouette.seat_free", { n: position + 1 });
 }
 
@@ -248,7 +263,8 @@ export function choiceText(action, card = null) {
  */
 export function suggestionText(state, s) {
   const position = s.from?.position;
-  const name = position === state.chouette?.position ? t("name.you") : s.from?.name ?? positionName(state, position);
+  const seated = typeof position === "number" && Boolean(state.chouette?.players[position]);
+  const name = seated ? positionName(state, position) : s.from?.name ?? "";
   const key = s.from?.computer ? "chouette.suggests.computer" : "chouette.suggests";
   return t(key, { name, choice: choiceText(s.action, s.card) });
 }
