@@ -213,9 +213,10 @@ test("property: the sentence and the buttons are one decision, over every role a
     const part = { box: /You are the box/, captain: /You are captain/, partner: /You are in the team/ };
     if (role) assert.match(text, part[role]);
     else assert.match(text, /You are watching/);
-    if (role === "partner" && actions.length === 0 && full && r.matchPhase === "round" && !["over"].includes(r.roundPhase) && r.turnSeat === "two") {
-      assert.match(text, /You may advise/);
-    }
+    // A partner may advise a person captain who decides; a computer captain takes no advice.
+    const captainDecides = full && r.matchPhase === "round" && r.roundPhase !== "over" && r.turnSeat === "two";
+    const personCaptain = !state.chouette.players[r.captain]?.bot;
+    assert.equal(/You may advise/.test(text), role === "partner" && captainDecides && personCaptain);
   }), { numRuns: 400 });
 });
 

@@ -10,7 +10,7 @@ import { timerSentence, tipText } from "./words.js";
 import { renderFairMark } from "./fair/mark.js";
 import { renderRoundEnd } from "./results.js";
 import { tableStatus, seatName, sideName, otherSeat, displaySeats, isMine, SEATS } from "./status.js";
-import { pointCommand, pointText, suggested } from "./chouette/pointing.js";
+import { canAdvise, pointCommand, pointText, suggested } from "./chouette/pointing.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").TableState} TableState */
@@ -432,7 +432,7 @@ function renderTip(state) {
 function renderOwnHand(state) {
   const view = state.view;
   const mine = isMine(state, state.seat);
-  const pointing = !mine && Boolean(state.chouette?.advice.length);
+  const pointing = !mine && canAdvise(state);
   const advised = suggested(state);
   const order = handOrder(view, state.manualOrder);
   const melds = meldIndex(view);

@@ -37,6 +37,17 @@ export function suggested(state) {
 }
 
 /**
+ * Whether this page advises the captain now: a partner, while a person captain decides
+ * (a computer captain takes no advice).
+ * @param {State} state
+ */
+export function canAdvise(state) {
+  const c = state.chouette;
+  if (!c?.info || c.role !== "partner" || !c.advice.length) return false;
+  return !c.players[c.info.captain]?.bot;
+}
+
+/**
  * What a partner's press on a card of the captain's hand sends: a suggestion to discard
  * it when that is one of the captain's choices, else a pointer at the card.
  * @param {State} state

@@ -6,6 +6,7 @@ import { t } from "../i18n.js";
 import { cardName } from "../cards.js";
 import { connectionText, isMine, momentText, seatName, sideName } from "../status.js";
 import { playsNextRound, positionName, tableFull } from "./state.js";
+import { canAdvise } from "./pointing.js";
 
 /** @typedef {import("../types.js").State} State */
 /** @typedef {import("../types.js").ChouetteState} ChouetteState */
@@ -90,7 +91,7 @@ export function chouetteStatus(state) {
     parts.push(t("chouette.status.waiting", { n: c.players.filter(Boolean).length, m: c.info.players }));
   } else {
     parts.push(momentText(state, actions, matchOverText(state)));
-    if (inRound && c.role === "partner" && c.advice.length) parts.push(t("chouette.status.may_advise", { name: seatName(state, "two") }));
+    if (inRound && canAdvise(state)) parts.push(t("chouette.status.may_advise", { name: seatName(state, "two") }));
   }
   if (between) {
     const next = between.cmd === "next-match";

@@ -9,7 +9,7 @@ import { renderRoundEnd } from "../results.js";
 import { timerSentence } from "../words.js";
 import { chouetteStatus } from "./status.js";
 import { choiceText, positionName, suggestionText, tableFull } from "./state.js";
-import { currentSuggestions } from "./pointing.js";
+import { canAdvise, currentSuggestions } from "./pointing.js";
 
 /** @typedef {import("../types.js").State} State */
 /** @typedef {import("../types.js").TableState} TableState */
@@ -192,7 +192,7 @@ function renderSuggestions(state) {
  */
 function renderAdvise(state) {
   const c = /** @type {ChouetteState} */ (state.chouette);
-  if (c.role !== "partner" || !c.advice.length || !c.info) return null;
+  if (!canAdvise(state) || !c.info) return null;
   const captain = positionName(state, c.info.captain);
   const sent = c.sent && c.sent.version === state.version ? c.sent.what : null;
   const button = (/** @type {string} */ action) => h("button", {
