@@ -35,8 +35,9 @@ test("index.html preloads exactly the modules main.js imports", () => {
 test("offline, every page but the start page needs the server; a table shown keeps its own status", () => {
   const at = (name, extra = {}) => ({ ...initialState(), online: false, route: { name, room: name === "room" ? "r1" : null }, ...extra });
   assert.equal(needsConnection(at("home")), false);
-  for (const name of ["lobby", "leaderboard", "player", "room"]) assert.equal(needsConnection(at(name)), true, name);
+  for (const name of ["lobby", "leaderboard", "player", "room", "chouette"]) assert.equal(needsConnection(at(name)), true, name);
   assert.equal(needsConnection(at("room", { view: /** @type {any} */ ({ legal_actions: [] }) })), false);
+  assert.equal(needsConnection(at("chouette", { view: /** @type {any} */ ({ legal_actions: [] }) })), false);
   // A game on this device (docs/device.md) needs no server, even before its table shows.
   assert.equal(needsConnection({ ...at("room"), route: { name: "room", room: "g1", device: true } }), false);
   for (const name of ["home", "lobby", "leaderboard", "player", "room"]) {
@@ -77,4 +78,18 @@ test("index.html asks early for the language detectLanguage picks, and for the c
   const remembered = earlyRequests({ config: "{}" });
   assert.deepEqual(remembered.asked, ["/static/js/i18n/en.json"]); // a repeat visit asks the server nothing
   assert.equal(remembered.early.config, null);
+});
+
+test("the service worker serves the page for every route the page has", async () => {
+  const { routeOf } = await import("../../src/ginrummy/web/js/routes.js");
+  const source = readFileSync(new URL("sw.js", WEB), "utf8");
+  const match = /^const PAGE_ROUTE = \/(.*)\/;$/m.exec(source);
+  assert.ok(match, "sw.js names its PAGE_ROUTE");
+  const pageRoute = new RegExp(match[1]);
+  const paths = ["/", "/lobby", "/leaderboard", "/r/k3Xa_9", "/r/k3Xa_9/review/two", "/c/k3Xa_9", "/p/pl1", "/d/g1", "/t/t1"];
+  for (const path of paths) {
+    assert.ok(pageRoute.test(path), path);
+    assert.equal(routeOf(path).name === "home", path === "/", path);
+  }
+  assert.equal(pageRoute.test("/api/rooms"), false);
 });

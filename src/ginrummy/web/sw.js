@@ -16,7 +16,7 @@ const LATER = new Set(BUILD.later);
 // A language's messages (web/js/i18n.js catalogPath).
 const CATALOG = /^\/static\/js\/i18n\/(\w+)\.json$/;
 // The page's own routes (main.js routeOf): all are the one page kept under "/".
-const PAGE_ROUTE = /^\/(?:lobby|leaderboard|r\/[^/]+(?:\/review\/(?:one|two))?|p\/[^/]+|d\/[^/]+|t\/[^/]+)?\/?$/;
+const PAGE_ROUTE = /^\/(?:lobby|leaderboard|r\/[^/]+(?:\/review\/(?:one|two))?|c\/[^/]+|p\/[^/]+|d\/[^/]+|t\/[^/]+)?\/?$/;
 
 /**
  * A file of this build, checked: its ETag names the hash the build expects. The HTTP

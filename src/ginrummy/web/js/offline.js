@@ -83,7 +83,7 @@ export function knownLevels(fresh) {
 export function needsConnection(state) {
   // A game on this device needs no server (docs/device.md).
   if (state.online || state.route.name === "home" || state.route.device) return false;
-  return !(state.route.name === "room" && state.view);
+  return !((state.route.name === "room" || state.route.name === "chouette") && state.view);
 }
 
 /**
