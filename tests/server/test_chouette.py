@@ -34,6 +34,44 @@ def test_a_table_with_two_computers_plays_a_match_and_the_next_starts() -> None:
             assert fresh["view"]["chouette"]["number"] == 2
 
 
+def test_my_games_list_chouette_seats_with_their_page() -> None:
+    """``GET /api/me`` lists a chouette seat beside a two-player room, each with the
+    path of its page (docs/protocol.md, "Chouette rooms")."""
+    with client() as c:
+        room, token = open_table(c, ["me", "friend", "bot:casual"], name="Ann")
+        two_player = c.post("/api/rooms", json={"kind": "room"}, headers=auth(token)).json()
+
+        def games(tok: str) -> list[dict[str, Any]]:
+            answer: list[dict[str, Any]] = c.get("/api/me", headers=auth(tok)).json()["games"]
+            return answer
+
+        mine = games(token)
+        assert [(g["room"], g["kind"], g["path"]) for g in mine] == [
+            (two_player["room"], "room", f"/r/{two_player['room']}"),
+            (room, "chouette", f"/c/{room}"),
+        ]
+        assert mine[1] == {
+            "room": room,
+            "seat": "0",
+            "kind": "chouette",
+            "status": "waiting",
+            "opponent": None,
+            "opponent_bot": None,
+            "rules": "standard",
+            "path": f"/c/{room}",
+            "position": 0,
+            "players": 3,
+            "others": [None, "Casual"],
+        }
+        bob, position = join(c, room)
+        assert position == 1
+        [theirs] = games(bob)
+        assert (theirs["room"], theirs["position"], theirs["status"]) == (room, 1, "playing")
+        assert theirs["others"] == ["Ann", "Casual"] and theirs["seat"] == "1"
+        bob_name = c.get("/api/me", headers=auth(bob)).json()["player"]["name"]
+        assert games(token)[1]["others"] == [bob_name, "Casual"]
+
+
 def _rotation(c: Any, seats: list[str], matches: int) -> RotationCheck:
     room, token = open_table(c, seats, target_score=50)
     tokens = {0: token}

@@ -227,7 +227,7 @@ def test_the_captain_resigns_for_the_team(monkeypatch: Any) -> None:
         record = c.get(f"/api/chouette/{room}/record").json()
         assert record["events"][-1] == "forfeit 0 resigned"
         games = c.get("/api/me", headers=auth(str(tokens[0]))).json()["games"]
-        assert games == []  # chouette seats are not listed (docs/protocol.md)
+        assert [(g["room"], g["status"]) for g in games] == [(room, "settled")]
 
 
 def test_two_player_messages_are_not_for_a_chouette_socket() -> None:

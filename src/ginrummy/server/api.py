@@ -12,6 +12,8 @@ from starlette.routing import Route
 from ginrummy.engine import Rules, RulesError, Seat
 from ginrummy.protocol import limits
 from ginrummy.server import players as players_
+from ginrummy.server.chouette import ChouetteRoom
+from ginrummy.server.chouette import presenter as chouette_presenter
 from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
 from ginrummy.server.quick import QuickMatch
@@ -173,8 +175,10 @@ async def me(request: Request) -> JSONResponse:
     rooms = _rooms(request)
     games = []
     for ref in await rooms.store.games_of(identity or ""):
-        room = await rooms.get(ref.room)
-        if room is None:
+        room = await rooms.get_any(ref.room)
+        if isinstance(room, ChouetteRoom):
+            games.append(chouette_presenter.game(room, int(ref.seat)))
+        if not isinstance(room, Room):
             continue
         seat = Seat.parse(ref.seat)
         other = room.seats.get(seat.other)
@@ -187,6 +191,7 @@ async def me(request: Request) -> JSONResponse:
                 "opponent": None if other is None else other.name,
                 "opponent_bot": None if other is None else other.bot,
                 "rules": room.rules.name,
+                "path": f"/r/{room.id}",
             }
         )
     player = await rooms.player(identity or "")

@@ -40,6 +40,25 @@ def info(room: ChouetteRoom, position: int | None) -> dict[str, Any]:
     }
 
 
+def game(room: ChouetteRoom, position: int) -> dict[str, Any]:
+    """The entry of ``GET /api/me``'s ``games`` for the seat at ``position``: as a
+    two-player room's, with the other seats' names and the page's path."""
+    others = [room.seats.get(p) for p in range(room.players) if p != position]
+    return {
+        "room": room.id,
+        "seat": str(position),
+        "kind": room.kind,
+        "status": room.status,
+        "opponent": None,
+        "opponent_bot": None,
+        "rules": room.rules.name,
+        "path": invite_path(room.id),
+        "position": position,
+        "players": room.players,
+        "others": [None if i is None else i.name for i in others],  # null: a free seat
+    }
+
+
 def players(room: ChouetteRoom, snap: Snap) -> list[dict[str, Any] | None]:
     """Each position's name, computer level, presence, readiness and grace period."""
     table = snap.table

@@ -72,10 +72,8 @@ export function renderHome(state) {
     out.push(h("section", { class: "panel resume", "aria-labelledby": "resume-h" },
       h("h2", { id: "resume-h" }, t("home.resume.title")),
       h("ul", { class: "resume-list" }, ...onDevice, ...home.games.map((game) => h("li", {},
-        h("a", { class: "button secondary", href: `/r/${encodeURIComponent(game.room)}`, dataset: { nav: `/r/${game.room}`, key: `resume-${game.room}` } },
-          game.opponent
-            ? t("home.resume.item", { kind: t(`kind.${game.kind}`), opponent: game.opponent })
-            : t("home.resume.waiting"))))),
+        h("a", { class: "button secondary", href: resumePath(game), dataset: { nav: resumePath(game), key: `resume-${game.room}` } },
+          resumeText(game))))),
     ));
   }
   const busy = home.busy;
@@ -114,6 +112,24 @@ export function renderHome(state) {
   if (tally) out.push(tally);
   out.push(renderRulesText());
   return out;
+}
+
+/**
+ * The page of a running game of GET /api/me: a two-player room's or a chouette table's.
+ * @param {Record<string, any>} game
+ */
+function resumePath(game) {
+  return `/${game.kind === "chouette" ? "c" : "r"}/${encodeURIComponent(game.room)}`;
+}
+
+/** @param {Record<string, any>} game */
+function resumeText(game) {
+  if (game.kind === "chouette") {
+    return game.status === "waiting" ? t("home.resume.chouette_waiting")
+      : t("home.resume.chouette", { others: game.others.join(", ") });
+  }
+  return game.opponent ? t("home.resume.item", { kind: t(`kind.${game.kind}`), opponent: game.opponent })
+    : t("home.resume.waiting");
 }
 
 /**
