@@ -117,8 +117,15 @@ async def join(request: Request) -> JSONResponse:
 
 
 async def record(request: Request) -> JSONResponse:
+    """The table's record between matches; ``?round=n``: round n of the current match as
+    a round record with its revealed fair block, once that round is over."""
     room = await _room(request)
-    return JSONResponse(room.record().to_dict())
+    number = request.query_params.get("round")
+    if number is None:
+        return JSONResponse(room.record().to_dict())
+    if not number.isdigit() or len(number) > 6:
+        raise ApiError("bad_request", "round is a whole number from 1")
+    return JSONResponse(presenter.round_record(room, int(number)))
 
 
 routes = [

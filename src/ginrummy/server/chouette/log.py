@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ginrummy.engine import GinRummyError, MatchState, Rules, parse_cards
+from ginrummy.engine import FairBlock, GinRummyError, MatchState, Rules, parse_cards
 from ginrummy.engine.chouette import ChouetteTable, Leave, Return, apply, new_table
 from ginrummy.engine.chouette_record import parse_event
 from ginrummy.server.room.log import fold_each, following
@@ -31,6 +31,9 @@ class Snap:
     table: ChouetteTable | None  # None only before the ``chouette`` event
     ready: frozenset[int] = frozenset()  # people ready for the next round
     wishes: frozenset[int] = frozenset()  # people who want the next match
+    # The current match's fair blocks, one per deal (round n's is fair[n - 1]); they hold
+    # the server seed: the presenter shows a round's block only once the round is over.
+    fair: tuple[FairBlock | None, ...] = ()
 
     @property
     def match(self) -> MatchState | None:
@@ -60,9 +63,10 @@ def fold(snap: Snap, event: Event) -> Snap:
     if event.kind in TABLE_KINDS:
         moved = apply(table, parse_event(str(p["event"])))
         if event.kind == "deal":
-            return replace(after, table=moved, ready=frozenset())
+            block = FairBlock.from_dict(p["fair"]) if "fair" in p else None
+            return replace(after, table=moved, ready=frozenset(), fair=(*snap.fair, block))
         if event.kind == "next_match":
-            return replace(after, table=moved, ready=frozenset(), wishes=frozenset())
+            return replace(after, table=moved, ready=frozenset(), wishes=frozenset(), fair=())
         return replace(after, table=moved)
     position = int(p["position"])
     if event.kind == "seat":  # a seat taken: the seats themselves are the store's

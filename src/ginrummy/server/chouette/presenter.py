@@ -3,11 +3,16 @@ players, the view frames. Reads the room's public surface; builds JSON-ready val
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ginrummy.engine.chouette import BOX, TEAM
 from ginrummy.engine.chouette_views import view_for_player, view_for_table_spectator
+from ginrummy.engine.record import record_of, round_record_dict
 from ginrummy.protocol.chouette import encode_chouette_spectator_view, encode_player_view
 from ginrummy.server.chouette.log import Snap
+from ginrummy.server.room import fair
+from ginrummy.server.room.errors import RoomError
 
 if TYPE_CHECKING:
     from ginrummy.server.chouette.room import ChouetteRoom
@@ -93,16 +98,47 @@ def view(snap: Snap, position: int | None) -> dict[str, Any]:
     return encode_player_view(view_for_player(table, position))
 
 
+def fair_frame(snap: Snap, position: int | None) -> dict[str, Any] | None:
+    """The ``fair`` entry of a view frame (``fair.frame``): the last deal's, ``dealt``
+    while its round runs (the commitment; the box's and that round's captain's own
+    seed), ``revealed`` once it is over; null before the match's first deal."""
+    table = snap.table
+    assert table is not None, "a chouette room's log starts with its table"
+    number = len(snap.fair)
+    block = snap.fair[-1] if snap.fair else None
+    match = table.match
+    over = number >= 1 and (match.is_over or number <= len(match.played))
+    captain = table.captains[number - 1] if 1 <= number <= len(table.captains) else None
+    seat = BOX if position == table.box else TEAM if position == captain else None
+    return fair.frame(None, block, over, None if position is None else seat)
+
+
 def view_message(room: ChouetteRoom, snap: Snap, position: int | None) -> dict[str, Any]:
     """The ``view`` frame of ``snap`` for one socket."""
     return {
         "type": "view",
         "version": snap.version,
+        "fair": fair_frame(snap, position),
         "view": view(snap, position),
         "players": players(room, snap),
         "timer": room.timer(snap),
         "watchers": room.watching,
     }
+
+
+def round_record(room: ChouetteRoom, number: int) -> dict[str, Any]:
+    """Round ``number`` (from 1) of the current match as a stand-alone round record with
+    its revealed fair block (docs/fairness.md, "In chouette rooms"), once it is over;
+    ``round_running`` before, or for a round never dealt."""
+    snap = room.current
+    table = snap.table
+    assert table is not None, "a chouette room's log starts with its table"
+    match = table.match
+    over = match.is_over or number <= len(match.played)
+    if not 1 <= number <= len(snap.fair) or not over:
+        raise RoomError("round_running", f"round {number} is not over (or was never dealt)")
+    rnd = record_of(match).rounds[number - 1]
+    return round_record_dict(match.rules, replace(rnd, fair=snap.fair[number - 1]))
 
 
 def public_action(snap: Snap) -> str | None:
