@@ -82,6 +82,7 @@ def main(argv: list[str]) -> int:
     import uvicorn
 
     from ginrummy.server.app import create_app
+    from ginrummy.server.protocols import HttpProtocol, WebSocketProtocol
 
     logging.basicConfig(
         level=settings.log_level.upper(),
@@ -97,6 +98,8 @@ def main(argv: list[str]) -> int:
         # (bench/RESULTS.md); views are small, so they go uncompressed.
         ws_per_message_deflate=False,
         lifespan="on",
+        http=HttpProtocol,
+        ws=WebSocketProtocol,
     )
     tune_gc()
     uvicorn.Server(config).run()
