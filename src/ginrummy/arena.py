@@ -24,7 +24,7 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -52,6 +52,10 @@ SIDES = ("a", "b")
 
 class BotFailure(Exception):
     """An external bot timed out, crashed, or answered badly: it forfeits the match."""
+
+
+class BotTimeout(BotFailure):
+    """An external bot did not answer within the timeout."""
 
 
 class Contestant:
@@ -113,7 +117,7 @@ class External(Contestant):
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise BotFailure(f"timed out: no answer within {self.timeout:g} s")
+                raise BotTimeout(f"timed out: no answer within {self.timeout:g} s")
             ready, _, _ = select.select([fd], [], [], left)
             if not ready:
                 continue
@@ -128,8 +132,13 @@ class External(Contestant):
         return line
 
     def decide(self, view: SeatView) -> Action:
+        return self.ask(view, {"view": encode_seat_view(view)})
+
+    def ask(self, view: SeatView, fields: Mapping[str, Any]) -> Action:
+        """Send ``decide`` with ``fields`` (the encoded ``view`` and any more) and read
+        one of ``view.legal_actions`` back."""
         self.asked += 1
-        self.send({"type": "decide", "id": self.asked, "view": encode_seat_view(view)})
+        self.send({"type": "decide", "id": self.asked, **fields})
         line = self.read_line()
         try:
             answer = json.loads(line)
@@ -297,8 +306,8 @@ def _outcomes(jobs: list[Job], workers: int) -> Iterator[MatchOutcome]:
 class Progress:
     """A text progress bar on stderr (silent when ``stream`` is None)."""
 
-    def __init__(self, total: int, stream: TextIO | None) -> None:
-        self.total, self.stream, self.count = total, stream, 0
+    def __init__(self, total: int, stream: TextIO | None, unit: str = "matches") -> None:
+        self.total, self.stream, self.count, self.unit = total, stream, 0, unit
         self.start = time.monotonic()
 
     def step(self) -> None:
@@ -310,7 +319,7 @@ class Progress:
         rate = self.count / max(time.monotonic() - self.start, 1e-9)
         self.stream.write(
             f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total}"
-            f" matches, {rate:.1f}/s"
+            f" {self.unit}, {rate:.1f}/s"
         )
         self.stream.flush()
 
@@ -379,6 +388,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ginrummy arena",
         description="Play computer players against each other; print one JSON object.",
+        epilog="ginrummy arena --chouette --help: tables of three to five (chouette).",
     )
     players = ", ".join(LEVELS)
     p.add_argument("--a", required=True, type=check_player, help=f"{players}, coach, cmd:<prog>")
@@ -395,6 +405,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str]) -> int:
+    if "--chouette" in argv:  # three to five players at one table: its own options
+        from ginrummy.arena_chouette import main as chouette
+
+        return chouette([a for a in argv if a != "--chouette"])
     args = parser().parse_args(argv)
     if args.matches < 1 or args.workers < 1:
         print("ginrummy arena: --matches and --workers must be at least 1", file=sys.stderr)

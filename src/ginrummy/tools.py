@@ -1,5 +1,7 @@
 """The engine's command-line tools: ``analyze``, ``settle``, ``replay`` and ``verify``.
 
+``replay`` reads round, match and chouette records (docs/rules.md §8).
+
 Each prints JSON (or, for ``replay``, text) on stdout. Bad input: exit code 2 and one
 line on stderr saying what is wrong; in batch mode (no hand argument, one input per
 line on stdin) an ``{"error": ...}`` line instead, and the run goes on.
@@ -32,6 +34,10 @@ from ginrummy.engine import (
 from ginrummy.engine import (
     settle as engine_settle,
 )
+from ginrummy.engine.actions import Action
+from ginrummy.engine.chouette import ChouetteTable, Deal, Forfeit, Leave, Return
+from ginrummy.engine.chouette_record import KIND as CHOUETTE
+from ginrummy.engine.chouette_record import ChouetteRecord, replay_table, replay_table_steps
 from ginrummy.engine.match import MatchState
 from ginrummy.engine.record import replay_match, replay_round_steps
 from ginrummy.engine.round import RoundResult
@@ -263,14 +269,19 @@ def _print_match(record: MatchRecord) -> MatchState:
 
 
 def replay(argv: Sequence[str]) -> int:
-    parser = _Parser(prog="ginrummy replay", description="Print a recorded round or match.")
-    parser.add_argument("file", help="a JSON record (round or match); - for stdin")
+    parser = _Parser(
+        prog="ginrummy replay", description="Print a recorded round, match or chouette table."
+    )
+    parser.add_argument("file", help="a JSON record (round, match or chouette); - for stdin")
     args = parser.parse_args(argv)
     text = _read_file("replay", args.file)
     if text is None:
         return 2
     try:
         data = json.loads(text)
+        if isinstance(data, dict) and data.get("kind") == CHOUETTE:
+            _print_chouette(ChouetteRecord.from_dict(data))
+            return 0
         loaded = load_record(data)
         if isinstance(loaded, MatchRecord):
             _print_match(loaded)
@@ -280,6 +291,63 @@ def replay(argv: Sequence[str]) -> int:
     except ValueError as exc:  # JSON errors and every GinRummyError
         return _fail("replay", str(exc) if isinstance(exc, GinRummyError) else f"bad JSON: {exc}")
     return 0
+
+
+def _print_chouette(record: ChouetteRecord) -> ChouetteTable:
+    """A chouette table (docs/rules.md §8) event by event: deals, moves by position,
+    round results, leaves and returns, forfeits, settlements and the ledger."""
+    table = replay_table(record)  # validates every event first
+    drawn = ", ".join(f"{p} {c}" for p, c in enumerate(record.drawn))
+    print(f"Chouette, {len(record.drawn)} players, rules {record.rules.name}; drawn: {drawn}")
+    steps = replay_table_steps(record)
+    before = next(steps)
+    print(_chouette_match_line(before))
+    for after in steps:
+        for line in _chouette_event_lines(before, after):
+            print(line)
+        before = after
+    return table
+
+
+def _chouette_match_line(t: ChouetteTable) -> str:
+    team = " ".join(str(m) for m in t.order)
+    return f"Match {t.number}: box {t.box} (seat one), team {team} (seat two)"
+
+
+def _chouette_event_lines(before: ChouetteTable, after: ChouetteTable) -> list[str]:
+    event = after.events[-1]
+    lines: list[str] = []
+    if isinstance(event, Deal):
+        rnd = after.match.round
+        assert rnd is not None
+        lines.append(
+            f"Round {after.match.round_number}: box {after.box} against captain"
+            f" {after.captain}, dealer {rnd.dealer.label}, knock limit {rnd.knock_limit}"
+        )
+        lines += [f"  {s.label} is dealt: {' '.join(map(str, rnd.hand(s)))}" for s in Seat]
+        if rnd.first_upcard is not None:
+            lines.append(f"  first upcard: {rnd.first_upcard}")
+    elif isinstance(event, Action):
+        rnd = after.match.round
+        moves = len(rnd.history) if rnd is not None else 0
+        lines.append(f"  {moves:>3}. {before.turn}: {event}")
+    elif isinstance(event, Forfeit):
+        lines.append(f"  {event.position} forfeits the match ({event.reason.value})")
+    elif isinstance(event, Leave | Return):
+        lines.append(f"  {event.position} {'leaves' if isinstance(event, Leave) else 'is back'}")
+    else:
+        lines.append(_chouette_match_line(after))
+    if len(after.match.rounds) > len(before.match.rounds):
+        scored = after.match.rounds[-1]
+        lines += _result_lines(scored.result)
+        lines.append(f"  scores: box {scored.scores.one}, team {scored.scores.two}")
+    if len(after.settlements) > len(before.settlements):
+        s = after.settlements[-1]
+        won = "the box wins" if s.result.winner is Seat.ONE else "the team wins"
+        pays = "each partner pays the box" if s.result.winner is Seat.ONE else "the box pays each"
+        lines.append(f"Match {s.number} over: {won}; {pays} {s.value}")
+        lines.append("  ledger: " + ", ".join(f"{p} {v:+d}" for p, v in enumerate(after.ledger)))
+    return lines
 
 
 # --- verify -----------------------------------------------------------------------------

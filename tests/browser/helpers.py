@@ -222,3 +222,133 @@ def play_round(page: Any, rng: random.Random, most: int = 400) -> None:
                 return
     except _RoundOver:
         return
+
+
+# ---------------------------------------------------------------- chouette (docs/rules.md §8)
+
+
+@dataclass(frozen=True)
+class ChouetteWords:
+    """What a chouette table adds to a page language's names and phrases."""
+
+    base: Words
+    players: str
+    your_name: str
+    seat: str  # "Seat {n}"
+    open_room: str
+    take_seat: str
+    invite: str
+    box: str
+    captain: str
+    partner: str
+    waiting: str
+    suggest: str
+    advice: str
+    team_chat: str
+    next_match: str
+    you_win: str
+    ledger_caption: str
+    message: str
+    send: str
+    dealer: str
+
+
+CH_EN = ChouetteWords(
+    base=EN,
+    players="Players",
+    your_name="Your name",
+    seat="Seat {n}",
+    open_room="Open a room",
+    take_seat="Take the seat",
+    invite="Invite link",
+    box="You are the box",
+    captain="You are captain",
+    partner="You are in the team",
+    waiting="Waiting for players",
+    suggest="Suggest ",
+    advice="Advice",
+    team_chat="Team chat",
+    next_match="Next match",
+    you_win="you win",
+    ledger_caption="Players, their parts and the ledger",
+    message="Message",
+    send="Send",
+    dealer="dealer",
+)
+CH_DE = ChouetteWords(
+    base=DE,
+    players="Spieler",
+    your_name="Dein Name",
+    seat="Platz {n}",
+    open_room="Raum eröffnen",
+    take_seat="Platz einnehmen",
+    invite="Einladungslink",
+    box="Du bist die Box",
+    captain="Du bist Kapitän",
+    partner="Du bist im Team",
+    waiting="Warten auf Mitspieler",
+    suggest="Vorschlagen: ",
+    advice="Rat",
+    team_chat="Team-Chat",
+    next_match="Nächste Partie",
+    you_win="Du gewinnst",
+    ledger_caption="Spieler, ihre Rollen und die Abrechnung",
+    message="Nachricht",
+    send="Senden",
+    dealer="Geber",
+)
+
+
+def open_chouette(page: Any, url: str, name: str, seats: list[str], preset: str) -> str:
+    """Open a chouette table from the start page: ``seats`` are the other seats' values
+    ("friend" or "bot:<level>"), ``preset`` a rules preset's value. Returns the invite link."""
+    w = CH_EN
+    page.goto(url + "/")
+    page.get_by_role("textbox", name="Your name").fill(name)
+    page.get_by_role("combobox", name=w.players).select_option(str(len(seats) + 1))
+    page.get_by_role("combobox", name="Rules").select_option(preset)
+    for n, seat in enumerate(seats, start=2):
+        page.get_by_role("combobox", name=w.seat.format(n=n)).select_option(seat)
+    page.get_by_role("button", name=w.open_room).click()
+    invite = page.get_by_role("textbox", name=w.invite)
+    expect(invite).to_have_value(re.compile(r"/c/\w+"))
+    return str(invite.input_value())
+
+
+def join_chouette(page: Any, link: str, name: str, w: ChouetteWords = CH_EN) -> None:
+    page.goto(link)
+    page.get_by_role("textbox", name=w.your_name).fill(name)
+    page.get_by_role("button", name=w.take_seat).click()
+    expect(status(page, w.base)).to_be_visible()
+
+
+def chouette_role(page: Any, w: ChouetteWords = CH_EN) -> str:
+    """The page's part at the table from its status line: box, captain or partner."""
+    st = status(page, w.base)
+    expect(st).to_contain_text(re.compile(f"{w.box}|{w.captain}|{w.partner}"))
+    text = st.inner_text()
+    if w.box in text:
+        return "box"
+    return "captain" if w.captain in text else "partner"
+
+
+def try_decide(page: Any, rng: random.Random, w: Words = EN) -> str | None:
+    """Do one thing if this page has something to do now; None when it has not."""
+    text = status(page, w).inner_text()
+    if not actionable(w).search(text):
+        return None
+    return decide(page, rng, w, timeout=5_000)
+
+
+def ledger_rows(page: Any, w: ChouetteWords = CH_EN) -> list[tuple[str, int]]:
+    """The players' table: (name, ledger) per row, the box first ("You" for one's own)."""
+    table = page.get_by_role("table", name=w.ledger_caption)
+    rows: list[list[str]] = table.locator("tbody tr").evaluate_all(
+        "rows => rows.map(r => [r.cells[0].innerText, r.cells[r.cells.length - 1].innerText])"
+    )
+    return [(name, int(value.replace("\u2212", "-").replace("+", ""))) for name, value in rows]
+
+
+def ledger(page: Any, w: ChouetteWords = CH_EN) -> dict[str, int]:
+    """The ledger by player name (the names of a table of people differ)."""
+    return dict(ledger_rows(page, w))

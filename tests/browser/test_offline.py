@@ -1,6 +1,6 @@
 """Offline and installable (docs/offline.md): after one visit the service worker serves the
 client with no network; pages that need the server say so; a new build is taken up on the
-next visit and never mixed with the old; the static files travel gzip-compressed."""
+next visit and never mixed with the old; the static files travel brotli- or gzip-compressed."""
 
 from __future__ import annotations
 
@@ -15,14 +15,18 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import brotli
 import pytest
 from playwright.sync_api import expect
+
+from ginrummy.server.slim import inline_styles, slim
 
 from .conftest import ROOT, free_port
 
 pytestmark = pytest.mark.browser
 
 WEB_DIR = ROOT / "src" / "ginrummy" / "web"
+STYLE = WEB_DIR / "css" / "app.css"
 # A server for one web directory (the update test changes its files between starts).
 SERVE = (
     "import sys, uvicorn\n"
@@ -165,33 +169,116 @@ BUILD_MARKS = """async () => ({
 })"""
 
 
+def fetch(url: str, accept: str) -> tuple[bytes, Any]:
+    request = urllib.request.Request(url, headers={"Accept-Encoding": accept})
+    with urllib.request.urlopen(request) as r:
+        return r.read(), r.headers
+
+
 def test_precompressed_files_are_the_files_and_say_so(server: Any) -> None:
     checked = 0
     for path in sorted(p for p in WEB_DIR.rglob("*") if p.is_file() and p.name != "sw.js"):
         url = f"{server.url}/static/{path.relative_to(WEB_DIR).as_posix()}"
-        request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip, br"})
-        with urllib.request.urlopen(request) as r:
-            body, headers = r.read(), r.headers
-        assert headers["Cache-Control"] == "no-cache"
-        etag = headers["ETag"]
-        if headers.get("Content-Encoding") == "gzip":
-            assert gzip.decompress(body) == path.read_bytes(), url
-            assert headers["Vary"] == "Accept-Encoding"
-            assert etag.endswith('-gz"')
-            checked += 1
-        else:
-            assert body == path.read_bytes(), url
-        again = urllib.request.Request(
-            url, headers={"Accept-Encoding": "gzip", "If-None-Match": etag}
-        )
-        with pytest.raises(urllib.error.HTTPError) as not_modified:
-            urllib.request.urlopen(again)
-        assert not_modified.value.code == 304
-        not_modified.value.close()
-    assert checked >= 20  # every script, style and catalog
-    plain = urllib.request.Request(
-        f"{server.url}/static/js/main.js", headers={"Accept-Encoding": "identity"}
+        shipped, plain = fetch(url, "identity")  # the file, slim (server/slim.py)
+        assert "Content-Encoding" not in plain
+        expected = slim(path.name, path.read_bytes())
+        if path.suffix == ".html":  # with the style sheet inline
+            expected = inline_styles(path.read_bytes(), {"css/app.css": STYLE.read_bytes()})[0]
+            assert b"<style>" in expected and b'rel="stylesheet"' not in expected
+        assert shipped == expected, url
+        for accept, coding, decode in [
+            ("gzip, deflate, br, zstd", "br", brotli.decompress),
+            ("gzip", "gzip", gzip.decompress),
+        ]:
+            body, headers = fetch(url, accept)
+            assert headers["Cache-Control"] == "no-cache"
+            etag = headers["ETag"]
+            if headers.get("Content-Encoding") == coding:
+                assert decode(body) == shipped, url
+                assert headers["Vary"] == "Accept-Encoding"
+                assert etag.endswith(f'-{coding[:2]}"')
+                checked += 1
+            else:
+                assert "Content-Encoding" not in headers and body == shipped, url
+            again = urllib.request.Request(
+                url, headers={"Accept-Encoding": accept, "If-None-Match": etag}
+            )
+            with pytest.raises(urllib.error.HTTPError) as not_modified:
+                urllib.request.urlopen(again)
+            assert not_modified.value.code == 304
+            not_modified.value.close()
+    assert checked >= 40  # every script, style and catalog, in both encodings
+
+
+# Whether this origin's build cache (docs/offline.md) holds `path`.
+KEPT = """async (path) => {
+  for (const name of await caches.keys()) {
+    if (name.startsWith('ginrummy-') && await (await caches.open(name)).match(path)) return true;
+  }
+  return false;
+}"""
+GERMAN = "/static/js/i18n/de.json"
+
+
+def test_the_other_language_is_kept_once_used_and_offline_it_says_it_cannot(
+    server: Any, new_page: Callable[..., Any]
+) -> None:
+    page = new_page()  # an English browser: the worker keeps only the English messages
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    wait_for_worker(page)
+    assert page.evaluate(KEPT, "/static/js/i18n/en.json")
+    assert not page.evaluate(KEPT, GERMAN)
+    languages = page.get_by_role("group", name="Language")
+
+    page.context.set_offline(True)
+    languages.get_by_role("button", name="Deutsch").click()
+    expect(page.get_by_role("log")).to_contain_text("The server cannot be reached.")
+    expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
+    expect(languages.get_by_role("button", name="English")).to_have_attribute(
+        "aria-pressed", "true"
     )
-    with urllib.request.urlopen(plain) as r:
-        assert "Content-Encoding" not in r.headers
-        assert r.read() == (WEB_DIR / "js/main.js").read_bytes()
+
+    page.context.set_offline(False)
+    languages.get_by_role("button", name="Deutsch").click()
+    expect(page.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
+    page.wait_for_function(f"({KEPT})('{GERMAN}')")  # the page named it to the worker
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
+    assert page.errors == []
+
+
+# For each of this origin's build caches: whether it holds `path`.
+KEPT_BY_EACH = """async (path) => {
+  const names = (await caches.keys()).filter((name) => name.startsWith('ginrummy-'));
+  return Promise.all(names.map(async (name) => !!(await (await caches.open(name)).match(path))));
+}"""
+
+
+def test_a_language_used_before_is_kept_by_the_next_build_too(
+    web_server: WebServer, new_page: Callable[..., Any]
+) -> None:
+    page = new_page()
+    page.goto(web_server.url)
+    wait_for_worker(page)
+    page.get_by_role("group", name="Language").get_by_role("button", name="Deutsch").click()
+    expect(page.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
+    page.wait_for_function(f"({KEPT})('{GERMAN}')")
+
+    web_server.stop()  # a new build: another German tagline
+    catalog = web_server.web_dir / "js/i18n/de.json"
+    old = json.loads(catalog.read_text())["app.tagline"]
+    catalog.write_text(catalog.read_text().replace(old, "Der zweite Stand."))
+    web_server.start()
+    page.reload()
+    wait_for_worker(page, "waiting", "installed")
+    # The new build's cache, filled while this old page was open, holds German already.
+    assert page.evaluate(KEPT_BY_EACH, GERMAN) == [True, True]
+
+    page.close()
+    again = page.context.new_page()
+    again.context.set_offline(True)
+    again.goto(web_server.url)
+    expect(again.get_by_text("Der zweite Stand.")).to_be_visible()

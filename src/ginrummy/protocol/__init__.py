@@ -3,12 +3,19 @@
 The only Python code that knows wire field names. Imports the engine only.
 """
 
+from ginrummy.protocol.chouette import (
+    encode_chouette_info,
+    encode_chouette_spectator_view,
+    encode_player_view,
+    encode_settlement,
+)
 from ginrummy.protocol.codec import (
     MAX_FRAME_BYTES,
     ClientMessage,
     ProtocolError,
     decode_action,
     decode_client_message,
+    encode_match_result,
     encode_own_view,
     encode_public_view,
     encode_round_result,
@@ -26,11 +33,16 @@ __all__ = [
     "WireError",
     "decode_action",
     "decode_client_message",
+    "encode_chouette_info",
+    "encode_chouette_spectator_view",
+    "encode_match_result",
     "encode_own_view",
+    "encode_player_view",
     "encode_public_view",
     "encode_round_result",
     "encode_rules",
     "encode_seat_view",
+    "encode_settlement",
     "encode_spectator_view",
     "encode_view_frame",
     "parse_json",

@@ -103,8 +103,11 @@ def _scored_round(r: ScoredRound) -> dict[str, Any]:
 
 
 def _match_result(m: MatchResult | None) -> dict[str, Any] | None:
-    if m is None:
-        return None
+    return None if m is None else encode_match_result(m)
+
+
+def encode_match_result(m: MatchResult) -> dict[str, Any]:
+    """A finished match: who won, the totals and their parts, a forfeit if any."""
     return {
         "winner": m.winner.label,
         "round_points": _pair(m.round_points),
@@ -231,6 +234,11 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "claim": {},
     "resign": {},
     "seed": {"seed": ((str,), True), "commitment": ((str,), False)},
+    # chouette rooms (docs/protocol.md, "Chouette rooms")
+    "advice": {"version": ((int,), True), "action": ((str,), False), "card": ((str,), False)},
+    "ask_advice": {"version": ((int,), True)},
+    "team_chat": {"text": ((str,), False), "phrase": ((str,), False)},
+    "next_match": {"version": ((int,), False)},
 }
 
 

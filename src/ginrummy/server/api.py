@@ -456,6 +456,8 @@ def _guard(endpoint: Any) -> Any:
 
 # Shared with the other route modules (server/tournaments/api.py).
 guard, caller_identity, json_body = _guard, _identity, _body
+# Shared with the chouette rooms' routes (server/chouette/api.py).
+rules_of, with_timer, seat_name, flag = _rules, _with_timer, _name, _flag
 
 
 routes = [

@@ -15,6 +15,9 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
 from ginrummy.server import api, health
+from ginrummy.server.chouette import KIND as CHOUETTE
+from ginrummy.server.chouette import api as chouette_api
+from ginrummy.server.chouette import load_room as load_chouette
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
@@ -41,6 +44,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *api.routes,
         *health.routes,
         *tournament_api.routes,
+        *chouette_api.routes,
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     app = Starlette(routes=routes, lifespan=_lifespan(settings))
@@ -77,6 +81,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         await store.open()
         bus = open_bus(settings.bus_url)
         rooms = _room_manager(settings, store, bus)
+        rooms.loaders[CHOUETTE] = load_chouette  # chouette rooms replay their own log
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
         app.state.tournaments = TournamentService(
@@ -131,7 +136,8 @@ def _page_routes(static: StaticFiles) -> list[Route]:
     review = "/r/{room_id}/review/{seat}"  # the match review (web/js/review.js)
     tournament = "/t/{tournament_id}"  # a tournament's page (web/js/tournament.js)
     device = "/d/{game_id}"  # a game on the device itself (docs/device.md): the page plays it
-    pages: tuple[str, ...] = ("/", "/r/{room_id}", review, device, tournament)
+    chouette = "/c/{room_id}"  # a chouette room (docs/protocol.md, "Chouette rooms")
+    pages: tuple[str, ...] = ("/", "/r/{room_id}", review, device, tournament, chouette)
     pages += ("/lobby", "/leaderboard", "/p/{player_id}")
     return [
         *(Route(path, index, methods=["GET", "HEAD"]) for path in pages),

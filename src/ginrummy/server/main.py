@@ -114,6 +114,10 @@ def uvicorn_config(app: Starlette, host: str, port: int, log_level: str) -> uvic
         # Compressing every ~2 KB view cost a tenth of the server's CPU under load
         # (bench/RESULTS.md); views are small, so they go uncompressed.
         ws_per_message_deflate=False,
+        # "server: uvicorn" tells a browser nothing and an attacker what runs here; on a
+        # first visit's responses it was ~1 KB of the 150 KB budget (docs/offline.md).
+        # The Date header stays: HTTP requires it of a server with a clock.
+        server_header=False,
         lifespan="on",
         # uvicorn's own, without the reference cycles that outlive a WebSocket.
         http=HttpProtocol,

@@ -1,16 +1,22 @@
 // The service worker (docs/offline.md): keeps one build of the client in a cache of its
 // own, so that the site opens with no network and a repeat visit asks the server nothing
 // before the page shows. The server fills in the next line at start-up: this build's
-// version and every file with the hash its ETag carries (server/static.py).
-const BUILD = { version: "dev", files: {} };
+// version, every file with the hash its ETag carries, and the files kept only once they
+// are used (server/static.py).
+const BUILD = { version: "dev", files: {}, later: [] };
 
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 const PREFIX = "ginrummy-";
 const CACHE = `${PREFIX}${BUILD.version}`;
 /** @type {Record<string, string>} */
 const FILES = BUILD.files;
+/** Kept once used (the other language's messages, the verify page), not at install.
+ * @type {Set<string>} */
+const LATER = new Set(BUILD.later);
+// A language's messages (web/js/i18n.js catalogPath).
+const CATALOG = /^\/static\/js\/i18n\/(\w+)\.json$/;
 // The page's own routes (main.js routeOf): all are the one page kept under "/".
-const PAGE_ROUTE = /^\/(?:lobby|leaderboard|r\/[^/]+(?:\/review\/(?:one|two))?|p\/[^/]+|d\/[^/]+|t\/[^/]+)?\/?$/;
+const PAGE_ROUTE = /^\/(?:lobby|leaderboard|r\/[^/]+(?:\/review\/(?:one|two))?|c\/[^/]+|p\/[^/]+|d\/[^/]+|t\/[^/]+)?\/?$/;
 
 /**
  * A file of this build, checked: its ETag names the hash the build expects. The HTTP
@@ -31,15 +37,60 @@ async function fetchChecked(url, digest) {
 }
 
 /**
- * Keep every file of this build. A file that changed meanwhile (a newer build being
+ * The messages of the browser's language (as web/js/i18n.js detectLanguage picks it,
+ * English when none is spoken here).
+ * @param {string[]} catalogs
+ */
+function browserCatalog(catalogs) {
+  for (const tag of worker.navigator.languages ?? []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    const found = catalogs.find((url) => CATALOG.exec(url)?.[1] === base);
+    if (found) return found;
+  }
+  return catalogs.find((url) => CATALOG.exec(url)?.[1] === "en");
+}
+
+/** The files of LATER that an older build's cache had kept: used before, so kept again. */
+async function usedBefore() {
+  const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX) && n !== CACHE);
+  const used = new Set();
+  for (const name of names) {
+    for (const request of await (await caches.open(name)).keys()) {
+      const path = new URL(request.url).pathname;
+      if (LATER.has(path)) used.add(path);
+    }
+  }
+  return used;
+}
+
+/**
+ * Keep this build's files: all but LATER, and of LATER the browser language's messages
+ * and whatever an older build had kept. A file that changed meanwhile (a newer build being
  * deployed) fails the installation, and the old build stays in charge until a later
  * visit installs a consistent one.
  * @param {Cache} cache
  */
 async function keepBuild(cache) {
-  await Promise.all(Object.entries(FILES).map(async ([url, digest]) => {
-    await cache.put(url, await fetchChecked(url, digest));
+  const wanted = await usedBefore();
+  const catalog = browserCatalog([...LATER].filter((url) => CATALOG.test(url)));
+  if (catalog) wanted.add(catalog);
+  const urls = Object.keys(FILES).filter((url) => !LATER.has(url) || wanted.has(url));
+  await Promise.all(urls.map(async (url) => {
+    await cache.put(url, await fetchChecked(url, FILES[url]));
   }));
+}
+
+/**
+ * A file of LATER from the cache, else fetched (checked: this build's), kept and given.
+ * @param {string} url
+ */
+async function keepLater(url) {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(url);
+  if (kept) return kept;
+  const response = await fetchChecked(url, FILES[url]);
+  await cache.put(url, response.clone());
+  return response;
 }
 
 worker.addEventListener("install", (event) => {
@@ -65,7 +116,16 @@ worker.addEventListener("fetch", (event) => {
   const key = request.mode === "navigate" && PAGE_ROUTE.test(url.pathname) ? "/" : url.pathname;
   if (!(key in FILES) || (key !== "/" && url.search)) return;
   event.respondWith((async () => {
+    if (LATER.has(key)) return keepLater(key);
     const cache = await caches.open(CACHE);
     return (await cache.match(key)) ?? fetch(request);
   })());
+});
+
+// A page not yet under this worker (the first visit) names a file of LATER it uses, such
+// as its language's messages (web/js/offline.js keepFile): keep it for visits offline.
+worker.addEventListener("message", (event) => {
+  const url = event.data?.keep;
+  if (typeof url !== "string" || !LATER.has(url)) return;
+  event.waitUntil(keepLater(url).catch((err) => console.warn(`${url} could not be kept`, err)));
 });

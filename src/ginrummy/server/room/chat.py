@@ -4,15 +4,16 @@ it is told to every socket of the room (on any instance)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
-from ginrummy.engine import Seat
 from ginrummy.protocol import limits
 from ginrummy.server import players as players_
 from ginrummy.server.clock import Clock
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.room.errors import RoomError
+from ginrummy.server.room.presence import key_label
 from ginrummy.server.store import ChatLine, Player, Store, StoreError
 
 log = logging.getLogger("ginrummy.server.room")
@@ -31,6 +32,16 @@ def valid_chat(raw: str) -> str:
         return limits.clean_chat(raw)
     except limits.BadChat as exc:
         raise RoomError("bad_chat", str(exc)) from None
+
+
+def checked_chat(text: str | None, phrase: str | None) -> tuple[str | None, str | None]:
+    """A message's text (cleaned) or stock phrase, exactly one of them; ``bad_chat``."""
+    if (text is None) == (phrase is None):
+        raise RoomError("bad_chat", "send either 'text' or 'phrase'")
+    if phrase is not None and phrase not in limits.PHRASE_KEYS:
+        keys = ", ".join(limits.PHRASE_KEYS)
+        raise RoomError("bad_chat", f"phrase must be one of {keys}")
+    return (None if text is None else valid_chat(text)), phrase
 
 
 def chat_message(line: ChatLine) -> dict[str, Any]:
@@ -57,21 +68,16 @@ class Chat:
         self.spectators = spectators
 
     async def say(
-        self, seat: Seat | None, player: Player | None, text: str | None, phrase: str | None
+        self, seat: Hashable | None, player: Player | None, text: str | None, phrase: str | None
     ) -> None:
-        """A message from a seat (or a spectator) to every socket of the room."""
+        """A message from a seat or a chouette position (or a spectator: None) to every
+        socket of the room."""
         if seat is None and not self.spectators:
             raise RoomError("chat_closed", "spectators may not chat in this room")
         if player is None:
             raise RoomError("chat_closed", "only players with an identity may chat")
-        if (text is None) == (phrase is None):
-            raise RoomError("bad_chat", "send either 'text' or 'phrase'")
-        if phrase is not None and phrase not in limits.PHRASE_KEYS:
-            keys = ", ".join(limits.PHRASE_KEYS)
-            raise RoomError("bad_chat", f"phrase must be one of {keys}")
-        if text is not None:
-            text = valid_chat(text)
-        label = None if seat is None else seat.label
+        text, phrase = checked_chat(text, phrase)
+        label = None if seat is None else key_label(seat)
         now = round(self._clock.now(), 3)
         line = ChatLine(0, now, label, player.id, players_.tag(player), text, phrase)
         # Write before tell: a socket on any instance reads the history from the store.

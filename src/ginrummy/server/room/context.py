@@ -3,13 +3,16 @@ the registry that owns the rooms (the only way a room reaches it)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ginrummy.server.clock import Clock
 from ginrummy.server.pubsub import Bus
-from ginrummy.server.store import Player, Store
+from ginrummy.server.store import Clock as StoredClock
+from ginrummy.server.store import Player, Store, StoredRoom
 
 if TYPE_CHECKING:
     from ginrummy.server.room.room import Room
@@ -38,10 +41,61 @@ class Counters:
     timeouts: int = 0  # move timers that ran out here (forfeits tried)
 
 
+class Loaded(Protocol):
+    """A loaded room as the registry keeps it: a two-player ``Room`` or a chouette room
+    (``ginrummy.server.chouette``). The registry loads, evicts and stops it by these."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def topic(self) -> str: ...
+
+    @property
+    def last_used(self) -> float: ...
+
+    @property
+    def broken(self) -> bool: ...
+
+    @property
+    def idle(self) -> bool: ...
+
+    @property
+    def listed(self) -> bool: ...
+
+    @property
+    def has_sockets(self) -> bool: ...
+
+    @property
+    def lease_asked(self) -> bool: ...
+
+    def touch(self) -> None: ...
+
+    def unload(self) -> None: ...
+
+    def renamed(self, player: Player) -> None:
+        """A player's new name or rating: show it from now on."""
+
+    async def renew_presence(self) -> None: ...
+
+    def presence_notice(
+        self, seat: Hashable | None, *, renew: bool = False, gone: bool = False
+    ) -> dict[str, Any]: ...
+
+    def clock_left(self) -> StoredClock | None: ...
+
+    def stop_tasks(self) -> list[asyncio.Task[None]]: ...
+
+
+Loader = Callable[["RoomContext", StoredRoom, float], Awaitable[Loaded]]
+"""Rebuilds a room of one kind from its stored log (``settle``: seconds to listen to
+other instances before any grace period); the registry's ``loaders`` by room kind."""
+
+
 class Owner(Protocol):
     """The registry as a room sees it."""
 
-    def forget(self, room: Room) -> None:
+    def forget(self, room: Loaded) -> None:
         """Drop a broken room: the next request rebuilds it from the log."""
 
     async def room_changed(self, room: Room) -> None:

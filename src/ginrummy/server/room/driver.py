@@ -7,14 +7,25 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from ginrummy.bots import PortableRandom
-from ginrummy.engine import Seat, view_for_seat
+from ginrummy.engine import MatchState, Seat, view_for_seat
 from ginrummy.server.computer import DEFAULT_LEVEL, computer_move
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.log import Snapshot
 
 log = logging.getLogger("ginrummy.server.room")
+
+
+class Moving(Protocol):
+    """What the driver reads of a room's state: its version and the match played (a
+    two-player room's snapshot, or a chouette room's: box and captain)."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def match(self) -> MatchState | None: ...
 
 
 class ComputerDriver:
@@ -25,7 +36,7 @@ class ComputerDriver:
         rng: random.Random,
         *,
         to_move: Callable[[], tuple[Seat, str | None] | None],
-        current: Callable[[], Snapshot],
+        current: Callable[[], Moving],
         lease: Callable[[], Awaitable[None]],
         act: Callable[[Seat, int, str], Awaitable[None]],
         moved: Callable[[], None],

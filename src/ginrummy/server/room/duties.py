@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ginrummy.engine import ForfeitReason, Seat
 from ginrummy.server.room.context import RoomContext
-from ginrummy.server.room.driver import ComputerDriver
+from ginrummy.server.room.driver import ComputerDriver, Moving
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.lease import LeaseKeeper
 from ginrummy.server.room.timers import Grace, MoveClock, SeedClock
@@ -25,23 +25,86 @@ if TYPE_CHECKING:
 log = logging.getLogger("ginrummy.server.room")
 
 
-class Duties:
-    def __init__(self, room: Room, ctx: RoomContext) -> None:
-        self._room = room
+class DutiesBase:
+    """What every room's duties share: the move timer, the grace periods, the lease
+    and the computer driver, made from the room's own answers (``bot_to_move``, what
+    an expiry does) by a subclass."""
+
+    def __init__(
+        self,
+        room_id: str,
+        ctx: RoomContext,
+        current: Callable[[], Moving],
+        act: Callable[[Seat, int, str], Awaitable[None]],
+        catch_up: Callable[[], Awaitable[bool]],
+    ) -> None:
+        """``current``: the room's state the computer reads; ``act``: how the computer
+        plays a match seat's move; ``catch_up``: read what other instances wrote."""
+        self._room_id = room_id
         self._ctx = ctx
+        self._catch_up = catch_up
         t = ctx.tuning
         self.move_clock = MoveClock(ctx.clock, self._timed_out)
         self.graces = Grace(ctx.clock, t.grace_seconds, self._grace_over)
-        self.seed_clock = SeedClock(ctx.clock, self._seeds_timed_out)
         self.lease = LeaseKeeper(
-            room.id, ctx.store, ctx.instance_id, t.lease_ttl, t.lease_renew,
+            room_id, ctx.store, ctx.instance_id, t.lease_ttl, t.lease_renew,
             self.work_due, self._lease_taken,
         )  # fmt: skip
         self.computer = ComputerDriver(
-            room.id, t.bot_delay, ctx.rng, to_move=self.bot_to_move,
-            current=lambda: room.current, lease=self.lease.wait, act=room.act,
-            moved=self._count_move,
+            room_id, t.bot_delay, ctx.rng, to_move=self.bot_to_move, current=current,
+            lease=self.lease.wait, act=act, moved=self._count_move,
         )  # fmt: skip
+
+    def bot_to_move(self) -> tuple[Seat, str | None] | None:
+        """The match seat of the computer to move and its level, if a computer moves."""
+        raise NotImplementedError
+
+    def work_due(self) -> bool:
+        raise NotImplementedError
+
+    async def _timed_out(self, seat: Seat, version: int) -> None:
+        raise NotImplementedError
+
+    async def _grace_over(self, key: Any, end: float) -> None:
+        raise NotImplementedError
+
+    async def under_lease(self, what: str, run: Callable[[], Awaitable[None]]) -> None:
+        """Run a duty's command once this instance holds the lease; a refusal or a
+        failure is logged (nobody waits for an answer)."""
+        await self.lease.wait()
+        try:
+            await run()
+        except RoomError as exc:
+            log.warning("room %s: %s not applied: %s", self._room_id, what, exc.message)
+        except Exception:
+            log.exception("room %s: the %s failed", self._room_id, what)
+
+    def _count_move(self) -> None:
+        self._ctx.counters.computer_moves += 1
+
+    async def _lease_taken(self) -> bool:
+        """A new holder first reads the log: the last one may have written what this
+        instance has not seen."""
+        try:
+            await self._catch_up()
+        except RoomError as exc:
+            log.warning("room %s: cannot catch up under the lease: %s", self._room_id, exc.message)
+            return False
+        return True
+
+    def more_tasks(self) -> Iterable[asyncio.Task[None] | None]:
+        return ()
+
+    def tasks(self) -> Iterable[asyncio.Task[None] | None]:
+        own = (self.computer.task, self.lease.task, *self.more_tasks())
+        return (*own, *self.move_clock.tasks(), *self.graces.tasks())
+
+
+class Duties(DutiesBase):
+    def __init__(self, room: Room, ctx: RoomContext) -> None:
+        self._room = room
+        super().__init__(room.id, ctx, lambda: room.current, room.act, room.catch_up)
+        self.seed_clock = SeedClock(ctx.clock, self._seeds_timed_out)
 
     def rearm(self, remaining_ms: int | None = None) -> None:
         """After a change: the clock of the person to move (each decision gets the
@@ -104,23 +167,14 @@ class Duties:
         return self.move_clock.frame(version, self._room.rules.move_timer_seconds)
 
     async def _timed_out(self, seat: Seat, version: int) -> None:
-        await self.lease.wait()
-        self._ctx.counters.timeouts += 1
-        try:
+        async def forfeit() -> None:
+            self._ctx.counters.timeouts += 1
             await self._room.end_by_forfeit(seat, ForfeitReason.TIMEOUT, version=version)
-        except RoomError as exc:
-            log.warning("room %s: timeout not applied: %s", self._room.id, exc.message)
-        except Exception:
-            log.exception("room %s: the move timer failed", self._room.id)
+
+        await self.under_lease("move timer", forfeit)
 
     async def _seeds_timed_out(self, committed: str) -> None:
-        await self.lease.wait()
-        try:
-            await self._room.seeds_timed_out(committed)
-        except RoomError as exc:
-            log.warning("room %s: seed timeout not applied: %s", self._room.id, exc.message)
-        except Exception:
-            log.exception("room %s: the seed timeout failed", self._room.id)
+        await self.under_lease("seed timeout", lambda: self._room.seeds_timed_out(committed))
 
     async def _grace_over(self, seat: Seat, end: float) -> None:
         await self.lease.wait()
@@ -128,19 +182,5 @@ class Duties:
             log.info("room %s: seat %s's grace period is over", self._room.id, seat.label)
             await self._room.announce(seat)
 
-    def _count_move(self) -> None:
-        self._ctx.counters.computer_moves += 1
-
-    async def _lease_taken(self) -> bool:
-        """A new holder first reads the log: the last one may have written what this
-        instance has not seen."""
-        try:
-            await self._room.catch_up()
-        except RoomError as exc:
-            log.warning("room %s: cannot catch up under the lease: %s", self._room.id, exc.message)
-            return False
-        return True
-
-    def tasks(self) -> Iterable[asyncio.Task[None] | None]:
-        own = (self.computer.task, self.seed_clock.task, self.lease.task)
-        return (*own, *self.move_clock.tasks(), *self.graces.tasks())
+    def more_tasks(self) -> Iterable[asyncio.Task[None] | None]:
+        return (self.seed_clock.task,)

@@ -4,18 +4,18 @@ hold the lease) and their presence (it may run the grace periods)."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room.errors import RoomError
 
 if TYPE_CHECKING:
-    from ginrummy.server.room.room import Room
+    from ginrummy.server.room.base import RoomBase
 
 log = logging.getLogger("ginrummy.server.room")
 
 
-async def follow(room: Room, sub: Subscription) -> None:
+async def follow(room: RoomBase[Any], sub: Subscription) -> None:
     """Take in the room's notices until cancelled; closes ``sub`` at the end."""
     try:
         while True:

@@ -9,8 +9,9 @@ folds it while checking it (``fold_action``) and the room commits that snapshot.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Generic, Protocol, TypeVar
 
 from ginrummy.engine import (
     Action,
@@ -32,6 +33,17 @@ from ginrummy.server.room.seats import SeatInfo, seats_of
 from ginrummy.server.store import Event, StoredRoom
 
 REPLAY_ERRORS = (GinRummyError, KeyError, TypeError, ValueError)  # a log that does not fold
+
+
+class Versioned(Protocol):
+    """A snapshot: the state after the event with seq ``version``."""
+
+    @property
+    def version(self) -> int: ...
+
+
+T = TypeVar("T")
+V = TypeVar("V", bound=Versioned)
 HISTORY = 16
 """Recent snapshots kept, so that a socket a few notices behind (a round's start is four
 events at once) renders exactly the version it is told; one further behind gets the
@@ -69,12 +81,17 @@ def fold_action(snap: Snapshot, seq: int, seat: Seat, action: Action) -> Snapsho
     return replace(snap, version=seq, match=apply_match(match, action))
 
 
-def fold(snap: Snapshot, event: Event) -> Snapshot:
-    """The snapshot after ``event``; raises ``GinRummyError`` if the engine refuses it."""
+def following(snap: V, event: Event) -> V:
+    """``snap`` at the version of ``event``, which must follow it (any room's fold)."""
     if event.seq != snap.version + 1:
         raise GinRummyError(f"event {event.seq} follows version {snap.version}")
+    return replace(snap, version=event.seq)  # type: ignore[type-var]
+
+
+def fold(snap: Snapshot, event: Event) -> Snapshot:
+    """The snapshot after ``event``; raises ``GinRummyError`` if the engine refuses it."""
+    after = following(snap, event)
     p = event.payload
-    after = replace(snap, version=event.seq)
     if event.kind == "match":
         rules = Rules.from_dict(dict(p["rules"]))
         first = Seat.parse(str(p["first_dealer"]))
@@ -110,13 +127,19 @@ def fold(snap: Snapshot, event: Event) -> Snapshot:
     raise GinRummyError(f"unknown event kind {event.kind!r}")
 
 
-def fold_all(snap: Snapshot, events: Iterable[Event]) -> tuple[Snapshot, ...]:
-    """The snapshot after each of ``events`` in turn, from ``snap``."""
+def fold_each(fold_one: Callable[[T, Event], T], snap: T, events: Iterable[Event]) -> tuple[T, ...]:
+    """The snapshot after each of ``events`` in turn, from ``snap``, by ``fold_one``
+    (a two-player room's ``fold``, or a chouette room's)."""
     out = []
     for event in events:
-        snap = fold(snap, event)
+        snap = fold_one(snap, event)
         out.append(snap)
     return tuple(out)
+
+
+def fold_all(snap: Snapshot, events: Iterable[Event]) -> tuple[Snapshot, ...]:
+    """The snapshot after each of ``events`` in turn, from ``snap``."""
+    return fold_each(fold, snap, events)
 
 
 def replay(events: Sequence[Event]) -> Snapshot:
@@ -148,17 +171,20 @@ def news(current: Snapshot, stored: StoredRoom) -> News:
     return News(seats_of(stored.seats), newer, fold_all(current, newer))
 
 
-class History:
+S = TypeVar("S", bound=Versioned)
+
+
+class History(Generic[S]):
     """The current snapshot and the last ``HISTORY`` ones before it."""
 
-    def __init__(self, snapshot: Snapshot) -> None:
-        self._kept: deque[Snapshot] = deque([snapshot], maxlen=HISTORY)
+    def __init__(self, snapshot: S) -> None:
+        self._kept: deque[S] = deque([snapshot], maxlen=HISTORY)
 
     @property
-    def current(self) -> Snapshot:
+    def current(self) -> S:
         return self._kept[-1]
 
-    def extend(self, snaps: Sequence[Snapshot]) -> None:
+    def extend(self, snaps: Sequence[S]) -> None:
         """Take in the snapshots after the current one, in order."""
         if snaps and snaps[0].version != self.current.version + 1:
             raise ValueError(
@@ -166,7 +192,7 @@ class History:
             )
         self._kept.extend(snaps)
 
-    def at(self, version: int) -> Snapshot:
+    def at(self, version: int) -> S:
         """The snapshot of ``version`` if still kept, else the current one."""
         for snap in reversed(self._kept):
             if snap.version == version:

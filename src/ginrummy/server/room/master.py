@@ -10,9 +10,9 @@ they are: each event is folded through the engine once, here.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ginrummy.engine import (
     ActionKind,
@@ -27,7 +27,7 @@ from ginrummy.fairness import SeedError, new_seed
 from ginrummy.protocol import ProtocolError, decode_action
 from ginrummy.server.room import fair
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.log import Snapshot, fold, fold_action
+from ginrummy.server.room.log import Snapshot, Versioned, fold, fold_action
 from ginrummy.server.room.seats import SeatInfo, free_seat, waiting_people
 from ginrummy.server.store import Event
 
@@ -63,19 +63,29 @@ class Change:
         return bool(self.snaps) and self.snaps[-1].over and not before.over
 
 
-class _Builder:
-    """Events appended one by one, each folded once onto the last snapshot."""
+S = TypeVar("S", bound=Versioned)
 
-    def __init__(self, snap: Snapshot) -> None:
+
+class Builder(Generic[S]):
+    """Events appended one by one, each folded once onto the last snapshot (``fold``:
+    the log's fold, a two-player room's or a chouette room's)."""
+
+    def __init__(self, snap: S, fold: Callable[[S, Event], S]) -> None:
         self.events: list[Event] = []
-        self.snaps: list[Snapshot] = []
+        self.snaps: list[S] = []
         self.last = snap
+        self._fold = fold
 
     def add(self, kind: str, payload: Mapping[str, Any]) -> None:
         event = Event(self.last.version + 1, kind, payload)
-        self.last = fold(self.last, event)
+        self.last = self._fold(self.last, event)
         self.events.append(event)
         self.snaps.append(self.last)
+
+
+class _Builder(Builder[Snapshot]):
+    def __init__(self, snap: Snapshot) -> None:
+        super().__init__(snap, fold)
 
     def change(self, note: str = "") -> Change:
         return Change(tuple(self.events), tuple(self.snaps), note)

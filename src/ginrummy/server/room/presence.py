@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from ginrummy.engine import Seat
@@ -21,21 +21,34 @@ PRESENCE_LIFETIME = 3  # presence intervals another instance's socket counts las
 PRESENCE_SETTLE = 1.5  # presence intervals a loaded room listens before any grace period
 
 
+def key_label(key: Hashable) -> str:
+    """A seat's label (``one``), or a chouette position's number as text."""
+    return key.label if isinstance(key, Seat) else str(key)
+
+
 def _count(value: object) -> int:
     """A socket count from a notice (anything else counts as none)."""
     return value if isinstance(value, int) and value > 0 else 0
 
 
 class Presence:
-    """The socket counts of one room: this instance's and the other live instances'."""
+    """The socket counts of one room: this instance's and the other live instances'.
+    Counted per key: the two seats, or a chouette room's positions (``keys``)."""
 
-    def __init__(self, room_id: str, instance_id: str, settle_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        room_id: str,
+        instance_id: str,
+        settle_s: float = 0.0,
+        keys: Sequence[Hashable] = tuple(Seat),
+    ) -> None:
         self._room_id = room_id
         self.instance_id = instance_id
-        self.online: dict[Seat, int] = {Seat.ONE: 0, Seat.TWO: 0}  # this instance's sockets
+        self._keys = tuple(keys)
+        self.online: dict[Any, int] = dict.fromkeys(self._keys, 0)  # this instance's sockets
         self.watchers = 0  # this instance's spectator sockets
         # Other instances' sockets of this room: seat counts, spectators, valid until.
-        self.remote: dict[str, tuple[dict[Seat, int], int, float]] = {}
+        self.remote: dict[str, tuple[dict[Any, int], int, float]] = {}
         # No grace period starts before (monotonic): by then every instance with a
         # socket of a just loaded room has told its counts.
         self.settled_at = time.monotonic() + settle_s
@@ -44,12 +57,12 @@ class Presence:
     def settled(self) -> bool:
         return time.monotonic() >= self.settled_at
 
-    def connect(self, seat: Seat) -> bool:
+    def connect(self, seat: Hashable) -> bool:
         """A socket of ``seat`` opened here; True if it is the first."""
         self.online[seat] += 1
         return self.online[seat] == 1
 
-    def disconnect(self, seat: Seat) -> bool:
+    def disconnect(self, seat: Hashable) -> bool:
         """A socket of ``seat`` closed here; True if it was the last."""
         self.online[seat] = max(0, self.online[seat] - 1)
         return self.online[seat] == 0
@@ -57,7 +70,7 @@ class Presence:
     def watch(self, delta: int) -> None:
         self.watchers = max(0, self.watchers + delta)
 
-    def anywhere(self, seat: Seat) -> int:
+    def anywhere(self, seat: Hashable) -> int:
         """Sockets of ``seat`` on this instance and on the other live instances."""
         now = time.monotonic()
         remote = sum(c[seat] for c, _, until in self.remote.values() if until > now)
@@ -75,7 +88,7 @@ class Presence:
         return self.watchers > 0 or any(self.online.values())
 
     def notice(
-        self, version: int, seat: Seat | None, ttl: float, *, renew: bool, gone: bool
+        self, version: int, seat: Hashable | None, ttl: float, *, renew: bool, gone: bool
     ) -> dict[str, Any]:
         """A presence notice with this instance's counts (zeros if ``gone``) and the
         room's ``version`` here: a follower that is behind it reads the log, so a room
@@ -83,9 +96,9 @@ class Presence:
         return {
             "kind": "presence",
             "version": version,
-            "seat": None if seat is None else seat.label,
+            "seat": None if seat is None else key_label(seat),
             "instance": self.instance_id,
-            "online": {s.label: 0 if gone else self.online[s] for s in Seat},
+            "online": {key_label(s): 0 if gone else self.online[s] for s in self._keys},
             "watchers": 0 if gone else self.watchers,
             "ttl": ttl,
             "renew": renew,
@@ -100,7 +113,7 @@ class Presence:
         if not isinstance(online, Mapping) or not isinstance(ttl, int | float):
             log.warning("room %s: a presence notice without counts: %s", self._room_id, notice)
             return False
-        counts = {s: _count(online.get(s.label)) for s in Seat}
+        counts = {s: _count(online.get(key_label(s))) for s in self._keys}
         watchers = _count(notice.get("watchers"))
         if any(counts.values()) or watchers:
             self.remote[instance] = (counts, watchers, time.monotonic() + ttl)

@@ -25,7 +25,7 @@ from ginrummy.server.clock import Clock, SystemClock
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.room import master
-from ginrummy.server.room.context import Counters, RoomContext, Tuning
+from ginrummy.server.room.context import Counters, Loaded, Loader, RoomContext, Tuning
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.lobby import Lobby
 from ginrummy.server.room.log import REPLAY_ERRORS, Snapshot, replay
@@ -75,8 +75,11 @@ class RoomManager:
         )
         self.idle_s = idle_s
         self.max_rooms = max_rooms
-        self._rooms: dict[str, Room] = {}
-        self._loading: dict[str, asyncio.Task[Room | None]] = {}  # one load per room id
+        self._rooms: dict[str, Loaded] = {}
+        self._loading: dict[str, asyncio.Task[Loaded | None]] = {}  # one load per room id
+        # How a room of another kind than the two-player ones is rebuilt (by room kind:
+        # "chouette", registered by the app); a two-player room replays here.
+        self.loaders: dict[str, Loader] = {}
         self._presence_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
         self.hall = Lobby(self, store, bus, quick_confirm)
@@ -137,8 +140,8 @@ class RoomManager:
         return self.hall.quick_stale_after
 
     def loaded(self) -> list[Room]:
-        """The rooms loaded now."""
-        return list(self._rooms.values())
+        """The two-player rooms loaded now."""
+        return [room for room in self._rooms.values() if isinstance(room, Room)]
 
     # --- players ----------------------------------------------------------------------
 
@@ -149,9 +152,7 @@ class RoomManager:
     def player_changed(self, player: Player) -> None:
         """A new name or rating: the loaded rooms show it from now on."""
         for room in self._rooms.values():
-            for seat, p in list(room.player_of.items()):
-                if p.id == player.id:
-                    room.player_of[seat] = player
+            room.renamed(player)
 
     # --- the lobby ----------------------------------------------------------------------
 
@@ -213,7 +214,13 @@ class RoomManager:
     # --- loading, creating, evicting ------------------------------------------------
 
     async def get(self, room_id: str) -> Room | None:
-        """The room, rebuilt from its event log on first use (or after eviction)."""
+        """The two-player room, rebuilt from its event log on first use (or after
+        eviction); None for no room, or a room of another kind."""
+        room = await self.get_any(room_id)
+        return room if isinstance(room, Room) else None
+
+    async def get_any(self, room_id: str) -> Loaded | None:
+        """The room of any kind, rebuilt from its event log on first use."""
         room = self._rooms.get(room_id)
         if room is not None:
             room.touch()
@@ -226,13 +233,13 @@ class RoomManager:
         # Shielded: a caller that gives up does not cancel the load for the others.
         return await asyncio.shield(loading)
 
-    def _loaded(self, room_id: str, task: asyncio.Task[Room | None]) -> None:
+    def _loaded(self, room_id: str, task: asyncio.Task[Loaded | None]) -> None:
         if self._loading.get(room_id) is task:
             del self._loading[room_id]
         if not task.cancelled() and task.exception() is not None:
             log.debug("room %s: the load failed: %s", room_id, task.exception())
 
-    async def _load(self, room_id: str) -> Room | None:
+    async def _load(self, room_id: str) -> Loaded | None:
         try:
             stored = await self.store.load_room(room_id)
         except StoreError as exc:
@@ -240,17 +247,21 @@ class RoomManager:
             raise RoomError("unavailable", "the room cannot be loaded right now") from exc
         if stored is None:
             return None
+        # Sockets of it may be open on other instances: hear them before any grace.
+        settle = PRESENCE_SETTLE * self.presence_interval
+        loader = self.loaders.get(stored.room.kind)
+        if loader is not None:
+            other = await loader(self.ctx, stored, settle)
+            self.adopt(other)
+            return other
         try:
             snap = replay(stored.events)
         except REPLAY_ERRORS as exc:
             log.error("room %s: the event log does not replay: %s", room_id, exc)
             raise RoomError("unavailable", "this room's record is damaged") from None
-        # Sockets of it may be open on other instances: hear them before any grace.
-        settle = PRESENCE_SETTLE * self.presence_interval
         room = Room(self.ctx, stored.room, seats_of(stored.seats), snap, settle)
         await room.load_players()
-        self._make_space()
-        self._rooms[room_id] = room
+        self.adopt(room)
         log.info("room %s: rebuilt from %d events", room_id, len(stored.events))
         clock = stored.clock
         # The timer did not run while the server was down.
@@ -302,7 +313,12 @@ class RoomManager:
         await room.opened(change)  # new: no instance has a socket of it yet
         return room
 
-    def evictable(self, room: Room) -> bool:
+    def adopt(self, room: Loaded) -> None:
+        """Keep ``room`` loaded (a new one, or one just rebuilt), making space first."""
+        self._make_space()
+        self._rooms[room.id] = room
+
+    def evictable(self, room: Loaded) -> bool:
         """Nothing keeps ``room`` here: no socket, no work, not in the lobby."""
         return room.idle and not room.listed
 
@@ -319,7 +335,7 @@ class RoomManager:
             raise RoomError("busy", "the server has too many games running; try again soon")
         self.evict(min(candidates, key=lambda r: r.last_used), "to make space")
 
-    def evict(self, room: Room, why: str) -> None:
+    def evict(self, room: Loaded, why: str) -> None:
         """Unload ``room``: its tasks, subscription and presence renewals stop; the next
         request reloads it from the log."""
         room.unload()
@@ -339,7 +355,7 @@ class RoomManager:
                 except Exception:  # one room's failure must not keep the others loaded
                     log.exception("room %s: unloading it failed", room.id)
 
-    def forget(self, room: Room) -> None:
+    def forget(self, room: Loaded) -> None:
         """Drop a broken room: the rebuilt room re-arms its own timers."""
         room.stop_tasks()
         if self._rooms.get(room.id) is room:

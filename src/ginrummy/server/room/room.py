@@ -9,27 +9,22 @@ published (nor the in-memory state changed) before the store has the events.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, NoReturn
+from typing import Any
 
-from ginrummy.engine import ForfeitReason, MatchRecord, Rules, Seat, SeatView, SpectatorView
+from ginrummy.engine import ForfeitReason, MatchRecord, Seat, SeatView, SpectatorView
 from ginrummy.server import players as players_
 from ginrummy.server.room import master, people, presenter
-from ginrummy.server.room.chat import Chat
-from ginrummy.server.room.context import RoomContext, room_topic
+from ginrummy.server.room.base import RoomBase
+from ginrummy.server.room.context import RoomContext
 from ginrummy.server.room.duties import Duties
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.follower import follow
 from ginrummy.server.room.log import REPLAY_ERRORS, History, Snapshot, news
 from ginrummy.server.room.master import Change, Table
 from ginrummy.server.room.outcome import outcome
-from ginrummy.server.room.presence import PRESENCE_LIFETIME, Presence
 from ginrummy.server.room.seats import SeatInfo, free_seat, is_person, seat_of
-from ginrummy.server.store import Clock as StoredClock
 from ginrummy.server.store import (
     Event,
     Player,
@@ -43,7 +38,7 @@ from ginrummy.server.store import (
 log = logging.getLogger("ginrummy.server.room")
 
 
-class Room:
+class Room(RoomBase[Duties]):
     """The master of one room. Create and load with ``RoomManager``."""
 
     def __init__(
@@ -55,39 +50,22 @@ class Room:
         settle_s: float = 0.0,
     ) -> None:
         """``settle_s``: seconds to listen to other instances before any grace period."""
-        self.ctx = ctx
-        self.id = row.id
-        self.kind = row.kind
-        self.rules = Rules.from_dict(dict(row.rules))
-        self.created = row.created
-        self.spectators = bool(row.options.get("spectators", True))
+        super().__init__(ctx, row, tuple(Seat), settle_s)
         self.visibility = str(row.options.get("visibility", "private"))
         self.rated = bool(row.options.get("rated", False))
-        self.spectator_chat = bool(row.options.get("spectator_chat", False))
         self.tournament: str | None = row.options.get("tournament")  # its match's tournament
         dealer = row.options.get("first_dealer")  # chosen by the tournament, else drawn
         self.first_dealer = None if dealer is None else Seat.parse(str(dealer))
         self.seats: dict[Seat, SeatInfo] = dict(seats)
         self.player_of: dict[Seat, Player] = {}  # people's players (not computers)
-        self.history = History(snapshot)
-        self.lock = asyncio.Lock()
-        self.broken = False
-        self.last_used = time.monotonic()  # by this instance's sockets or requests: touch
+        self.history: History[Snapshot] = History(snapshot)
         self._public = presenter.PublicPart(self.rules)
-        self.presence = Presence(self.id, ctx.instance_id, settle_s)
         self.duties = Duties(self, ctx)
-        # What the room's people say: ``room.chat.say`` and ``room.chat.history``.
-        self.chat = Chat(self.id, self.topic, ctx.store, ctx.bus, ctx.clock, self.spectator_chat)
-        self.follower: asyncio.Task[None] | None = None
 
     # --- reading --------------------------------------------------------------------
 
     @property
-    def topic(self) -> str:
-        return room_topic(self.id)
-
-    @property
-    def current(self) -> Snapshot:
+    def current(self) -> Snapshot:  # the latest snapshot
         return self.history.current
 
     def snapshot_at(self, version: int) -> Snapshot:
@@ -134,14 +112,6 @@ class Room:
     def connected(self, seat: Seat) -> bool:
         info = self.seats.get(seat)
         return info is not None and (info.bot is not None or self.presence.anywhere(seat) > 0)
-
-    @property
-    def watching(self) -> int:
-        return self.presence.watching
-
-    @property
-    def has_sockets(self) -> bool:
-        return self.presence.has_sockets
 
     def players(self, snap: Snapshot | None = None) -> dict[str, Any]:
         return presenter.players(self, snap or self.current)
@@ -205,7 +175,7 @@ class Room:
     async def join(self, identity_hash: str, name: str, player: Player) -> Seat:
         """Take the free seat (or return the one this identity already holds)."""
         async with self.lock:
-            self._check_alive()
+            self.check_alive()
             mine = self.seat_of(identity_hash)
             if mine is not None:
                 return mine
@@ -221,13 +191,13 @@ class Room:
                 await self.ctx.store.claim_seat(self.id, row, change.events)
             except StoreConflict:
                 # Taken meanwhile through another server instance.
-                await self._catch_up_locked()
+                await self.catch_up_locked()
                 mine = self.seat_of(identity_hash)
                 if mine is not None:
                     return mine
                 raise RoomError("room_full", "both seats are taken") from None
             except StoreError as exc:
-                self._fail(exc)
+                self.fail(exc)
             self.seats[seat] = info
             self.player_of[seat] = player
             log.info("room %s: %s", self.id, change.note)
@@ -252,7 +222,7 @@ class Room:
 
     async def _run(self, command: Callable[[Table], Change]) -> None:
         """Decide on the current table, then commit. The caller holds the lock."""
-        self._check_alive()
+        self.check_alive()
         change = command(self.table)
         if change.events:
             await self._commit(change)
@@ -279,12 +249,12 @@ class Room:
             # written; take in what was and answer "stale" so the client resyncs.
             version = change.snaps[-1].version
             log.info("room %s: version %d was written elsewhere: %s", self.id, version, exc)
-            await self._catch_up_locked()
+            await self.catch_up_locked()
             raise RoomError(
                 "stale_version", "the game moved on meanwhile; here is the current state"
             ) from None
         except StoreError as exc:
-            self._fail(exc)
+            self.fail(exc)
         if ends:  # new ratings: every loaded room shows them
             for player in (await people.reread(self.ctx.store, self.player_of)).values():
                 self.ctx.owner.player_changed(player)
@@ -313,27 +283,6 @@ class Room:
         """Read the people's players (names, ratings) from the store."""
         self.player_of = await people.players_of(self.ctx.owner, self.seats)
 
-    def _check_alive(self) -> None:
-        if self.broken:
-            raise RoomError("unavailable", "the room is being reloaded; try again")
-
-    def _fail(self, exc: StoreError) -> NoReturn:
-        # The store may or may not hold the events: forget this room so the next
-        # request rebuilds it from the log, the only truth.
-        log.error("room %s: store write failed: %s", self.id, exc)
-        self._break()
-        raise RoomError("unavailable", "the game could not be saved; try again") from exc
-
-    def _break(self) -> None:
-        self.broken = True
-        self.ctx.owner.forget(self)
-
-    def unload(self) -> None:
-        """No longer the loaded copy (evicted): its tasks stop; a socket or request that
-        still holds it sees ``broken`` and asks the registry again."""
-        self.broken = True
-        self.stop_tasks()
-
     # --- life: opened, loaded, caught up --------------------------------------------
 
     async def opened(self, change: Change) -> None:
@@ -347,31 +296,11 @@ class Room:
         self.follow()
         await self._settle((), remaining_ms=remaining_ms)
 
-    async def catch_up(self, version: int | None = None) -> bool:
-        """Take in events another server instance appended; True if the room moved on.
-        With ``version``: none to read if the room has it by the time it holds the lock
-        (another socket or the follower read it meanwhile)."""
-        async with self.lock:
-            if version is not None and version <= self.current.version:
-                return False
-            return await self._catch_up_locked()
-
-    async def _catch_up_locked(self) -> bool:
-        if self.broken:
-            return False
-        try:
-            stored = await self.ctx.store.load_room(self.id, after=self.current.version)
-        except StoreError as exc:
-            self._fail(exc)
-        return stored is not None and await self._take_in(stored)
-
-    async def _take_in(self, stored: StoredRoom) -> bool:
+    async def take_in(self, stored: StoredRoom) -> bool:
         try:
             new = news(self.current, stored)
         except REPLAY_ERRORS as exc:
-            log.error("room %s: events written elsewhere do not replay: %s", self.id, exc)
-            self._break()
-            raise RoomError("unavailable", "this room's record is damaged") from None
+            self.damaged(exc)
         seated, self.seats = new.seats != self.seats, new.seats
         if not new.events:
             return False
@@ -391,9 +320,6 @@ class Room:
         """The running grace periods: seat -> when it ends."""
         return self.duties.graces.ends
 
-    def grace_remaining_ms(self, seat: Seat) -> int | None:
-        return self.duties.graces.remaining_ms(seat)
-
     def timer(self, snap: Snapshot | None = None) -> dict[str, Any] | None:
         """The move timer of ``snap`` (the current one): whose, time left, total."""
         return self.duties.timer((snap or self.current).version)
@@ -408,56 +334,11 @@ class Room:
         """A computer to move, a move timer or a grace period running."""
         return self.duties.work_due()
 
-    def touch(self) -> None:
-        """Used now (a request or a socket of this instance): not unloaded for a while."""
-        self.last_used = time.monotonic()
-
-    @property
-    def idle(self) -> bool:
-        """Nothing runs in it on this instance: no socket, no work due, no lease kept,
-        no change under way (it may be unloaded)."""
-        busy = self.has_sockets or self.work_due() or not self.duties.lease.idle
-        return not busy and not self.lock.locked()
-
-    @property
-    def lease_asked(self) -> bool:
-        """This instance ever asked for the room's lease (it may hold it)."""
-        return self.duties.lease.asked
-
-    def clock_left(self) -> StoredClock | None:
-        """The running move timer's time left, to save on an orderly stop."""
-        return self.duties.move_clock.left()
-
     def schedule_bot(self) -> None:
         """Start the computer's move if it is its turn and it is not already thinking."""
         self.duties.schedule_computer()
 
-    def stop_tasks(self) -> list[asyncio.Task[None]]:
-        """Cancel the computer, the timer, the grace periods, the lease keeper and the
-        follower (not the caller). The lease is not released: ``RoomManager`` does that."""
-        current = asyncio.current_task()
-        running = (*self.duties.tasks(), self.follower)
-        tasks = [t for t in running if t is not None and t is not current]
-        for task in tasks:
-            task.cancel()
-        return tasks
-
     # --- sockets and presence -------------------------------------------------------
-
-    async def connect(self, seat: Seat) -> None:
-        """A socket of ``seat`` opened on this instance."""
-        self.touch()
-        if self.presence.connect(seat):
-            log.info("room %s: seat %s connected", self.id, seat.label)
-            self.duties.update_grace()
-            await self.announce(seat)
-
-    async def disconnect(self, seat: Seat) -> None:
-        self.touch()
-        if self.presence.disconnect(seat):
-            log.info("room %s: seat %s disconnected", self.id, seat.label)
-            self.duties.update_grace()
-            await self.announce(seat)
 
     async def watch(self, delta: int) -> None:
         """A spectator socket came (+1) or went (-1): the players see how many watch."""
@@ -466,35 +347,8 @@ class Room:
         await self.announce(None)
         await self.ctx.owner.room_changed(self)
 
-    def presence_notice(
-        self, seat: Seat | None, *, renew: bool = False, gone: bool = False
-    ) -> dict[str, Any]:
-        """A presence notice with this instance's socket counts (zeros if ``gone``)."""
-        ttl = PRESENCE_LIFETIME * self.ctx.tuning.presence_interval
-        return self.presence.notice(self.current.version, seat, ttl, renew=renew, gone=gone)
-
-    def take_presence(self, notice: Mapping[str, Any]) -> None:
-        """Remember another instance's socket counts from a presence notice (every
-        follower of the room calls this: taking one twice changes nothing)."""
-        if self.presence.take(notice):
-            self.duties.update_grace()
-
-    async def announce(self, seat: Seat | None) -> None:
-        """Tell every instance this one's counts (``seat``: whose presence changed)."""
-        await self.ctx.bus.publish(self.topic, self.presence_notice(seat))
-
-    async def renew_presence(self) -> None:
-        """The periodic step: tell this instance's counts, forget the unrenewed ones."""
-        if self.has_sockets:
-            await self.ctx.bus.publish(self.topic, self.presence_notice(None, renew=True))
-        expired = self.presence.expire()
-        self.duties.update_grace()  # also starts those held back while the room settled
-        if expired:
-            await self.announce(None)
-
-    def follow(self) -> None:
-        """Follow the room's notices while it is loaded, socket or not: the other
-        instances' presence (an instance that loads it for the lobby or the lease runs
-        its grace periods too) and what they write (it may hold the lease)."""
-        sub = self.ctx.bus.subscribe(self.topic)
-        self.follower = asyncio.create_task(follow(self, sub))
+    def renamed(self, player: Player) -> None:
+        """A player's new name or rating: the room shows it from now on."""
+        for seat, p in list(self.player_of.items()):
+            if p.id == player.id:
+                self.player_of[seat] = player

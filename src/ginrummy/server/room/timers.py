@@ -7,7 +7,7 @@ decides what an expiry does (a forfeit, a presence notice) and under which lease
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import Any
 
 from ginrummy.engine import Seat
@@ -75,23 +75,23 @@ class MoveClock:
 
 class Grace:
     """A grace period per person without a socket: the opponent may claim once it is
-    over (unless the person came back)."""
+    over (unless the person came back). Kept per seat, or per chouette position."""
 
     def __init__(
-        self, clock: Clock, seconds: float, over: Callable[[Seat, float], Awaitable[None]]
+        self, clock: Clock, seconds: float, over: Callable[[Any, float], Awaitable[None]]
     ) -> None:
         self._clock = clock
         self.seconds = seconds
         self._over = over
-        self.ends: dict[Seat, float] = {}  # seat -> end of its grace period
-        self._tasks: dict[Seat, asyncio.Task[None]] = {}
+        self.ends: dict[Any, float] = {}  # seat -> end of its grace period
+        self._tasks: dict[Any, asyncio.Task[None]] = {}
 
-    def update(self, absent: Iterable[Seat], may_start: bool) -> bool:
+    def update(self, absent: Iterable[Hashable], may_start: bool) -> bool:
         """Run a grace period for each seat in ``absent`` (starting new ones only if
         ``may_start``); end the others. True if one started."""
         gone = set(absent)
         started = False
-        for seat in Seat:
+        for seat in sorted({*gone, *self.ends}, key=str):
             if seat in gone:
                 if seat not in self.ends and may_start:
                     end = self._clock.now() + self.seconds
@@ -103,16 +103,16 @@ class Grace:
                 _cancel(self._tasks.pop(seat, None))
         return started
 
-    async def _run(self, seat: Seat, end: float) -> None:
+    async def _run(self, seat: Hashable, end: float) -> None:
         await self._clock.sleep_until(end)
         await self._over(seat, end)
 
-    def is_current(self, seat: Seat, end: float) -> bool:
+    def is_current(self, seat: Hashable, end: float) -> bool:
         """The grace period of ``seat`` that ends at ``end`` still runs (not ended by
         a return meanwhile)."""
         return self.ends.get(seat) == end
 
-    def remaining_ms(self, seat: Seat) -> int | None:
+    def remaining_ms(self, seat: Hashable) -> int | None:
         """Time left of ``seat``'s grace period (0: over), None if none runs."""
         end = self.ends.get(seat)
         if end is None:

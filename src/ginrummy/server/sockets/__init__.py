@@ -11,13 +11,18 @@ with ``Settings.limit_sockets`` sockets open already).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket
 
+from ginrummy.server.chouette import ChouetteRoom
 from ginrummy.server.heap import keeper_of
 from ginrummy.server.ratelimit import client_address, of_app
+from ginrummy.server.room import Room, RoomError
 from ginrummy.server.settings import Settings
+from ginrummy.server.sockets.chouette import ChouetteSocket
 from ginrummy.server.sockets.frames import NO_HELLO, TOO_SLOW, Connection
 from ginrummy.server.sockets.lobby import LobbySocket
 from ginrummy.server.sockets.room import RoomSocket
@@ -27,7 +32,22 @@ log = logging.getLogger("ginrummy.server.sockets")
 ORIGIN_REFUSED = 4403
 SOCKETS_REFUSED = 4429  # the ASGI close code; the client sees HTTP 403, as for 4403
 REFUSALS_PER_LOG = 1000  # an attack's refused sockets: one warning per so many
-OPENERS = {"hello": RoomSocket.hello, "hello_lobby": LobbySocket.hello}
+
+
+async def hello(conn: Connection, fields: Mapping[str, Any]) -> None:
+    """Bind ``conn`` to the room of a ``hello``, a two-player or a chouette room; a
+    refused hello (no such room, no spectators) leaves the socket bound as it was."""
+    conn.limits.lookups.check(conn.address)  # a room looked up by id, as over HTTP
+    room = await conn.rooms.get_any(str(fields["room"]))
+    if isinstance(room, Room):
+        await RoomSocket.bind_to(conn, room, fields)
+    elif isinstance(room, ChouetteRoom):
+        await ChouetteSocket.bind_to(conn, room, fields)
+    else:
+        raise RoomError("unknown_room", "there is no such room")
+
+
+OPENERS = {"hello": hello, "hello_lobby": LobbySocket.hello}
 
 
 def origin_allowed(ws: WebSocket, settings: Settings) -> bool:

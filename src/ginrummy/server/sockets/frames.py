@@ -12,8 +12,9 @@ the server memory and pings, and a page says hello as soon as it opens one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any, Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -26,6 +27,7 @@ from ginrummy.protocol import (
     to_json,
 )
 from ginrummy.server.bucket import Bucket
+from ginrummy.server.pubsub import Subscription
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.ratelimit import RateLimited, RateLimits
 from ginrummy.server.room import RoomError, RoomManager
@@ -63,7 +65,7 @@ class Binding(Protocol):
 
 
 Opener = Callable[["Connection", Mapping[str, Any]], Awaitable[None]]
-"""Binds a connection by its first message's fields (``RoomSocket.hello``)."""
+"""Binds a connection by its first message's fields (``hello``)."""
 
 
 class Identity:
@@ -84,6 +86,33 @@ class Identity:
     def hash_of(token: object) -> str | None:
         """The hash of a non-empty string token; anything else names nobody."""
         return hash_token(token) if isinstance(token, str) and token else None
+
+
+class Present(Protocol):
+    """A room as a socket's presence counts in it."""
+
+    async def watch(self, delta: int) -> None: ...
+
+    async def disconnect(self, key: Hashable) -> None: ...
+
+
+async def release(
+    room: Present,
+    key: Hashable | None,
+    forwarder: asyncio.Task[None] | None,
+    sub: Subscription | None,
+    counted: bool,
+) -> None:
+    """What a room socket lets go of when it closes: its forwarder, its subscription,
+    and (``counted``) its count as the seat ``key`` online or as a spectator (None)."""
+    if forwarder is not None:
+        forwarder.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await forwarder
+    if sub is not None:
+        sub.close()
+    if counted:
+        await (room.watch(-1) if key is None else room.disconnect(key))
 
 
 class Connection:
@@ -147,6 +176,11 @@ class Connection:
         if not self.ending.is_set():
             self.close_code = code
             self.ending.set()
+
+    def check_chat_rate(self) -> None:
+        """One chat message per second (bursts of five) per socket: else ``rate_limited``."""
+        if not self.chat_bucket.take():
+            raise RoomError("rate_limited", "one chat message per second; slow down")
 
     # --- receiving --------------------------------------------------------------------
 

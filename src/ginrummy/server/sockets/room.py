@@ -9,7 +9,6 @@ room's master. A seat socket also keeps its tips (docs/rules.md §6, ``TipsState
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -18,7 +17,7 @@ from ginrummy.engine import ForfeitReason, Seat, SeatView
 from ginrummy.protocol import ClientMessage, encode_own_view, encode_view_frame
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import Room, RoomError, Snapshot, fair_frame
-from ginrummy.server.sockets.frames import Connection, Identity
+from ginrummy.server.sockets.frames import Connection, Identity, release
 from ginrummy.server.tips import TipsError, TipsState, TipsUnavailable, tip_for
 
 log = logging.getLogger("ginrummy.server.sockets")
@@ -67,14 +66,10 @@ class RoomSocket:
     # --- binding ----------------------------------------------------------------------
 
     @classmethod
-    async def hello(cls, conn: Connection, fields: Mapping[str, Any]) -> None:
-        """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no such
-        room, no spectators) leaves the socket bound as it was."""
+    async def bind_to(cls, conn: Connection, room: Room, fields: Mapping[str, Any]) -> None:
+        """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no
+        spectators) leaves the socket bound as it was."""
         rooms = conn.rooms
-        conn.limits.lookups.check(conn.address)  # a room looked up by id, as over HTTP
-        room = await rooms.get(str(fields["room"]))
-        if room is None:
-            raise RoomError("unknown_room", "there is no such room")
         token_hash = Identity.hash_of(fields.get("token"))
         seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
@@ -121,20 +116,9 @@ class RoomSocket:
         log.info("room %s: %s joined the socket", room.id, who)
 
     async def close(self) -> None:
-        if self.forwarder is not None:
-            self.forwarder.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.forwarder
-            self.forwarder = None
-        if self.sub is not None:
-            self.sub.close()
-            self.sub = None
-        if self.counted:
-            self.counted = False
-            if self.seat is None:
-                await self.room.watch(-1)
-            else:
-                await self.room.disconnect(self.seat)
+        forwarder, sub, counted = self.forwarder, self.sub, self.counted
+        self.forwarder, self.sub, self.counted = None, None, False
+        await release(self.room, self.seat, forwarder, sub, counted)
 
     @property
     def version(self) -> int | None:
@@ -277,8 +261,7 @@ class RoomSocket:
         await self.send_view(force=True)
 
     async def _chat(self, room: Room, fields: Mapping[str, Any]) -> None:
-        if not self.conn.chat_bucket.take():
-            raise RoomError("rate_limited", "one chat message per second; slow down")
+        self.conn.check_chat_rate()
         # A seat's player as the room knows it now (a rename shows at once).
         seat = self.seat
         player = self.identity.player if seat is None else room.player_of.get(seat)

@@ -107,6 +107,11 @@ export const api = {
   createTournament: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/tournaments", body, token)),
   tournamentCommand: (/** @type {string} */ id, /** @type {string} */ what) =>
     withToken((token) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/${what}`, {}, token)),
+  // Chouette rooms (docs/protocol.md, "Chouette rooms").
+  createChouette: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/chouette", body, token)),
+  chouette: (/** @type {string} */ id) => request("GET", `/api/chouette/${encodeURIComponent(id)}`, undefined, storedToken()),
+  joinChouette: (/** @type {string} */ id, /** @type {string} */ name) =>
+    withToken((token) => request("POST", `/api/chouette/${encodeURIComponent(id)}/join`, { name }, token)),
   // Starts the review job (POST), then polls it (GET): docs/protocol.md, "Reviews".
   review: (/** @type {string} */ id, /** @type {string} */ seat, start = false) =>
     request(start ? "POST" : "GET", `/api/rooms/${encodeURIComponent(id)}/review?seat=${seat}`, undefined, storedToken()),

@@ -1,4 +1,5 @@
-// The chat panel of a room. It is kept across renders (so the log keeps its scroll
+// The chat panels of a room: the room's chat and, at a chouette table, the team's (which
+// the box never receives). Each is kept across renders (so the log keeps its scroll
 // position, the draft its caret and a screen reader hears only new lines); each render
 // reconciles it with the state. Messages are always set as text, never parsed as markup.
 import { h } from "./dom.js";
@@ -23,8 +24,24 @@ import { SEATS } from "./status.js";
  * @property {string} lang
  */
 
-/** @type {Panel|null} */
-let panel = null;
+/**
+ * What tells one chat panel from the other: its element ids, field and commands.
+ * @typedef {object} ChatKind
+ * @property {string} id        the prefix of its element ids ("chat", "team-chat")
+ * @property {string} title     catalogue key of its heading
+ * @property {string} field     the draft's data-field
+ * @property {string} send      the send command
+ * @property {string} phrase    the quick-phrase command
+ */
+
+/** @type {Record<"room"|"team", ChatKind>} */
+const KINDS = {
+  room: { id: "chat", title: "chat.title", field: "chatDraft", send: "send-chat", phrase: "phrase" },
+  team: { id: "team-chat", title: "chouette.team_chat", field: "teamDraft", send: "send-team-chat", phrase: "team-phrase" },
+};
+
+/** @type {Map<string, Panel>} */
+const panels = new Map();
 
 /**
  * A quick phrase in the page's language, from the served list (GET /api/config).
@@ -49,12 +66,24 @@ export function canChat(state) {
 }
 
 /**
+ * Whether a message is this page's own: by seat, or by position at a chouette table
+ * (where `from.seat` is the position as text).
+ * @param {State} state
+ * @param {ChatMessage["from"]} from
+ */
+export function ownMessage(state, from) {
+  const c = state.chouette;
+  if (c) return c.position !== null && from?.seat === String(c.position);
+  return Boolean(state.seat && from?.seat === state.seat);
+}
+
+/**
  * @param {State} state
  * @param {ChatMessage} message
  */
 function line(state, message) {
   const from = message.from ?? {};
-  const own = state.seat && from.seat === state.seat;
+  const own = ownMessage(state, from);
   const who = own ? t("name.you") : from.tag ?? t("name.player");
   const text = message.text ?? phraseText(state, message.phrase);
   return h("p", { class: `chat-line${own ? " own" : ""}${from.seat ? "" : " watcher"}` },
@@ -64,33 +93,37 @@ function line(state, message) {
 
 /**
  * @param {State} state
+ * @param {ChatKind} kind
  * @returns {Omit<Panel, "room"|"lang">}
  */
-function build(state) {
-  const log = h("div", { class: "chat-log", role: "log", "aria-label": t("chat.title"), "aria-live": "polite", tabindex: "0" });
+function build(state, kind) {
+  const id = kind.id;
+  const log = h("div", { class: "chat-log", role: "log", "aria-label": t(kind.title), "aria-live": "polite", tabindex: "0" });
   const input = h("input", {
-    id: "chat-input", type: "text", maxlength: state.config ? String(state.config.limits.chat.max) : null, autocomplete: "off",
-    dataset: { field: "chatDraft", key: "chat-input" },
+    id: `${id}-input`, type: "text", maxlength: state.config ? String(state.config.limits.chat.max) : null, autocomplete: "off",
+    dataset: { field: kind.field, key: `${id}-input` },
   });
   const writer = h("div", { class: "chat-write" },
     h("div", { class: "phrases", role: "group", "aria-label": t("chat.phrases") },
       ...(state.config?.phrases ?? []).map((p) => h("button", {
-        type: "button", class: "chip phrase", dataset: { cmd: "phrase", arg: p.key, key: `phrase-${p.key}` },
+        type: "button", class: "chip phrase", dataset: { cmd: kind.phrase, arg: p.key, key: `${id}-phrase-${p.key}` },
       }, phraseText(state, p.key)))),
     h("div", { class: "chat-row" },
-      h("label", { for: "chat-input", class: "visually-hidden" }, t("chat.message")),
+      h("label", { for: `${id}-input`, class: "visually-hidden" }, t("chat.message")),
       input,
-      h("button", { type: "button", class: "button primary", dataset: { cmd: "send-chat", key: "send-chat" } }, t("chat.send"))));
+      h("button", { type: "button", class: "button primary", dataset: { cmd: kind.send, key: kind.send } }, t("chat.send"))));
   const mutes = h("div", { class: "mutes" });
   const readonly = h("p", { class: "hint readonly" }, t("chat.watchers_cannot"));
-  const el = h("section", { class: "panel chat", "aria-labelledby": "chat-h" },
-    h("h2", { id: "chat-h" }, t("chat.title")), log, mutes, writer, readonly);
+  const el = h("section", { class: `panel chat ${id}`, "aria-labelledby": `${id}-h` },
+    h("h2", { id: `${id}-h` }, t(kind.title)), log, mutes, writer, readonly);
   return { el, log, input, writer, mutes, readonly, shown: [], key: "" };
 }
 
 /** @param {State} state */
 function muteButtons(state) {
+  /** @type {HTMLElement[]} */
   const out = [];
+  if (state.chouette) return out;
   for (const seat of SEATS) {
     if (seat === state.seat) continue;
     const p = state.players?.[seat];
@@ -112,12 +145,34 @@ function muteButtons(state) {
  * @param {State} state
  */
 export function renderChat(state) {
+  return reconcile(state, KINDS.room, visibleChat(state), state.chat.draft, canChat(state), muteButtons(state));
+}
+
+/**
+ * The team's chat at a chouette table (team members only; the box never gets it).
+ * @param {State} state
+ */
+export function renderTeamChat(state) {
+  const team = state.chouette?.team ?? { messages: [], draft: "" };
+  return reconcile(state, KINDS.team, team.messages, team.draft, true, []);
+}
+
+/**
+ * @param {State} state
+ * @param {ChatKind} kind
+ * @param {ChatMessage[]} messages
+ * @param {string} draft
+ * @param {boolean} writable
+ * @param {HTMLElement[]} mutes
+ */
+function reconcile(state, kind, messages, draft, writable, mutes) {
   const room = state.route.room;
-  const key = `${room}|${language()}|${state.seat}|${state.muted.join(",")}`;
+  const key = `${room}|${language()}|${state.seat}|${state.chouette?.position}|${state.muted.join(",")}`;
+  let panel = panels.get(kind.id);
   if (!panel || panel.room !== room || panel.lang !== language()) {
-    panel = { ...build(state), room, lang: language() };
+    panel = { ...build(state, kind), room, lang: language() };
+    panels.set(kind.id, panel);
   }
-  const messages = visibleChat(state);
   const sameStart = panel.key === key && panel.shown.length <= messages.length
     && panel.shown.every((m, i) => m === messages[i]);
   const atBottom = panel.log.scrollHeight - panel.log.scrollTop - panel.log.clientHeight < 40;
@@ -129,15 +184,14 @@ export function renderChat(state) {
   panel.shown = messages;
   panel.key = key;
   if (atBottom || !sameStart) panel.log.scrollTop = panel.log.scrollHeight;
-  panel.mutes.replaceChildren(...muteButtons(state));
-  const writable = canChat(state);
+  panel.mutes.replaceChildren(...mutes);
   panel.writer.hidden = !writable;
   panel.readonly.hidden = writable;
-  if (state.chat.draft === "" && panel.input.value !== "") panel.input.value = "";
+  if (draft === "" && panel.input.value !== "") panel.input.value = "";
   return panel.el;
 }
 
-/** Forget the panel (leaving the room). */
+/** Forget the panels (leaving the room). */
 export function resetChat() {
-  panel = null;
+  panels.clear();
 }

@@ -16,7 +16,8 @@ export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === null || value === undefined || value === false) continue;
-    if (key === "dataset") Object.assign(el.dataset, value);
+    // A data attribute whose value is undefined is left out (not written as "undefined").
+    if (key === "dataset") for (const [name, v] of Object.entries(value ?? {})) { if (v !== undefined) el.dataset[name] = String(v); }
     else if (key === "class") el.className = String(value);
     else if (key === "text") el.textContent = String(value);
     else if (key === "value" && "value" in el) el.value = String(value);

@@ -8,6 +8,8 @@ import { renderDeviceResume, renderTally } from "./device/page.js";
 
 const TARGETS = [50, 100, 200];
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
+/** How many seats a chouette table may have (docs/rules.md §8). */
+const CHOUETTE_SEATS = [3, 4, 5];
 
 /**
  * @param {Record<string, any>} level
@@ -101,9 +103,10 @@ export function renderHome(state) {
       })),
       field("room-preset", t("home.preset"), select("room-preset", "preset", PRESETS.map((p) => [p, t(`preset.${p}`)]), form.preset)),
       field("room-target", t("home.target"), select("room-target", "roomTarget", targetOptions, form.roomTarget, { disabled: firstToKnock })),
-      field("room-seat2", t("home.seat2"), select("room-seat2", "seat2",
-        [["friend", t("home.seat2.friend")], ...levels.map((l) => [`bot:${levelId(l)}`, t("home.seat2.bot", { level: levelName(l) })])],
-        form.seat2)),
+      field("room-players", t("home.players"), select("room-players", "players",
+        [[2, t("home.players.two")], ...CHOUETTE_SEATS.map((n) => [n, t("home.players.chouette", { n })])], form.players ?? 2)),
+      Number(form.players) > 2 ? h("p", { class: "hint" }, t("home.chouette.text")) : null,
+      ...renderSeatFields(form, levels),
       h("button", { type: "button", class: "button primary", disabled: busy || !state.online, dataset: { cmd: "open-room", key: "open-room" } },
         t("home.open_room"))),
   ));
@@ -111,6 +114,19 @@ export function renderHome(state) {
   if (tally) out.push(tally);
   out.push(renderRulesText());
   return out;
+}
+
+/**
+ * One select per seat beyond the creator's: a friend (by the invite link) or a computer.
+ * @param {import("./types.js").HomeForm} form
+ * @param {Record<string, any>[]} levels
+ */
+function renderSeatFields(form, levels) {
+  const players = Math.max(2, Number(form.players ?? 2));
+  const options = [["friend", t("home.seat2.friend")], ...levels.map((l) => [`bot:${levelId(l)}`, t("home.seat2.bot", { level: levelName(l) })])];
+  const names = /** @type {const} */ (["seat2", "seat3", "seat4", "seat5"]);
+  return names.slice(0, players - 1).map((name, i) => field(`room-${name}`, players > 2 ? t("home.seat_n", { n: i + 2 }) : t("home.seat2"),
+    select(`room-${name}`, name, options, form[name] ?? "friend")));
 }
 
 function renderRulesText() {

@@ -30,9 +30,17 @@ export function rememberLanguage(lang, storage = globalThis.localStorage) {
   try { storage?.setItem(STORAGE_KEY, lang); } catch { /* private mode: not remembered */ }
 }
 
+/**
+ * Where the messages of `lang` are (the service worker keeps them once used: docs/offline.md).
+ * @param {string} lang
+ */
+export function catalogPath(lang) {
+  return `/static/js/i18n/${lang}.json`;
+}
+
 /** @param {string} lang */
 export async function loadLanguage(lang) {
-  const response = await fetch(`/static/js/i18n/${lang}.json`);
+  const response = await fetch(catalogPath(lang));
   catalog = await response.json();
   current = lang;
   document.documentElement.lang = lang;

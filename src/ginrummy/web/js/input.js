@@ -42,7 +42,7 @@ function disabled(el) {
 }
 
 /** @type {Record<string, string>} the command Enter runs in a text field */
-const ENTER_COMMANDS = { joinName: "join", chatDraft: "send-chat", nickname: "rename" };
+const ENTER_COMMANDS = { joinName: "join", chatDraft: "send-chat", teamDraft: "send-team-chat", nickname: "rename" };
 
 /**
  * @param {HTMLElement} root  the element holding the page (events are delegated)

@@ -1,5 +1,5 @@
 // The composition root: wires the HTTP api, the socket, the store, the renderer and input.
-import { api, ApiError, configUntilAnswered, ensureToken, storedToken } from "./api.js";
+import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
 import { tournamentPlay } from "./tournamentplay.js";
@@ -8,7 +8,7 @@ import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
   handOrder, moveCard, placeCard, chatText,
 } from "./store.js";
-import { render } from "./render.js";
+import { render, useChouetteRenderer } from "./render.js";
 import { keepingFocus } from "./dom.js";
 import { announcementText, tipText } from "./words.js";
 import { levelId, normaliseLevels } from "./home.js";
@@ -18,10 +18,15 @@ import { resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { routeOf } from "./routes.js";
 import { reviewJob } from "./reviewjob.js";
-import { detectLanguage, loadLanguage, rememberLanguage, t } from "./i18n.js";
+import {
+  catalogPath, detectLanguage, language, loadLanguage, rememberLanguage, t,
+} from "./i18n.js";
 import { cardName } from "./cards.js";
-import { afterPaint, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork } from "./offline.js";
+import {
+  afterPaint, keepFile, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork,
+} from "./offline.js";
 import { confirmSeed, seedMessage } from "./fair/seed.js";
+import { early, firstConfig, firstMessages } from "./startup.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -86,6 +91,18 @@ function limits() {
 const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits });
 const tournaments = tournamentPlay({ store, say, navigate: (path) => navigate(path) });
 const reviews = reviewJob({ store });
+/** A chouette table's intents and fold (web/js/chouette/), loaded by its first use only.
+ * @type {(ReturnType<typeof import("./chouette/play.js").chouettePlay> & {apply: typeof import("./chouette/state.js").applyChouetteMessage})|null} */
+let chouette = null;
+async function loadChouette() {
+  const [intents, fold, table] = await Promise.all([import("./chouette/play.js"), import("./chouette/state.js"), import("./chouette/table.js")]);
+  useChouetteRenderer(table.renderChouetteTable);
+  chouette ??= { ...intents.chouettePlay({
+    store, say, navigate: (path) => navigate(path), send: (msg) => socket?.send(msg) ?? false,
+    connect: (room, asPlayer) => openSocket(room, asPlayer), adoptNickname: (name) => play.adoptNickname(name), limits,
+  }), apply: fold.applyChouetteMessage };
+  return chouette;
+}
 
 // ---------------------------------------------------------------- routes
 
@@ -131,6 +148,7 @@ function enter(route) {
   if (needsConnection(store.get())) return;
   if (route.device && room) enterDevice(room);
   else if (route.name === "room" && room) enterRoom(room);
+  else if (route.name === "chouette" && room) loadChouette().then((c) => c.enter(room));
   else if (route.name === "lobby") play.enterLobby();
   else if (route.name === "player" && player) {
     play.enterPage(() => api.player(player));
@@ -174,7 +192,7 @@ setInterval(() => {
   const state = store.get();
   const now = performance.now();
   play.tickQuick(now);
-  if (state.route.name === "room" && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
+  if ((state.route.name === "room" || state.route.name === "chouette") && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
 }, 250);
 
 async function enterHome() {
@@ -274,7 +292,7 @@ function receive(raw) {
   /** @type {ServerMessage} */
   const msg = { ...raw, receivedAt: performance.now() };
   const before = store.get();
-  const { state, announce } = applyMessage(before, msg);
+  const { state, announce } = before.route.name === "chouette" && chouette ? chouette.apply(before, msg) : applyMessage(before, msg);
   let next = state;
   if (msg.type === "error" && msg.code === "stale_version") socket?.send({ type: "resync" });
   if (wantsTip(next) && socket?.send({ type: "tip" })) {
@@ -328,14 +346,15 @@ async function createGame(kind) {
   }
 }
 
-async function join() {
+/** Take the free seat of the room (or a chouette table's first). @param {(room: string, name: string) => Promise<unknown>} take */
+async function join(take) {
   const state = store.get();
   const roomId = state.route.room;
   if (!roomId) return;
   const name = playerName(state.room.joinName);
   try {
     await play.adoptNickname(name);
-    await api.join(roomId, name);
+    await take(roomId, name);
     store.update((s) => ({ ...s, room: { ...s.room, phase: "table", error: null } }));
     openSocket(roomId, true);
   } catch (err) {
@@ -382,11 +401,17 @@ const commands = {
     navigate("/", { replace: true });
   },
   "device-record": async () => { if (socket && "finishedRecord" in socket) (await device).download(socket); },
-  "open-room": () => createGame("room"),
-  join: () => join(),
+  "open-room": () => (Number(store.get().home.form.players) > 2 ? loadChouette().then((c) => c.create()) : createGame("room")),
+  join: () => join(store.get().route.name === "chouette" ? api.joinChouette : api.join),
   lang: async (code) => {
-    await loadLanguage(code);
+    try {
+      await loadLanguage(code);
+    } catch {
+      say(t("error.network")); // offline, and that language was never used here
+      return;
+    }
     rememberLanguage(code);
+    keepFile(catalogPath(code));
     store.update((s) => ({ ...s, lang: code }));
   },
   "four-colour": () => {
@@ -430,16 +455,18 @@ const commands = {
 
 attachInput(document.body, {
   act,
-  cmd: (name, arg, el) => commands[name]?.(arg, el),
+  // A chouette table handles some commands itself (chouette/play.js).
+  cmd: (name, arg, el) => ((store.get().route.name === "chouette" && chouette?.commands[name]) || commands[name])?.(arg, el),
   navigate: (path) => navigate(path),
   field: (name, value, el) => {
     if (name === "chatDraft") store.update((s) => ({ ...s, chat: { ...s.chat, draft: value } }), { silent: true });
     else if (name === "nickname") store.update((s) => ({ ...s, lobby: { ...s.lobby, nickname: value, nicknameSaved: false } }), { silent: true });
     else if (name.startsWith("tform.")) tournaments.field(name.slice("tform.".length), value, el);
     else if (name.includes(".")) play.lobbyField(name, value, el);
+    else if (name === "teamDraft") chouette?.teamDraft(value);
     else if (name === "joinName") store.update((s) => ({ ...s, room: { ...s.room, joinName: value } }), { silent: true });
     else {
-      const rerender = name === "preset";
+      const rerender = name === "preset" || name === "players";
       store.update((s) => ({ ...s, home: { ...s.home, form: { ...s.home.form, [name]: value } } }), { silent: !rerender });
     }
   },
@@ -471,17 +498,20 @@ async function boot() {
   const lang = detectLanguage();
   // The last visit's configuration lets the page show before the server answers (or offline).
   const known = rememberedConfig();
-  const [config] = await Promise.all([known ?? configUntilAnswered(), loadLanguage(lang)]);
+  const asked = early();
+  const messages = firstMessages(lang, asked?.lang === lang ? asked.catalog : null);
+  const [config] = await Promise.all([known ?? firstConfig(asked?.config ?? null), messages]);
   rememberConfig(config);
   store.update((s) => ({ ...s, config, online: navigator.onLine }), { silent: true });
   let muted = [];
   try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
   store.update((s) => ({
-    ...s, lang, fourColour: remembered(COLOUR_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
+    ...s, lang: language(), fourColour: remembered(COLOUR_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
   }), { silent: true });
   enter(routeOf(location.pathname));
   await afterPaint();
   registerWorker();
+  keepFile(catalogPath(language()));
   if (known && navigator.onLine) {
     api.config().then((fresh) => {
       rememberConfig(fresh);

@@ -24,6 +24,19 @@ export function registerWorker(win = window) {
 }
 
 /**
+ * Ask the service worker to keep `path`, a file it keeps only once used (the messages of
+ * the page's language), for visits without network. On the first visit no worker serves
+ * the page yet, so the worker does not see the page load it: the page names it.
+ * @param {string} path
+ * @param {Window} win
+ */
+export function keepFile(path, win = window) {
+  win.navigator.serviceWorker?.ready
+    .then((registration) => registration.active?.postMessage({ keep: path }))
+    .catch((err) => console.warn(`the service worker could not keep ${path}`, err));
+}
+
+/**
  * The configuration of the last visit: the first page needs no answer from the server.
  * @returns {Config|null}
  */
@@ -70,7 +83,7 @@ export function knownLevels(fresh) {
 export function needsConnection(state) {
   // A game on this device needs no server (docs/device.md).
   if (state.online || state.route.name === "home" || state.route.device) return false;
-  return !(state.route.name === "room" && state.view);
+  return !((state.route.name === "room" || state.route.name === "chouette") && state.view);
 }
 
 /**

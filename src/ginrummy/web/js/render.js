@@ -7,7 +7,7 @@ import { renderLobby } from "./lobby.js";
 import { renderTournament, renderTournamentsSection } from "./tournament.js";
 import { renderPlayer, renderLeaderboard } from "./stats.js";
 import { renderReview } from "./review.js";
-import { renderChat } from "./chat.js";
+import { renderChat, renderTeamChat } from "./chat.js";
 import { connectionText } from "./status.js";
 import { needsConnection } from "./offline.js";
 
@@ -17,9 +17,29 @@ import { renderDeviceNotes, renderDevicePage } from "./device/page.js";
 
 /** @typedef {import("./types.js").State} State */
 
+/** A chouette table's renderer (web/js/chouette/table.js), once a chouette page loaded it.
+ * @type {((state: State, now?: number) => HTMLElement[])|null} */
+let chouetteRenderer = null;
+
+/**
+ * Draw chouette tables with `renderer` (main.js loads it on a chouette page only).
+ * @param {(state: State, now?: number) => HTMLElement[]} renderer
+ */
+export function useChouetteRenderer(renderer) {
+  chouetteRenderer = renderer;
+}
+
+/**
+ * @param {State} state
+ * @param {number} [now]
+ */
+function renderChouetteTable(state, now = 0) {
+  return chouetteRenderer ? chouetteRenderer(state, now) : [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
+}
+
 /** @type {Record<string, (state: State) => (HTMLElement|null)[]>} */
 const PAGES = {
-  room: renderRoom, lobby: (state) => [...renderLobby(state), renderTournamentsSection(state)],
+  room: renderRoom, chouette: renderRoom, lobby: (state) => [...renderLobby(state), renderTournamentsSection(state)],
   player: renderPlayer, leaderboard: renderLeaderboard, tournament: renderTournament, review: renderReview,
 };
 
@@ -36,17 +56,21 @@ export function render(state, { topbar, main, now = 0 }) {
     if (state.view) main.replaceChildren(h("div", { class: "table-area" }, ...renderDeviceNotes(state), ...renderTable(state, now)));
     else main.replaceChildren(...renderDevicePage(state));
     main.className = "page page-room page-device";
-  } else if (route === "room" && state.room.phase === "table" && state.view) {
-    // The chat panel stays in place across renders; only the table area is replaced.
+  } else if ((route === "room" || route === "chouette") && state.room.phase === "table" && state.view) {
+    // The chat panels stay in place across renders; only the table area is replaced.
     let area = main.querySelector(":scope > .table-area");
     if (!area) {
       area = h("div", { class: "table-area" });
       main.replaceChildren(area);
     }
-    area.replaceChildren(...renderTable(state, now));
-    const chat = renderChat(state);
-    if (chat.parentNode !== main) main.append(chat);
-    main.className = "page page-room with-chat";
+    area.replaceChildren(...(route === "chouette" ? renderChouetteTable(state, now) : renderTable(state, now)));
+    if (route === "chouette") {
+      placeChouetteChats(main, state);
+    } else {
+      const chat = renderChat(state);
+      if (chat.parentNode !== main) main.append(chat);
+    }
+    main.className = `page page-room with-chat${route === "chouette" ? " page-chouette" : ""}`;
   } else if (needsConnection(state)) {
     main.replaceChildren(renderOffline());
     main.className = `page page-${route} page-offline`;
@@ -59,11 +83,30 @@ export function render(state, { topbar, main, now = 0 }) {
 }
 
 /**
+ * A chouette table's chats, one column beside the table: the room's, and the team's for
+ * team members (the box is never sent it). The panels are kept across renders.
+ * @param {HTMLElement} main
+ * @param {State} state
+ */
+function placeChouetteChats(main, state) {
+  let side = main.querySelector(":scope > .side-panels");
+  if (!side) {
+    side = h("div", { class: "side-panels" });
+    main.append(side);
+  }
+  const c = state.chouette;
+  const panels = [renderChat(state)];
+  if (c?.info && c.position !== null && c.position !== c.info.box) panels.push(renderTeamChat(state));
+  for (const el of [...side.children]) if (!panels.includes(/** @type {HTMLElement} */ (el))) el.remove();
+  panels.forEach((panel, i) => { if (side.children[i] !== panel) side.insertBefore(panel, side.children[i] ?? null); });
+}
+
+/**
  * @param {State} state
  */
 function pageTitle(state) {
   const view = state.view;
-  if (state.route.name === "room" && view && state.seat && view.legal_actions.length) {
+  if ((state.route.name === "room" || state.route.name === "chouette") && view && state.seat && view.legal_actions.length) {
     return `• ${t("app.title")}`;
   }
   return t("app.title");
@@ -106,14 +149,16 @@ function renderRoom(state) {
   const room = state.room;
   if (room.phase === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
   if (room.phase === "unknown") return [messagePanel(t("join.unknown"))];
-  if (room.phase === "nospect") return [messagePanel(`${t("join.full")} ${t("join.no_spectators")}`)];
+  const full = state.route.name === "chouette" ? "chouette.join.full" : "join.full";
+  if (room.phase === "nospect") return [messagePanel(`${t(full)} ${t("join.no_spectators")}`)];
   if (room.phase === "join") return [renderJoin(state)];
+  const chouette = state.route.name === "chouette";
   if (!state.view) {
     return [h("div", { class: "panel" },
       h("p", { role: "status", "aria-label": t("status.label") }, connectionText(state) ?? t("status.connecting")),
-      renderInvite(state))];
+      chouette ? null : renderInvite(state))];
   }
-  return renderTable(state);
+  return chouette ? renderChouetteTable(state) : renderTable(state);
 }
 
 /** A page that needs the server, while the browser has no network. */
@@ -138,9 +183,11 @@ function messagePanel(text) {
  */
 function renderJoin(state) {
   const info = state.room.info;
-  const host = info?.seats?.one?.name ?? info?.seats?.two?.name;
+  const table = state.room.chouette;
+  const host = table ? table.seats?.find(Boolean)?.name : info?.seats?.one?.name ?? info?.seats?.two?.name;
   return h("section", { class: "panel join", "aria-labelledby": "join-h" },
-    h("h1", { id: "join-h" }, t("join.title")),
+    h("h1", { id: "join-h" }, t(table ? "chouette.join.title" : "join.title")),
+    table ? h("p", {}, t("chouette.join.text", { n: table.players, free: table.seats.filter((s) => !s).length })) : null,
     host ? h("p", {}, t("join.text", { name: host })) : null,
     state.room.error ? h("p", { class: "notice error", role: "alert" }, state.room.error) : null,
     field("join-name", t("join.name"), h("input", {

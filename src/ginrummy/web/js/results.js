@@ -4,7 +4,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardName, cardList, cardElement } from "./cards.js";
 import { lastResult, resultSummary } from "./words.js";
-import { seatName, forfeitText, otherSeat, displaySeats } from "./status.js";
+import { seatName, sideName, forfeitText, otherSeat, displaySeats, isMine } from "./status.js";
 import { reviewLinks } from "./review.js";
 
 /** @typedef {import("./types.js").TableState} TableState */
@@ -30,8 +30,9 @@ export function renderRoundEnd(state, between) {
   }
   const { me, them } = displaySeats(state);
   out.append(h("p", { class: "match-score" }, h("strong", {}, t("result.match_score"), ": "),
-    t("result.match_score.line", { a: seatName(state, me), sa: table.scores[me], b: seatName(state, them), sb: table.scores[them] })));
-  const links = over ? reviewLinks(state.route.room, state.seat, state.info?.visibility === "public") : null;
+    t("result.match_score.line", { a: sideName(state, me), sa: table.scores[me], b: sideName(state, them), sb: table.scores[them] })));
+  // A chouette match has no review (docs/review.md reviews two-player rooms).
+  const links = over && !state.chouette ? reviewLinks(state.route.room, state.seat, state.info?.visibility === "public") : null;
   if (links) out.append(links);
   if (between) {
     out.append(h("button", {
@@ -47,7 +48,7 @@ export function renderRoundEnd(state, between) {
  */
 function renderMatchEnd(state, m) {
   const { me, them } = displaySeats(state);
-  const headline = state.seat && m.winner === state.seat ? t("match.you_win") : t("match.winner", { name: seatName(state, m.winner) });
+  const headline = isMine(state, m.winner) ? t("match.you_win") : t("match.winner", { name: sideName(state, m.winner) });
   /** @type {("round_points"|"rounds_won"|"box_bonus"|"game_bonus"|"shutout_bonus"|"totals")[]} */
   const keys = ["round_points", "rounds_won", "box_bonus", "game_bonus", "shutout_bonus", "totals"];
   const always = ["round_points", "rounds_won", "totals"];
@@ -61,7 +62,7 @@ function renderMatchEnd(state, m) {
     m.forfeit ? h("p", { class: "forfeit" }, forfeitText(state, m)) : null,
     h("table", { class: "totals" },
       h("caption", {}, t("match.table.caption")),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, seatName(state, me)), h("th", { scope: "col" }, seatName(state, them)))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, sideName(state, me)), h("th", { scope: "col" }, sideName(state, them)))),
       h("tbody", {}, ...rows.map(({ key, row }) => h("tr", { class: key === "totals" ? "total-row" : "" },
         h("th", { scope: "row" }, t(`match.row.${key}`)), h("td", {}, String(row[me])), h("td", {}, String(row[them])))))));
 }
@@ -85,7 +86,7 @@ function renderShowdown(state, result) {
   const seats = [displaySeats(state).me, displaySeats(state).them];
   const sd = result.showdown;
   for (const seat of seats) {
-    const title = seat === state.seat ? t("result.your_cards") : t("result.hand_of", { name: seatName(state, seat) });
+    const title = isMine(state, seat) ? t("result.your_cards") : t("result.hand_of", { name: seatName(state, seat) });
     const box = h("div", { class: "showdown-hand" }, h("h3", {}, title));
     if (sd) {
       const isKnocker = seat === result.knocker;
@@ -128,8 +129,8 @@ function renderCalculation(state, result) {
     const defender = seatName(state, otherSeat(result.knocker));
     const K = sd.knocker_deadwood;
     const D = sd.defender_deadwood;
-    const mineK = result.knocker === state.seat;
-    const mineD = otherSeat(result.knocker) === state.seat;
+    const mineK = isMine(state, result.knocker);
+    const mineD = isMine(state, otherSeat(result.knocker));
     const you = (/** @type {string} */ key, /** @type {boolean} */ mine) => (mine ? `${key}.you` : key);
     lines.push(t(you("line.knocker_deadwood", mineK), { name: knocker, n: K }));
     if (result.kind === "gin" || result.kind === "big_gin") {
@@ -148,7 +149,7 @@ function renderCalculation(state, result) {
     }
     if (sd.multiplier && sd.multiplier !== 1) lines.push(t("line.doubling", { n: sd.multiplier }));
     if (result.winner) {
-      lines.push(result.winner === state.seat
+      lines.push(isMine(state, result.winner)
         ? t("line.points.you", { n: result.points })
         : t("line.points", { name: seatName(state, result.winner), n: result.points }));
     } else {

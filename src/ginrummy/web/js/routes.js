@@ -13,6 +13,8 @@ export function routeOf(pathname) {
   if (review) return { name: "review", room: review.room, seat: review.seat };
   const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
   if (room) return { name: "room", room: decodeURIComponent(room[1]) };
+  const chouette = /^\/c\/([^/]+)\/?$/.exec(pathname);
+  if (chouette) return { name: "chouette", room: decodeURIComponent(chouette[1]) };
   const own = /^\/d\/([^/]+)\/?$/.exec(pathname);
   if (own) return { name: "room", room: decodeURIComponent(own[1]), device: true };
   const player = /^\/p\/([^/]+)\/?$/.exec(pathname);

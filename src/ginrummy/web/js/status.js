@@ -14,7 +14,7 @@ export const SEATS = ["one", "two"];
 /**
  * The one button between rounds or after a match.
  * @typedef {object} Between
- * @property {"next-round"|"new-match"} cmd  the command the button sends
+ * @property {"next-round"|"new-match"|"next-match"} cmd  the command the button sends
  * @property {string} label                  its catalogue key
  * @property {boolean} disabled              already asked: waiting for the other seat
  */
@@ -45,16 +45,40 @@ export function displaySeats(state) {
 }
 
 /**
+ * Whether this page's user plays `seat` (a chouette partner sees the team's seat, the
+ * captain's, without playing it: docs/rules.md §8).
+ * @param {State} state
+ * @param {Seat|null|undefined} seat
+ */
+export function isMine(state, seat) {
+  return Boolean(seat && state.seat && seat === state.seat && state.chouette?.role !== "partner");
+}
+
+/**
  * How a seat is called on this page: "You", the name it was taken with, or a fallback.
+ * At a chouette table seat one is the box and seat two the captain of the moment.
  * @param {State} state
  * @param {Seat|null|undefined} seat
  */
 export function seatName(state, seat) {
   if (!seat) return "";
-  if (seat === state.seat) return t("name.you");
+  if (isMine(state, seat)) return t("name.you");
   const player = state.players?.[seat] ?? state.info?.seats?.[seat];
   if (player?.name) return player.name;
   return player?.bot ? t("name.computer") : t("name.player");
+}
+
+/**
+ * How a side of the match is called: at a chouette table the box and the team (seat two
+ * is the whole team there, not only its captain), else the seat's name.
+ * @param {State} state
+ * @param {Seat|null|undefined} seat
+ */
+export function sideName(state, seat) {
+  const c = state.chouette;
+  if (!c?.info || !seat) return seatName(state, seat);
+  if (seat === "one") return c.position === c.info.box ? t("name.you") : t("chouette.side.box", { name: seatName(state, "one") });
+  return c.position !== null && c.position !== c.info.box ? t("chouette.side.your_team") : t("chouette.side.team");
 }
 
 /**
@@ -64,7 +88,7 @@ export function seatName(state, seat) {
  */
 export function forfeitText(state, result) {
   if (!result?.forfeit || !result.forfeited_by) return "";
-  const mine = state.seat && result.forfeited_by === state.seat;
+  const mine = isMine(state, result.forfeited_by);
   const key = `forfeit.${result.forfeit}${mine ? ".you" : ""}`;
   return has(key) ? t(key, { name: seatName(state, result.forfeited_by) }) : "";
 }
@@ -129,6 +153,26 @@ function yourTurnText(phase, actions, topName) {
 }
 
 /**
+ * The moment of a full table in words: the match over (`overText`, and why if by a
+ * forfeit), between rounds, this page's turn with the `actions` it offers, or whose turn.
+ * @param {State} state
+ * @param {string[]} actions
+ * @param {string} overText
+ */
+export function momentText(state, actions, overText) {
+  if (!state.view) return "";
+  const table = state.view.table;
+  const top = table.discard_pile.at(-1);
+  if (table.match_phase === "over") return [overText, forfeitText(state, table.match_result)].filter(Boolean).join(" ");
+  if (table.match_phase === "deal" || table.round_phase === "over") return table.round > 0 ? t("status.round_over", { n: table.round }) : "";
+  if (actions.length) return yourTurnText(table.round_phase, actions, top ? cardName(top) : "");
+  if (!table.turn || isMine(state, table.turn)) return "";
+  /** @type {Record<string, string>} */
+  const keys = { first_upcard: "status.they_first_upcard", draw: "status.they_draw", last_discard: "status.they_last_discard" };
+  return t(keys[table.round_phase] ?? "status.they_discard", { name: seatName(state, table.turn) });
+}
+
+/**
  * What happens at the table in words, and what this page offers.
  * @param {State} state
  * @returns {TableStatus}
@@ -147,21 +191,8 @@ export function tableStatus(state) {
   const actions = offered ? [...view.legal_actions] : [];
   const between = betweenButton(state);
   const parts = [];
-  if (!players.one || !players.two) {
-    parts.push(t("status.waiting_player"));
-  } else if (table.match_phase === "over") {
-    parts.push(t("status.match_over", { name: seatName(state, table.match_result?.winner) }));
-    const forfeit = forfeitText(state, table.match_result);
-    if (forfeit) parts.push(forfeit);
-  } else if (table.match_phase === "deal" || table.round_phase === "over") {
-    if (table.round > 0) parts.push(t("status.round_over", { n: table.round }));
-  } else if (actions.length) {
-    parts.push(yourTurnText(table.round_phase, actions, topName));
-  } else if (table.turn && table.turn !== state.seat) {
-    /** @type {Record<string, string>} */
-    const keys = { first_upcard: "status.they_first_upcard", draw: "status.they_draw", last_discard: "status.they_last_discard" };
-    parts.push(t(keys[table.round_phase] ?? "status.they_discard", { name: seatName(state, table.turn) }));
-  }
+  if (!players.one || !players.two) parts.push(t("status.waiting_player"));
+  else parts.push(momentText(state, actions, t("status.match_over", { name: seatName(state, table.match_result?.winner) })));
   if (between && state.seat) {
     const other = seatName(state, otherSeat(state.seat));
     if (between.cmd === "new-match") parts.push(between.disabled ? t("status.waiting_rematch", { name: other }) : t("status.press_new"));

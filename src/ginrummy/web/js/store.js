@@ -27,7 +27,10 @@ export function initialState() {
       error: null,
       deviceGames: [],
       tally: null,
-      form: { level: null, soloTarget: 100, preset: "standard", roomTarget: 100, seat2: "friend", name: "" },
+      form: {
+        level: null, soloTarget: 100, preset: "standard", roomTarget: 100, seat2: "friend", name: "",
+        players: 2, seat3: "friend", seat4: "friend", seat5: "friend",
+      },
     },
     room: { phase: "loading", info: null, error: null, joinName: "" },
     seat: null,

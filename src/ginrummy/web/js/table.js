@@ -9,7 +9,8 @@ import { playerTag, ratingText } from "./lobby.js";
 import { timerSentence, tipText } from "./words.js";
 import { renderFairMark } from "./fair/mark.js";
 import { renderRoundEnd } from "./results.js";
-import { tableStatus, seatName, otherSeat, displaySeats, SEATS } from "./status.js";
+import { tableStatus, seatName, sideName, otherSeat, displaySeats, isMine, SEATS } from "./status.js";
+import { canAdvise, pointCommand, pointText, suggested } from "./chouette/pointing.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").TableState} TableState */
@@ -81,14 +82,14 @@ export function renderTable(rawState, now = 0) {
  * @param {TableState} state
  * @param {number} now
  */
-function renderTimer(state, now) {
+export function renderTimer(state, now) {
   const timer = state.timer;
   if (!timer || state.view.table.match_phase === "over") return null;
   const total = Math.max(1, Math.round(timer.total_ms / 1000));
   const leftMs = timeLeft(timer, now) ?? 0;
   const left = Math.ceil(leftMs / 1000);
-  const whose = timer.seat === state.seat ? t("timer.yours") : t("timer.theirs", { name: seatName(state, timer.seat) });
-  return h("div", { class: `timer${timer.seat === state.seat ? " mine" : ""}${left <= 10 ? " low" : ""}` },
+  const whose = isMine(state, timer.seat) ? t("timer.yours") : t("timer.theirs", { name: seatName(state, timer.seat) });
+  return h("div", { class: `timer${isMine(state, timer.seat) ? " mine" : ""}${left <= 10 ? " low" : ""}` },
     h("span", { class: "timer-label", id: "timer-text" }, t("timer.text", { who: whose, s: left })),
     h("div", {
       class: "timer-track", id: "timer-bar", role: "progressbar", "aria-label": t("timer.label"),
@@ -135,7 +136,7 @@ function renderAbsence(state, now) {
   return out;
 }
 
-function renderResignConfirm() {
+export function renderResignConfirm() {
   return h("section", { class: "panel claim", role: "alertdialog", "aria-modal": "false", "aria-labelledby": "resign-h" },
     h("h2", { id: "resign-h" }, t("resign.title")),
     h("div", { class: "button-row" },
@@ -159,7 +160,7 @@ export function patchClocks(state, now) {
     if (bar.getAttribute("aria-valuenow") !== String(left)) {
       bar.setAttribute("aria-valuenow", String(left));
       bar.setAttribute("aria-valuetext", t("timer.valuetext", { s: left }));
-      const whose = state.timer.seat === state.seat ? t("timer.yours") : t("timer.theirs", { name: seatName(state, state.timer.seat) });
+      const whose = isMine(state, state.timer.seat) ? t("timer.yours") : t("timer.theirs", { name: seatName(state, state.timer.seat) });
       const text = document.getElementById("timer-text");
       if (text) text.textContent = t("timer.text", { who: whose, s: left });
       bar.parentElement?.classList.toggle("low", left <= 10);
@@ -185,22 +186,24 @@ export function patchClocks(state, now) {
 /**
  * @param {{code: string, message: string}} notice
  */
-function noticeText(notice) {
+export function noticeText(notice) {
   const key = `error.${notice.code}`;
   return has(key) ? t(key) : t("error.generic", { message: notice.message || notice.code });
 }
 
 /**
+ * The bar above the table: round, rules, target, the two sides' scores, the switches.
  * @param {TableState} state
+ * @param {(HTMLElement|string)[]} [more]  what a kind of table adds to the match line
  */
-function renderInfoBar(state) {
+export function renderInfoBar(state, more = []) {
   const table = state.view.table;
   const rules = table.rules ?? {};
   const { me, them } = displaySeats(state);
   const target = rules.target_score ? t("table.target", { n: rules.target_score }) : t("table.first_to_knock");
   const presetKey = `preset.short.${rules.name}`;
   const score = (/** @type {Seat} */ seat) => h("span", { class: `score${table.turn === seat ? " on-turn" : ""}` },
-    h("span", { class: "score-name" }, seatName(state, seat)), " ",
+    h("span", { class: "score-name" }, sideName(state, seat)), " ",
     h("strong", {}, String(table.scores[seat])));
   const controls = [];
   // Whether tips may be used here is the server's call (the `tips` message).
@@ -211,14 +214,14 @@ function renderInfoBar(state) {
     }, t("act.tips")));
   }
   const both = state.players?.one && state.players?.two;
-  if (state.seat && both && table.match_phase !== "over" && table.round > 0) {
+  if (isMine(state, state.seat) && both && table.match_phase !== "over" && table.round > 0) {
     controls.push(h("button", {
       type: "button", class: "chip resign", "aria-expanded": String(Boolean(state.confirmResign)),
       dataset: { cmd: "resign", key: "resign" },
     }, t("act.resign")));
   }
   const info = state.info;
-  const extra = [];
+  const extra = [...more];
   if (info?.rated) extra.push(h("span", { class: "badge rated" }, t("lobby.rated")));
   if (info?.spectators === false) extra.push(h("span", { class: "watchers" }, t("table.no_watchers")));
   else if (typeof state.watchers === "number" && state.watchers > 0) {
@@ -235,9 +238,12 @@ function renderInfoBar(state) {
 }
 
 /**
+ * The felt of a running round: the other side, the piles, the buttons, the tip (and what
+ * a kind of table adds there, `more`), the own hand.
  * @param {TableState} state
+ * @param {(HTMLElement|null)[]} [more]
  */
-function renderFelt(state) {
+export function renderFelt(state, more = []) {
   const view = state.view;
   const table = view.table;
   const { me, them } = displaySeats(state);
@@ -246,6 +252,7 @@ function renderFelt(state) {
     renderPiles(state),
     renderActions(state),
     renderTip(state),
+    ...more,
     state.seat ? renderOwnHand(state) : renderOpponent(state, me, true),
     table.doubled ? h("p", { class: "hint" }, t("table.doubled")) : null);
 }
@@ -353,7 +360,8 @@ function renderPiles(state) {
  */
 function recommended(state, action) {
   const tip = state.tips.tip;
-  return tip && tip.version === state.version && tip.action === action ? " recommended" : "";
+  if (tip && tip.version === state.version && tip.action === action) return " recommended";
+  return suggested(state).actions.has(action) ? " recommended suggested" : "";
 }
 
 /**
@@ -371,7 +379,8 @@ function renderActions(state) {
     if (!best) continue;
     const [, card] = splitAction(best);
     const tipAction = state.tips.tip?.version === state.version ? state.tips.tip.action : null;
-    const rec = tipAction && tipAction.startsWith(`${kind} `) ? " recommended" : "";
+    const advised = [...suggested(state).actions].some((a) => a.startsWith(`${kind} `));
+    const rec = (tipAction && tipAction.startsWith(`${kind} `)) || advised ? " recommended" : "";
     buttons.push(h("button", {
       type: "button", class: `button lit ${kind}${rec}`, "aria-description": t(`act.${kind}.desc`, { card: card ? cardName(card) : "" }),
       dataset: { act: best, key: `act-${kind}` },
@@ -415,9 +424,16 @@ function renderTip(state) {
   return null;
 }
 
-/** @param {TableState} state */
+/**
+ * The hand at the bottom: one's own, or (a chouette partner) the captain's, whose cards
+ * then point the captain at a card instead of playing it.
+ * @param {TableState} state
+ */
 function renderOwnHand(state) {
   const view = state.view;
+  const mine = isMine(state, state.seat);
+  const pointing = !mine && canAdvise(state);
+  const advised = suggested(state);
   const order = handOrder(view, state.manualOrder);
   const melds = meldIndex(view);
   const discards = actionsByCard(view, "discard");
@@ -441,6 +457,7 @@ function renderOwnHand(state) {
       action = discards.get(card) ?? null;
       if (action) description = t("hand.discard", { card: name });
       else if (view.taken === card && view.legal_actions.length) description = t("hand.taken", { card: name });
+      else if (pointing) description = pointText(state, card);
     }
     const inMeld = melds.has(card);
     const classes = ["hand-card", inMeld ? `meld meld-${(melds.get(card) ?? 0) % 4}` : "deadwood"];
@@ -448,24 +465,31 @@ function renderOwnHand(state) {
     if (action) classes.push("playable");
     if (fresh.has(card)) classes.push("fresh");
     if (view.taken === card) classes.push("taken");
-    if (tip && action && tip === action) classes.push("recommended");
+    if ((tip && action && tip === action) || (action && advised.actions.has(action)) || advised.cards.has(card)) classes.push("recommended");
     previousGroup = group;
     const button = h("button", {
       type: "button", class: classes.join(" "), "aria-label": name,
       "aria-description": [description, inMeld ? t("hand.meld") : t("hand.deadwood")].filter(Boolean).join(". "),
-      "aria-disabled": action ? null : "true",
-      dataset: { card, act: action ?? undefined, key: `card-${card}`, drag: "card" },
+      "aria-disabled": action || pointing ? null : "true",
+      dataset: {
+        card, act: action ?? undefined, key: `card-${card}`, drag: "card",
+        ...(pointing ? pointCommand(state, card) : {}),
+      },
     }, cardElement(card));
     cards.push(button);
   });
   const arrangement = view.arrangement;
+  const owner = mine ? t("table.you") : t("chouette.captain_named", { name: seatName(state, state.seat) });
   return h("section", { class: `own${view.legal_actions.length ? " on-turn" : ""}` },
     h("div", { class: "player-line" },
-      h("span", { class: "player-name" }, t("table.you")), ...(state.seat ? playerBadges(state, state.seat) : []),
+      h("span", { class: "player-name" }, owner), ...(state.seat ? playerBadges(state, state.seat) : []),
       arrangement ? h("span", { class: `deadwood-counter${arrangement.deadwood <= view.table.knock_limit ? " low" : ""}` },
         t("table.deadwood", { n: arrangement.deadwood }), " ",
         h("span", { class: "hint" }, `(${t("table.deadwood.knock_limit", { n: view.table.knock_limit })})`)) : null,
       state.manualOrder ? h("button", { type: "button", class: "chip", dataset: { cmd: "sort", key: "sort" } }, t("act.sort")) : null),
-    h("div", { class: "fan hand", role: "group", "aria-label": t("table.your_hand"), dataset: { drop: "hand" } }, ...cards),
-    h("p", { class: "hint hand-help" }, t("table.hand_help")));
+    h("div", {
+      class: "fan hand", role: "group", dataset: { drop: "hand" },
+      "aria-label": mine ? t("table.your_hand") : t("chouette.captain_hand", { name: seatName(state, state.seat) }),
+    }, ...cards),
+    h("p", { class: "hint hand-help" }, t(mine ? "table.hand_help" : "chouette.hand_help")));
 }

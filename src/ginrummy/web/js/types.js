@@ -200,8 +200,88 @@
  */
 
 /**
+ * A chouette table's public facts (docs/bot-protocol.md, Chouette): the same for everyone.
+ * @typedef {object} ChouetteInfo
+ * @property {number} players
+ * @property {string[]} drawn          the seat draw, one card per position
+ * @property {"match"|"settled"} phase
+ * @property {number} number           the current (or last) match, from 1
+ * @property {number} box
+ * @property {number[]} order          the team in captain order
+ * @property {number} captain
+ * @property {number[]} captains       the captain of each round dealt in this match
+ * @property {number[]} absent
+ * @property {number[]} ledger         per position, sums to zero
+ * @property {ChouetteSettlement[]} settlements
+ * @property {number|null} turn        the position that decides now
+ */
+
+/**
+ * @typedef {object} ChouetteSettlement
+ * @property {number} number
+ * @property {number} box
+ * @property {number[]} team
+ * @property {MatchResult} result      seat one the box, seat two the team
+ * @property {number} value
+ * @property {number[]} changes        per position
+ */
+
+/**
+ * A seat of a chouette room in `players` (docs/protocol.md, Chouette rooms).
+ * @typedef {object} ChouettePlayer
+ * @property {string} name
+ * @property {string|null} bot
+ * @property {boolean} connected
+ * @property {boolean} ready
+ * @property {boolean} next_match
+ * @property {boolean} absent
+ * @property {number|null} [grace_remaining_ms]
+ */
+
+/**
+ * Chouette room info (HTTP and `welcome`).
+ * @typedef {object} ChouetteRoomInfo
+ * @property {string} room
+ * @property {"chouette"} kind
+ * @property {number} players
+ * @property {{name?: string, target_score?: number|null}} [rules]
+ * @property {"waiting"|"playing"|"settled"} status
+ * @property {(SeatInfo|null)[]} seats
+ * @property {boolean} spectators
+ * @property {number|null} [timer]
+ * @property {number} [watchers]
+ * @property {number|null} [your_position]
+ * @property {string} [invite_path]
+ */
+
+/**
+ * A partner's suggestion to the captain (`advice` frame).
+ * @typedef {object} Suggestion
+ * @property {number} version
+ * @property {{position: number, name: string, computer: boolean}} from
+ * @property {string|null} action
+ * @property {string|null} card
+ */
+
+/**
+ * What a chouette table adds to the client state; the two-player parts of the state
+ * (`seat`, `view`, `players`, `timer`) hold its match as the page shows it: seat one
+ * is the box, seat two the team played by its captain (chouette/state.js).
+ * @typedef {object} ChouetteState
+ * @property {number|null} position       this page's player (null: watching)
+ * @property {"box"|"captain"|"partner"|null} role
+ * @property {ChouetteInfo|null} info
+ * @property {string[]} advice            a partner's options: the captain's legal actions
+ * @property {(ChouettePlayer|null)[]} players
+ * @property {ChouetteRoomInfo|null} room
+ * @property {Suggestion[]} suggestions   for the captain's decision now
+ * @property {{messages: ChatMessage[], draft: string}} team
+ * @property {{version: number, what: string}|null} sent  the last advice this page gave
+ */
+
+/**
  * @typedef {object} Route
- * @property {"home"|"room"|"lobby"|"player"|"leaderboard"|"tournament"|"review"} name
+ * @property {"home"|"room"|"chouette"|"lobby"|"player"|"leaderboard"|"tournament"|"review"} name
  * @property {string|null} room
  * @property {string} [player]
  * @property {string} [tournament]
@@ -241,6 +321,10 @@
  * @property {number|string} roomTarget
  * @property {string} seat2
  * @property {string} name
+ * @property {number|string} [players]   2, or 3 to 5 for chouette
+ * @property {string} [seat3]
+ * @property {string} [seat4]
+ * @property {string} [seat5]
  */
 
 /**
@@ -278,7 +362,7 @@
  *   deviceGames: {id: string, opponent: string|null, damaged: string|null}[],
  *   tally: import("./device/tally.js").Tally|null}} home
  * @property {DeviceState|null} device
- * @property {{phase: string, info: RoomInfo|null, error: string|null, joinName: string}} room
+ * @property {{phase: string, info: RoomInfo|null, error: string|null, joinName: string, chouette?: ChouetteRoomInfo|null}} room
  * @property {Seat|null} seat
  * @property {RoomInfo|null} info
  * @property {View|null} view
@@ -308,6 +392,7 @@
  * @property {boolean} claimDismissed
  * @property {boolean} confirmResign
  * @property {Record<string, string>} [levelNames]
+ * @property {ChouetteState|null} [chouette]  a chouette table (docs/rules.md §8)
  */
 
 /** The state while a table is shown: its view is there. @typedef {State & {view: View}} TableState */

@@ -3,7 +3,7 @@
 import { t, has, language } from "./i18n.js";
 import { cardName, cardList } from "./cards.js";
 import { splitAction, timeLeft } from "./store.js";
-import { seatName, forfeitText, otherSeat } from "./status.js";
+import { seatName, forfeitText, otherSeat, isMine } from "./status.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").View} View */
@@ -24,7 +24,7 @@ export function timerSentence(state, now) {
   const left = Math.ceil((timeLeft(timer, now) ?? 0) / 1000);
   // Said in steps of five seconds, then every second: often enough, not chattering.
   const said = left > 10 ? Math.ceil(left / 5) * 5 : left;
-  return timer.seat === state.seat
+  return isMine(state, timer.seat)
     ? t("status.time_left.you", { s: said })
     : t("status.time_left", { name: seatName(state, timer.seat), s: said });
 }
@@ -76,7 +76,7 @@ export function resultSummary(state, result) {
   const knocker = seatName(state, result.knocker);
   const winner = result.winner;
   const lines = [];
-  const mine = (/** @type {Seat|null} */ seat) => Boolean(state.seat && seat === state.seat);
+  const mine = (/** @type {Seat|null} */ seat) => isMine(state, seat);
   switch (result.kind) {
     case "void":
       return t("result.void");

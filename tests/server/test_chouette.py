@@ -1,0 +1,102 @@
+"""Chouette rooms through real sockets (docs/protocol.md, "Chouette rooms"; docs/rules.md
+§8): creation, joining in order, the match under way once every seat is taken, the
+rotation of box and captain, and the next match with the right box and dealer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .chouette_table import (
+    RotationCheck,
+    Table,
+    creator_table,
+    fix_draw,
+    join,
+    next_match,
+    open_table,
+    play_match,
+)
+from .helpers import auth, client
+
+
+def test_a_table_with_two_computers_plays_a_match_and_the_next_starts() -> None:
+    with client() as c:
+        room, token = open_table(c, ["me", "bot:casual", "bot:casual"], target_score=50)
+        info = c.get(f"/api/chouette/{room}", headers=auth(token)).json()
+        assert info["kind"] == "chouette" and info["players"] == 3
+        assert info["status"] == "playing" and info["your_position"] == 0
+        with creator_table(c, room, token) as table:
+            settled = play_match(table, 0, {0})
+            chouette = settled["view"]["chouette"]
+            assert sum(chouette["ledger"]) == 0
+            assert len(chouette["settlements"]) == 1
+            fresh = next_match(table, 0, {0}, settled)
+            assert fresh["view"]["chouette"]["number"] == 2
+
+
+def _rotation(c: Any, seats: list[str], matches: int) -> RotationCheck:
+    room, token = open_table(c, seats, target_score=50)
+    tokens = {0: token}
+    for p in range(1, len(seats)):
+        if seats[p] == "friend":
+            tokens[p] = join(c, room)[0]
+    people = set(tokens)
+    assert c.get(f"/api/chouette/{room}").json()["status"] == "playing"
+    check = RotationCheck()
+    table = Table(room)
+    sockets = [c.websocket_connect("/ws") for _ in people]
+    with sockets[0] as w0, sockets[1] as w1, sockets[2] as w2:
+        for key, ws in zip(sorted(people), (w0, w1, w2), strict=True):
+            table.sit(key, ws, tokens[key])
+        after = 0
+        for match in range(matches):
+            settled = play_match(table, 0, people, after)
+            ledger = settled["view"]["chouette"]["ledger"]
+            assert sum(ledger) == 0
+            if match + 1 < matches:
+                after = next_match(table, 0, people, settled)["version"] - 1
+        for frame in table.frames[0]:
+            if frame["type"] == "view":
+                check.see(frame)
+    return check
+
+
+def test_rotation_of_three_people_through_their_sockets(monkeypatch: Any) -> None:
+    # docs/rules.md §8.2, example 1: A draws 9c, B Kd, C Js: B is box, the team C then A.
+    fix_draw(monkeypatch, "9c Kd Js")
+    with client() as c:
+        room, token = open_table(c, ["me", "friend", "friend"])
+        assert join(c, room)[1] == 1
+        first = c.get(f"/api/chouette/{room}", headers=auth(token)).json()
+        assert first["status"] == "waiting" and first["seats"][2] is None
+        check = _rotation(c, ["me", "friend", "friend"], matches=3)
+    assert len(check.played) == 3 and check.passed + check.kept >= 3
+    assert check.box_stayed + check.box_changed == 2
+
+
+def test_rotation_of_four_with_a_computer(monkeypatch: Any) -> None:
+    # docs/rules.md §8.2, example 3: D (position 3) draws Ks, A Kh, B Kd, C Kc.
+    fix_draw(monkeypatch, "Kh Kd Kc Ks")
+    with client() as c:
+        check = _rotation(c, ["me", "friend", "friend", "bot:casual"], matches=3)
+    assert check.box_stayed + check.box_changed == 2
+
+
+def test_five_at_a_table_one_person_and_four_computers() -> None:
+    with client() as c:
+        seats = ["me", "bot:casual", "bot:beginner", "bot:casual", "bot:beginner"]
+        room, token = open_table(c, seats, target_score=50)
+        info = c.get(f"/api/chouette/{room}").json()
+        assert info["players"] == 5 and [s["bot"] for s in info["seats"][1:]] == [
+            "casual",
+            "beginner",
+            "casual",
+            "beginner",
+        ]
+        with creator_table(c, room, token) as table:
+            settled = play_match(table, 0, {0})
+            chouette = settled["view"]["chouette"]
+            assert len(chouette["order"]) == 4 and sum(chouette["ledger"]) == 0
+            box = chouette["box"]
+            value = chouette["settlements"][-1]["value"]
+            assert abs(chouette["ledger"][box]) == 4 * value  # the box pays or wins 4 times
