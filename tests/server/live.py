@@ -19,7 +19,7 @@ import httpx
 import uvicorn
 
 from ginrummy.server.app import create_app
-from ginrummy.server.settings import WS_MAX_BYTES
+from ginrummy.server.main import uvicorn_config
 
 from .helpers import settings
 
@@ -32,15 +32,7 @@ class Live:
 
     def __init__(self, **changes: Any) -> None:
         self.app = create_app(settings(**changes))
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=0,
-            log_level="warning",
-            ws_max_size=WS_MAX_BYTES,
-            ws_per_message_deflate=False,
-            lifespan="on",
-        )
+        config = uvicorn_config(self.app, "127.0.0.1", 0, "warning")
         self.server = uvicorn.Server(config)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread = threading.Thread(target=self._run, daemon=True)

@@ -1,12 +1,12 @@
 """Giving memory back after a burst of sockets (docs/operations.md, "Memory").
 
-A WebSocket's objects (its connection, tasks, buffers) partly form reference cycles,
-which only a full garbage collection frees; with the server's high thresholds
-(``main.tune_gc``) that comes late, at a moment nobody chose, and then runs over a heap
-swollen by thousands of dead sockets: a pause of seconds. Freed, the memory mostly
-stays with the C allocator unless it is told to hand it back.
+A closed WebSocket's objects go with it by reference counting (``server/protocols.py``
+breaks the cycles uvicorn's protocols leave), but what a burst freed mostly stays with
+the C allocator unless it is told to hand it back, and whatever reference cycles remain
+wait for a full garbage collection, which comes late with the server's high
+thresholds (``main.tune_gc``), at a moment nobody chose.
 
-So the server counts the sockets that close (refused ones leave little) and, after ``burst`` of
+So the server counts the sockets that close (refused ones leave nothing) and, after ``burst`` of
 them, collects at once, in the first quiet moment (no socket ended for ``quiet``
 seconds), then asks glibc to return its free memory to the system (``malloc_trim``;
 nothing elsewhere). A burst that goes on is collected every ``latest`` seconds, and once

@@ -9,8 +9,13 @@ import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ginrummy.server.settings import WS_MAX_BYTES, Settings, parse_origins
+
+if TYPE_CHECKING:
+    import uvicorn
+    from starlette.applications import Starlette
 
 
 def parse_settings(argv: list[str], base: Settings) -> Settings:
@@ -87,11 +92,24 @@ def main(argv: list[str]) -> int:
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    config = uvicorn.Config(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level,
+    app = create_app(settings)
+    config = uvicorn_config(app, settings.host, settings.port, settings.log_level)
+    tune_gc()
+    uvicorn.Server(config).run()
+    return 0
+
+
+def uvicorn_config(app: Starlette, host: str, port: int, log_level: str) -> uvicorn.Config:
+    """How uvicorn runs the app (the tests' live server runs it so too)."""
+    import uvicorn
+
+    from ginrummy.server.protocols import HttpProtocol, WebSocketProtocol
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
         ws_max_size=WS_MAX_BYTES,
         # Compressing every ~2 KB view cost a tenth of the server's CPU under load
         # (bench/RESULTS.md); views are small, so they go uncompressed.
@@ -101,10 +119,10 @@ def main(argv: list[str]) -> int:
         # The Date header stays: HTTP requires it of a server with a clock.
         server_header=False,
         lifespan="on",
+        # uvicorn's own, without the reference cycles that outlive a WebSocket.
+        http=HttpProtocol,
+        ws=WebSocketProtocol,
     )
-    tune_gc()
-    uvicorn.Server(config).run()
-    return 0
 
 
 GC_THRESHOLDS = (50_000, 20, 10)

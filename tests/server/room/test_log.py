@@ -54,6 +54,17 @@ def test_history_keeps_recent_snapshots_in_order() -> None:
         history.extend([Snapshot(5, None)])
 
 
+def test_history_stays_bounded_and_answers_an_old_version_with_the_current() -> None:
+    history = History(Snapshot(0, None))
+    for version in range(1, 10 * room_log.HISTORY):
+        history.extend([Snapshot(version, None)])
+    last = 10 * room_log.HISTORY - 1
+    oldest = last - room_log.HISTORY + 1
+    assert history.at(oldest).version == oldest
+    assert history.at(oldest - 1) is history.current
+    assert sum(1 for v in range(last + 1) if history.at(v).version == v) == room_log.HISTORY
+
+
 async def test_catch_up_folds_only_the_news() -> None:
     async with manager() as rooms:
         room = await two_people(rooms)

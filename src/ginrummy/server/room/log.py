@@ -44,7 +44,11 @@ class Versioned(Protocol):
 
 T = TypeVar("T")
 V = TypeVar("V", bound=Versioned)
-HISTORY = 64  # recent snapshots kept so each socket renders exactly the version it is told
+HISTORY = 16
+"""Recent snapshots kept, so that a socket a few notices behind (a round's start is four
+events at once) renders exactly the version it is told; one further behind gets the
+current one and skips the notices it covers. Each costs about 1 kB: with 200 games, 64
+of them took 9 MB more than 16 (bench/RESULTS.md, "Abuse")."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,8 +90,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     finally:
         limits.sockets.close(address)
         # A burst of closed sockets calls for a collection. A refused one is not
-        # counted: it leaves little (a few objects) and an attack's stream of them
-        # would make the server collect while the attack goes on.
+        # counted: it leaves nothing (server/protocols.py) and an attack's stream of
+        # them would make the server collect while the attack goes on.
         keeper_of(ws.app).socket_ended()
 
 

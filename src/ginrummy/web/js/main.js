@@ -1,5 +1,5 @@
 // The composition root: wires the HTTP api, the socket, the store, the renderer and input.
-import { api, ApiError, configUntilAnswered, ensureToken, storedToken } from "./api.js";
+import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
 import { tournamentPlay } from "./tournamentplay.js";
@@ -19,13 +19,14 @@ import { attachInput } from "./input.js";
 import { routeOf } from "./routes.js";
 import { reviewJob } from "./reviewjob.js";
 import {
-  LANGUAGES, catalogPath, detectLanguage, language, loadLanguage, rememberLanguage, setCatalog, t,
+  catalogPath, detectLanguage, language, loadLanguage, rememberLanguage, t,
 } from "./i18n.js";
 import { cardName } from "./cards.js";
 import {
   afterPaint, keepFile, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork,
 } from "./offline.js";
 import { confirmSeed, seedMessage } from "./fair/seed.js";
+import { early, firstConfig, firstMessages } from "./startup.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -492,47 +493,6 @@ watchNetwork((online) => {
 });
 
 // ---------------------------------------------------------------- boot
-
-/**
- * The answers index.html asked for while the modules loaded (null: none).
- * @returns {{lang: string, catalog: Promise<Response|null>, config: Promise<Response|null>|null}|null}
- */
-function early() {
-  const asked = Reflect.get(globalThis, "ginrummyEarly");
-  Reflect.deleteProperty(globalThis, "ginrummyEarly"); // taken once
-  return asked && typeof asked === "object" ? asked : null;
-}
-
-/**
- * The messages of `lang`: the early answer when it is theirs, else fetched; when they
- * cannot be had (offline, never kept here), another language's.
- * @param {string} lang
- * @param {Promise<Response|null>|null} asked
- */
-async function firstMessages(lang, asked) {
-  const response = await asked;
-  if (response?.ok) {
-    try {
-      setCatalog(lang, await response.json());
-      document.documentElement.lang = lang;
-      return;
-    } catch { /* not JSON after all: fetched again below */ }
-  }
-  await loadLanguage(lang).catch(() => loadLanguage(LANGUAGES.find((l) => l !== lang) ?? lang));
-}
-
-/**
- * The server's configuration: the early answer when there is one, else asked until answered.
- * @param {Promise<Response|null>|null} asked
- * @returns {Promise<import("./types.js").Config>}
- */
-async function firstConfig(asked) {
-  const response = await asked;
-  if (response?.ok) {
-    try { return await response.json(); } catch { /* asked again below */ }
-  }
-  return configUntilAnswered();
-}
 
 async function boot() {
   const lang = detectLanguage();
