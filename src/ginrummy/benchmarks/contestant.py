@@ -6,7 +6,11 @@ A lobby socket (``hello_lobby`` with the player's token) stays open for the whol
 tournament. ``matched`` takes the player to the table of its next match; the
 ``tournament`` notices (and, after every (re)connection of the lobby socket, one
 ``GET /api/tournaments/<id>``) are the fallback that finds a pending match whose
-``matched`` was missed. At the table a room socket says ``hello`` with the token,
+``matched`` was missed: the newest notice is read ``FALLBACK_S`` after it came (a
+page would show it at once; reading each of these tens of kilobytes at once, 64
+times over, would slow this one process down when the next round's deals come).
+
+At the table a room socket says ``hello`` with the token,
 sends its seed as soon as a deal is committed (as the browser does), and answers each
 decision with a plain legal choice (``load.choose``) after a think time drawn
 uniformly from ``think`` ± 50%. A socket that drops is opened again with the same
@@ -39,6 +43,8 @@ class Visit:
     room: str
     sent_at: float  # when a notice first sent the player to this table
     how: str  # "matched", or "notice" (the fallback)
+    welcome_at: float | None = None  # the first ``welcome`` (the server took the hello)
+    seeded_at: float | None = None  # this player's seed sent
     dealt_at: float | None = None  # the first view of a dealt round
     over_at: float | None = None  # the first view of the match over
     connected: bool = False  # a room socket is open now
@@ -76,10 +82,10 @@ class Contestant:
         self.think, self.tally, self.drop = think, tally, drop
         self.rng = random.Random(seed)
         self.visits: dict[str, Visit] = {}  # room -> visit, in the order played
-        self.finished = asyncio.Event()  # the tournament is over (a notice said so)
         self._table: asyncio.Task[None] | None = None
         self._pending: asyncio.Task[None] | None = None
-        self._fallbacks: dict[str, asyncio.TimerHandle] = {}
+        self._notice: str | None = None  # the newest tournament notice, not read yet
+        self._fallback: asyncio.TimerHandle | None = None
         self._version = 0
         self._dropping = False  # this bench closed the room socket on purpose
         self._seat = ""
@@ -115,12 +121,16 @@ class Contestant:
         async for raw in ws:
             if raw.startswith('{"type":"lobby"'):
                 continue
+            if raw.startswith('{"type":"tournament"'):
+                self._notice = raw
+                if self._fallback is None:
+                    loop = asyncio.get_running_loop()
+                    self._fallback = loop.call_later(FALLBACK_S, self._read_notice)
+                continue
             msg = json.loads(raw)
             kind = msg.get("type")
             if kind == "matched":
                 self.go(str(msg["room"]), "matched")
-            elif kind == "tournament":
-                self.follow(msg["tournament"])
             elif kind == "error":
                 self.tally.error(f"lobby:{msg.get('code')}")
 
@@ -129,33 +139,28 @@ class Contestant:
         if r.status_code != 200:
             self.tally.error(f"http_{r.status_code}")
             return
-        self.follow(r.json()["tournament"], at_once=True)
+        self.follow(r.json()["tournament"])
 
-    def follow(self, t: dict[str, Any], at_once: bool = False) -> None:
-        """A view of the tournament: over, or a pending match of this player's."""
-        if t.get("id") != self.tournament:
-            return
-        if t.get("phase") == "finished":
-            self.finished.set()
+    def _read_notice(self) -> None:
+        self._fallback = None
+        raw, self._notice = self._notice, None
+        if raw is not None:
+            self.follow(json.loads(raw)["tournament"])
+
+    def follow(self, t: dict[str, Any]) -> None:
+        """A view of the tournament: to the table of a pending match of this player's
+        (its room is open by now: the notice came ``FALLBACK_S`` ago, or the socket
+        has just opened)."""
+        if t.get("id") != self.tournament or t.get("phase") != "running":
             return
         rounds = t.get("rounds") or []
         for p in rounds[-1]["pairings"] if rounds else ():
             room = p.get("room")
-            if self.id not in (p["first"], p["second"]) or room is None or p["result"]:
-                continue
-            if room in self.visits or room in self._fallbacks:
-                continue
-            if at_once:
+            if self.id in (p["first"], p["second"]) and room and not p["result"]:
                 self.go(room, "notice")
-            else:  # the room may not be open yet: ``matched`` follows when it is
-                loop = asyncio.get_running_loop()
-                self._fallbacks[room] = loop.call_later(FALLBACK_S, self.go, room, "notice")
 
     def go(self, room: str, how: str) -> None:
         """To the table of ``room`` (once): the previous table's socket is closed."""
-        handle = self._fallbacks.pop(room, None)
-        if handle is not None:
-            handle.cancel()
         if room in self.visits:
             return
         self.visits[room] = visit = Visit(room, time.perf_counter(), how)
@@ -164,8 +169,8 @@ class Contestant:
         self._table = asyncio.get_running_loop().create_task(self._visit(visit))
 
     async def stop(self) -> None:
-        for handle in self._fallbacks.values():
-            handle.cancel()
+        if self._fallback is not None:
+            self._fallback.cancel()
         for task in (self._table, self._pending):
             if task is not None:
                 task.cancel()
@@ -212,6 +217,7 @@ class Contestant:
             msg = json.loads(raw)
             kind = msg.get("type")
             if kind == "welcome":
+                visit.welcome_at = visit.welcome_at or time.perf_counter()
                 self._seat = msg.get("seat") or ""
                 if not self._seat:
                     self.tally.error("not_seated")
@@ -234,20 +240,22 @@ class Contestant:
             if visit.over_at is None:
                 visit.over_at = now
             return
-        await self._send_seed(ws, msg.get("fair"))
+        if await self._send_seed(ws, msg.get("fair")):
+            visit.seeded_at = visit.seeded_at or time.perf_counter()
         me = (msg.get("players") or {}).get(self._seat) or {}
         self._pending = asyncio.get_running_loop().create_task(self._decide(ws, view, me, version))
 
-    async def _send_seed(self, ws: Any, fair: dict[str, Any] | None) -> None:
+    async def _send_seed(self, ws: Any, fair: dict[str, Any] | None) -> bool:
         """As the browser does: its own seed at once when a deal is committed."""
         if fair is None or fair.get("state") != "seeding" or fair.get("your_seed"):
-            return
+            return False
         commitment = fair.get("commitment")
         if commitment in self._seeded:
-            return
+            return False
         self._seeded.add(commitment)
         seed = self.rng.getrandbits(256).to_bytes(32, "big").hex()
         await ws.send(json.dumps({"type": "seed", "seed": seed, "commitment": commitment}))
+        return True
 
     async def _decide(
         self, ws: Any, view: dict[str, Any], me: dict[str, Any], version: int

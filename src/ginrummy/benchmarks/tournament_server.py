@@ -188,6 +188,10 @@ async def _play_out(
             raise Stall(await _stall_report(http, base, watch, players))
 
 
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(1000 * seconds, 1)
+
+
 def _gaps(final: dict[str, Any], watch: Watch, players: list[Contestant]) -> dict[str, Any]:
     """The gaps from each round's last result to the next round's deals."""
     over: dict[str, float] = {}  # room -> the first view of its match over
@@ -204,18 +208,20 @@ def _gaps(final: dict[str, Any], watch: Watch, players: list[Contestant]) -> dic
             continue  # counted as an error: a match nobody saw end
         last = max(e for e in ended if e is not None)
         rooms = {p["room"] for p in now["pairings"] if p["room"] is not None}
-        dealt = [
-            v.dealt_at - last
-            for p in players
-            for room, v in p.visits.items()
-            if room in rooms and v.dealt_at is not None
-        ]
+        visits = [v for p in players for room, v in p.visits.items() if room in rooms]
+        dealt = [v.dealt_at - last for v in visits if v.dealt_at is not None]
+        sent = [v.sent_at - last for v in visits]
+        welcome = [v.welcome_at - last for v in visits if v.welcome_at is not None]
+        seeded = [v.seeded_at - last for v in visits if v.seeded_at is not None]
         samples += dealt
         paired = watch.paired_at.get(now["round"])
         rows.append(
             {
                 "round": now["round"],
                 "to_paired_ms": None if paired is None else round(1000 * (paired - last), 1),
+                "to_last_sent_ms": _ms(max(sent, default=None)),
+                "to_last_welcome_ms": _ms(max(welcome, default=None)),
+                "to_last_seed_ms": _ms(max(seeded, default=None)),
                 "to_first_deal_ms": round(1000 * min(dealt), 1) if dealt else None,
                 "to_last_deal_ms": round(1000 * max(dealt), 1) if dealt else None,
             }
