@@ -32,8 +32,10 @@ from typing import Any
 from ginrummy.benchmarks.load import SKIPPED, choose, round_ask
 
 WS_MAX = 2**23  # a 64-player tournament's view is tens of kilobytes
-FALLBACK_S = 2.0  # a pending match seen in a notice, no ``matched`` this long: go anyway
+FALLBACK_S = 3.0  # a pending match seen in a notice, no ``matched`` this long: go anyway
 GIVE_UP = 30  # failed (re)connections in a row before a player gives up a socket
+EARLY = 50  # hellos 0.1 s apart to a room a notice named before it was open
+NOTED = 20  # errors kept with what the player saw, for the report
 
 
 @dataclass
@@ -43,6 +45,7 @@ class Visit:
     room: str
     sent_at: float  # when a notice first sent the player to this table
     how: str  # "matched", or "notice" (the fallback)
+    opened_at: float | None = None  # the room socket first open (before the hello)
     welcome_at: float | None = None  # the first ``welcome`` (the server took the hello)
     seeded_at: float | None = None  # this player's seed sent
     dealt_at: float | None = None  # the first view of a dealt round
@@ -55,12 +58,15 @@ class Tally:
     """What went wrong, counted over all players."""
 
     errors: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # the first errors, with context
     reconnects: int = 0  # room and lobby sockets opened again after a drop
     dropped: int = 0  # room sockets this bench closed on purpose (``drop``)
     actions: int = 0
 
-    def error(self, code: str) -> None:
+    def error(self, code: str, detail: str = "") -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
+        if len(self.notes) < NOTED:
+            self.notes.append(f"{time.perf_counter():.3f} {code} {detail}".strip())
 
 
 class Contestant:
@@ -189,9 +195,10 @@ class Contestant:
             try:
                 async with websockets.connect(self.ws_url, max_size=WS_MAX) as ws:
                     visit.connected, failures = True, 0
+                    visit.opened_at = visit.opened_at or time.perf_counter()
                     self._version, self._asked = 0, ()  # the hello sends the full view
-                    hello = {"type": "hello", "room": visit.room, "token": self.token}
-                    await ws.send(json.dumps(hello))
+                    self._seat = ""
+                    await ws.send(json.dumps(self._hello(visit)))
                     await self._room_frames(ws, visit)
             except (websockets.ConnectionClosed, OSError):
                 pass
@@ -202,7 +209,7 @@ class Contestant:
             if visit.over_at is not None:
                 return  # over: nothing to come back for
             if not self._dropping:
-                self.tally.error("room_socket_lost")
+                self.tally.error("room_socket_lost", f"{self.id} in {visit}")
             failures += 1
             if failures > GIVE_UP:
                 self.tally.error("room_gave_up")
@@ -210,7 +217,11 @@ class Contestant:
             self.tally.reconnects += 1
             await asyncio.sleep(min(2.0, 0.05 * 2**failures))
 
+    def _hello(self, visit: Visit) -> dict[str, Any]:
+        return {"type": "hello", "room": visit.room, "token": self.token}
+
     async def _room_frames(self, ws: Any, visit: Visit) -> None:
+        tries = 0
         async for raw in ws:
             if raw.startswith(SKIPPED):
                 continue  # the view that follows says all a player needs
@@ -222,7 +233,12 @@ class Contestant:
                 if not self._seat:
                     self.tally.error("not_seated")
             elif kind == "error":
-                self.tally.error(str(msg.get("code")))
+                if msg.get("code") == "unknown_room" and not self._seat and tries < EARLY:
+                    tries += 1  # sent by a notice before the room opened: ask again
+                    await asyncio.sleep(0.1)
+                    await ws.send(json.dumps(self._hello(visit)))
+                    continue
+                self.tally.error(str(msg.get("code")), f"{self.id} in {visit}: {msg}")
             elif kind == "view":
                 await self._view(ws, visit, msg)
 

@@ -211,6 +211,7 @@ def _gaps(final: dict[str, Any], watch: Watch, players: list[Contestant]) -> dic
         visits = [v for p in players for room, v in p.visits.items() if room in rooms]
         dealt = [v.dealt_at - last for v in visits if v.dealt_at is not None]
         sent = [v.sent_at - last for v in visits]
+        opened = [v.opened_at - last for v in visits if v.opened_at is not None]
         welcome = [v.welcome_at - last for v in visits if v.welcome_at is not None]
         seeded = [v.seeded_at - last for v in visits if v.seeded_at is not None]
         samples += dealt
@@ -220,6 +221,7 @@ def _gaps(final: dict[str, Any], watch: Watch, players: list[Contestant]) -> dic
                 "round": now["round"],
                 "to_paired_ms": None if paired is None else round(1000 * (paired - last), 1),
                 "to_last_sent_ms": _ms(max(sent, default=None)),
+                "to_last_open_ms": _ms(max(opened, default=None)),
                 "to_last_welcome_ms": _ms(max(welcome, default=None)),
                 "to_last_seed_ms": _ms(max(seeded, default=None)),
                 "to_first_deal_ms": round(1000 * min(dealt), 1) if dealt else None,
@@ -331,6 +333,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
         "stall": stall,
+        "first_errors": tally.notes,
     }
 
 

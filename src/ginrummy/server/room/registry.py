@@ -125,6 +125,14 @@ class RoomManager:
     def lobby_news(self) -> MemoryBus:
         return self.hall.news
 
+    async def tell_lobby(self) -> None:
+        """This instance's lobby sockets: something they list changed (a tournament)."""
+        await self.hall.tell()
+
+    def lobby_message(self, make: Callable[[], str]) -> str:
+        """The lobby frame as of the last news, made once for all lobby sockets."""
+        return self.hall.message(make)
+
     @property
     def queue_waiting(self) -> int:
         return self.hall.queue_waiting

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from ginrummy.protocol import ClientMessage
+from ginrummy.protocol import ClientMessage, to_json
 from ginrummy.server.api import lobby_body
 from ginrummy.server.pubsub import Bus, Subscription
 from ginrummy.server.quick import player_topic
@@ -87,8 +87,11 @@ class LobbySocket:
             self.queued = False
             await self.conn.quick.socket_closed(self.identity.token_hash)
 
-    def _lobby_message(self) -> dict[str, Any]:
-        return {"type": "lobby", "lobby": lobby_body(self.conn.ws.app.state)}
+    def _lobby_message(self) -> str:
+        state = self.conn.ws.app.state
+        return self.conn.rooms.lobby_message(
+            lambda: to_json({"type": "lobby", "lobby": lobby_body(state)})
+        )
 
     async def _forward_tournaments(self, sub: Subscription) -> None:
         """Every change of a public tournament, or of a private one this person plays

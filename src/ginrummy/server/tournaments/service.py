@@ -119,7 +119,7 @@ class TournamentService:
                 return
             self._keep(loaded)
         await self.news.publish(TOPIC, {"id": tournament_id})
-        await self.rooms.lobby_news.publish("lobby", {"kind": "lobby"})
+        await self.rooms.tell_lobby()
 
     def _keep(self, loaded: Loaded) -> None:
         if self.latest.get(loaded.id, {}).get("version", 0) > loaded.version:
