@@ -45,6 +45,14 @@ from ginrummy.benchmarks.load import (
 )
 
 
+async def _lag(worst: list[float]) -> None:
+    """How late this process's event loop wakes (its own delay is in every figure)."""
+    while True:
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.05)
+        worst.append(time.perf_counter() - t0 - 0.05)
+
+
 class Stall(RuntimeError):
     """A round did not end in time (or the tournament did not start)."""
 
@@ -284,12 +292,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     players: list[Contestant] = []
     stall: str | None = None
     load_before = os.getloadavg()
+    lags: list[float] = []
     try:
         async with httpx.AsyncClient(timeout=30) as http:
             await wait_healthy(http, base, time.monotonic() + 30)
             tid, creator, players = await _set_up(http, base, args, tally)
             watch = Watch(tid)
             tasks.append(asyncio.create_task(watch.follow(base, creator)))
+            tasks.append(asyncio.create_task(_lag(lags)))
             tasks += [asyncio.create_task(p.run(http)) for p in players]
             await asyncio.sleep(0.5)  # the lobby sockets open
             cpu0, own0, t0 = proc_cpu_seconds(proc.pid), time.process_time(), time.perf_counter()
@@ -330,6 +340,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "actions": tally.actions,
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
         "loadgen_cpu_percent": round(100 * own / elapsed, 1),
+        "loadgen_loop_lag_ms": {"p99": pct(lags, 0.99), "max": pct(lags, 1.0)},
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
         "stall": stall,
