@@ -7,13 +7,20 @@ lobby socket for the tournament's notices and a room socket per match, thinking
 tournament (``POST /api/tournaments``), the players join it through the API as people
 do, it starts when full (or the creator starts it) and is played to the end.
 
+Human pace: ``--think 1.2`` (each decision after 0.6 to 1.8 s) with the rules preset
+``first-to-knock`` (a match is decided by its first scoring round; tournaments allow
+any preset) plays a 6-round Swiss of 64 (``--rounds 6``) in about 11 minutes on the
+2-core development machine: a round lasts as long as its slowest match.
+
 The figure: for every round after the first, from the moment the round's last
 result reached its players (the first view of the round's last match over, at
 either player) to the moment each player's first deal of the next round reached it
 (the first view of a dealt round in its next room): p50/p95/p99/max over every
-(player, round), with per round the part up to the pairing (the notice of the new
-round at the creator's lobby socket). Errors are every ``error`` frame, every socket
-the server dropped, every failed request and every match not played out (a no-show);
+(player, round), with per round its parts: up to the pairing (the notice of the new
+round at the creator's lobby socket), the last player sent to its table (``matched``),
+its room socket open, its ``welcome``, its seed sent, and the first and last deal.
+Errors are every ``error`` frame, every socket the server dropped, every failed
+request and every match not played out (a no-show);
 any error, or a round that does not end within ``--round-deadline`` seconds (a
 stall: what each pending match waits for is printed), exits non-zero.
 """
@@ -319,6 +326,40 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         shutil.rmtree(data_dir, ignore_errors=True)
     if stall is None:
         _audit(final, players, tally)
+    costs = Costs(elapsed, cpu, own, load_before, lags)
+    return _report(args, final, watch, players, tally, costs, stall)
+
+
+@dataclass(frozen=True)
+class Costs:
+    """The run's duration (s), the server's and this process's CPU seconds in it, the
+    load average before it and this process's event-loop lags (s)."""
+
+    elapsed: float
+    server_cpu: float
+    own_cpu: float
+    load_before: tuple[float, float, float]
+    lags: list[float]
+
+
+def _pace(args: argparse.Namespace) -> str:
+    think = f"each decision after {args.think / 2:g} to {args.think * 1.5:g} s (uniform)"
+    if args.rules == "first-to-knock":
+        return f"{think}; first-to-knock: a match is its first scoring round"
+    target = "the preset's target score" if args.target_score is None else args.target_score
+    return f"{think}; {args.rules} to {target}"
+
+
+def _report(
+    args: argparse.Namespace,
+    final: dict[str, Any],
+    watch: Watch,
+    players: list[Contestant],
+    tally: Tally,
+    costs: Costs,
+    stall: str | None,
+) -> dict[str, Any]:
+    elapsed, lags = costs.elapsed, costs.lags
     return {
         "mode": "server",
         "format": args.format,
@@ -328,6 +369,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "rules": args.rules,
         "target_score": final["settings"]["target_score"],
         "think_s": args.think,
+        "pace": _pace(args),
         "store": "sqlite",
         "instances": 1,
         "duration_s": round(elapsed, 1),
@@ -338,10 +380,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "reconnects": tally.reconnects,
         "dropped_on_purpose": tally.dropped,
         "actions": tally.actions,
-        "server_cpu_percent": round(100 * cpu / elapsed, 1),
-        "loadgen_cpu_percent": round(100 * own / elapsed, 1),
+        "server_cpu_percent": round(100 * costs.server_cpu / elapsed, 1),
+        "loadgen_cpu_percent": round(100 * costs.own_cpu / elapsed, 1),
         "loadgen_loop_lag_ms": {"p99": pct(lags, 0.99), "max": pct(lags, 1.0)},
-        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_before": [round(x, 2) for x in costs.load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
         "stall": stall,
         "first_errors": tally.notes,
@@ -351,7 +393,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("--server: a tournament against a real server")
     group.add_argument("--server", action="store_true", help="play it against a server")
-    group.add_argument("--think", type=float, default=2.0, help="mean think time (s), ±50%%")
+    group.add_argument("--think", type=float, default=1.2, help="mean think time (s), ±50%%")
     group.add_argument("--rules", default="first-to-knock", help="the rules preset")
     group.add_argument("--target-score", type=int, default=None, help="default: the preset's")
     group.add_argument("--rounds", type=int, default=None, help="Swiss rounds (default: core's)")
