@@ -248,7 +248,7 @@ def _gaps(final: dict[str, Any], watch: Watch, players: list[Contestant]) -> dic
         "p50": pct(samples, 0.50),
         "p95": pct(samples, 0.95),
         "p99": pct(samples, 0.99),
-        "max": round(1000 * max(samples), 1) if samples else None,
+        "max": pct(samples, 1.0),
         "rounds": rows,
     }
 
