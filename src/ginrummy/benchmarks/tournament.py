@@ -6,11 +6,16 @@ time of each command that paired a round (the Swiss pairing by maximum-weight ma
 is the costly part), the whole run, rebuilding the tournament from its log and the
 log's round trip through its stored form. Times in milliseconds; everything is
 derived from ``--seed``.
+
+With ``--server`` it plays one tournament of simulated players against a real server
+instead (``tournament_server``): the time from a round's last result to the next
+round's deals, at human pace.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import random
 import statistics
@@ -19,6 +24,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from ginrummy.benchmarks import tournament_server
+from ginrummy.benchmarks.load import loop_factory
 from ginrummy.tournament import (
     Entrant,
     Event,
@@ -100,11 +107,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=64, help="4 to 64 (default 64)")
     parser.add_argument("--format", choices=("swiss", "knockout", "both"), default="both")
     parser.add_argument("--seed", type=int, default=1)
+    tournament_server.add_arguments(parser)
     args = parser.parse_args(argv)
+    if args.server:
+        return _server(args)
     formats = ("swiss", "knockout") if args.format == "both" else (args.format,)
     out = []
     for fmt in formats:
         print(f"bench tournament: {fmt}, {args.players} players", file=sys.stderr)
         out.append(measure(args.players, fmt, args.seed))
     print(json.dumps({"tournaments": out}, indent=2))
+    return 0
+
+
+def _server(args: argparse.Namespace) -> int:
+    if args.format == "both":
+        args.format = "swiss"
+    if not 4 <= args.players <= 64:
+        raise SystemExit("ginrummy bench tournament: --players must be 4 to 64")
+    print(f"bench tournament --server: {args.format}, {args.players} players", file=sys.stderr)
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        result = runner.run(tournament_server.run(args))
+    print(json.dumps({"tournaments": [result]}, indent=2))
+    if result["stall"]:
+        print(f"bench tournament: STALLED. {result['stall']}", file=sys.stderr)
+    if result["errors"]:
+        print(f"bench tournament: {result['errors']} errors: {result['error_codes']}",
+              file=sys.stderr)  # fmt: skip
+        return 1
     return 0

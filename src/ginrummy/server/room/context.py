@@ -104,6 +104,9 @@ class Owner(Protocol):
     def player_changed(self, player: Player) -> None:
         """A player's new name or rating: every loaded room shows it."""
 
+    def match_ended(self, room: Room) -> None:
+        """A match of the room ended (written here or by another instance)."""
+
     async def player(self, identity_hash: str) -> Player:
         """The identity's player."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ginrummy.server.pubsub import Bus, Subscription
@@ -38,6 +38,8 @@ class Lobby:
         self.quick_confirm = quick_confirm  # seconds between confirmations of waiting entries
         self.quick_stale_after = QUICK_LIFETIME * quick_confirm  # unconfirmed: not waiting
         self.task: asyncio.Task[None] | None = None
+        self.generation = 0  # counts the news told to this instance's lobby sockets
+        self._message: tuple[int, str] | None = None  # (generation, the lobby frame)
 
     async def changed(
         self, room: Room | None = None, *, player: str | None = None, queue: bool = False
@@ -80,9 +82,21 @@ class Lobby:
                         log.warning("lobby: cannot follow %s: %s", dict(notice), exc)
                     except Exception:  # the follower must outlive one bad notice
                         log.exception("lobby: following %s failed", dict(notice))
-                await self.news.publish(LOBBY_TOPIC, {"kind": "lobby"})
+                await self.tell()
         finally:
             sub.close()
+
+    async def tell(self) -> None:
+        """This instance's lobby sockets: the lobby changed (send it again)."""
+        self.generation += 1
+        await self.news.publish(LOBBY_TOPIC, {"kind": "lobby"})
+
+    def message(self, make: Callable[[], str]) -> str:
+        """The lobby frame as of the last news: made (``make``) once per news for all
+        the lobby sockets, not once per socket (each would list every loaded room)."""
+        if self._message is None or self._message[0] != self.generation:
+            self._message = (self.generation, make())
+        return self._message[1]
 
     async def _take(self, notice: Mapping[str, Any]) -> None:
         if notice.get("kind") == "resync":  # the bus lost notices: look at everything

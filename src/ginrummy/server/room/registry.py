@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ginrummy.engine import Rules, Seat
@@ -83,6 +83,7 @@ class RoomManager:
         self._presence_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
         self.hall = Lobby(self, store, bus, quick_confirm)
+        self._match_listeners: list[Callable[[Room], None]] = []
 
     # --- what the rest of the server reads -----------------------------------------
 
@@ -127,6 +128,14 @@ class RoomManager:
     def lobby_news(self) -> MemoryBus:
         return self.hall.news
 
+    async def tell_lobby(self) -> None:
+        """This instance's lobby sockets: something they list changed (a tournament)."""
+        await self.hall.tell()
+
+    def lobby_message(self, make: Callable[[], str]) -> str:
+        """The lobby frame as of the last news, made once for all lobby sockets."""
+        return self.hall.message(make)
+
     @property
     def queue_waiting(self) -> int:
         return self.hall.queue_waiting
@@ -148,6 +157,15 @@ class RoomManager:
     async def player(self, identity_hash: str) -> Player:
         """The identity's player, created with a default name on first use."""
         return await self.store.ensure_player(identity_hash, players_.new_player(self.clock.now()))
+
+    def on_match_end(self, listener: Callable[[Room], None]) -> None:
+        """Call ``listener`` whenever a match of a room loaded here ends (a tournament's
+        pairing instance records it at once rather than at its next sweep)."""
+        self._match_listeners.append(listener)
+
+    def match_ended(self, room: Room) -> None:
+        for listener in self._match_listeners:
+            listener(room)
 
     def player_changed(self, player: Player) -> None:
         """A new name or rating: the loaded rooms show it from now on."""

@@ -259,6 +259,8 @@ class Room(RoomBase[Duties]):
             for player in (await people.reread(self.ctx.store, self.player_of)).values():
                 self.ctx.owner.player_changed(player)
         await self._settle(change.snaps, change.events, tell=True)
+        if ends:
+            self.ctx.owner.match_ended(self)
 
     async def _settle(
         self,
@@ -304,6 +306,7 @@ class Room(RoomBase[Duties]):
         seated, self.seats = new.seats != self.seats, new.seats
         if not new.events:
             return False
+        was_over = self.current.over
         persons = {seat for seat, info in self.seats.items() if info.identity_hash is not None}
         if seated or new.more_than_moves or persons != set(self.player_of):
             # New people, or ratings changed with a match's end: ask the store. Plain
@@ -311,6 +314,8 @@ class Room(RoomBase[Duties]):
             await self.load_players()
         await self._settle(new.snaps)
         log.info("room %s: caught up to version %d", self.id, self.current.version)
+        if self.current.over and not was_over:
+            self.ctx.owner.match_ended(self)
         return True
 
     # --- the duties in time (see duties.py) ------------------------------------------

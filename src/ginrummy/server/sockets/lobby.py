@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from ginrummy.protocol import ClientMessage
+from ginrummy.protocol import ClientMessage, to_json
 from ginrummy.server.api import lobby_body
 from ginrummy.server.pubsub import Bus, Subscription
 from ginrummy.server.quick import player_topic
@@ -87,20 +87,26 @@ class LobbySocket:
             self.queued = False
             await self.conn.quick.socket_closed(self.identity.token_hash)
 
-    def _lobby_message(self) -> dict[str, Any]:
-        return {"type": "lobby", "lobby": lobby_body(self.conn.ws.app.state)}
+    def _lobby_message(self) -> str:
+        state = self.conn.ws.app.state
+        return self.conn.rooms.lobby_message(
+            lambda: to_json({"type": "lobby", "lobby": lobby_body(state)})
+        )
 
     async def _forward_tournaments(self, sub: Subscription) -> None:
         """Every change of a public tournament, or of a private one this person plays
         in or created: its whole view, as this instance read it last."""
-        latest = self.conn.ws.app.state.tournaments.latest
+        tournaments = self.conn.ws.app.state.tournaments
         me = self.identity.player.id if self.identity.player is not None else None
         while True:
             notice = await sub.get()
             tid = notice.get("id")
-            shown = latest.get(tid) if isinstance(tid, str) else None
-            if shown is not None and (shown["settings"]["public"] or _takes_part(shown, me)):
-                await self.conn.send({"type": "tournament", "tournament": shown})
+            shown = tournaments.shown(tid) if isinstance(tid, str) else None
+            if shown is None:
+                continue
+            view, frame = shown
+            if view["settings"]["public"] or _takes_part(view, me):
+                await self.conn.send(frame)
 
     async def _forward_lobby(self, sub: Subscription) -> None:
         """Send the lobby on every change, at most once per ``lobby_interval``."""

@@ -359,8 +359,9 @@ class Tournaments(Protocol):
         identities of new players; ``StoreConflict`` if a ``seq`` exists (another
         writer won: optimistic concurrency, as for rooms)."""
 
-    async def load_tournament(self, tournament_id: str) -> StoredTournament | None:
-        """A tournament with its log in order, or None."""
+    async def load_tournament(self, tournament_id: str, after: int = 0) -> StoredTournament | None:
+        """A tournament with its log in order (only the events past seq ``after``: the
+        caller has folded those), or None."""
 
     async def live_tournaments(self, limit: int = 500) -> list[TournamentRow]:
         """Open and running tournaments, public and private, newest first."""

@@ -282,13 +282,13 @@ class MemoryStore:
         self._tournaments[tournament_id] = replace(self._tournaments[tournament_id], phase=phase)
         self._tournament_identities[tournament_id].update(identities or {})
 
-    async def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+    async def load_tournament(self, tournament_id: str, after: int = 0) -> StoredTournament | None:
         row = self._tournaments.get(tournament_id)
         if row is None:
             return None
         return StoredTournament(
             row,
-            tuple(self._tournament_events[tournament_id]),
+            tuple(e for e in self._tournament_events[tournament_id] if e.seq > after),
             dict(self._tournament_identities[tournament_id]),
         )
 

@@ -417,14 +417,14 @@ class PostgresStore:
 
         await self._write(write)
 
-    async def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+    async def load_tournament(self, tournament_id: str, after: int = 0) -> StoredTournament | None:
         async def read(c: Any) -> StoredTournament | None:
             row = await c.fetchrow(pg(sql.SELECT_TOURNAMENT), tournament_id)
             if row is None:
                 return None
             return sql.stored_tournament(
                 row,
-                await c.fetch(pg(sql.SELECT_TOURNAMENT_EVENTS), tournament_id),
+                await c.fetch(pg(sql.SELECT_TOURNAMENT_EVENTS), tournament_id, after),
                 await c.fetch(pg(sql.SELECT_TOURNAMENT_IDENTITIES), tournament_id),
             )
 

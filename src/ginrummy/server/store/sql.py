@@ -85,7 +85,7 @@ INSERT_TOURNAMENT_EVENT = (
     "INSERT INTO tournament_events (tournament, seq, kind, payload, created) VALUES (?, ?, ?, ?, ?)"
 )
 SELECT_TOURNAMENT_EVENTS = (
-    "SELECT seq, kind, payload FROM tournament_events WHERE tournament = ? ORDER BY seq"
+    "SELECT seq, kind, payload FROM tournament_events WHERE tournament = ? AND seq > ? ORDER BY seq"
 )
 # A player's identity is written once, with the join: a second write of it is a no-op.
 INSERT_TOURNAMENT_IDENTITY = (

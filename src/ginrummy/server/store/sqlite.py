@@ -430,14 +430,14 @@ class SQLiteStore:
 
         await self._write(write)
 
-    async def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+    async def load_tournament(self, tournament_id: str, after: int = 0) -> StoredTournament | None:
         def read(db: sqlite3.Connection) -> StoredTournament | None:
             row = db.execute(sql.SELECT_TOURNAMENT, (tournament_id,)).fetchone()
             if row is None:
                 return None
             return sql.stored_tournament(
                 row,
-                db.execute(sql.SELECT_TOURNAMENT_EVENTS, (tournament_id,)),
+                db.execute(sql.SELECT_TOURNAMENT_EVENTS, (tournament_id, after)),
                 db.execute(sql.SELECT_TOURNAMENT_IDENTITIES, (tournament_id,)),
             )
 

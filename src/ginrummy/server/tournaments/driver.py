@@ -3,10 +3,16 @@
 how they end (or who did not come), and so pairs the next round through the core.
 
 Nothing is kept that the store does not have: every sweep reads each tournament it
-holds from its log, so an instance killed at any point loses nothing; the next holder
-(after the lease runs out) carries on from the log and the rooms' logs. What only
-lives here is when this instance first saw a match waiting for its players: a new
-holder gives absent players a fresh grace period.
+holds from its log (the events past the service's last read of it, folded on), so an
+instance killed at any point loses nothing; the next holder (after the lease runs
+out) carries on from the log and the rooms' logs. What only lives here is when this
+instance first saw a match waiting for its players: a new holder gives absent players
+a fresh grace period.
+
+A sweep runs every ``tick`` and at once when something changed: a command, or a
+tournament's match ending in a room loaded here (so its result is recorded and the
+next round paired and opened without waiting for the tick). A held lease is written
+again only after a third of its lifetime, not on every sweep.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -30,6 +37,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("ginrummy.server.tournaments")
 
 PROGRESS = 3  # room events past the opening that show both players came
+RENEWALS = 3  # a held lease is written again after a third of its lifetime
 
 
 def lease_key(tournament_id: str) -> str:
@@ -51,6 +59,7 @@ class PairingDriver:
         self.tick = tick
         self.lease_ttl = lease_ttl
         self.held: set[str] = set()  # tournaments whose lease this instance holds
+        self._renewed: dict[str, float] = {}  # held tournament -> monotonic time of renewal
         self._waiting: dict[str, Waiting] = {}  # match id -> its watch
         self._computers: dict[str, asyncio.Task[None]] = {}  # match id -> its play
         self._task: asyncio.Task[None] | None = None
@@ -81,6 +90,7 @@ class PairingDriver:
             except StoreError as exc:  # it runs out by itself
                 log.error("tournament %s: cannot release its lease: %s", tid, exc)
         self.held.clear()
+        self._renewed.clear()
 
     async def _loop(self) -> None:
         while True:
@@ -100,20 +110,35 @@ class PairingDriver:
         rows = await store.live_tournaments()
         for gone in self.held - {row.id for row in rows}:  # finished: nothing left to pair
             self.held.discard(gone)
+            self._renewed.pop(gone, None)
             await store.release_lease(lease_key(gone), me)
         for row in rows:
-            if not await store.acquire_lease(lease_key(row.id), me, self.lease_ttl):
-                self.held.discard(row.id)
+            if not await self._hold(row.id):
                 continue
-            if row.id not in self.held:
-                log.info("tournament %s: this instance pairs it now", row.id)
-                self.held.add(row.id)
             try:
                 await self.drive(row.id)
             except (TournamentError, records.DamagedLog, RoomError, StoreError) as exc:
                 log.error("tournament %s: cannot go on now: %s", row.id, exc)
             except Exception:  # one tournament's failure must not stop the others
                 log.exception("tournament %s: driving it failed", row.id)
+
+    async def _hold(self, tournament_id: str) -> bool:
+        """Take or renew the tournament's lease; True if this instance holds it. A
+        lease renewed less than a third of its lifetime ago is not written again."""
+        now = time.monotonic()
+        renewed = self._renewed.get(tournament_id)
+        if renewed is not None and now - renewed < self.lease_ttl / RENEWALS:
+            return True
+        store, me = self.rooms.store, self.rooms.instance_id
+        if not await store.acquire_lease(lease_key(tournament_id), me, self.lease_ttl):
+            self.held.discard(tournament_id)
+            self._renewed.pop(tournament_id, None)
+            return False
+        self._renewed[tournament_id] = now
+        if tournament_id not in self.held:
+            log.info("tournament %s: this instance pairs it now", tournament_id)
+            self.held.add(tournament_id)
+        return True
 
     async def drive(self, tournament_id: str) -> None:
         loaded = await self.service.get(tournament_id)
@@ -126,40 +151,67 @@ class PairingDriver:
                 lambda t: commands.start(t, at=now, by=None, match_ids=matches.new_match_id),
             )
             return
+        now_on: Loaded | None = loaded
+        while now_on is not None:  # a result may pair the next round: open it at once
+            now_on = await self._round(now_on)
+
+    async def _round(self, loaded: Loaded) -> Loaded | None:
+        """Open the current round's rooms (all at once: the store writes them together),
+        then record the matches that ended and the no-shows. The tournament as a
+        recording left it if that paired the next round, else None."""
+        state = loaded.state
         current = state.current
         if state.phase is not Phase.RUNNING or current is None:
-            return
+            return None
+        people = []
         for pairing in current.pending():
-            await self._match(loaded, pairing)
+            if matches.computers_only(state, pairing):
+                self._computers_play(loaded, pairing)
+            else:
+                people.append(pairing)
+        identities = dict(loaded.identities)
+        opened = await asyncio.gather(
+            *(matches.open_room(self.rooms, loaded.id, state, p, identities) for p in people),
+            return_exceptions=True,
+        )
+        for pairing, room in zip(people, opened, strict=True):
+            if isinstance(room, (RoomError, StoreError)):
+                log.error("tournament %s: cannot open match %s: %s", loaded.id,
+                          pairing.match_id, room)  # fmt: skip
+                continue
+            if isinstance(room, BaseException):
+                raise room
+            after = await self._match(loaded, pairing, room)
+            if after is not None and len(after.state.rounds) > len(state.rounds):
+                return after
+        return None
 
-    async def _match(self, loaded: Loaded, pairing: Pairing) -> None:
+    def _computers_play(self, loaded: Loaded, pairing: Pairing) -> None:
+        assert pairing.match_id is not None
+        if pairing.match_id not in self._computers:
+            task = asyncio.create_task(self._play_computers(loaded, pairing))
+            self._computers[pairing.match_id] = task
+
+    async def _match(self, loaded: Loaded, pairing: Pairing, room: Room) -> Loaded | None:
+        """Record the match's end or its no-shows, if due: the tournament after it."""
         state = loaded.state
         match_id = pairing.match_id
         assert match_id is not None
-        if matches.computers_only(state, pairing):
-            if match_id not in self._computers:
-                task = asyncio.create_task(self._play_computers(loaded, pairing))
-                self._computers[match_id] = task
-            return
-        room = await matches.open_room(
-            self.rooms, loaded.id, state, pairing, dict(loaded.identities)
-        )
         end = await matches.ended(self.rooms, state, pairing, room)
         if end is not None:
-            await self._record(loaded.id, match_id, end)
-            return
+            return await self._record(loaded.id, match_id, end)
         absent = self._absent(loaded, pairing, room)
-        if absent:
-            now = self.rooms.clock.now()
-            await self.service.run(
-                loaded.id,
-                lambda t: commands.no_show(
-                    t, match_id, absent, at=now, match_ids=matches.new_match_id
-                ),
-            )
-            self._waiting.pop(match_id, None)
-            for player in absent:
-                await matches.forfeit(room, state, pairing, player)
+        if not absent:
+            return None
+        now = self.rooms.clock.now()
+        after = await self.service.run(
+            loaded.id,
+            lambda t: commands.no_show(t, match_id, absent, at=now, match_ids=matches.new_match_id),
+        )
+        self._waiting.pop(match_id, None)
+        for player in absent:
+            await matches.forfeit(room, state, pairing, player)
+        return after
 
     def _absent(self, loaded: Loaded, pairing: Pairing, room: Room) -> list[str]:
         """The people of the match who have not come within the grace period."""
@@ -176,10 +228,11 @@ class PairingDriver:
             return []
         return [p for p in pairing.players if p not in watch.seen]
 
-    async def _record(self, tournament_id: str, match_id: str, end: matches.Ended) -> None:
+    async def _record(self, tournament_id: str, match_id: str, end: matches.Ended) -> Loaded | None:
         now = self.rooms.clock.now()
+        after = None
         try:
-            await self.service.run(
+            after = await self.service.run(
                 tournament_id,
                 lambda t: commands.record_result(
                     t, match_id, end.winner, end.points, at=now, match_ids=matches.new_match_id
@@ -188,6 +241,7 @@ class PairingDriver:
         except TournamentError as exc:  # decided meanwhile (a no-show, a withdrawal)
             log.info("tournament %s: result of %s not recorded: %s", tournament_id, match_id, exc)
         self._waiting.pop(match_id, None)
+        return after
 
     async def _play_computers(self, loaded: Loaded, pairing: Pairing) -> None:
         assert pairing.match_id is not None

@@ -60,10 +60,22 @@ def fold_stored(tournament_id: str, stored: StoredTournament) -> Loaded:
     return Loaded(tournament_id, state, dict(stored.identities))
 
 
-async def load(store: Store, tournament_id: str) -> Loaded | None:
-    """The tournament rebuilt from its log, or None if there is none."""
-    stored = await store.load_tournament(tournament_id)
-    return None if stored is None else fold_stored(tournament_id, stored)
+async def load(store: Store, tournament_id: str, kept: Loaded | None = None) -> Loaded | None:
+    """The tournament rebuilt from its log, or None if there is none. With ``kept``
+    (an earlier read of it), only the events past its version are read and folded on."""
+    if kept is None:
+        stored = await store.load_tournament(tournament_id)
+        return None if stored is None else fold_stored(tournament_id, stored)
+    stored = await store.load_tournament(tournament_id, after=kept.version)
+    if stored is None:
+        return None
+    if stored.events and stored.events[0].seq != kept.version + 1:
+        raise DamagedLog(f"tournament {tournament_id}: the log skips after {kept.version}")
+    try:
+        state = apply_events(kept.state, [from_record(e.kind, e.payload) for e in stored.events])
+    except LogError as exc:
+        raise DamagedLog(f"tournament {tournament_id}: the log does not fold: {exc}") from exc
+    return Loaded(tournament_id, state, dict(stored.identities))
 
 
 async def create(

@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ginrummy.engine import ForfeitReason
+from ginrummy.protocol import to_json
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.pubsub.memory import MemoryBus
-from ginrummy.server.room import RoomManager
+from ginrummy.server.room import Room, RoomManager
 from ginrummy.server.store import Player, StoreConflict, StoreError
 from ginrummy.server.tokens import new_room_id
 from ginrummy.server.tournaments import matches, records, view
@@ -40,6 +41,7 @@ log = logging.getLogger("ginrummy.server.tournaments")
 TOPIC = "tournaments"  # the bus topic: a tournament changed (any instance)
 LISTED = 50  # tournaments the lobby lists at most
 KEPT_VIEWS = 1000  # the newest views of changed tournaments, for the lobby sockets
+KEPT_STATES = 200  # tournaments whose last read is kept: a read folds on newer events only
 ATTEMPTS = 5  # a command lost to another writer is decided anew this often
 PLAYED_LISTED = 20  # tournaments a player's statistics page lists at most
 
@@ -61,8 +63,11 @@ class TournamentService:
         self.news = MemoryBus()  # this instance's lobby sockets: TOPIC, {"id": ...}
         self.listing: dict[str, dict[str, Any]] = {}  # live public tournaments' summaries
         self.latest: dict[str, dict[str, Any]] = {}  # the full view of each news
+        self._frames: dict[str, tuple[int, str]] = {}  # id -> (version, its encoded frame)
+        self._states: dict[str, Loaded] = {}  # the last read of each tournament (KEPT_STATES)
         self.driver = PairingDriver(self, tick, lease_ttl)
         self._task: asyncio.Task[None] | None = None
+        rooms.on_match_end(self._match_ended)
 
     # --- start, stop, news ------------------------------------------------------
 
@@ -82,6 +87,12 @@ class TournamentService:
                 await task
         await self.driver.close()
 
+    def _match_ended(self, room: Room) -> None:
+        """A tournament's match ended in a room loaded here: if this instance pairs the
+        tournament, it records the result (and pairs the next round) now."""
+        if room.tournament is not None:
+            self.driver.kick()
+
     async def _follow(self, sub: Subscription) -> None:
         try:
             while True:
@@ -89,7 +100,7 @@ class TournamentService:
                 tid = notice.get("id")
                 try:
                     if isinstance(tid, str):
-                        await self._refresh(tid)
+                        await self._refresh(tid, notice.get("version"))
                     elif notice.get("kind") == "resync":
                         for row in await self.rooms.store.live_tournaments():
                             await self._refresh(row.id)
@@ -98,14 +109,17 @@ class TournamentService:
         finally:
             sub.close()
 
-    async def _refresh(self, tournament_id: str) -> None:
-        """Read a changed tournament, keep the lobby's list, tell this instance's sockets."""
-        loaded = await records.load(self.rooms.store, tournament_id)
-        if loaded is None:
-            return
-        self._keep(loaded)
+    async def _refresh(self, tournament_id: str, version: object = None) -> None:
+        """Read a changed tournament (unless this instance keeps ``version`` already: it
+        wrote it), keep the lobby's list, tell this instance's sockets."""
+        kept = self.latest.get(tournament_id, {}).get("version", 0)
+        if not isinstance(version, int) or kept < version:
+            loaded = await self._read(tournament_id)
+            if loaded is None:
+                return
+            self._keep(loaded)
         await self.news.publish(TOPIC, {"id": tournament_id})
-        await self.rooms.lobby_news.publish("lobby", {"kind": "lobby"})
+        await self.rooms.tell_lobby()
 
     def _keep(self, loaded: Loaded) -> None:
         if self.latest.get(loaded.id, {}).get("version", 0) > loaded.version:
@@ -113,12 +127,26 @@ class TournamentService:
         self.latest.pop(loaded.id, None)  # the newest last: the oldest go first
         self.latest[loaded.id] = view.full(loaded)
         while len(self.latest) > KEPT_VIEWS:
-            del self.latest[next(iter(self.latest))]
+            oldest = next(iter(self.latest))
+            del self.latest[oldest]
+            self._frames.pop(oldest, None)
         live = loaded.state.phase is not Phase.FINISHED
         if live and loaded.state.settings.public:
             self.listing[loaded.id] = view.summary(loaded)
         else:
             self.listing.pop(loaded.id, None)
+
+    def shown(self, tournament_id: str) -> tuple[dict[str, Any], str] | None:
+        """The newest view of a changed tournament and its ``tournament`` frame for the
+        lobby sockets, encoded once for all of them (tens of kilobytes for 64 players)."""
+        shown = self.latest.get(tournament_id)
+        if shown is None:
+            return None
+        frame = self._frames.get(tournament_id)
+        if frame is None or frame[0] != shown["version"]:
+            frame = (shown["version"], to_json({"type": "tournament", "tournament": shown}))
+            self._frames[tournament_id] = frame
+        return shown, frame[1]
 
     def lobby(self) -> list[dict[str, Any]]:
         """Open and running public tournaments, newest first."""
@@ -126,17 +154,40 @@ class TournamentService:
 
     async def changed(self, loaded: Loaded) -> None:
         self._keep(loaded)
-        await self.rooms.bus.publish(TOPIC, {"kind": "tournament", "id": loaded.id})
+        notice = {"kind": "tournament", "id": loaded.id, "version": loaded.version}
+        await self.rooms.bus.publish(TOPIC, notice)
         if loaded.state.phase is Phase.RUNNING:
             self.driver.kick()
 
     # --- reading and commands --------------------------------------------------
 
     async def get(self, tournament_id: str) -> Loaded:
-        loaded = await records.load(self.rooms.store, tournament_id)
+        """The tournament as its log in the store has it now."""
+        loaded = await self._read(tournament_id)
         if loaded is None:
             raise UnknownTournament(f"there is no tournament {tournament_id!r}")
         return loaded
+
+    async def _read(self, tournament_id: str) -> Loaded | None:
+        """Read the tournament: only the events past the last read are folded on (the
+        whole log if none is kept, or if that does not fold)."""
+        kept = self._states.get(tournament_id)
+        try:
+            loaded = await records.load(self.rooms.store, tournament_id, kept)
+        except records.DamagedLog:
+            if kept is None:
+                raise
+            self._states.pop(tournament_id, None)
+            loaded = await records.load(self.rooms.store, tournament_id)
+        if loaded is not None:
+            self._remember(loaded)
+        return loaded
+
+    def _remember(self, loaded: Loaded) -> None:
+        kept = self._states.pop(loaded.id, None)
+        self._states[loaded.id] = loaded if kept is None or kept.version <= loaded.version else kept
+        while len(self._states) > KEPT_STATES:
+            del self._states[next(iter(self._states))]
 
     async def played_by(self, player: str) -> list[dict[str, Any]]:
         """The tournaments ``player`` played (``view.played``), newest first."""
@@ -175,6 +226,7 @@ class TournamentService:
             log.info(
                 "tournament %s: %s", tournament_id, ", ".join(type(e).__name__ for e in events)
             )
+            self._remember(after)
             await self.changed(after)
             return after
         raise Contended(f"tournament {tournament_id}: other writers kept winning")
