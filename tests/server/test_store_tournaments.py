@@ -37,6 +37,24 @@ async def test_a_log_round_trips_with_its_identities(store: Store) -> None:
     assert await store.load_tournament("nope") is None
 
 
+async def test_a_load_after_a_seq_holds_only_the_newer_events(store: Store) -> None:
+    """A reader that has folded the log up to ``after`` reads only what came since
+    (the tournament server's catch-up), with the row and identities as they are now."""
+    await store.create_tournament(
+        _row("t1", 1.0), [Event(1, "created", {"creator": "p_a"})], {"p_a": "ha"}
+    )
+    await store.append_tournament("t1", [Event(2, "joined", {"id": "p_b"})], "open", {"p_b": "hb"})
+    await store.append_tournament("t1", [Event(3, "started", {})], "running")
+    newer = await store.load_tournament("t1", after=1)
+    assert newer is not None
+    assert [e.seq for e in newer.events] == [2, 3]
+    assert newer.row.phase == "running"
+    assert dict(newer.identities) == {"p_a": "ha", "p_b": "hb"}
+    caught_up = await store.load_tournament("t1", after=3)
+    assert caught_up is not None and caught_up.events == ()
+    assert await store.load_tournament("nope", after=1) is None
+
+
 async def test_the_same_seq_conflicts_and_writes_nothing(store: Store) -> None:
     await store.create_tournament(_row("t1", 1.0), [Event(1, "created", {})], {})
     with pytest.raises(StoreConflict):
