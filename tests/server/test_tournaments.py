@@ -345,3 +345,23 @@ def test_a_rated_tournaments_matches_are_rated_and_move_the_ratings() -> None:
         assert after["first"]["rated_matches"] == after["second"]["rated_matches"] == 1
         assert after["first"]["rating"] < before["first"]["rating"]
         assert after["second"]["rating"] > before["second"]["rating"]
+
+
+def test_a_matchs_end_pairs_the_next_round_at_once_without_waiting_for_a_sweep() -> None:
+    """With sweeps only when kicked, the rooms' match-end listener is what records the
+    results and pairs round two (docs/tournaments.md: the pairing wakes at a match's end)."""
+    with client(tournament_tick=3600.0, test_clock=True) as c:
+        people = [identity(c) for _ in range(4)]
+        tid = _create(c, people[0])["id"]  # a knockout of four: round two is the final
+        for who in people:
+            c.post(f"/api/tournaments/{tid}/join", headers=auth(who))
+        running = _wait(c, tid, lambda x: x["phase"] == "running")
+        token_of = {c.get("/api/me", headers=auth(p)).json()["player"]["id"]: p for p in people}
+        for board in running["rounds"][0]["pairings"]:
+            _wait_room(c, board["room"])
+            with c.websocket_connect("/ws") as ws:
+                hello(ws, board["room"], token_of[board["first"]])
+                ws.send_json({"type": "resign"})
+                receive_until(ws, lambda m: m["type"] == "event" and m["kind"] == "forfeit")
+        paired = _wait(c, tid, lambda x: len(x["rounds"]) == 2)
+        assert all(p["result"] is not None for p in paired["rounds"][0]["pairings"])
