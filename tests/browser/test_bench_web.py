@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 def test_click_to_hand_marks_both_moments_online_and_offline(server: Any, browser: Any) -> None:
     marks = device_visits(browser, server.url + "/")
-    assert set(marks) == {"online", "offline"}
+    assert set(marks) == {"online", "offline", "online_at_once", "offline_at_once"}
     for where, got in marks.items():
         # A hand comes first; a legal action with it (the person moves first) or after it.
         assert 0 < got["hand_ms"] <= got["move_ms"], (where, got)
