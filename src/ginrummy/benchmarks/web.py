@@ -15,7 +15,18 @@ in the same browser profile. It reports, as the median over ``--runs``:
   performance entry) of the same two visits in another fresh profile, straight to the
   server, so that the proxy's own delay is left out; ``first_visit_page_ms``: in the
   first of them, when the page's own content (a heading in ``<main>``) was in, which a
-  first paint of the page's shell alone does not show.
+  first paint of the page's shell alone does not show;
+- ``click_to_hand`` (issue 11: at most 100 ms, online or offline): in a third fresh
+  profile, after a first visit whose service worker is active, from the click on "Play
+  against the computer" (by role and name) to the moment the table's "Your hand" holds
+  its cards, which take drag and drop from then on (``hand_ms``), and to the first
+  legal action enabled for the person (``move_ms``: the same moment when the person acts
+  first, else after the computer's first decision and its pace of 600 ms); online, then
+  with the network cut. The click comes a second after the button can be clicked (a
+  person reads the page first; the device-game modules load after the first paint);
+  ``online_at_once`` and ``offline_at_once`` click the moment it can
+  be. p50 and max over ``--runs``; ``person_first`` counts the runs in which the person
+  had the first decision.
 
 ``--baseline DIR`` measures a second checkout (its ``src/``) the same way in the same run,
 for old and new side by side. One JSON object on stdout.
@@ -44,6 +55,7 @@ from typing import Any
 SOURCE = Path(__file__).resolve().parents[2]  # the src/ directory of this checkout
 METHODS = (b"GET ", b"POST ", b"HEAD ", b"PUT ", b"DELETE ", b"PATCH ", b"OPTIONS ")
 QUIET = 1.0  # seconds without a byte that end a visit
+READING = 1000  # ms from the home page's "Play against the computer" enabled to its click
 
 
 @dataclass
@@ -186,6 +198,31 @@ SETTLED = """async () => {
 }"""
 
 
+# Set up before the page's own scripts: from the click on "Play against the computer",
+# when the hand is in with its cards and when the first element marked with a legal action
+# (``data-act``, src/ginrummy/web/js/input.js) is enabled, in milliseconds after the click.
+DEVICE_MARKS = """addEventListener('click', (event) => {
+  if (event.target.closest?.('[data-cmd="play-solo"]')) {
+    window.ginrummyBenchClick = performance.now();
+  }
+}, true);
+new MutationObserver(() => {
+  const click = window.ginrummyBenchClick;
+  if (click === undefined) return;
+  const now = performance.now() - click;
+  if (window.ginrummyBenchHand === undefined
+      && document.querySelector('main [data-drop="hand"] [data-drag="card"]')) {
+    window.ginrummyBenchHand = now;
+  }
+  if (window.ginrummyBenchMove === undefined && [...document.querySelectorAll('main [data-act]')]
+      .some((el) => el.getAttribute('aria-disabled') !== 'true' && !el.disabled)) {
+    window.ginrummyBenchMove = now;
+  }
+}).observe(document, {
+  subtree: true, childList: true, attributes: true, attributeFilter: ['aria-disabled', 'disabled'],
+});"""
+
+
 def quiet(traffic: Traffic, limit: float = 20.0) -> None:
     """Until nothing passed the proxy for ``QUIET`` seconds (at most ``limit``)."""
     end = time.time() + limit
@@ -243,8 +280,61 @@ def timed_visits(browser: Any, url: str) -> dict[str, float]:
         context.close()
 
 
-def measure(browser: Any, source: Path, runs: int) -> dict[str, float]:
-    """The medians over ``runs`` visits of each kind to the server built from ``source``."""
+def click_to_hand(page: Any, url: str, pause_ms: float) -> dict[str, float]:
+    """On a fresh visit to the home page: ``pause_ms`` after "Play against the computer"
+    can be clicked, click it, wait for both marks (``DEVICE_MARKS``) and read them."""
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    button = page.get_by_role("button", name="Play against the computer")
+    expect(button).to_be_enabled(timeout=30_000)
+    page.wait_for_timeout(pause_ms)
+    button.click()
+    page.wait_for_function("window.ginrummyBenchMove !== undefined", timeout=30_000)
+    marks: dict[str, float] = page.evaluate(
+        "() => ({ hand_ms: window.ginrummyBenchHand, move_ms: window.ginrummyBenchMove })"
+    )
+    return marks
+
+
+def device_visits(browser: Any, url: str) -> dict[str, dict[str, float]]:
+    """A first visit until its service worker is active, then games against the computer
+    started online and with the network cut: the click ``READING`` after the button can be
+    clicked (a person reads the page first) and at once."""
+    context = browser.new_context()
+    context.add_init_script(DEVICE_MARKS)
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.evaluate(SETTLED)
+        marks = {
+            "online": click_to_hand(page, url, READING),
+            "online_at_once": click_to_hand(page, url, 0),
+        }
+        context.set_offline(True)
+        return marks | {
+            "offline": click_to_hand(page, url, READING),
+            "offline_at_once": click_to_hand(page, url, 0),
+        }
+    finally:
+        context.close()
+
+
+def summary(samples: Sequence[dict[str, float]]) -> dict[str, Any]:
+    """p50 and max of each mark over the runs, and how often the person acted first."""
+    figures: dict[str, Any] = {
+        key: {
+            "p50": round(statistics.median(s[key] for s in samples), 1),
+            "max": round(max(s[key] for s in samples), 1),
+        }
+        for key in ("hand_ms", "move_ms")
+    }
+    return figures | {"person_first": sum(s["move_ms"] <= s["hand_ms"] for s in samples)}
+
+
+def measure(browser: Any, source: Path, runs: int) -> dict[str, Any]:
+    """The medians over ``runs`` visits of each kind to the server built from ``source``,
+    and the click to a hand's p50 and max (``click_to_hand``)."""
     data_dir = Path(tempfile.mkdtemp(prefix="ginrummy-bench-web-"))
     proc, port = start_server(source, data_dir)
     proxy = CountingProxy(port)
@@ -256,7 +346,12 @@ def measure(browser: Any, source: Path, runs: int) -> dict[str, float]:
             | timed_visits(browser, f"http://127.0.0.1:{port}/")
             for _ in range(runs)
         ]
-        return {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+        direct = f"http://127.0.0.1:{port}/"
+        games = [device_visits(browser, direct) for _ in range(runs)]
+        medians = {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+        return medians | {
+            "click_to_hand": {where: summary([g[where] for g in games]) for where in games[0]}
+        }
     finally:
         proxy.stop()
         proc.terminate()
