@@ -66,14 +66,23 @@ def test_a_finished_chouette_round_verifies_through_the_tables_link(
     link = page.get_by_role("link", name=re.compile(r"^Verify round \d+$"))
     expect(link).to_be_visible()
     href = link.get_attribute("href") or ""
-    assert re.search(r"record=%2Fapi%2Fchouette%2F\w+%2Frecord%3Fround%3D\d+$", href), href
+    assert re.search(r"record=%2Fapi%2Fchouette%2F[\w-]+%2Frecord%3Fround%3D\d+$", href), href
     page.screenshot(path=str(artifacts / "chouette-fair-mark.png"), full_page=True)
     with page.expect_popup() as popup:
         link.click()
     verify = popup.value
     result = verify.get_by_role("status")
     expect(result).to_contain_text("All 1 deals are fair.", timeout=20_000)
-    expect(result).to_contain_text(re.compile(r"Round \d+: fair – the deck follows from the seeds\."))
+    fair_round = re.compile(r"Round \d+: fair – the deck follows from the seeds\.")
+    expect(result).to_contain_text(fair_round)
     verify.screenshot(path=str(artifacts / "chouette-fair-verified.png"))
+    # In German: the mark, its title and the link say the same.
+    page.get_by_role("button", name="Deutsch").click()
+    mark = page.get_by_text(re.compile(r"^Faires Austeilen · [0-9a-f]{8}…$"))
+    expect(mark).to_be_visible()
+    assert "Standard-Startwerte" in (mark.get_attribute("title") or "")
+    with page.expect_popup() as popup:
+        page.get_by_role("link", name=re.compile(r"^Runde \d+ prüfen$")).click()
+    expect(popup.value.get_by_role("status")).to_contain_text("Alle 1 Austeilungen sind fair.")
     check_frames(frames)
     assert not page.errors  # type: ignore[attr-defined]
