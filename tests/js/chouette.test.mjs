@@ -259,3 +259,21 @@ test("seats of the same name (computers of one level) are told apart by their nu
   assert.equal(positionName(state, 0), "You");
   assert.equal(positionName(fold(frame({ position: 1 })), 0), "Ann", "a name of its own stays as it is");
 });
+
+test("a view's fair entry reaches the table as in two-player rooms; the verify link loads the chouette record", async () => {
+  const { verifyUrl } = await import("../../src/ginrummy/web/js/fair/mark.js");
+  const dealt = { state: "dealt", room: "r/1", match: 2, round: 3, commitment: "ab".repeat(32), your_seed: "cd".repeat(32) };
+  const running = fold({ ...frame({ position: 2 }), fair: dealt });
+  assert.deepEqual(running.fair, dealt);
+  assert.equal(fold(frame({ position: 2 })).fair, null);  // none before the first deal
+  const revealed = { ...dealt, state: "revealed", server_seed: "ef".repeat(32), seeds: { one: "cd".repeat(32), two: "01".repeat(32) } };
+  const over = fold({ ...frame({ position: 0, matchPhase: "deal", round: 3 }), fair: dealt }, { ...frame({ position: 0, matchPhase: "deal", round: 3, version: 6 }), fair: revealed });
+  assert.equal(over.fair.state, "revealed");
+  const url = new URL(verifyUrl(over.fair, "chouette"), "https://example.test");
+  assert.equal(url.pathname, "/static/verify.html");
+  assert.equal(url.searchParams.get("record"), "/api/chouette/r%2F1/record?round=3");
+  // Two-player rooms keep theirs.
+  assert.equal(new URL(verifyUrl(over.fair), "https://example.test").searchParams.get("record"), "/api/rooms/r%2F1/record?round=3");
+  // The mark's title says what a chouette deal proves, in both languages.
+  for (const cat of [EN, DE]) assert.match(cat["chouette.fair.title"], /\{commitment\}/);
+});

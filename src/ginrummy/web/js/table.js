@@ -227,7 +227,7 @@ export function renderInfoBar(state, more = []) {
   else if (typeof state.watchers === "number" && state.watchers > 0) {
     extra.push(h("span", { class: "watchers", id: "watchers" }, t(state.watchers === 1 ? "table.watchers.one" : "table.watchers", { n: state.watchers })));
   }
-  if (state.fair) extra.push(renderFairMark(state.fair, state.seat));
+  if (state.fair) extra.push(renderFairMark(state.fair, state.seat, state.route.name === "chouette" ? "chouette" : "room"));
   return h("div", { class: "infobar" },
     h("div", { class: "match-info" },
       h("span", {}, t("table.round", { n: Math.max(1, table.round) })), " · ",

@@ -197,7 +197,8 @@ function foldChouetteView(state, c, msg) {
   const announce = c.info ? presenceChanges(state, c.players, players) : [];
   if (c.info && c.info.number !== info.number) announce.push({ kind: "text", text: t("chouette.ann.next_match", { n: info.number, box: positionName({ ...state, chouette: next }, info.box) }) });
   const before = { ...state, seat, chouette: next };
-  const folded = applyMessage(before, { ...msg, view: wrapped.view, players: undefined, timer, fair: null });
+  // `fair` as in two-player rooms: seat one the box, seat two that round's captain.
+  const folded = applyMessage(before, { ...msg, view: wrapped.view, players: undefined, timer, fair: msg.fair ?? null });
   return {
     state: { ...folded.state, players: matchPlayers(info, players), playersAt: msg.players ? msg.receivedAt ?? 0 : state.playersAt },
     announce: [...folded.announce, ...announce],
