@@ -1,7 +1,8 @@
 """A 16-player Swiss tournament of computer players across two server processes that
 share a store: the instance that pairs is killed with ``kill -9`` mid-round, the other
-carries on once its lease runs out, the killed one is restarted, and the log is
-audited: contiguous, every round paired exactly once, one result per match, no match
+carries on once its lease runs out, the killed one is restarted mid-tournament (the
+other stopped meanwhile with ``SIGSTOP``, so that its lease runs out too), and the log
+is audited: contiguous, every round paired exactly once, one result per match, no match
 created twice, finished as planned.
 
 Two stores: one SQLite file (local bus), and PostgreSQL (a schema of its own) with a
