@@ -49,11 +49,37 @@ test("a shuffled deck is the 52 cards, from crypto.getRandomValues by default", 
   assert.equal(fixed[51], DECK[0]);
 });
 
+/** The frames the page gets, in order. `until(test)` resolves once `test()` holds, looked
+ * at again as each frame comes: the tests wait on the game's own frames, never on the
+ * clock, so a loaded machine only makes them slower. */
+class Frames extends Array {
+  static get [Symbol.species]() { return Array; }
+
+  /** @type {{test: () => boolean, resolve: () => void}[]} */
+  waiters = [];
+
+  push(...items) {
+    const length = super.push(...items);
+    const ready = this.waiters.filter((w) => w.test());
+    this.waiters = this.waiters.filter((w) => !ready.includes(w));
+    for (const w of ready) w.resolve();
+    return length;
+  }
+
+  until(test) {
+    return test() ? Promise.resolve() : new Promise((resolve) => this.waiters.push({ test, resolve }));
+  }
+}
+
+/** Person moves allowed for a match: a bound on the loops (each iteration is a move),
+ * far above what a match to 50 takes, so that a game that never ends fails. */
+const MOVES_PER_MATCH = 20_000;
+
 async function startGame(storage = new MemoryStorage(), extra = {}) {
   const store = new GameStore(storage);
   const rules = Rules.preset("standard", { target_score: 50 });
   const { game, match } = await newDeviceGame({ id: "g1", level: "random", name: "Ann", botName: "Random", rules });
-  const frames = [];
+  const frames = new Frames();
   const saves = [];
   const over = [];
   const device = new DeviceGame(game, match, {
@@ -66,17 +92,15 @@ async function startGame(storage = new MemoryStorage(), extra = {}) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2));
 const lastView = (frames) => frames.filter((f) => f.type === "view").at(-1);
 
-/** Until the person decides again (or the round or match is over): the computer's moves
- * run on timers, so this waits for them whatever the machine's load. */
-async function nextDecision(frames) {
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  const deadline = Date.now() + 30_000; // by the clock: a loaded machine runs timers late
-  while (Date.now() < deadline) {
+/** Until the person decides again (or the round or match is over): the messages sent so
+ * far are handled (a deal waits for WebCrypto), then the computer's moves, which run on
+ * timers, are awaited frame by frame. */
+async function nextDecision(device, frames) {
+  await device.queue;
+  await frames.until(() => {
     const { view } = lastView(frames);
-    if (view.legal_actions.length || view.table.match_phase !== "round") return;
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  throw new Error("the computer did not move within 30 s");
+    return view.legal_actions.length > 0 || view.table.match_phase !== "round";
+  });
 }
 
 test("the codec round-trips a game and replays its match", async () => {
@@ -151,13 +175,11 @@ test("a whole match against the stand-in bot: frames like the server's, saved af
   assert.deepEqual(frames.slice(0, 4).map((f) => f.type), ["welcome", "view", "chat_history", "tips"]);
   assert.equal(frames[0].room.rated, false);
   assert.equal(frames[0].seat, "one");
-  // By the clock, not by a count of turns: an asynchronous deal (WebCrypto) may still be
-  // under way when the person looks again, however loaded the machine.
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline && device.match.phase !== "over") {
+  // One person move a turn: each waits for the deal and the computer's answer.
+  for (let moves = 0; device.match.phase !== "over"; moves += 1) {
+    assert.ok(moves < MOVES_PER_MATCH, "the match never ends");
     personMove(device, frames, pick);
-    await device.queue;
-    await nextDecision(frames);
+    await nextDecision(device, frames);
     // Saved after every change: the stored game is the live one.
     const saved = new GameStore(storage).load("g1");
     assert.equal(saved.game.version, device.version);
@@ -188,19 +210,18 @@ test("a whole match against the stand-in bot: frames like the server's, saved af
   // A rematch starts a new match, dealt at once; the statistics count the next one again.
   device.send({ type: "new_match", version: device.version });
   await device.queue; // the deal waits for WebCrypto
-  await settle();
   assert.notEqual(device.match.phase, "over");
   assert.equal(device.game.counted, false);
   device.close();
 });
 
 test("a resumed game continues from the saved state", async () => {
-  const { device, store } = await startGame();
+  const { device, store, frames: before } = await startGame();
   device.open();
-  await settle();
+  await nextDecision(device, before); // the computer's opening move, if it has one
   device.close();
   const loaded = store.load("g1");
-  const frames = [];
+  const frames = new Frames();
   const again = new DeviceGame(loaded.game, loaded.match, { bots, store, delayMs: 0, onMessage: (m) => frames.push(m), onConnection: () => {} });
   again.open();
   assert.equal(lastView(frames).version, device.version);
@@ -214,16 +235,11 @@ const recordText = (d) => JSON.stringify(d.game.record);
 /** Play the person's part until the match is over. */
 async function playToEnd(device, frames, seed) {
   const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
-  // By the clock, not by a count of turns: an asynchronous deal (WebCrypto) may still be
-  // under way when the person looks again, however loaded the machine.
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline && device.match.phase !== "over") {
+  for (let moves = 0; device.match.phase !== "over"; moves += 1) {
+    assert.ok(moves < MOVES_PER_MATCH, "the match never ends");
     personMove(device, frames, pick);
-    await device.queue;
-    await nextDecision(frames);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextDecision(device, frames);
   }
-  assert.equal(device.match.phase, "over");
 }
 
 test("a device match deals fairly: its downloaded record verifies, round by round, match by match", async () => {
@@ -264,32 +280,32 @@ test("a device match deals fairly: its downloaded record verifies, round by roun
 test("intents are checked as the server checks them", async () => {
   const { device, frames } = await startGame();
   device.open();
-  await nextDecision(frames);
+  await nextDecision(device, frames);
   const view = lastView(frames);
   device.send({ type: "act", version: view.version - 1, action: "pass" });
-  await settle();
+  await device.queue;
   assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "stale_version");
   device.send({ type: "next_round" });
-  await settle();
+  await device.queue;
   assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "not_between_rounds");
   device.send({ type: "tip" });
-  await settle();
+  await device.queue;
   assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "tips_off");
   device.send({ type: "tips", on: true });
-  await settle();
+  await device.queue;
   assert.deepEqual(frames.filter((f) => f.type === "tips").at(-1), { type: "tips", allowed: true, on: true, left: 3 });
   const now = lastView(frames);
   device.send({ type: "tip" });
-  await settle();
+  await device.queue;
   const tip = frames.filter((f) => f.type === "tip").at(-1);
   assert.ok(now.view.legal_actions.includes(tip.action));
   // As the server sends it: the card among the params as its text.
   assert.equal(tip.params.top, now.view.table.discard_pile.at(-1));
   device.send({ type: "act", version: now.version, action: "discard Zz" });
-  await settle();
+  await device.queue;
   assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "bad_action");
   device.send({ type: "resign" });
-  await settle();
+  await device.queue;
   assert.equal(lastView(frames).view.table.match_result.forfeit, "resigned");
   device.close();
 });
@@ -305,7 +321,7 @@ test("a computer that picks an illegal action is logged and the game goes on", a
     // Until the computer has had a turn (its moves run on timers, whatever the load).
     for (let i = 0; i < 50 && !errors.some((e) => e.includes("not legal now")); i += 1) {
       personMove(device, frames, () => 0);
-      await nextDecision(frames);
+      await nextDecision(device, frames);
     }
     device.close();
   } finally {
@@ -319,13 +335,10 @@ test("local statistics count wins, gins, undercuts and points", async () => {
   const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
   const { device, frames, over } = await startGame();
   device.open();
-  // By the clock, not by a count of turns: an asynchronous deal (WebCrypto) may still be
-  // under way when the person looks again, however loaded the machine.
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline && device.match.phase !== "over") {
+  for (let moves = 0; device.match.phase !== "over"; moves += 1) {
+    assert.ok(moves < MOVES_PER_MATCH, "the match never ends");
     personMove(device, frames, pick);
-    await device.queue;
-    await nextDecision(frames);
+    await nextDecision(device, frames);
   }
   device.close();
   const match = over[0];
@@ -363,7 +376,10 @@ test("the page's side: start, open, list, damaged and missing games, pruning", a
     game.open();
     game.handle({ type: "resign" });
     game.close();
-    await settle(); // one creation time per game: the newest are kept
+    // One creation time (Unix ms) per game: the newest are kept. Waits until the clock
+    // has moved on, not for a fixed time (a timer may fire early by the loop's clock).
+    const created = Date.now();
+    while (Date.now() <= created) await settle();
   }
   const running = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
   // The oldest finished games are gone, the newest KEEP_FINISHED stay; finished games are

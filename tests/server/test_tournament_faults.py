@@ -1,7 +1,8 @@
 """A 16-player Swiss tournament of computer players across two server processes that
 share a store: the instance that pairs is killed with ``kill -9`` mid-round, the other
-carries on once its lease runs out, the killed one is restarted, and the log is
-audited: contiguous, every round paired exactly once, one result per match, no match
+carries on once its lease runs out, the killed one is restarted mid-tournament (the
+other stopped meanwhile with ``SIGSTOP``, so that its lease runs out too), and the log
+is audited: contiguous, every round paired exactly once, one result per match, no match
 created twice, finished as planned.
 
 Two stores: one SQLite file (local bus), and PostgreSQL (a schema of its own) with a
@@ -117,7 +118,8 @@ def _serve(backend: Backend, name: str, data_dir: Path) -> tuple[subprocess.Pope
     raise AssertionError("the server did not start")
 
 
-async def _audit(db_url: str, tid: str) -> dict[str, Any]:
+async def _events(db_url: str, tid: str) -> list[Any]:
+    """The tournament's log, read straight from the store: contiguous."""
     store = open_store(db_url)
     await store.open()
     try:
@@ -126,7 +128,11 @@ async def _audit(db_url: str, tid: str) -> dict[str, Any]:
         await store.close()
     assert stored is not None
     assert [e.seq for e in stored.events] == list(range(1, len(stored.events) + 1))
-    events = [from_record(e.kind, e.payload) for e in stored.events]
+    return [from_record(e.kind, e.payload) for e in stored.events]
+
+
+async def _audit(db_url: str, tid: str) -> dict[str, Any]:
+    events = await _events(db_url, tid)
     state = rebuild(events)
     results = Counter(e.match_id for e in events if isinstance(e, MatchResult))
     rounds = Counter(e.round for e in events if isinstance(e, RoundPaired))
@@ -168,15 +174,28 @@ def test_kill_nine_of_the_pairing_instance_loses_and_doubles_nothing(
         survivor = next(name for name in procs if name != victim)
         procs[victim][0].send_signal(signal.SIGKILL)
         procs[victim][0].wait(timeout=10)
-        # It comes straight back under its own name, while its lease has not run out.
+        # The survivor carries on once the victim's lease runs out ...
+        deadline = time.monotonic() + 30
+        while backend.holder(tid) != survivor:
+            assert time.monotonic() < deadline, "the survivor never took the lease"
+            time.sleep(0.05)
+        # ... and is held still while the victim restarts: a round of computer matches
+        # takes less time than a restart under load, so the victim would otherwise come
+        # back to a finished tournament. Nothing moves now: the log is read as it stays.
+        procs[survivor][0].send_signal(signal.SIGSTOP)
+        frozen = rebuild(asyncio.run(_events(backend.db_url, tid)))
+        paired = len(frozen.rounds)
+        assert frozen.phase is Phase.RUNNING and 2 <= paired < 5, (frozen.phase, paired)
+        # It comes straight back under its own name, to this tournament mid-way; the
+        # survivor's lease runs out meanwhile, as a stalled holder's does.
         procs[victim] = _serve(backend, victim, tmp_path / victim)
-        again = _call(f"{procs[victim][1]}/api/tournaments/{tid}")["tournament"]
-        assert again["phase"] == "running" and again["round"] < 5, again  # mid-tournament
+        procs[survivor][0].send_signal(signal.SIGCONT)
         t = _wait_phase(procs[victim][1], tid, lambda t: t["phase"] == "finished", 180)
         assert _call(f"{procs[survivor][1]}/api/tournaments/{tid}")["tournament"] == t
     finally:
         for proc, _ in procs.values():
             if proc.poll() is None:
+                proc.send_signal(signal.SIGCONT)  # a stopped process ignores SIGTERM
                 proc.terminate()
                 proc.wait(timeout=10)
     assert t["finish"] == "completed"
