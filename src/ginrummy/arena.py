@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from ginrummy.bots import LEVELS, PortableRandom, make_bot
 from ginrummy.engine import (
@@ -46,6 +46,9 @@ from ginrummy.engine import (
 )
 from ginrummy.hints import advise
 from ginrummy.protocol import ProtocolError, decode_action, encode_seat_view
+
+Job_ = TypeVar("Job_")
+Result = TypeVar("Result")
 
 SIDES = ("a", "b")
 
@@ -285,22 +288,25 @@ def run(
     jobs = [Job(a, b, rules, seed, i, timeout) for i in range(matches)]
     outcomes: list[MatchOutcome] = []
     bar = Progress(matches, progress)
-    for outcome in _outcomes(jobs, workers):
+    for outcome in pooled(play_match, jobs, workers):
         outcomes.append(outcome)
         bar.step()
     bar.done()
     return summarise(a, b, rules, seed, outcomes)
 
 
-def _outcomes(jobs: list[Job], workers: int) -> Iterator[MatchOutcome]:
+def pooled(play: Callable[[Job_], Result], jobs: list[Job_], workers: int) -> Iterator[Result]:
+    """``play`` of each job in order, over ``workers`` processes (``play`` and the jobs
+    must pickle: top-level functions and frozen dataclasses); the results do not depend
+    on ``workers``, every job carries its own seed."""
     if workers <= 1 or len(jobs) <= 1:
-        yield from map(play_match, jobs)
+        yield from map(play, jobs)
         return
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with ctx.Pool(workers) as pool:
-        yield from pool.imap(play_match, jobs, chunksize=1)
+        yield from pool.imap(play, jobs, chunksize=1)
 
 
 class Progress:

@@ -18,7 +18,7 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -30,6 +30,7 @@ from ginrummy.arena import (
     Progress,
     check_player,
     contestant,
+    pooled,
 )
 from ginrummy.bots import LEVELS, PortableRandom
 from ginrummy.engine import PRESETS, Action, ForfeitReason, MatchPhase, Rules, shuffled_deck
@@ -178,22 +179,11 @@ def run(
     jobs = [TableJob(specs, rules, seed, index, matches, timeout) for index in range(tables)]
     bar = Progress(tables, progress, unit="tables")
     outcomes = []
-    for outcome in _outcomes(jobs, workers):
+    for outcome in pooled(play_table, jobs, workers):
         outcomes.append(outcome)
         bar.step()
     bar.done()
     return summarise(specs, rules, seed, matches, outcomes)
-
-
-def _outcomes(jobs: list[TableJob], workers: int) -> Iterator[TableOutcome]:
-    if workers <= 1 or len(jobs) <= 1:
-        yield from map(play_table, jobs)
-        return
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(workers) as pool:
-        yield from pool.imap(play_table, jobs, chunksize=1)
 
 
 def summarise(

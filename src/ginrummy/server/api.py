@@ -390,12 +390,21 @@ async def room_record(request: Request) -> JSONResponse:
     """The match record once the match is over; ``?round=n``: round n of the current
     match as a round record once that round is over (the table's verify link)."""
     room = await _room(request)
-    number = request.query_params.get("round")
+    number = round_asked(request)
     if number is None:
         return JSONResponse(room.record().to_dict())
+    return JSONResponse(round_record(room.rules, room.current, number))
+
+
+def round_asked(request: Request) -> int | None:
+    """The round a record request asks for (``?round=n``), None for the whole record;
+    ``bad_request`` unless it is a whole number of at most six digits."""
+    number = request.query_params.get("round")
+    if number is None:
+        return None
     if not number.isdigit() or len(number) > 6:
         raise ApiError("bad_request", "round is a whole number from 1")
-    return JSONResponse(round_record(room.rules, room.current, int(number)))
+    return int(number)
 
 
 async def room_review(request: Request) -> JSONResponse:

@@ -16,6 +16,7 @@ from ginrummy.server.api import (
     flag,
     guard,
     json_body,
+    round_asked,
     rules_of,
     seat_name,
     with_timer,
@@ -120,12 +121,10 @@ async def record(request: Request) -> JSONResponse:
     """The table's record between matches; ``?round=n``: round n of the current match as
     a round record with its revealed fair block, once that round is over."""
     room = await _room(request)
-    number = request.query_params.get("round")
+    number = round_asked(request)
     if number is None:
         return JSONResponse(room.record().to_dict())
-    if not number.isdigit() or len(number) > 6:
-        raise ApiError("bad_request", "round is a whole number from 1")
-    return JSONResponse(presenter.round_record(room, int(number)))
+    return JSONResponse(presenter.round_record(room, number))
 
 
 routes = [
