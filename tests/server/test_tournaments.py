@@ -4,6 +4,7 @@ players, results recorded from the rooms, the next round paired, no-shows."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,8 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+
+from ginrummy.tournament import Entrant, commands
 
 from .helpers import Message, auth, client, hello, identity, receive, receive_until
 
@@ -365,3 +368,29 @@ def test_a_matchs_end_pairs_the_next_round_at_once_without_waiting_for_a_sweep()
                 receive_until(ws, lambda m: m["type"] == "event" and m["kind"] == "forfeit")
         paired = _wait(c, tid, lambda x: len(x["rounds"]) == 2)
         assert all(p["result"] is not None for p in paired["rounds"][0]["pairings"])
+
+
+def test_commands_of_one_tournament_at_once_on_one_instance_never_race(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A round's matches often end together: their results, decided at once on the same
+    instance, are written one after the other, none decided anew, none lost."""
+    with client(tournament_tick=3600.0, test_clock=True) as c:
+        tid = _create(c, identity(c), max_players=8)["id"]
+        service = c.app.state.tournaments  # type: ignore[attr-defined]
+
+        def slow_join(i: int) -> Any:
+            def decide(t: Any) -> Any:
+                time.sleep(0.05)  # in a thread, as a Swiss pairing: the window for a race
+                return commands.join(t, Entrant(f"p_{i}", f"P{i}", 1500.0), at=0.0)
+
+            return decide
+
+        async def all_at_once() -> None:
+            await asyncio.gather(*(service.run(tid, slow_join(i)) for i in range(6)))
+
+        with caplog.at_level("INFO", logger="ginrummy.server.tournaments"):
+            c.portal.call(all_at_once)
+        assert "written elsewhere" not in caplog.text
+        t = c.get(f"/api/tournaments/{tid}").json()["tournament"]
+        assert {e["id"] for e in t["entrants"]} >= {f"p_{i}" for i in range(6)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -65,6 +66,11 @@ class TournamentService:
         self.latest: dict[str, dict[str, Any]] = {}  # the full view of each news
         self._frames: dict[str, tuple[int, str]] = {}  # id -> (version, its encoded frame)
         self._states: dict[str, Loaded] = {}  # the last read of each tournament (KEPT_STATES)
+        # One writer at a time per tournament on this instance: the lease holder's
+        # results of simultaneous matches would otherwise race each other to the store.
+        self._writers: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         self.driver = PairingDriver(self, tick, lease_ttl)
         self._task: asyncio.Task[None] | None = None
         rooms.on_match_end(self._match_ended)
@@ -210,7 +216,20 @@ class TournamentService:
         identities: Mapping[str, str] | None = None,
     ) -> Loaded:
         """Decide on the tournament as stored and append the events; decided anew if
-        another writer appended first. ``TournamentError`` if the core refuses."""
+        another writer appended first. ``TournamentError`` if the core refuses.
+
+        The commands of one tournament run one after the other on this instance (a
+        round's matches often end together), so only another instance's write can
+        make one decide anew."""
+        lock = self._writers.get(tournament_id)
+        if lock is None:
+            lock = self._writers[tournament_id] = asyncio.Lock()
+        async with lock:
+            return await self._run(tournament_id, decide, identities)
+
+    async def _run(
+        self, tournament_id: str, decide: Decide, identities: Mapping[str, str] | None
+    ) -> Loaded:
         for _ in range(ATTEMPTS):
             loaded = await self.get(tournament_id)
             # Pairing a Swiss round of 64 takes a tenth of a second: off the event loop.
