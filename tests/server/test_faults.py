@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from ginrummy.benchmarks.faults import Game, Options, check_log, run, view_digest
+from ginrummy.benchmarks.fault_audit import Game, check_log, view_digest
+from ginrummy.benchmarks.faults import Options, run
 from ginrummy.engine import Rules, Seat, cards_text, shuffled_deck, view_for_seat
 from ginrummy.protocol import encode_seat_view
 from ginrummy.server.pubsub.redis import RedisBus

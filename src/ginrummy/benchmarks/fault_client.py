@@ -1,0 +1,228 @@
+"""One seat of a fault test (``ginrummy bench faults``): its own WebSocket speaking only
+docs/protocol.md, reconnecting to any live instance when it drops and resending the
+action it got no answer for."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ginrummy.benchmarks.fault_audit import Game, public_text, view_digest
+from ginrummy.benchmarks.load import choose, round_ask
+
+if TYPE_CHECKING:
+    from ginrummy.benchmarks.faults import Harness
+
+RECONNECT_LIMIT = 30.0  # seconds a seat may take to find a live instance
+# Codes a correct server never sends to these clients: each one is a violation.
+BAD_CODES = {
+    "illegal_action",
+    "bad_action",
+    "bad_message",
+    "unknown_type",
+    "hello_first",
+    "unknown_room",
+    "no_spectators",
+    "not_a_player",
+}
+
+
+class Client:
+    """One seat: its own WebSocket, reconnecting to any live instance when it drops."""
+
+    def __init__(self, harness: Harness, game: Game, token: str, home: int, seed: int) -> None:
+        self.h, self.game, self.token, self.home = harness, game, token, home
+        self.rng = random.Random(seed)
+        self.seat = ""
+        self.version = 0
+        self.fresh = False  # take the next view even if not newer (after hello, a refusal)
+        self.pending: tuple[int, str] | None = None  # an act sent, not yet answered
+        self.resending = False
+        self.rehello = False  # the next view answers a hello on a new socket
+        self.asked: tuple[object, ...] = ()  # the last between-rounds request sent
+        self.at = home  # the instance it is (or was last) connected to
+        self.prefer = home
+        self.moving = False  # a planned move back home, not a fault
+        self.dropped_at: float | None = None
+        self.ws: Any = None
+        self.decider: asyncio.Task[None] | None = None
+        self.welcomed = asyncio.Event()
+
+    async def run(self) -> None:
+        import websockets
+
+        while not self.h.stopping:
+            ws = await self._connect()
+            if ws is None:
+                return
+            try:
+                async for raw in ws:
+                    await self._on(ws, json.loads(raw))
+            except websockets.ConnectionClosed:
+                pass
+            finally:
+                self.ws, self.resending = None, False  # an unanswered resend goes again
+                if self.decider is not None:
+                    self.decider.cancel()
+            if self.h.stopping:
+                return
+            if self.moving:
+                self.moving = False
+            else:
+                self.dropped_at = time.monotonic()
+                self.h.stats.drops += 1
+
+    async def move_home(self) -> None:
+        """Close the socket on purpose and reconnect to the home instance."""
+        if self.ws is not None and self.at != self.home:
+            self.prefer, self.moving = self.home, True
+            self.h.stats.moved_home += 1
+            await self.ws.close()
+
+    async def _connect(self) -> Any:
+        import websockets
+
+        n = len(self.h.instances)
+        if self.dropped_at is not None:
+            order = sorted(range(n), key=lambda i: i == self.at)  # the one that failed last
+        else:
+            order = sorted(range(n), key=lambda i: i != self.prefer)  # home first
+        deadline = time.monotonic() + RECONNECT_LIMIT
+        delay = 0.05
+        while not self.h.stopping:
+            for index in order:
+                try:
+                    ws = await websockets.connect(
+                        self.h.instances[index].ws_url, max_size=2**20, open_timeout=3
+                    )
+                except (OSError, TimeoutError, websockets.InvalidHandshake):
+                    continue
+                self.at, self.prefer, self.ws = index, self.home, ws
+                self.fresh = self.rehello = True
+                hello = {"type": "hello", "room": self.game.room, "token": self.token}
+                await ws.send(json.dumps(hello))
+                return ws
+            if time.monotonic() > deadline:
+                self.h.stats.violation(f"room {self.game.room}: a seat found no live instance")
+                return None
+            await asyncio.sleep(delay)
+            delay = min(0.5, delay * 2)
+        return None
+
+    async def _on(self, ws: Any, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "welcome":
+            self.seat = msg.get("seat") or ""
+            self.asked = ()
+            self.welcomed.set()
+        elif kind == "event":
+            self._on_event(msg)
+        elif kind == "error":
+            await self._on_error(ws, msg)
+        elif kind == "view":
+            await self._on_view(ws, msg)
+
+    def _on_event(self, msg: Mapping[str, Any]) -> None:
+        pending = self.pending
+        if msg.get("kind") != "action" or msg.get("seat") != self.seat or pending is None:
+            return
+        version = int(msg["version"])
+        if version != pending[0] + 1:
+            return
+        if msg.get("action") != public_text(pending[1]):
+            self.h.stats.violation(
+                f"room {self.game.room}: sent {pending[1]!r}, told {msg.get('action')!r}"
+            )
+        self._acked(version)
+
+    def _acked(self, version: int) -> None:
+        assert self.pending is not None
+        self.game.acked[version] = (self.seat, self.pending[1])
+        self.h.stats.acked += 1
+        if self.resending:
+            self.h.stats.resent_applied += 1
+        self.pending, self.resending = None, False
+
+    async def _on_error(self, ws: Any, msg: Mapping[str, Any]) -> None:
+        code = str(msg.get("code"))
+        self.h.stats.errors[code] = self.h.stats.errors.get(code, 0) + 1
+        if code in BAD_CODES:
+            self.h.stats.violation(f"room {self.game.room}: error {code}: {msg.get('message')}")
+        if code in ("stale_version", "not_your_turn", *BAD_CODES) and self.pending is not None:
+            if self.resending:
+                self.h.stats.resent_stale += 1
+            self.pending, self.resending, self.fresh = None, False, True
+        elif code == "unavailable" and self.pending is not None:
+            await asyncio.sleep(0.2)
+            await self._send_act(ws, *self.pending)
+
+    async def _on_view(self, ws: Any, msg: Mapping[str, Any]) -> None:
+        version = int(msg["version"])
+        view = msg["view"]
+        digest = view_digest(view)
+        known = self.game.seen.setdefault((self.seat, version), digest)
+        if known != digest:
+            self.h.stats.violation(f"room {self.game.room}: two different views of {version}")
+        if version < self.version:
+            self.h.stats.violation(
+                f"room {self.game.room}: seat {self.seat} was at {self.version}, now told {version}"
+            )
+        if version <= self.version and not self.fresh:
+            return
+        self.version, self.fresh = version, False
+        if self.dropped_at is not None:
+            self.h.stats.reconnect_s.append(time.monotonic() - self.dropped_at)
+            self.dropped_at = None
+        after_hello, self.rehello = self.rehello, False
+        pending = self.pending
+        if pending is not None and after_hello:
+            # No answer came before the socket dropped: send it again, as it was.
+            self.resending = True
+            self.h.stats.resent += 1
+            await self._send_act(ws, *pending)
+            return
+        if pending is not None:
+            mine = {"seat": self.seat, "action": public_text(pending[1])}
+            if version == pending[0] + 1 and view["moves"][-1:] == [mine]:
+                self._acked(version)  # the view with it applied (its event was skipped)
+            else:
+                return  # its answer (the event or an error) is on the way
+        if not self.h.stopping:
+            if self.decider is not None:
+                self.decider.cancel()
+            me = (msg.get("players") or {}).get(self.seat) or {}
+            self.decider = asyncio.create_task(self._decide(ws, view, me, version))
+
+    async def _send_act(self, ws: Any, version: int, action: str) -> None:
+        import websockets
+
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+
+    async def _decide(
+        self, ws: Any, view: Mapping[str, Any], me: Mapping[str, Any], version: int
+    ) -> None:
+        import websockets
+
+        action = choose(dict(view), self.rng)
+        if action is None:
+            ask = round_ask(view["table"], me, self.asked)
+            if ask is not None:
+                self.asked, kind = ask
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await ws.send(json.dumps({"type": kind, "version": version}))
+            return
+        if self.h.options.think:
+            think = self.h.options.think
+            await asyncio.sleep(self.rng.uniform(think / 2, think * 1.5))
+        if version != self.version or self.h.stopping or self.pending is not None:
+            return
+        # Recorded before it leaves: it may be applied even if the socket dies now.
+        self.game.sent.add((version, self.seat, action))
+        self.pending = (version, action)
+        await self._send_act(ws, version, action)
