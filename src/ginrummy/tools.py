@@ -10,6 +10,7 @@ line on stdin) an ``{"error": ...}`` line instead, and the run goes on.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -37,7 +38,7 @@ from ginrummy.engine import (
 from ginrummy.engine.actions import Action
 from ginrummy.engine.chouette import ChouetteTable, Deal, Forfeit, Leave, Return
 from ginrummy.engine.chouette_record import KIND as CHOUETTE
-from ginrummy.engine.chouette_record import ChouetteRecord, replay_table, replay_table_steps
+from ginrummy.engine.chouette_record import ChouetteRecord, replay_table_steps
 from ginrummy.engine.match import MatchState
 from ginrummy.engine.record import replay_match, replay_round_steps
 from ginrummy.engine.round import RoundResult
@@ -296,17 +297,14 @@ def replay(argv: Sequence[str]) -> int:
 def _print_chouette(record: ChouetteRecord) -> ChouetteTable:
     """A chouette table (docs/rules.md §8) event by event: deals, moves by position,
     round results, leaves and returns, forfeits, settlements and the ledger."""
-    table = replay_table(record)  # validates every event first
+    states = list(replay_table_steps(record))  # every event replays before a line is printed
     drawn = ", ".join(f"{p} {c}" for p, c in enumerate(record.drawn))
     print(f"Chouette, {len(record.drawn)} players, rules {record.rules.name}; drawn: {drawn}")
-    steps = replay_table_steps(record)
-    before = next(steps)
-    print(_chouette_match_line(before))
-    for after in steps:
+    print(_chouette_match_line(states[0]))
+    for before, after in itertools.pairwise(states):
         for line in _chouette_event_lines(before, after):
             print(line)
-        before = after
-    return table
+    return states[-1]
 
 
 def _chouette_match_line(t: ChouetteTable) -> str:

@@ -107,7 +107,7 @@ def fair_frame(snap: Snap, position: int | None) -> dict[str, Any] | None:
     number = len(snap.fair)
     block = snap.fair[-1] if snap.fair else None
     match = table.match
-    over = number >= 1 and (match.is_over or number <= len(match.played))
+    over = fair.round_over(match, number, number)
     captain = table.captains[number - 1] if 1 <= number <= len(table.captains) else None
     seat = BOX if position == table.box else TEAM if position == captain else None
     return fair.frame(None, block, over, None if position is None else seat)
@@ -134,8 +134,7 @@ def round_record(room: ChouetteRoom, number: int) -> dict[str, Any]:
     table = snap.table
     assert table is not None, "a chouette room's log starts with its table"
     match = table.match
-    over = match.is_over or number <= len(match.played)
-    if not 1 <= number <= len(snap.fair) or not over:
+    if not fair.round_over(match, len(snap.fair), number):
         raise RoomError("round_running", f"round {number} is not over (or was never dealt)")
     rnd = record_of(match).rounds[number - 1]
     return round_record_dict(match.rules, replace(rnd, fair=snap.fair[number - 1]))

@@ -216,7 +216,8 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
             named, pointed = master.check_advice(self.board, position, version, action, card)
             name = self.seats[position].name
             notice = advice_notice(version, position, name, False, named, pointed)
-        await self.ctx.bus.publish(self.topic, for_team(notice, self.team()))
+            team = self.team()  # the team of this decision, not of whatever comes next
+        await self.ctx.bus.publish(self.topic, for_team(notice, team))
 
     async def ask_advice(self, position: int, version: int) -> None:
         """The captain asks the computer partners: each advises (the level's bot on the
@@ -227,6 +228,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
             helpers = master.check_ask(self.board, position, version)
             table = self.current.table
             assert table is not None
+        team = table.order  # the team of this decision: the computers think off the lock
         for helper in helpers:
             info = self.seats[helper]
             assert info.bot is not None
@@ -234,7 +236,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
             view = decision_view(view_for_player(table, helper))
             choice = await computer_move(info.bot, view, self.ctx.rng)
             notice = advice_notice(version, helper, info.name, True, str(choice), None)
-            await self.ctx.bus.publish(self.topic, for_team(notice, self.team()))
+            await self.ctx.bus.publish(self.topic, for_team(notice, team))
 
     async def team_say(self, position: int, text: str | None, phrase: str | None) -> None:
         """A team member's message to the team (the box gets nothing)."""

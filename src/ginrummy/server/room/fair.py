@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ginrummy.engine import FairBlock, Pair, Seat, cards_text
+from ginrummy.engine import FairBlock, MatchState, Pair, Seat, cards_text
 from ginrummy.fairness import (
     DealContext,
     SeedError,
@@ -138,6 +138,14 @@ def seat_seed(seat: Seat, info: SeatInfo | None, p: Pending) -> tuple[bytes, str
 def read_seed(text: str) -> bytes:
     """A seat's seed as sent: 64 lowercase hex digits; ``SeedError`` otherwise."""
     return parse_seed(text, "seed")
+
+
+def round_over(match: MatchState | None, dealt: int, number: int) -> bool:
+    """Round ``number`` (from 1) of ``match``, of which ``dealt`` rounds were dealt, is
+    dealt and over: its fair block may be revealed (two-player and chouette rooms)."""
+    if match is None or not 1 <= number <= dealt:
+        return False
+    return match.is_over or number <= len(match.played)
 
 
 def frame(

@@ -70,10 +70,7 @@ def _with_fair(snap: Snapshot, rec: MatchRecord) -> MatchRecord:
 
 def round_over(snap: Snapshot, number: int) -> bool:
     """Round ``number`` (from 1) of the current match is dealt and over."""
-    match = snap.match
-    if match is None or not 1 <= number <= len(snap.fair):
-        return False
-    return match.is_over or number <= len(match.played)
+    return fair.round_over(snap.match, len(snap.fair), number)
 
 
 def round_record(rules: Rules, snap: Snapshot, number: int) -> dict[str, Any]:
