@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ginrummy.benchmarks.load import SKIPPED, choose, round_ask
+from ginrummy.benchmarks.load import SKIPPED, choose, round_ask, send_seed
 
 WS_MAX = 2**23  # a 64-player tournament's view is tens of kilobytes
 FALLBACK_S = 3.0  # a pending match seen in a notice, no ``matched`` this long: go anyway
@@ -256,22 +256,10 @@ class Contestant:
             if visit.over_at is None:
                 visit.over_at = now
             return
-        if await self._send_seed(ws, msg.get("fair")):
+        if await send_seed(ws, self.rng, self._seeded, msg.get("fair")):
             visit.seeded_at = visit.seeded_at or time.perf_counter()
         me = (msg.get("players") or {}).get(self._seat) or {}
         self._pending = asyncio.get_running_loop().create_task(self._decide(ws, view, me, version))
-
-    async def _send_seed(self, ws: Any, fair: dict[str, Any] | None) -> bool:
-        """As the browser does: its own seed at once when a deal is committed."""
-        if fair is None or fair.get("state") != "seeding" or fair.get("your_seed"):
-            return False
-        commitment = fair.get("commitment")
-        if commitment in self._seeded:
-            return False
-        self._seeded.add(commitment)
-        seed = self.rng.getrandbits(256).to_bytes(32, "big").hex()
-        await ws.send(json.dumps({"type": "seed", "seed": seed, "commitment": commitment}))
-        return True
 
     async def _decide(
         self, ws: Any, view: dict[str, Any], me: dict[str, Any], version: int

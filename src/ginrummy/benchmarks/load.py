@@ -36,6 +36,23 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 SKIPPED = ('{"type":"event"', '{"type":"presence"', '{"type":"chat')  # frames not decoded
 
 
+async def send_seed(
+    ws: Any, rng: random.Random, seeded: set[Any], fair: dict[str, Any] | None
+) -> bool:
+    """As a browser does: a seed of its own once the server has committed to a deal
+    (docs/fairness.md), so that no deal waits for the seed timeout; once per commitment
+    (``seeded`` remembers them). Whether a seed was sent."""
+    if fair is None or fair.get("state") != "seeding" or fair.get("your_seed"):
+        return False
+    commitment = fair.get("commitment")
+    if commitment in seeded:
+        return False
+    seeded.add(commitment)
+    seed = rng.getrandbits(256).to_bytes(32, "big").hex()
+    await ws.send(json.dumps({"type": "seed", "seed": seed, "commitment": commitment}))
+    return True
+
+
 @dataclass
 class Stats:
     rtts: list[float] = field(default_factory=list)
@@ -164,25 +181,13 @@ class Seat:
                     self.stats.rtts.append(now - started)
                     self.stats.moves += 1
             self.version = version
-            await self._send_seed(ws, msg.get("fair"))
+            await send_seed(ws, self.rng, self.seeded, msg.get("fair"))
             view = msg["view"]
             me = (msg.get("players") or {}).get(self.seat) or {}
             if not stop.is_set():
                 self._pending = asyncio.get_running_loop().create_task(
                     self._decide(ws, view, me, version)
                 )
-
-    async def _send_seed(self, ws: Any, fair: dict[str, Any] | None) -> None:
-        """As a browser does: a seed of its own once the server has committed to a deal
-        (docs/fairness.md), so that no deal waits for the seed timeout."""
-        if fair is None or fair.get("state") != "seeding" or fair.get("your_seed"):
-            return
-        commitment = fair.get("commitment")
-        if commitment in self.seeded:
-            return
-        self.seeded.add(commitment)
-        seed = self.rng.getrandbits(256).to_bytes(32, "big").hex()
-        await ws.send(json.dumps({"type": "seed", "seed": seed, "commitment": commitment}))
 
     async def _decide(
         self, ws: Any, view: dict[str, Any], me: dict[str, Any], version: int
