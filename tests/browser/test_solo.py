@@ -106,6 +106,11 @@ def test_phone_sized_table_in_german(server: Any, new_page: Any, artifacts: Path
         no_scroll = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert no_scroll, "the page scrolls sideways on a phone"
     # Every hand card is on screen and big enough to tap (checked on our turn: nothing moves).
+    # The deal is random: the computer may have ended the round; play on to our turn.
+    for _ in range(10):
+        if DE.your_turn in status(page, DE).inner_text():
+            break
+        decide(page, rng, DE, knock=False)
     expect(status(page, DE)).to_contain_text("Du bist dran")
     for card in hand.get_by_role("button").all():
         box = card.bounding_box()

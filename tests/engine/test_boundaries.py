@@ -37,10 +37,10 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(L1, ("ginrummy.engine",)),
     "ginrummy.ratings": (),  # L1, pure maths: imports nothing of ours
 }
-# Only the CLI (and the server itself) may import the server, and the fault harness,
+# Only the CLI (and the server itself) may import the server, and the fault harness's audit,
 # which audits the server's own event logs with the server's fold.
 SERVER = "ginrummy.server"
-SERVER_IMPORTERS = ("ginrummy.cli", "ginrummy.benchmarks.faults", SERVER)
+SERVER_IMPORTERS = ("ginrummy.cli", "ginrummy.benchmarks.fault_audit", SERVER)
 
 
 def _module_name(path: Path) -> str:
