@@ -400,6 +400,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--a", required=True, type=check_player, help=f"{players}, coach, cmd:<prog>")
     p.add_argument("--b", required=True, type=check_player, help="the other side, same choices")
     p.add_argument("--matches", type=int, default=100, help="matches to play (default 100)")
+    common_options(p)
+    return p
+
+
+def common_options(p: argparse.ArgumentParser) -> None:
+    """The options both arenas (two players here, chouette tables) share."""
     p.add_argument("--preset", default="standard", choices=sorted(PRESETS))
     p.add_argument("--seed", type=int, default=1, help="everything derives from it")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
@@ -407,7 +413,6 @@ def parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=5.0, help="seconds per decision of an external bot"
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    return p
 
 
 def main(argv: list[str]) -> int:

@@ -29,11 +29,12 @@ from ginrummy.arena import (
     External,
     Progress,
     check_player,
+    common_options,
     contestant,
     pooled,
 )
 from ginrummy.bots import LEVELS, PortableRandom
-from ginrummy.engine import PRESETS, Action, ForfeitReason, MatchPhase, Rules, shuffled_deck
+from ginrummy.engine import Action, ForfeitReason, MatchPhase, Rules, shuffled_deck
 from ginrummy.engine.chouette import (
     BOX,
     MAX_PLAYERS,
@@ -243,13 +244,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--matches", type=int, default=4, help="matches per table (default 4)")
     p.add_argument("--tables", type=int, default=1, help="tables to play (default 1)")
-    p.add_argument("--preset", default="standard", choices=sorted(PRESETS))
-    p.add_argument("--seed", type=int, default=1, help="everything derives from it")
-    p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    p.add_argument(
-        "--timeout", type=float, default=5.0, help="seconds per decision of an external bot"
-    )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    common_options(p)
     return p
 
 
