@@ -6,7 +6,8 @@ the table's public facts::
 
     {"position": 2, "role": "partner",
      "chouette": {"players": 4, "drawn": ["7h", ...], "phase": "match", "number": 1,
-                  "box": 3, "order": [1, 0, 2], "captain": 1, "captains": [1],
+                  "box": 3, "order": [1, 0, 2], "captain": 1, "next_captain": 0,
+                  "captains": [1],
                   "absent": [], "ledger": [0, 0, 0, 0], "settlements": [],
                   "turn": 1, "seats": {"box": "one", "team": "two"}},
      "view": {...the seat view...},
@@ -55,6 +56,7 @@ def encode_chouette_info(info: ChouetteInfo) -> dict[str, Any]:
         "box": info.box,
         "order": list(info.order),
         "captain": info.captain,
+        "next_captain": info.next_captain,
         "captains": list(info.captains),
         "absent": sorted(info.absent),
         "ledger": list(info.ledger),
