@@ -20,7 +20,7 @@ from ginrummy.engine import ForfeitReason, Rules
 from ginrummy.engine.chouette import MAX_PLAYERS, TablePhase, draw_seat_cards
 from ginrummy.engine.chouette_record import ChouetteRecord, record_of_table
 from ginrummy.engine.chouette_views import view_for_player
-from ginrummy.server.chouette import master
+from ginrummy.server.chouette import master, presenter
 from ginrummy.server.chouette.duties import ChouetteDuties
 from ginrummy.server.chouette.log import Snap, fold_all, replay
 from ginrummy.server.chouette.master import Board, Change
@@ -68,6 +68,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         self.seats: dict[int, SeatInfo] = dict(seats)
         self.player_of: dict[int, Player] = {}
         self.history: History[Snap] = History(snap)
+        self.views = presenter.SharedViews()  # the view frames' parts, once per version
         self.team_chat = TeamChat(self.id, ctx.store, ctx.clock)
         self.duties = ChouetteDuties(self, ctx)
 
