@@ -84,7 +84,7 @@ async def create(request: Request) -> JSONResponse:
     row = RoomRow(new_room_id(), KIND, rules.to_dict(), rooms.clock.now(), options)
     room, _ = await open_room(rooms.ctx, row, seats, len(plan) + 1)
     rooms.adopt(room)
-    await room.started()
+    await room.loaded()
     log.info("room %s created: chouette of %d, rules %s", room.id, room.players, rules.name)
     body = {"room": room.id, "position": 0, "invite_path": presenter.invite_path(room.id)}
     return JSONResponse(body, status_code=201)

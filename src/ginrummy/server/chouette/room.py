@@ -27,7 +27,7 @@ from ginrummy.server.chouette.master import Board, Change
 from ginrummy.server.chouette.team import TeamChat, advice_notice, for_team
 from ginrummy.server.computer import computer_move
 from ginrummy.server.room.base import RoomBase
-from ginrummy.server.room.context import RoomContext
+from ginrummy.server.room.context import Rebuild, RoomContext
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.log import REPLAY_ERRORS, History
 from ginrummy.server.room.seats import SeatInfo
@@ -51,8 +51,8 @@ def seats_by_position(rows: Sequence[SeatRow]) -> dict[int, SeatInfo]:
 
 
 class ChouetteRoom(RoomBase[ChouetteDuties]):
-    """The master of one chouette room. Create with ``open_room``, load with
-    ``load_room`` (the registry's loader for rooms of kind ``chouette``)."""
+    """The master of one chouette room. Create with ``open_room``; the registry
+    rebuilds one from its log with ``REBUILD`` (its way for rooms of kind ``chouette``)."""
 
     def __init__(
         self,
@@ -294,7 +294,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
 
     # --- life ---------------------------------------------------------------------------
 
-    async def started(self, remaining_ms: int | None = None) -> None:
+    async def loaded(self, remaining_ms: int | None = None) -> None:
         """Created or rebuilt: run the clocks (the move timer with the time it had left
         when the server stopped), the computer and the deals that wait for nobody;
         follow what other instances write and who is connected there."""
@@ -347,17 +347,10 @@ async def open_room(
     return room, change
 
 
-async def load_room(ctx: RoomContext, stored: StoredRoom, settle_s: float) -> ChouetteRoom:
-    """The registry's loader: the room rebuilt from its log."""
-    try:
-        snap = replay(stored.events)
-    except REPLAY_ERRORS as exc:
-        log.error("room %s: the event log does not replay: %s", stored.room.id, exc)
-        raise RoomError("unavailable", "this room's record is damaged") from None
-    room = ChouetteRoom(ctx, stored.room, seats_by_position(stored.seats), snap, settle_s)
-    await room.load_players()
-    clock = stored.clock
-    left = clock.remaining_ms if clock is not None and clock.version == snap.version else None
-    await room.started(left)
-    log.info("room %s: chouette rebuilt from %d events", room.id, len(stored.events))
-    return room
+REBUILD: Rebuild[Snap] = Rebuild(
+    replay,
+    lambda ctx, stored, snap, settle: ChouetteRoom(
+        ctx, stored.room, seats_by_position(stored.seats), snap, settle
+    ),
+)
+"""How the registry rebuilds a chouette room from its log (``RoomManager.kinds``)."""
