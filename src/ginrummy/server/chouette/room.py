@@ -30,7 +30,7 @@ from ginrummy.server.room.base import RoomBase
 from ginrummy.server.room.context import Rebuild, RoomContext
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.log import REPLAY_ERRORS, History
-from ginrummy.server.room.seats import SeatInfo
+from ginrummy.server.room.seats import SeatInfo, seat_of
 from ginrummy.server.store import (
     Player,
     RoomRow,
@@ -84,7 +84,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
 
     @property
     def full(self) -> bool:
-        return len(self.seats) == self.players
+        return self.board.full
 
     @property
     def status(self) -> str:
@@ -94,13 +94,10 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         return "settled" if table is not None and table.phase is TablePhase.SETTLED else "playing"
 
     def position_of(self, identity_hash: str | None) -> int | None:
-        if identity_hash is None:
-            return None
-        return next((p for p, i in self.seats.items() if i.identity_hash == identity_hash), None)
+        return seat_of(self.seats, identity_hash)
 
     def person(self, position: int) -> bool:
-        info = self.seats.get(position)
-        return info is not None and info.bot is None
+        return self.board.person(position)
 
     def people(self) -> list[int]:
         return [p for p, i in sorted(self.seats.items()) if i.bot is None]
