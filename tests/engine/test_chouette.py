@@ -32,6 +32,7 @@ from ginrummy.engine.chouette import (
     draw_seat_cards,
     legal_actions,
     new_table,
+    next_captain,
     position_of,
     seat_of,
 )
@@ -185,6 +186,22 @@ def test_an_absent_partner_is_skipped_in_the_captain_order_until_back():
     assert apply(apply(t, Return(1)), NextMatch()).captain == 1
     # ... or, with everyone away, the one who sat out longest of all
     assert apply(t, NextMatch()).captain == 0
+
+
+def test_the_next_captain_skips_an_absent_partner_and_once_settled_is_the_first_opponent():
+    t = table_of("Kh Kd Kc Ks", target_score=60)  # box 3, team (0, 1, 2), captain 0
+    assert next_captain(t) == 1
+    t = apply(t, Leave(1))
+    assert next_captain(t) == 2  # B is away: C takes over if A loses a round
+    assert win(t, BOX).captain == 2
+    t = apply(t, Leave(2))
+    assert next_captain(t) == 0  # nobody else is here: the captain plays on
+    t = apply(apply(t, Return(1)), Return(2))
+    settled = win(win(t, BOX), BOX)  # 60 to 0: the box stays, C sat out longest
+    assert settled.phase is TablePhase.SETTLED and settled.captain == 1
+    assert next_captain(settled) == apply(settled, NextMatch()).captain == 2
+    won = win(table_of("Kh Kd Kc Ks", target_score=30), TEAM)  # A beats the box
+    assert next_captain(won) == apply(won, NextMatch()).captain == 2
 
 
 def test_the_first_opponent_is_the_nearest_present_captain_before_the_new_box():

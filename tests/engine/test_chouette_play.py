@@ -18,6 +18,7 @@ from ginrummy.engine.chouette import (
     Deal,
     NextMatch,
     TablePhase,
+    next_captain,
 )
 from ginrummy.engine.chouette_record import ChouetteRecord, record_of_table, replay_table
 from ginrummy.engine.chouette_views import Role, view_for_player, view_for_table_spectator
@@ -73,6 +74,7 @@ def check_round_end(before: ChouetteTable, after: ChouetteTable) -> None:
         assert after.match.scores == before.match.scores
     if result.winner is BOX and not after.match.is_over:
         assert after.captain == next_present(before.order, before.captain, before.absent)
+        assert after.captain == next_captain(before)  # as the views announced it
     else:
         assert after.captain == before.captain
 
@@ -80,6 +82,7 @@ def check_round_end(before: ChouetteTable, after: ChouetteTable) -> None:
 def check_next_match(before: ChouetteTable, after: ChouetteTable, last_played) -> None:
     assert (after.number, after.captains) == (before.number + 1, ())
     assert after.match.next_dealer is TEAM  # the first opponent deals
+    assert after.captain == next_captain(before)  # as the views announced it
     order, absent = before.order, before.absent
     if before.match.result.winner is BOX:
         # The box stays; it meets the present team member who sat out longest.
@@ -105,6 +108,7 @@ def check_views(t: ChouetteTable) -> None:
     if rnd is not None and rnd.phase is not Phase.OVER:
         team_hidden = set(from_mask(rnd.hands[TEAM] & ~rnd.known[TEAM]))
     captain = view_for_player(t, t.captain)
+    assert captain.chouette.next_captain == next_captain(t) in t.order
     for p in range(t.players):
         view = view_for_player(t, p)
         assert view.seat.to_act == (t.turn == p)

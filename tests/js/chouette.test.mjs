@@ -43,7 +43,7 @@ function player(name, extra = {}) {
 }
 
 /** A `view` frame of a table of `n` where position `box` is box and `captain` captain. */
-function frame({ n = 3, position, box = 2, order = [0, 1], captain = 0, version = 5, legal, roundPhase = "draw", matchPhase = "round", players = null, phase = "match", turnSeat = "two", round = 1, result = null }) {
+function frame({ n = 3, position, box = 2, order = [0, 1], captain = 0, nextCaptain = null, version = 5, legal, roundPhase = "draw", matchPhase = "round", players = null, phase = "match", turnSeat = "two", round = 1, result = null }) {
   const role = position === null ? null : position === box ? "box" : position === captain ? "captain" : "partner";
   const seat = position === null ? null : position === box ? "one" : "two";
   const deciding = role === "box" ? turnSeat === "one" : role === "captain" ? turnSeat === "two" : false;
@@ -53,7 +53,8 @@ function frame({ n = 3, position, box = 2, order = [0, 1], captain = 0, version 
     view: {
       position, role,
       chouette: {
-        players: n, drawn: ["6h", "Ah", "Td", "2c", "3c"].slice(0, n), phase, number: 1, box, order, captain, captains: [captain],
+        players: n, drawn: ["6h", "Ah", "Td", "2c", "3c"].slice(0, n), phase, number: 1, box, order, captain,
+        next_captain: nextCaptain ?? order[(order.indexOf(captain) + 1) % order.length], captains: [captain],
         absent: [], ledger: Array(n).fill(0), settlements: [], turn: turnSeat === "one" ? box : captain, seats: { box: "one", team: "two" },
       },
       view: seatView({ seat, legal: deciding ? own : [], roundPhase, matchPhase, round, turn: turnSeat, result }),
@@ -222,10 +223,15 @@ test("property: the sentence and the buttons are one decision, over every role a
 
 test("the players' table: parts, the captain order from the captain on, signed amounts", async () => {
   const { captainsFromNow, partText, seatingOrder, signed } = await import("../../src/ginrummy/web/js/chouette/table.js");
-  const info = { box: 3, order: [1, 0, 2, 4], captain: 2 };
+  const info = { box: 3, order: [1, 0, 2, 4], captain: 2, next_captain: 4 };
   assert.deepEqual(captainsFromNow(info), [2, 4, 1, 0]);
   assert.deepEqual(seatingOrder(info), [3, 1, 0, 2, 4]);
   assert.deepEqual([3, 2, 4, 1, 0].map((p) => partText(info, p)), ["Box", "Captain", "Team (next captain)", "Team", "Team"]);
+  // 4 is absent: the server names 1 next, and so does the page (it computes no rule).
+  const away = { ...info, absent: [4], next_captain: 1 };
+  assert.deepEqual([3, 2, 4, 1, 0].map((p) => partText(away, p)), ["Box", "Captain", "Team", "Team (next captain)", "Team"]);
+  // Nobody else is here: the captain plays on, and no one is marked next.
+  assert.ok(![4, 1, 0].some((p) => partText({ ...info, next_captain: 2 }, p) === "Team (next captain)"));
   assert.deepEqual([30, -60, 0].map(signed), ["+30", "\u221260", "0"]);
   fc.assert(fc.property(fc.integer({ min: 3, max: 5 }), fc.nat(), fc.nat(), (n, b, c) => {
     const box = b % n;

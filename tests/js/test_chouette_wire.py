@@ -17,7 +17,7 @@ import pytest
 
 from engine.helpers import random_table
 from ginrummy.engine import MatchPhase, Phase, Rules
-from ginrummy.engine.chouette import ChouetteTable
+from ginrummy.engine.chouette import ChouetteTable, next_captain
 from ginrummy.engine.chouette_views import view_for_player, view_for_table_spectator
 from ginrummy.protocol import encode_chouette_spectator_view, encode_player_view, to_json
 
@@ -71,8 +71,10 @@ def test_the_page_reads_every_role_of_random_tables(tmp_path: Path) -> None:
     )
     read = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(read) == len(cases)
-    offered_somewhere = advised_somewhere = 0
+    offered_somewhere = advised_somewhere = skipped_somewhere = 0
     for (table, p), page in zip(cases, read, strict=True):
+        assert page["parts"] == parts(table)
+        skipped_somewhere += absent_skipped(table)
         rnd = table.match.round
         running = table.match.phase is MatchPhase.ROUND and rnd is not None
         running = running and rnd.phase is not Phase.OVER
@@ -95,4 +97,22 @@ def test_the_page_reads_every_role_of_random_tables(tmp_path: Path) -> None:
             assert page["offered"] == []
         offered_somewhere += bool(page["offered"])
         advised_somewhere += bool(page["advice"])
-    assert offered_somewhere and advised_somewhere
+    assert offered_somewhere and advised_somewhere and skipped_somewhere
+
+
+def parts(table: ChouetteTable) -> list[str]:
+    """Each position's part as the page should name it: the next captain is the
+    engine's, whom the page is told (an absent partner skipped)."""
+    nxt = next_captain(table)
+    names = {table.box: "Box", table.captain: "Captain"}
+    if nxt not in names:
+        names[nxt] = "Team (next captain)"
+    return [names.get(p, "Team") for p in range(table.players)]
+
+
+def absent_skipped(table: ChouetteTable) -> bool:
+    """The member after the captain in the order is absent, so the next captain is not
+    simply the next in the order (what the page once computed by itself)."""
+    order = table.order
+    after = order[(order.index(table.captain) + 1) % len(order)]
+    return after in table.absent and next_captain(table) != after

@@ -22,8 +22,10 @@ from ginrummy.engine.chouette import (
     Deal,
     Forfeit,
     NextMatch,
+    TablePhase,
     apply,
     new_table,
+    next_captain,
 )
 from ginrummy.engine.chouette_views import view_for_player, view_for_table_spectator
 from ginrummy.protocol import (
@@ -99,6 +101,19 @@ def check_wire(table: ChouetteTable) -> None:
     spectator = encode_chouette_spectator_view(view_for_table_spectator(table))
     assert not cards_on_wire(spectator) & (stock | box_hidden | team_hidden)
     assert spectator["view"] == encode_spectator_view(view_for_table_spectator(table).match)
+    check_next_captain(table, spectator["chouette"])
+
+
+def check_next_captain(table: ChouetteTable, info: dict[str, Any]) -> None:
+    """The next captain on the wire is the engine's: in a match, the first team member
+    after the captain in the cyclic order who is not absent (the browser computes none)."""
+    nxt = info["next_captain"]
+    assert nxt == next_captain(table) and nxt in info["order"]
+    if table.phase is TablePhase.MATCH:
+        order, i = info["order"], info["order"].index(info["captain"])
+        ring = order[i + 1 :] + order[: i + 1]  # the others in turn, the captain last
+        present = [m for m in ring if m not in info["absent"]]
+        assert nxt == (present[0] if present else ring[0])
 
 
 @settings(max_examples=12, deadline=None)
@@ -128,6 +143,7 @@ def test_the_json_of_each_role() -> None:
         "box": 3,
         "order": [0, 1, 2],
         "captain": 0,
+        "next_captain": 1,
         "captains": [0],
         "absent": [],
         "ledger": [0, 0, 0, 0],

@@ -126,3 +126,36 @@ def test_pages_without_a_client_say_so() -> None:
     with client() as c:
         assert c.get("/").status_code == 404
         assert c.get("/r/abc").status_code == 404
+
+
+def test_bodies_with_unknown_fields_are_refused_and_the_fields_named() -> None:
+    with client() as c:
+        token = identity(c)
+        three = ["me", "friend", "friend"]
+        opened = c.post("/api/chouette", json={"seats": three}, headers=auth(token))
+        chouette = opened.json()["room"]
+        asks = [
+            ("POST", "/api/rooms", {"kind": "room", "colour": "red", "adds": 1}),
+            ("PUT", "/api/me", {"name": "Ann", "colour": "red", "adds": 1}),
+            ("POST", "/api/quick", {"colour": "red", "adds": 1}),
+            ("POST", "/api/chouette", {"seats": three, "colour": "red", "adds": 1}),
+            ("POST", f"/api/chouette/{chouette}/join", {"name": "Bob", "colour": "red", "adds": 1}),
+        ]
+        for method, path, body in asks:
+            r = c.request(method, path, json=body, headers=auth(identity(c)))
+            assert r.status_code == 400, (path, r.text)
+            error = r.json()["error"]
+            assert error == {"code": "bad_request", "message": "unknown field(s): adds, colour"}
+
+
+def test_a_computer_seat_is_named_after_its_level_in_either_kind_of_room() -> None:
+    with client() as c:
+        token = identity(c)
+        solo = create(c, token, kind="solo", opponent="bot:strong")
+        assert c.get(f"/api/rooms/{solo}").json()["seats"]["two"]["name"] == "Strong"
+        stick = create(c, token, kind="solo", opponent="bot:random")  # a measuring stick
+        assert c.get(f"/api/rooms/{stick}").json()["seats"]["two"]["name"] == "random"
+        seats = ["me", "bot:expert", "bot:random"]
+        r = c.post("/api/chouette", json={"seats": seats}, headers=auth(token))
+        info = c.get(f"/api/chouette/{r.json()['room']}").json()
+        assert [s["name"] for s in info["seats"][1:]] == ["Expert", "random"]

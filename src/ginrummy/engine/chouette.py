@@ -249,7 +249,7 @@ def _play(table: ChouetteTable, action: Action) -> ChouetteTable:
     if played.rounds[-1].result.winner is BOX:
         # The captain lost the round: the next team member in the order takes over.
         # A void round (no winner) and a round the captain won keep the captain (§8).
-        captain = _next_captain(table.order, captain, table.absent)
+        captain = next_captain(table)
     return _copy(table, match=played, captain=captain)
 
 
@@ -317,17 +317,30 @@ def _settle(table: ChouetteTable) -> ChouetteTable:
     )
 
 
-def _next_match(table: ChouetteTable, event: NextMatch) -> ChouetteTable:
-    if table.phase is not TablePhase.SETTLED:
-        raise IllegalActionError(event, table.phase.value, "the match is not over")
+def next_captain(table: ChouetteTable) -> int:
+    """Who is captain next (§8.1). While a match is played: the team member who takes
+    over when the captain loses a round, the next present one in the cyclic order (the
+    captain if nobody else is here); once the match is settled: the first opponent of
+    the next match."""
+    if table.phase is TablePhase.MATCH:
+        return _next_captain(table.order, table.captain, table.absent)
+    return _next_sides(table)[2]
+
+
+def _next_sides(table: ChouetteTable) -> tuple[int, tuple[int, ...], int]:
+    """The next match's box, team order and first captain, after a settled match."""
     assert table.match.result is not None  # settled
     # The side that reaches the target (or wins a forfeit) always won the last round.
     if table.match.result.winner is BOX:
-        box, order = table.box, table.order
-        first = _sat_out_longest(table)
-    else:
-        box, order = table.captain, _order_after_box_lost(table)
-        first = order[0]
+        return table.box, table.order, _sat_out_longest(table)
+    order = _order_after_box_lost(table)
+    return table.captain, order, order[0]
+
+
+def _next_match(table: ChouetteTable, event: NextMatch) -> ChouetteTable:
+    if table.phase is not TablePhase.SETTLED:
+        raise IllegalActionError(event, table.phase.value, "the match is not over")
+    box, order, first = _next_sides(table)
     return _copy(
         table,
         phase=TablePhase.MATCH,

@@ -22,6 +22,7 @@ from ginrummy.engine.chouette import (
     Settlement,
     TablePhase,
     check_position,
+    next_captain,
 )
 from ginrummy.engine.views import SeatView, SpectatorView, view_for_seat, view_for_spectator
 
@@ -43,6 +44,7 @@ class ChouetteInfo:
     box: int
     order: tuple[int, ...]  # the team in captain order
     captain: int
+    next_captain: int  # who is captain next (``chouette.next_captain``)
     captains: tuple[int, ...]  # the captain of each round dealt in this match
     absent: frozenset[int]
     ledger: tuple[int, ...]
@@ -80,6 +82,7 @@ def _info(table: ChouetteTable) -> ChouetteInfo:
         box=table.box,
         order=table.order,
         captain=table.captain,
+        next_captain=next_captain(table),
         captains=table.captains,
         absent=table.absent,
         ledger=table.ledger,

@@ -8,6 +8,7 @@ from ginrummy.protocol.chouette import (
     encode_chouette_spectator_view,
     encode_player_view,
     encode_settlement,
+    encode_view_text,
 )
 from ginrummy.protocol.codec import (
     MAX_FRAME_BYTES,
@@ -23,6 +24,8 @@ from ginrummy.protocol.codec import (
     encode_seat_view,
     encode_spectator_view,
     encode_view_frame,
+    joined_view,
+    with_json,
 )
 from ginrummy.protocol.wire import WireError, parse_json, to_json
 
@@ -45,6 +48,9 @@ __all__ = [
     "encode_settlement",
     "encode_spectator_view",
     "encode_view_frame",
+    "encode_view_text",
+    "joined_view",
     "parse_json",
     "to_json",
+    "with_json",
 ]

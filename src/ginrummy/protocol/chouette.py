@@ -6,7 +6,8 @@ the table's public facts::
 
     {"position": 2, "role": "partner",
      "chouette": {"players": 4, "drawn": ["7h", ...], "phase": "match", "number": 1,
-                  "box": 3, "order": [1, 0, 2], "captain": 1, "captains": [1],
+                  "box": 3, "order": [1, 0, 2], "captain": 1, "next_captain": 0,
+                  "captains": [1],
                   "absent": [], "ledger": [0, 0, 0, 0], "settlements": [],
                   "turn": 1, "seats": {"box": "one", "team": "two"}},
      "view": {...the seat view...},
@@ -19,6 +20,7 @@ captain's hand and nothing else hidden, a spectator no hidden card at all.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ginrummy.engine.chouette import BOX, TEAM, Settlement
@@ -28,6 +30,7 @@ from ginrummy.protocol.codec import (
     encode_seat_view,
     encode_spectator_view,
 )
+from ginrummy.protocol.wire import to_json
 
 SEATS = {"box": BOX.label, "team": TEAM.label}
 """The match seat of each side: the box plays seat one, the team (its captain) seat two."""
@@ -55,6 +58,7 @@ def encode_chouette_info(info: ChouetteInfo) -> dict[str, Any]:
         "box": info.box,
         "order": list(info.order),
         "captain": info.captain,
+        "next_captain": info.next_captain,
         "captains": list(info.captains),
         "absent": sorted(info.absent),
         "ledger": list(info.ledger),
@@ -85,3 +89,15 @@ def encode_chouette_spectator_view(view: ChouetteSpectatorView) -> dict[str, Any
         "view": encode_spectator_view(view.match),
         "advice": [],
     }
+
+
+def encode_view_text(
+    position: int | None, role: str | None, info: str, seat: str, advice: Sequence[str]
+) -> str:
+    """``encode_player_view``'s (or the spectator's) JSON text from parts encoded once
+    and shared by every socket of a version: ``info`` is ``encode_chouette_info``'s
+    text, ``seat`` the seat view's (``codec.joined_view``); neither is decoded again."""
+    if not info.startswith("{") or not seat.startswith("{"):
+        raise ValueError("a chouette view needs the table's facts and a seat view as objects")
+    head = to_json({"position": position, "role": role})[:-1]
+    return f'{head},"chouette":{info},"view":{seat},"advice":{to_json(list(advice))}}}'

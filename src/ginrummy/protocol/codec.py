@@ -191,10 +191,24 @@ def encode_spectator_view(view: SpectatorView) -> dict[str, Any]:
 def encode_view_frame(message: Mapping[str, Any], own: Mapping[str, Any], public: str) -> str:
     """``message`` with ``"view"``: the viewer's ``own`` part joined to the shared
     ``public`` JSON text (from ``encode_public_view``) without decoding it again."""
-    head, own_text = to_json(message), to_json(own)
-    if not message or not own or not public.startswith("{"):
+    if not message:
         raise ValueError("a view frame needs a message, an own part and a public object")
-    return f'{head[:-1]},"view":{own_text[:-1]},{public[1:]}}}'
+    return with_json(message, "view", joined_view(own, public))
+
+
+def joined_view(own: Mapping[str, Any], public: str) -> str:
+    """A seat view as JSON text: the viewer's ``own`` part (``encode_own_view``) joined
+    to the shared ``public`` JSON text (``encode_public_view``), which is not decoded."""
+    if not own or not public.startswith("{"):
+        raise ValueError("a view frame needs a message, an own part and a public object")
+    return f"{to_json(own)[:-1]},{public[1:]}"
+
+
+def with_json(message: Mapping[str, Any], key: str, text: str) -> str:
+    """``message`` as JSON text with one more field ``key`` whose value is JSON ``text``
+    already encoded (a part shared by many frames)."""
+    head = to_json(message)
+    return f"{head[:-1]}{',' if message else ''}{to_json(key)}:{text}}}"
 
 
 def decode_action(obj: object) -> Action:

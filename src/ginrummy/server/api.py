@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping, Set
 from typing import Any
 
 from starlette.requests import Request
@@ -15,7 +16,7 @@ from ginrummy.server import players as players_
 from ginrummy.server.chouette import ChouetteRoom
 from ginrummy.server.chouette import presenter as chouette_presenter
 from ginrummy.server.clock import ManualClock
-from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, levels
+from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, level_name, levels
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.ratelimit import RateLimited, client_address, of_app
 from ginrummy.server.responses import JSONResponse
@@ -202,9 +203,7 @@ async def rename(request: Request) -> JSONResponse:
     identity = await _identity(request)
     assert identity is not None
     data = await _body(request)
-    unknown = sorted(set(data) - {"name"})
-    if unknown:
-        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    _only(data, {"name"})
     try:
         name = players_.valid_name(data.get("name"))
     except players_.BadName as exc:
@@ -237,9 +236,7 @@ async def quick_enter(request: Request) -> JSONResponse:
     identity = await _identity(request)
     assert identity is not None
     data = await _body(request)
-    unknown = sorted(set(data) - {"preset", "target_score", "timer"})
-    if unknown:
-        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    _only(data, {"preset", "target_score", "timer"})
     rules = _with_timer(_rules(data), data, 30)
     player = await _rooms(request).player(identity)
     return JSONResponse(await _quick(request).enter(identity, player, rules))
@@ -304,9 +301,7 @@ async def create_room(request: Request) -> JSONResponse:
     kind = data.get("kind", "solo")
     if kind not in ("solo", "room"):
         raise ApiError("bad_request", "kind must be 'solo' or 'room'")
-    unknown = sorted(set(data) - CREATE_FIELDS)
-    if unknown:
-        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    _only(data, CREATE_FIELDS)
     bot = _opponent(data, kind)
     visibility = data.get("visibility", "private")
     if visibility not in ("private", "public"):
@@ -320,7 +315,7 @@ async def create_room(request: Request) -> JSONResponse:
     rated = _flag(data, "rated", public and bot is None)
     if rated and not (public and bot is None and kind == "room"):
         raise ApiError("bad_request", "only public tables between two people can be rated")
-    bot_name = next((lv.en for lv in levels() if lv.key == bot), bot or "")
+    bot_name = "" if bot is None else level_name(bot)
     room = await _rooms(request).create(
         kind=kind,
         rules=rules,
@@ -349,6 +344,13 @@ CREATE_FIELDS = {
     "timer",
     "spectator_chat",
 }
+
+
+def _only(data: Mapping[str, Any], fields: Set[str]) -> None:
+    """Refuse a body with a field not in ``fields`` (``bad_request``, naming them)."""
+    unknown = sorted(set(data) - fields)
+    if unknown:
+        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
 
 
 def _flag(data: dict[str, Any], field: str, default: bool) -> bool:
@@ -471,7 +473,7 @@ def _guard(endpoint: Any) -> Any:
 # Shared with the other route modules (server/tournaments/api.py).
 guard, caller_identity, json_body = _guard, _identity, _body
 # Shared with the chouette rooms' routes (server/chouette/api.py).
-rules_of, with_timer, seat_name, flag = _rules, _with_timer, _name, _flag
+rules_of, with_timer, seat_name, flag, only_fields = _rules, _with_timer, _name, _flag, _only
 
 
 routes = [

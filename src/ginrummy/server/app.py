@@ -16,8 +16,8 @@ from starlette.routing import Route, WebSocketRoute
 
 from ginrummy.server import api, health
 from ginrummy.server.chouette import KIND as CHOUETTE
+from ginrummy.server.chouette import REBUILD as REBUILD_CHOUETTE
 from ginrummy.server.chouette import api as chouette_api
-from ginrummy.server.chouette import load_room as load_chouette
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
@@ -81,7 +81,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         await store.open()
         bus = open_bus(settings.bus_url)
         rooms = _room_manager(settings, store, bus)
-        rooms.loaders[CHOUETTE] = load_chouette  # chouette rooms replay their own log
+        rooms.kinds[CHOUETTE] = REBUILD_CHOUETTE  # chouette rooms replay their own log
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
         app.state.tournaments = TournamentService(

@@ -35,6 +35,12 @@ def levels() -> tuple[Level, ...]:
     )
 
 
+def level_name(key: str) -> str:
+    """The English name of level ``key`` (a computer seat's name); the key itself for a
+    level not offered (a measuring stick such as ``random``)."""
+    return next((lv.en for lv in levels() if lv.key == key), key)
+
+
 def level_keys() -> tuple[str, ...]:
     """Every level a computer seat may have (the offered ones and the measuring sticks)."""
     return tuple(LEVELS)

@@ -11,10 +11,11 @@ from ginrummy.engine import Seat
 from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.room import RoomError
 from ginrummy.server.settings import Settings
-from ginrummy.server.store import StoredRoom
+from ginrummy.server.store import Event, StoredRoom
 from ginrummy.server.store.memory import MemoryStore
 
-from ..helpers import client
+from ..chouette_table import open_table
+from ..helpers import auth, client, create, identity
 from .helpers import manager, play_one, two_people, waiting
 
 
@@ -148,3 +149,32 @@ async def test_moves_made_elsewhere_do_not_keep_a_room_loaded_here() -> None:
                 break
         assert room_b.broken and room_a.id not in {r.id for r in b.loaded()}
         assert room_b.current.version > 2  # it did follow A's moves until then
+
+
+@pytest.mark.parametrize("kind", ["room", "chouette"])
+def test_either_kind_is_rebuilt_from_its_log_and_a_damaged_log_is_unavailable(kind: str) -> None:
+    """One rebuild for every kind: the room of its kind, as it was; a log that does not
+    fold answers ``unavailable`` and loads nothing."""
+    with client() as c:
+        if kind == "chouette":
+            room_id, token = open_table(c, ["me", "bot:casual", "bot:casual"])
+            path = f"/api/chouette/{room_id}"
+        else:
+            token = identity(c)
+            room_id = create(c, token, kind="room", opponent="bot:casual")
+            path = f"/api/rooms/{room_id}"
+        rooms = c.app.state.rooms
+        room = c.portal.call(rooms.get_any, room_id)
+        c.portal.call(lambda: rooms.evict(room, "test"))
+        again = c.portal.call(rooms.get_any, room_id)
+        assert type(again) is type(room) and again is not room
+        assert again.current.version >= room.current.version  # computers may play on
+        assert c.get(path, headers=auth(token)).status_code == 200
+        c.portal.call(lambda: rooms.evict(again, "test"))
+        stored = c.portal.call(rooms.store.load_room, room_id)
+        bad = Event(stored.events[-1].seq + 1, "bogus", {})
+        c.portal.call(rooms.store.append_events, room_id, [bad])
+        r = c.get(path, headers=auth(token))
+        assert (r.status_code, r.json()["error"]["code"]) == (503, "unavailable")
+        assert "damaged" in r.json()["error"]["message"]
+        assert room_id not in {r.id for r in rooms.loaded()}

@@ -7,6 +7,6 @@ periods), ``team`` (advice and team chat), ``presenter`` (what a room shows) and
 ``api`` (its HTTP routes).
 """
 
-from ginrummy.server.chouette.room import KIND, ChouetteRoom, load_room, open_room
+from ginrummy.server.chouette.room import KIND, REBUILD, ChouetteRoom, open_room
 
-__all__ = ["KIND", "ChouetteRoom", "load_room", "open_room"]
+__all__ = ["KIND", "REBUILD", "ChouetteRoom", "open_room"]

@@ -16,6 +16,7 @@ from ginrummy.server.api import (
     flag,
     guard,
     json_body,
+    only_fields,
     round_asked,
     rules_of,
     seat_name,
@@ -23,7 +24,7 @@ from ginrummy.server.api import (
 )
 from ginrummy.server.chouette import presenter
 from ginrummy.server.chouette.room import KIND, ChouetteRoom, open_room
-from ginrummy.server.computer import level_keys, levels
+from ginrummy.server.computer import level_keys, level_name
 from ginrummy.server.ratelimit import client_address, of_app
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.room import RoomManager
@@ -68,23 +69,20 @@ async def create(request: Request) -> JSONResponse:
     identity = await caller_identity(request)
     assert identity is not None
     data = await json_body(request)
-    unknown = sorted(set(data) - CREATE_FIELDS)
-    if unknown:
-        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    only_fields(data, CREATE_FIELDS)
     plan = seat_plan(data.get("seats"))
     rules = with_timer(rules_of(data), data, None)
     rooms = _rooms(request)
     player = await rooms.player(identity)
-    names = {lv.key: lv.en for lv in levels()}
     seats = {0: SeatInfo(seat_name(data, player.name), identity, None)}
     for position, level in plan.items():
         if level is not None:
-            seats[position] = SeatInfo(names.get(level, level), None, level)
+            seats[position] = SeatInfo(level_name(level), None, level)
     options = {"spectators": flag(data, "spectators", True), "visibility": "private"}
     row = RoomRow(new_room_id(), KIND, rules.to_dict(), rooms.clock.now(), options)
     room, _ = await open_room(rooms.ctx, row, seats, len(plan) + 1)
     rooms.adopt(room)
-    await room.started()
+    await room.loaded()
     log.info("room %s created: chouette of %d, rules %s", room.id, room.players, rules.name)
     body = {"room": room.id, "position": 0, "invite_path": presenter.invite_path(room.id)}
     return JSONResponse(body, status_code=201)
@@ -109,9 +107,7 @@ async def join(request: Request) -> JSONResponse:
     assert identity is not None
     room = await _room(request)
     data: dict[str, Any] = await json_body(request)
-    unknown = sorted(set(data) - {"name"})
-    if unknown:
-        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    only_fields(data, {"name"})
     player = await _rooms(request).player(identity)
     position = await room.join(identity, seat_name(data, player.name), player)
     return JSONResponse({"room": room.id, "position": position})

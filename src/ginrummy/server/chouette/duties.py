@@ -20,6 +20,7 @@ from ginrummy.engine.chouette import TablePhase, position_of, seat_of
 from ginrummy.server.room.context import RoomContext
 from ginrummy.server.room.duties import DutiesBase
 from ginrummy.server.room.errors import RoomError
+from ginrummy.server.room.seats import SeatInfo
 
 if TYPE_CHECKING:
     from ginrummy.server.chouette.room import ChouetteRoom
@@ -38,11 +39,8 @@ class ChouetteDuties(DutiesBase):
         """After a change: the clock of the person to move, the grace periods, the
         computer's move, and a deal or match that waits for nobody."""
         room = self._room
-        table = room.current.table
-        turn = None if table is None or room.broken else table.turn
-        seat = None
-        if table is not None and turn is not None and room.person(turn):
-            seat = seat_of(table, turn)
+        mover = self._mover()
+        seat = None if mover is None or mover[1].bot is not None else mover[0]  # a person's
         decision = None if seat is None else room.current.decision
         if decision is not None and decision == self._decision and remaining_ms is None:
             # A partner left or came back meanwhile: the same decision keeps its time.
@@ -72,18 +70,24 @@ class ChouetteDuties(DutiesBase):
         if self.graces.update(absent, room.presence.settled):
             self.lease.want()
 
-    def bot_to_move(self) -> tuple[Seat, str | None] | None:
-        """The match seat of the computer to move and its level, if a computer moves."""
+    def _mover(self) -> tuple[Seat, SeatInfo] | None:
+        """The match seat to move now and who holds it; None between rounds and
+        matches, at a table not full yet, or in a broken room."""
         room = self._room
         table = room.current.table
         turn = None if table is None or room.broken else table.turn
         if table is None or turn is None or not room.full:
             return None
         info = room.seats.get(turn)
-        if info is None or info.bot is None:
-            return None
         seat = seat_of(table, turn)
-        return None if seat is None else (seat, info.bot)
+        return None if info is None or seat is None else (seat, info)
+
+    def bot_to_move(self) -> tuple[Seat, str | None] | None:
+        """The match seat of the computer to move and its level, if a computer moves."""
+        mover = self._mover()
+        if mover is None or mover[1].bot is None:
+            return None
+        return mover[0], mover[1].bot
 
     def work_due(self) -> bool:
         if self._room.broken:

@@ -34,6 +34,9 @@ class Snap:
     # The current match's fair blocks, one per deal (round n's is fair[n - 1]); they hold
     # the server seed: the presenter shows a round's block only once the round is over.
     fair: tuple[FairBlock | None, ...] = ()
+    # The table's events that moved the game on, counted as they are folded (a partner
+    # leaving or coming back does not): ``decision`` reads it without a rescan.
+    moving: int = 0
 
     @property
     def match(self) -> MatchState | None:
@@ -42,12 +45,9 @@ class Snap:
 
     @property
     def decision(self) -> tuple[int, int] | None:
-        """Which decision the table waits for: the match, and its count of the events
-        that move the game on (a partner leaving or coming back does not)."""
-        if self.table is None:
-            return None
-        moving = sum(1 for e in self.table.events if not isinstance(e, Leave | Return))
-        return (self.table.number, moving)
+        """Which decision the table waits for: the match, and the count of the table's
+        events that move the game on (a partner leaving or coming back does not)."""
+        return None if self.table is None else (self.table.number, self.moving)
 
 
 def fold(snap: Snap, event: Event) -> Snap:
@@ -61,13 +61,15 @@ def fold(snap: Snap, event: Event) -> Snap:
     if table is None:
         raise GinRummyError(f"event {event.seq} ({event.kind}) before the table was set up")
     if event.kind in TABLE_KINDS:
-        moved = apply(table, parse_event(str(p["event"])))
+        happened = parse_event(str(p["event"]))
+        moves = not isinstance(happened, Leave | Return)  # else the decision stays
+        after = replace(after, table=apply(table, happened), moving=snap.moving + moves)
         if event.kind == "deal":
             block = FairBlock.from_dict(p["fair"]) if "fair" in p else None
-            return replace(after, table=moved, ready=frozenset(), fair=(*snap.fair, block))
+            return replace(after, ready=frozenset(), fair=(*snap.fair, block))
         if event.kind == "next_match":
-            return replace(after, table=moved, ready=frozenset(), wishes=frozenset(), fair=())
-        return replace(after, table=moved)
+            return replace(after, ready=frozenset(), wishes=frozenset(), fair=())
+        return after
     position = int(p["position"])
     if event.kind == "seat":  # a seat taken: the seats themselves are the store's
         return after

@@ -39,7 +39,7 @@ from ginrummy.server.chouette.log import Snap, fold
 from ginrummy.server.room import fair
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.master import Builder
-from ginrummy.server.room.seats import SeatInfo
+from ginrummy.server.room.seats import SeatInfo, is_person
 from ginrummy.server.store import Event
 
 
@@ -61,8 +61,7 @@ class Board:
         return len(self.seats) == self.table.players
 
     def person(self, position: int) -> bool:
-        info = self.seats.get(position)
-        return info is not None and info.bot is None
+        return is_person(self.seats, position)
 
 
 @dataclass(frozen=True, slots=True)

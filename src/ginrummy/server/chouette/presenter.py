@@ -1,15 +1,29 @@
 """What a chouette room shows (docs/protocol.md, "Chouette rooms"): room info, the
-players, the view frames. Reads the room's public surface; builds JSON-ready values."""
+players, the view frames. Reads the room's public surface; builds JSON-ready values.
+
+The parts of a version's view frames that are the same for every socket (the table's
+public facts, the public part of the seat view, the last public move) are encoded once
+per version (``SharedViews``), and a seat's own part once per match seat: the box's,
+and the captain's, which every partner watches."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ginrummy.engine.chouette import BOX, TEAM
+from ginrummy.engine import Seat
+from ginrummy.engine.chouette import BOX, TEAM, ChouetteTable, check_position, seat_of
 from ginrummy.engine.chouette_views import view_for_player, view_for_table_spectator
 from ginrummy.engine.record import record_of, round_record_dict
-from ginrummy.protocol.chouette import encode_chouette_spectator_view, encode_player_view
+from ginrummy.protocol import (
+    encode_chouette_info,
+    encode_own_view,
+    encode_public_view,
+    encode_view_text,
+    joined_view,
+    to_json,
+    with_json,
+)
 from ginrummy.server.chouette.log import Snap
 from ginrummy.server.room import fair
 from ginrummy.server.room.errors import RoomError
@@ -89,13 +103,59 @@ def players(room: ChouetteRoom, snap: Snap) -> list[dict[str, Any] | None]:
     return out
 
 
-def view(snap: Snap, position: int | None) -> dict[str, Any]:
-    """The encoded chouette view of ``position`` (a spectator's for None)."""
-    table = snap.table
-    assert table is not None, "a chouette room's log starts with its table"
-    if position is None:
-        return encode_chouette_spectator_view(view_for_table_spectator(table))
-    return encode_player_view(view_for_player(table, position))
+class VersionViews:
+    """The chouette views of one table for every socket: what all share is encoded once
+    (the spectator's view: no hidden card), the own part of each match seat once."""
+
+    def __init__(self, table: ChouetteTable) -> None:
+        self._table = table
+        spectator = view_for_table_spectator(table)
+        self.info = to_json(encode_chouette_info(spectator.chouette))
+        self.public = to_json(encode_public_view(spectator.match))
+        moves = spectator.match.moves
+        self.last_move = None if not moves else str(moves[-1])  # a knock without its card
+        # By match seat (None: a partner, who watches the captain's): role, seat view, advice.
+        self._own: dict[Seat | None, tuple[str, str, list[str]]] = {}
+        self._watching: str | None = None
+
+    def text(self, position: int | None) -> str:
+        """The encoded chouette view of ``position`` (a spectator's for None), as JSON."""
+        if position is None:
+            if self._watching is None:
+                seat = joined_view(encode_own_view(None), self.public)
+                self._watching = encode_view_text(None, None, self.info, seat, ())
+            return self._watching
+        check_position(self._table, position)
+        key = seat_of(self._table, position)  # partners' views differ in their position only
+        own = self._own.get(key)
+        if own is None:
+            v = view_for_player(self._table, position)
+            seat = joined_view(encode_own_view(v.seat), self.public)
+            own = self._own[key] = (v.role.value, seat, [str(a) for a in v.advice])
+        role, seat, advice = own
+        return encode_view_text(position, role, self.info, seat, advice)
+
+
+class SharedViews:
+    """A room's ``VersionViews`` of its latest few snapshots (a socket a notice behind
+    renders the version it is told)."""
+
+    KEEP = 4
+
+    def __init__(self) -> None:
+        self._by_version: dict[int, tuple[Snap, VersionViews]] = {}
+
+    def of(self, snap: Snap) -> VersionViews:
+        kept = self._by_version.get(snap.version)
+        if kept is not None and kept[0] is snap:
+            return kept[1]
+        table = snap.table
+        assert table is not None, "a chouette room's log starts with its table"
+        views = VersionViews(table)
+        self._by_version[snap.version] = (snap, views)
+        while len(self._by_version) > self.KEEP:
+            del self._by_version[min(self._by_version)]
+        return views
 
 
 def fair_frame(snap: Snap, position: int | None) -> dict[str, Any] | None:
@@ -113,17 +173,18 @@ def fair_frame(snap: Snap, position: int | None) -> dict[str, Any] | None:
     return fair.frame(None, block, over, None if position is None else seat)
 
 
-def view_message(room: ChouetteRoom, snap: Snap, position: int | None) -> dict[str, Any]:
-    """The ``view`` frame of ``snap`` for one socket."""
-    return {
+def view_message(room: ChouetteRoom, snap: Snap, position: int | None) -> str:
+    """The ``view`` frame of ``snap`` for one socket, as JSON text: the view from the
+    parts the room encoded once for the version."""
+    message = {
         "type": "view",
         "version": snap.version,
         "fair": fair_frame(snap, position),
-        "view": view(snap, position),
         "players": players(room, snap),
         "timer": room.timer(snap),
         "watchers": room.watching,
     }
+    return with_json(message, "view", room.views.of(snap).text(position))
 
 
 def round_record(room: ChouetteRoom, number: int) -> dict[str, Any]:
@@ -140,10 +201,6 @@ def round_record(room: ChouetteRoom, number: int) -> dict[str, Any]:
     return round_record_dict(match.rules, replace(rnd, fair=snap.fair[number - 1]))
 
 
-def public_action(snap: Snap) -> str | None:
+def public_action(room: ChouetteRoom, snap: Snap) -> str | None:
     """The last move as the public move list shows it (a knock without its card)."""
-    table = snap.table
-    if table is None:
-        return None
-    moves = view_for_table_spectator(table).match.moves
-    return str(moves[-1]) if moves else None
+    return None if snap.table is None else room.views.of(snap).last_move

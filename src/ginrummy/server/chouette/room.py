@@ -20,17 +20,17 @@ from ginrummy.engine import ForfeitReason, Rules
 from ginrummy.engine.chouette import MAX_PLAYERS, TablePhase, draw_seat_cards
 from ginrummy.engine.chouette_record import ChouetteRecord, record_of_table
 from ginrummy.engine.chouette_views import view_for_player
-from ginrummy.server.chouette import master
+from ginrummy.server.chouette import master, presenter
 from ginrummy.server.chouette.duties import ChouetteDuties
 from ginrummy.server.chouette.log import Snap, fold_all, replay
 from ginrummy.server.chouette.master import Board, Change
 from ginrummy.server.chouette.team import TeamChat, advice_notice, for_team
 from ginrummy.server.computer import computer_move
 from ginrummy.server.room.base import RoomBase
-from ginrummy.server.room.context import RoomContext
+from ginrummy.server.room.context import Rebuild, RoomContext
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.log import REPLAY_ERRORS, History
-from ginrummy.server.room.seats import SeatInfo
+from ginrummy.server.room.seats import SeatInfo, seat_of
 from ginrummy.server.store import (
     Player,
     RoomRow,
@@ -51,8 +51,8 @@ def seats_by_position(rows: Sequence[SeatRow]) -> dict[int, SeatInfo]:
 
 
 class ChouetteRoom(RoomBase[ChouetteDuties]):
-    """The master of one chouette room. Create with ``open_room``, load with
-    ``load_room`` (the registry's loader for rooms of kind ``chouette``)."""
+    """The master of one chouette room. Create with ``open_room``; the registry
+    rebuilds one from its log with ``REBUILD`` (its way for rooms of kind ``chouette``)."""
 
     def __init__(
         self,
@@ -68,6 +68,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         self.seats: dict[int, SeatInfo] = dict(seats)
         self.player_of: dict[int, Player] = {}
         self.history: History[Snap] = History(snap)
+        self.views = presenter.SharedViews()  # the view frames' parts, once per version
         self.team_chat = TeamChat(self.id, ctx.store, ctx.clock)
         self.duties = ChouetteDuties(self, ctx)
 
@@ -83,7 +84,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
 
     @property
     def full(self) -> bool:
-        return len(self.seats) == self.players
+        return self.board.full
 
     @property
     def status(self) -> str:
@@ -93,13 +94,10 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         return "settled" if table is not None and table.phase is TablePhase.SETTLED else "playing"
 
     def position_of(self, identity_hash: str | None) -> int | None:
-        if identity_hash is None:
-            return None
-        return next((p for p, i in self.seats.items() if i.identity_hash == identity_hash), None)
+        return seat_of(self.seats, identity_hash)
 
     def person(self, position: int) -> bool:
-        info = self.seats.get(position)
-        return info is not None and info.bot is None
+        return self.board.person(position)
 
     def people(self) -> list[int]:
         return [p for p, i in sorted(self.seats.items()) if i.bot is None]
@@ -293,7 +291,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
 
     # --- life ---------------------------------------------------------------------------
 
-    async def started(self, remaining_ms: int | None = None) -> None:
+    async def loaded(self, remaining_ms: int | None = None) -> None:
         """Created or rebuilt: run the clocks (the move timer with the time it had left
         when the server stopped), the computer and the deals that wait for nobody;
         follow what other instances write and who is connected there."""
@@ -346,17 +344,10 @@ async def open_room(
     return room, change
 
 
-async def load_room(ctx: RoomContext, stored: StoredRoom, settle_s: float) -> ChouetteRoom:
-    """The registry's loader: the room rebuilt from its log."""
-    try:
-        snap = replay(stored.events)
-    except REPLAY_ERRORS as exc:
-        log.error("room %s: the event log does not replay: %s", stored.room.id, exc)
-        raise RoomError("unavailable", "this room's record is damaged") from None
-    room = ChouetteRoom(ctx, stored.room, seats_by_position(stored.seats), snap, settle_s)
-    await room.load_players()
-    clock = stored.clock
-    left = clock.remaining_ms if clock is not None and clock.version == snap.version else None
-    await room.started(left)
-    log.info("room %s: chouette rebuilt from %d events", room.id, len(stored.events))
-    return room
+REBUILD: Rebuild[Snap] = Rebuild(
+    replay,
+    lambda ctx, stored, snap, settle: ChouetteRoom(
+        ctx, stored.room, seats_by_position(stored.seats), snap, settle
+    ),
+)
+"""How the registry rebuilds a chouette room from its log (``RoomManager.kinds``)."""

@@ -1,26 +1,19 @@
 """What the team says to itself: team chat and advice (docs/protocol.md, "Chouette
 rooms"). Neither is game state: advice is told once, for the decision it was given on;
-the team chat of each match is kept in the store's chat (the last ``TEAM_HISTORY`` lines,
+the team chat of each match is kept in the store's chat (the last ``CHAT_HISTORY`` lines,
 channel ``team:<match>``) for a team member who reloads. Both travel on the room's topic
 as notices that only the team's sockets forward (``ginrummy.server.sockets.chouette``).
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
-from ginrummy.server import players as players_
 from ginrummy.server.clock import Clock
-from ginrummy.server.room.chat import chat_message, checked_chat
-from ginrummy.server.room.errors import RoomError
-from ginrummy.server.store import Chat, ChatLine, Player, StoreError
+from ginrummy.server.room.chat import ChatLog
+from ginrummy.server.store import Chat, Player
 
-log = logging.getLogger("ginrummy.server.chouette")
-
-TEAM_HISTORY = 50
 TEAM_NOTICES = ("advice", "team_chat")
 """Notice kinds for the team's sockets only: never the box's, never a spectator's."""
 
@@ -58,34 +51,19 @@ def team_channel(match: int) -> str:
 
 
 class TeamChat:
-    """The team's messages, by match: written to the store's chat (the channel
-    ``team:<match>``) before they are told, so a reload, a restart or a socket on another
-    instance reads the same history; numbered with the room's chat."""
+    """The team's messages, by match: the room's chat lines (``ChatLog``) in the channel
+    ``team:<match>``, written to the store before they are told, so a reload, a restart
+    or a socket on another instance reads the same history; numbered with the room's chat."""
 
     def __init__(self, room_id: str, store: Chat, clock: Clock) -> None:
-        self._room_id = room_id
-        self._store = store
-        self._clock = clock
+        self._log = ChatLog(room_id, store, clock)
 
     async def message(
         self, match: int, position: int, player: Player, text: str | None, phrase: str | None
     ) -> dict[str, Any]:
         """A checked team message (the ``chat`` rules and limits), kept for ``match``."""
-        text, phrase = checked_chat(text, phrase)
-        now = round(self._clock.now(), 3)
-        line = ChatLine(0, now, str(position), player.id, players_.tag(player), text, phrase)
-        try:
-            seq = await self._store.add_chat(self._room_id, line, TEAM_HISTORY, team_channel(match))
-        except StoreError as exc:
-            log.error("room %s: a team message was not saved: %s", self._room_id, exc)
-            raise RoomError("unavailable", "the message could not be sent; try again") from exc
-        return chat_message(replace(line, seq=seq))
+        return await self._log.add(str(position), player, text, phrase, team_channel(match))
 
     async def history(self, match: int) -> list[dict[str, Any]]:
         """The last messages of ``match``'s team, oldest first, said through any instance."""
-        try:
-            lines = await self._store.recent_chat(self._room_id, TEAM_HISTORY, team_channel(match))
-        except StoreError as exc:
-            log.error("room %s: cannot read the team chat: %s", self._room_id, exc)
-            raise RoomError("unavailable", "the team chat cannot be read right now") from exc
-        return [chat_message(line) for line in lines]
+        return await self._log.history(team_channel(match))

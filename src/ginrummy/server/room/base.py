@@ -183,6 +183,15 @@ class RoomBase(Generic[D]):
         """Fold what ``stored`` holds beyond the current snapshot, and settle it."""
         raise NotImplementedError
 
+    async def load_players(self) -> None:
+        """Read the seated people's players from the store."""
+        raise NotImplementedError
+
+    async def loaded(self, remaining_ms: int | None) -> None:
+        """Rebuilt from the log (or new): follow the room, run its clocks (the move
+        timer with the time it had left when the server stopped)."""
+        raise NotImplementedError
+
     def damaged(self, exc: Exception) -> NoReturn:
         """Events written elsewhere do not replay: forget the room (rebuilt on demand)."""
         log.error("room %s: events written elsewhere do not replay: %s", self.id, exc)

@@ -1,5 +1,6 @@
 """A room's chat: validated plain text or a stock phrase, written to the store before
-it is told to every socket of the room (on any instance)."""
+it is told to every socket of the room (on any instance). ``ChatLog`` is the writing
+and reading by channel, which a chouette team's chat shares (``server/chouette/team.py``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from ginrummy.server.clock import Clock
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.presence import key_label
-from ginrummy.server.store import ChatLine, Player, Store, StoreError
+from ginrummy.server.store import ROOM_CHAT, ChatLine, Player, Store, StoreError
+from ginrummy.server.store import Chat as ChatStore
 
 log = logging.getLogger("ginrummy.server.room")
 
@@ -55,16 +57,55 @@ def chat_message(line: ChatLine) -> dict[str, Any]:
     }
 
 
+class ChatLog:
+    """A room's chat lines in the store, by channel (``ROOM_CHAT``, or a chouette team's
+    ``team:<match>``): a checked line is written before it is told, so a reload, a
+    restart or a socket on another instance reads the same history; the newest
+    ``CHAT_HISTORY`` lines of a channel are kept."""
+
+    def __init__(self, room_id: str, store: ChatStore, clock: Clock) -> None:
+        self._room_id = room_id
+        self._store = store
+        self._clock = clock
+
+    async def add(
+        self,
+        seat: str | None,
+        player: Player,
+        text: str | None,
+        phrase: str | None,
+        channel: str = ROOM_CHAT,
+    ) -> dict[str, Any]:
+        """The message written to ``channel`` from ``seat`` (a label; None: a spectator),
+        as ``chat`` carries it; ``bad_chat`` or ``unavailable`` and nothing written."""
+        text, phrase = checked_chat(text, phrase)
+        now = round(self._clock.now(), 3)
+        line = ChatLine(0, now, seat, player.id, players_.tag(player), text, phrase)
+        try:
+            seq = await self._store.add_chat(self._room_id, line, CHAT_HISTORY, channel)
+        except StoreError as exc:
+            log.error("room %s: a chat message was not saved: %s", self._room_id, exc)
+            raise RoomError("unavailable", "the message could not be sent; try again") from exc
+        return chat_message(replace(line, seq=seq))
+
+    async def history(self, channel: str = ROOM_CHAT) -> list[dict[str, Any]]:
+        """The channel's last messages, oldest first, said through any instance."""
+        try:
+            lines = await self._store.recent_chat(self._room_id, CHAT_HISTORY, channel)
+        except StoreError as exc:
+            log.error("room %s: cannot read the chat: %s", self._room_id, exc)
+            raise RoomError("unavailable", "the chat cannot be read right now") from exc
+        return [chat_message(line) for line in lines]
+
+
 class Chat:
     def __init__(
         self, room_id: str, topic: str, store: Store, bus: Bus, clock: Clock, spectators: bool
     ) -> None:
         """``spectators``: spectators may chat too."""
-        self._room_id = room_id
+        self._log = ChatLog(room_id, store, clock)
         self._topic = topic
-        self._store = store
         self._bus = bus
-        self._clock = clock
         self.spectators = spectators
 
     async def say(
@@ -76,24 +117,11 @@ class Chat:
             raise RoomError("chat_closed", "spectators may not chat in this room")
         if player is None:
             raise RoomError("chat_closed", "only players with an identity may chat")
-        text, phrase = checked_chat(text, phrase)
         label = None if seat is None else key_label(seat)
-        now = round(self._clock.now(), 3)
-        line = ChatLine(0, now, label, player.id, players_.tag(player), text, phrase)
         # Write before tell: a socket on any instance reads the history from the store.
-        try:
-            seq = await self._store.add_chat(self._room_id, line, CHAT_HISTORY)
-        except StoreError as exc:
-            log.error("room %s: a chat message was not saved: %s", self._room_id, exc)
-            raise RoomError("unavailable", "the message could not be sent; try again") from exc
-        message = chat_message(replace(line, seq=seq))
+        message = await self._log.add(label, player, text, phrase)
         await self._bus.publish(self._topic, {"kind": "chat", "message": message})
 
     async def history(self) -> list[dict[str, Any]]:
         """The room's last messages, oldest first, said through any instance."""
-        try:
-            lines = await self._store.recent_chat(self._room_id, CHAT_HISTORY)
-        except StoreError as exc:
-            log.error("room %s: cannot read the chat: %s", self._room_id, exc)
-            raise RoomError("unavailable", "the chat cannot be read right now") from exc
-        return [chat_message(line) for line in lines]
+        return await self._log.history()

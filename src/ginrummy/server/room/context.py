@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ginrummy.server.clock import Clock
 from ginrummy.server.pubsub import Bus
+from ginrummy.server.room.log import Versioned
 from ginrummy.server.store import Clock as StoredClock
-from ginrummy.server.store import Player, Store, StoredRoom
+from ginrummy.server.store import Event, Player, Store, StoredRoom
 
 if TYPE_CHECKING:
     from ginrummy.server.room.room import Room
@@ -84,12 +85,28 @@ class Loaded(Protocol):
 
     def clock_left(self) -> StoredClock | None: ...
 
+    async def load_players(self) -> None:
+        """Read the seated people's players from the store."""
+
+    async def loaded(self, remaining_ms: int | None) -> None:
+        """Follow the room and run its clocks (the move timer with ``remaining_ms``)."""
+
     def stop_tasks(self) -> list[asyncio.Task[None]]: ...
 
 
-Loader = Callable[["RoomContext", StoredRoom, float], Awaitable[Loaded]]
-"""Rebuilds a room of one kind from its stored log (``settle``: seconds to listen to
-other instances before any grace period); the registry's ``loaders`` by room kind."""
+S = TypeVar("S", bound=Versioned)
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuild(Generic[S]):
+    """How a room of one kind is rebuilt from its stored log: ``replay`` folds its
+    events to a snapshot (raising one of ``log.REPLAY_ERRORS`` if they do not fold),
+    ``make`` builds the room on it (``settle``: seconds to listen to other instances
+    before any grace period). The registry's ``kinds``, by room kind; the registry
+    does the rest alike for every kind (players, adoption, ``loaded``)."""
+
+    replay: Callable[[Sequence[Event]], S]
+    make: Callable[[RoomContext, StoredRoom, S, float], Loaded]
 
 
 class Owner(Protocol):

@@ -25,20 +25,26 @@ from ginrummy.server.clock import Clock, SystemClock
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.room import master
-from ginrummy.server.room.context import Counters, Loaded, Loader, RoomContext, Tuning
+from ginrummy.server.room.context import Counters, Loaded, Rebuild, RoomContext, Tuning
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.lobby import Lobby
 from ginrummy.server.room.log import REPLAY_ERRORS, Snapshot, replay
 from ginrummy.server.room.presence import PRESENCE_SETTLE
 from ginrummy.server.room.room import Room
 from ginrummy.server.room.seats import SeatInfo, seat_rows, seats_of
-from ginrummy.server.store import Player, RoomRow, Store, StoreError
+from ginrummy.server.store import Player, RoomRow, Store, StoredRoom, StoreError
 from ginrummy.server.tokens import new_room_id
 
 log = logging.getLogger("ginrummy.server.room")
 
 ROOM_IDLE_S = 300.0
 MAX_ROOMS = 5000
+
+TWO_PLAYER: Rebuild[Snapshot] = Rebuild(
+    replay,
+    lambda ctx, stored, snap, settle: Room(ctx, stored.room, seats_of(stored.seats), snap, settle),
+)
+"""How a two-player room is rebuilt: a room of any kind without its own ``kinds`` entry."""
 
 
 class RoomManager:
@@ -78,8 +84,8 @@ class RoomManager:
         self._rooms: dict[str, Loaded] = {}
         self._loading: dict[str, asyncio.Task[Loaded | None]] = {}  # one load per room id
         # How a room of another kind than the two-player ones is rebuilt (by room kind:
-        # "chouette", registered by the app); a two-player room replays here.
-        self.loaders: dict[str, Loader] = {}
+        # "chouette", registered by the app); any other kind is a two-player room.
+        self.kinds: dict[str, Rebuild[Any]] = {}
         self._presence_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
         self.hall = Lobby(self, store, bus, quick_confirm)
@@ -265,22 +271,23 @@ class RoomManager:
             raise RoomError("unavailable", "the room cannot be loaded right now") from exc
         if stored is None:
             return None
-        # Sockets of it may be open on other instances: hear them before any grace.
-        settle = PRESENCE_SETTLE * self.presence_interval
-        loader = self.loaders.get(stored.room.kind)
-        if loader is not None:
-            other = await loader(self.ctx, stored, settle)
-            self.adopt(other)
-            return other
+        return await self._rebuild(stored, self.kinds.get(stored.room.kind, TWO_PLAYER))
+
+    async def _rebuild(self, stored: StoredRoom, kind: Rebuild[Any]) -> Loaded:
+        """The room of ``stored`` replayed from its log, kept and started, whatever its kind."""
+        room_id = stored.room.id
         try:
-            snap = replay(stored.events)
+            snap = kind.replay(stored.events)
         except REPLAY_ERRORS as exc:
             log.error("room %s: the event log does not replay: %s", room_id, exc)
             raise RoomError("unavailable", "this room's record is damaged") from None
-        room = Room(self.ctx, stored.room, seats_of(stored.seats), snap, settle)
+        # Sockets of it may be open on other instances: hear them before any grace.
+        room = kind.make(self.ctx, stored, snap, PRESENCE_SETTLE * self.presence_interval)
         await room.load_players()
         self.adopt(room)
-        log.info("room %s: rebuilt from %d events", room_id, len(stored.events))
+        log.info(
+            "room %s: %s rebuilt from %d events", room_id, stored.room.kind, len(stored.events)
+        )
         clock = stored.clock
         # The timer did not run while the server was down.
         left = clock.remaining_ms if clock is not None and clock.version == snap.version else None

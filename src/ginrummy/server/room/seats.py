@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ginrummy.engine import Seat
 from ginrummy.server.store import SeatRow
@@ -25,7 +26,10 @@ def seat_rows(seats: Mapping[Seat, SeatInfo]) -> list[SeatRow]:
     return [SeatRow(s.label, i.identity_hash, i.name, i.bot) for s, i in seats.items()]
 
 
-def seat_of(seats: Mapping[Seat, SeatInfo], identity_hash: str | None) -> Seat | None:
+K = TypeVar("K", bound=Hashable)  # a two-player room's Seat, a chouette room's position
+
+
+def seat_of(seats: Mapping[K, SeatInfo], identity_hash: str | None) -> K | None:
     """The seat ``identity_hash`` holds, if any."""
     if identity_hash is None:
         return None
@@ -36,7 +40,8 @@ def free_seat(seats: Mapping[Seat, SeatInfo]) -> Seat | None:
     return next((s for s in Seat if s not in seats), None)
 
 
-def is_person(seats: Mapping[Seat, SeatInfo], seat: Seat) -> bool:
+def is_person(seats: Mapping[K, SeatInfo], seat: K) -> bool:
+    """A person (not a computer) holds ``seat``."""
     info = seats.get(seat)
     return info is not None and info.bot is None
 

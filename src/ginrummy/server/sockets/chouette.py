@@ -83,7 +83,7 @@ class ChouetteSocket:
                 self.counted = True
             snap = room.current
             self.sent_version = snap.version
-            first: list[Mapping[str, Any]] = [
+            first: list[Mapping[str, Any] | str] = [
                 {"type": "welcome", "room": presenter.info(room, position), "position": position},
                 presenter.view_message(room, snap, position),
                 {"type": "chat_history", "messages": await room.chat.history()},
@@ -149,7 +149,7 @@ class ChouetteSocket:
             return
         snap = self.room.history.at(version)
         self.sent_version = snap.version
-        action = presenter.public_action(snap) if notice["kind"] == "action" else None
+        action = presenter.public_action(self.room, snap) if notice["kind"] == "action" else None
         event = {
             "type": "event",
             "version": snap.version,

@@ -15,6 +15,7 @@ import { canAdvise, pointCommand, pointText, suggested } from "./chouette/pointi
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").TableState} TableState */
 /** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./chouette/pointing.js").Lit} Lit */
 
 /** @param {State} state */
 function inviteUrl(state) {
@@ -247,13 +248,14 @@ export function renderFelt(state, more = []) {
   const view = state.view;
   const table = view.table;
   const { me, them } = displaySeats(state);
+  const advised = suggested(state);  // a chouette partner's suggestions, once for the felt
   return h("section", { class: "felt", "aria-label": t("app.title") },
     renderOpponent(state, them),
-    renderPiles(state),
-    renderActions(state),
+    renderPiles(state, advised),
+    renderActions(state, advised),
     renderTip(state),
     ...more,
-    state.seat ? renderOwnHand(state) : renderOpponent(state, me, true),
+    state.seat ? renderOwnHand(state, advised) : renderOpponent(state, me, true),
     table.doubled ? h("p", { class: "hint" }, t("table.doubled")) : null);
 }
 
@@ -313,8 +315,9 @@ function renderOpponent(state, seat, bottom = false) {
 
 /**
  * @param {TableState} state
+ * @param {Lit} advised
  */
-function renderPiles(state) {
+function renderPiles(state, advised) {
   const view = state.view;
   const table = view.table;
   const legal = view.legal_actions;
@@ -325,7 +328,7 @@ function renderPiles(state) {
   const stockArt = h("span", { class: "pile-stack" }, table.stock_size > 0 ? cardBack() : h("span", { class: "card empty" }));
   const stock = stockLegal
     ? h("button", {
-      type: "button", class: `pile stock lit${recommended(state, "draw stock")}`, "aria-label": t("act.draw_stock"),
+      type: "button", class: `pile stock lit${recommended(state, advised, "draw stock")}`, "aria-label": t("act.draw_stock"),
       "aria-description": stockLabel, dataset: { act: "draw stock", key: "act-draw-stock", drag: "pile" },
     }, stockArt, h("span", { class: "pile-caption" }, t("act.draw_stock")))
     : h("div", { class: "pile stock", role: "img", "aria-label": stockLabel }, stockArt,
@@ -341,7 +344,7 @@ function renderPiles(state) {
   if (takeAction) {
     const name = takeAction === "take" ? t("act.take") : t("act.draw_discard");
     discard = h("button", {
-      type: "button", class: `pile discard lit${recommended(state, takeAction)}`, "aria-label": name,
+      type: "button", class: `pile discard lit${recommended(state, advised, takeAction)}`, "aria-label": name,
       "aria-description": pileLabel, dataset: { act: takeAction, key: `act-${takeAction.replace(" ", "-")}`, drag: "pile" },
     }, h("span", { class: "pile-stack" }, topEl), h("span", { class: "pile-caption" }, name));
   } else {
@@ -356,31 +359,33 @@ function renderPiles(state) {
 
 /**
  * @param {TableState} state
+ * @param {Lit} advised
  * @param {string} action
  */
-function recommended(state, action) {
+function recommended(state, advised, action) {
   const tip = state.tips.tip;
   if (tip && tip.version === state.version && tip.action === action) return " recommended";
-  return suggested(state).actions.has(action) ? " recommended suggested" : "";
+  return advised.actions.has(action) ? " recommended suggested" : "";
 }
 
 /**
  * @param {TableState} state
+ * @param {Lit} advised
  */
-function renderActions(state) {
+function renderActions(state, advised) {
   const view = state.view;
   const legal = view.legal_actions;
   const buttons = [];
   if (legal.includes("pass")) {
-    buttons.push(h("button", { type: "button", class: `button${recommended(state, "pass")}`, dataset: { act: "pass", key: "act-pass" } }, t("act.pass")));
+    buttons.push(h("button", { type: "button", class: `button${recommended(state, advised, "pass")}`, dataset: { act: "pass", key: "act-pass" } }, t("act.pass")));
   }
   for (const kind of ["gin", "knock"]) {
     const best = preferredCardAction(view, kind);
     if (!best) continue;
     const [, card] = splitAction(best);
     const tipAction = state.tips.tip?.version === state.version ? state.tips.tip.action : null;
-    const advised = [...suggested(state).actions].some((a) => a.startsWith(`${kind} `));
-    const rec = (tipAction && tipAction.startsWith(`${kind} `)) || advised ? " recommended" : "";
+    const pointed = [...advised.actions].some((a) => a.startsWith(`${kind} `));
+    const rec = (tipAction && tipAction.startsWith(`${kind} `)) || pointed ? " recommended" : "";
     buttons.push(h("button", {
       type: "button", class: `button lit ${kind}${rec}`, "aria-description": t(`act.${kind}.desc`, { card: card ? cardName(card) : "" }),
       dataset: { act: best, key: `act-${kind}` },
@@ -394,7 +399,7 @@ function renderActions(state) {
     }, t("act.choose_card")));
   }
   if (legal.includes("big gin")) {
-    buttons.push(h("button", { type: "button", class: `button lit gin${recommended(state, "big gin")}`, dataset: { act: "big gin", key: "act-big-gin" } }, t("act.big_gin")));
+    buttons.push(h("button", { type: "button", class: `button lit gin${recommended(state, advised, "big gin")}`, dataset: { act: "big gin", key: "act-big-gin" } }, t("act.big_gin")));
   }
   if (!buttons.length) return h("div", { class: "actions empty" });
   const out = h("div", { class: "actions" }, ...buttons);
@@ -428,12 +433,12 @@ function renderTip(state) {
  * The hand at the bottom: one's own, or (a chouette partner) the captain's, whose cards
  * then point the captain at a card instead of playing it.
  * @param {TableState} state
+ * @param {Lit} advised
  */
-function renderOwnHand(state) {
+function renderOwnHand(state, advised) {
   const view = state.view;
   const mine = isMine(state, state.seat);
   const pointing = !mine && canAdvise(state);
-  const advised = suggested(state);
   const order = handOrder(view, state.manualOrder);
   const melds = meldIndex(view);
   const discards = actionsByCard(view, "discard");

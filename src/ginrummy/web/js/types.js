@@ -209,6 +209,7 @@
  * @property {number} box
  * @property {number[]} order          the team in captain order
  * @property {number} captain
+ * @property {number} next_captain     who is captain next (the server's: absent partners skipped)
  * @property {number[]} captains       the captain of each round dealt in this match
  * @property {number[]} absent
  * @property {number[]} ledger         per position, sums to zero

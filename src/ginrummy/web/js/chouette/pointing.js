@@ -7,6 +7,7 @@ import { cardName } from "../cards.js";
 
 /** @typedef {import("../types.js").State} State */
 /** @typedef {import("../types.js").Suggestion} Suggestion */
+/** @typedef {{actions: Set<string>, cards: Set<string>}} Lit  what the captain is pointed at */
 
 /**
  * The suggestions for the decision on the table now (the captain's highlight).
@@ -20,11 +21,14 @@ export function currentSuggestions(state) {
 }
 
 /**
- * The legal actions and cards the captain is pointed at now.
+ * The legal actions and cards the captain is pointed at now (the table asks once a render).
  * @param {State} state
+ * @returns {Lit}
  */
 export function suggested(state) {
+  /** @type {Set<string>} */
   const actions = new Set();
+  /** @type {Set<string>} */
   const cards = new Set();
   for (const s of currentSuggestions(state)) {
     if (s.action) actions.add(s.action);

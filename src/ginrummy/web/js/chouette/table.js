@@ -36,7 +36,9 @@ export function seatingOrder(info) {
 }
 
 /**
- * The captain order as it goes on from the captain: the captain, then who follows.
+ * The captain order as it reads from the captain on: the captain, then the others in
+ * turn (a rotation of the server's order, for display; who takes over is the server's
+ * `next_captain`).
  * @param {ChouetteInfo} info
  */
 export function captainsFromNow(info) {
@@ -45,14 +47,15 @@ export function captainsFromNow(info) {
 }
 
 /**
- * A position's part: box, captain, the next captain, or team.
+ * A position's part: box, captain, the next captain (as the server names it: an absent
+ * partner is skipped, docs/rules.md §8.1), or team.
  * @param {ChouetteInfo} info
  * @param {number} position
  */
 export function partText(info, position) {
   if (position === info.box) return t("chouette.part.box");
   if (position === info.captain) return t("chouette.part.captain");
-  return t(captainsFromNow(info)[1] === position ? "chouette.part.next" : "chouette.part.team");
+  return t(info.next_captain === position ? "chouette.part.next" : "chouette.part.team");
 }
 
 /**
