@@ -18,8 +18,8 @@ from ginrummy.server.chouette import presenter as chouette_presenter
 from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, level_name, levels
 from ginrummy.server.quick import QuickMatch
-from ginrummy.server.ratelimit import RateLimited, client_address, of_app
-from ginrummy.server.responses import JSONResponse
+from ginrummy.server.ratelimit import LookupRoute, RateLimited, client_address, of_app
+from ginrummy.server.responses import JSONResponse, error_response, rate_limited
 from ginrummy.server.reviews import ReviewBusy, ReviewJobs
 from ginrummy.server.room import Room, RoomError, RoomManager, round_record
 from ginrummy.server.store import StoreError
@@ -55,10 +55,6 @@ class ApiError(Exception):
         self.message = message
         self.status = status or STATUS.get(code, 400)
         super().__init__(message)
-
-
-def error_response(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 def _rooms(request: Request) -> RoomManager:
@@ -461,9 +457,7 @@ def _guard(endpoint: Any) -> Any:
             log.error("store error on %s: %s", request.url.path, exc)
             return error_response("unavailable", "the server cannot save right now", 503)
         except RateLimited as exc:
-            limited = error_response(exc.code, exc.message, 429)
-            limited.headers["Retry-After"] = str(exc.retry_after)
-            return limited
+            return rate_limited(exc)
         return response
 
     handler.__name__ = endpoint.__name__
@@ -476,6 +470,8 @@ guard, caller_identity, json_body = _guard, _identity, _body
 rules_of, with_timer, seat_name, flag, only_fields = _rules, _with_timer, _name, _flag, _only
 
 
+# A LookupRoute's handler counts the lookup first (``_room``); a join asks for the
+# identity first (401 before 429), so it is an ordinary route.
 routes = [
     Route("/api/identity", _guard(create_identity), methods=["POST"]),
     Route("/api/me", _guard(me), methods=["GET"]),
@@ -488,10 +484,10 @@ routes = [
     Route("/api/leaderboard", _guard(leaderboard), methods=["GET"]),
     Route("/api/test/clock", _guard(test_clock), methods=["POST"]),
     Route("/api/rooms", _guard(create_room), methods=["POST"]),
-    Route("/api/rooms/{room_id}", _guard(room_info), methods=["GET"]),
+    LookupRoute("/api/rooms/{room_id}", _guard(room_info), methods=["GET"]),
     Route("/api/rooms/{room_id}/join", _guard(join_room), methods=["POST"]),
-    Route("/api/rooms/{room_id}/record", _guard(room_record), methods=["GET"]),
-    Route("/api/rooms/{room_id}/review", _guard(room_review), methods=["GET", "POST"]),
+    LookupRoute("/api/rooms/{room_id}/record", _guard(room_record), methods=["GET"]),
+    LookupRoute("/api/rooms/{room_id}/review", _guard(room_review), methods=["GET", "POST"]),
     Route("/api/levels", _guard(get_levels), methods=["GET"]),
     Route("/api/config", _guard(get_config), methods=["GET"]),
 ]

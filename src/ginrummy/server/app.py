@@ -10,6 +10,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -19,6 +20,7 @@ from ginrummy.server.chouette import KIND as CHOUETTE
 from ginrummy.server.chouette import REBUILD as REBUILD_CHOUETTE
 from ginrummy.server.chouette import api as chouette_api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
+from ginrummy.server.gate import LookupGate
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.reviews import ReviewJobs
@@ -47,7 +49,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *chouette_api.routes,
         WebSocketRoute("/ws", websocket_endpoint),
     ]
-    app = Starlette(routes=routes, lifespan=_lifespan(settings))
+    # Over-limit room lookups are answered in front of the routing (server/gate.py).
+    gate = Middleware(LookupGate, routes=routes)
+    app = Starlette(routes=routes, middleware=[gate], lifespan=_lifespan(settings))
     app.state.settings = settings
     app.state.static = static
     return app

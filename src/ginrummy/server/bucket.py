@@ -18,11 +18,15 @@ class Bucket:
         self.rate, self.burst, self.allowance = rate, burst, burst
         self.last = time.monotonic()
 
-    def take(self) -> bool:
+    def refill(self) -> float:
+        """The allowance now (tokens, whole or not), with what has come in since last time."""
         now = time.monotonic()
         self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
         self.last = now
-        if self.allowance < 1:
+        return self.allowance
+
+    def take(self) -> bool:
+        if self.refill() < 1:
             return False
         self.allowance -= 1
         return True

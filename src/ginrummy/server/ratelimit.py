@@ -14,6 +14,7 @@ usually holds whole.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import math
@@ -22,6 +23,8 @@ from dataclasses import dataclass
 
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection
+from starlette.routing import Route
+from starlette.types import Scope
 
 from ginrummy.server.bucket import Bucket
 from ginrummy.server.settings import Settings
@@ -72,8 +75,18 @@ class AddressLimit:
 
     def check(self, address: str) -> None:
         """Count one request from ``address``; raise ``RateLimited`` if it is one too many."""
+        refused = self.refusal(address)
+        if refused is not None:
+            raise refused
+        if self.on:
+            self.buckets[address].take()  # refusal() found a whole token: it is there
+
+    def refusal(self, address: str) -> RateLimited | None:
+        """The answer to one more request from ``address`` if it is one too many (then
+        counted as refused), else None, and nothing taken: ``check`` takes. The gate in
+        front of the routing refuses so (server/gate.py)."""
         if not self.on:
-            return
+            return None
         now = time.monotonic()
         if now >= self.next_sweep:
             self.sweep()
@@ -84,13 +97,13 @@ class AddressLimit:
                 if len(self.buckets) >= MAX_ADDRESSES:
                     del self.buckets[next(iter(self.buckets))]
             bucket = self.buckets[address] = Bucket(self.count / self.window, self.count)
-        if bucket.take():
-            return
+        if bucket.refill() >= 1:
+            return None
         self.refused += 1
         self.refused_from.add(address)
-        # take() brought the allowance up to now: the next whole token is this far off.
+        # refill() brought the allowance up to now: the next whole token is this far off.
         wait = (1 - bucket.allowance) / bucket.rate
-        raise RateLimited(self.what, max(1, math.ceil(wait)))
+        return RateLimited(self.what, max(1, math.ceil(wait)))
 
     def sweep(self) -> None:
         """Forget the buckets idle for a whole window (full again); log what was refused."""
@@ -177,13 +190,30 @@ def of_app(app: Starlette) -> RateLimits:
     return limits
 
 
+class LookupRoute(Route):
+    """A route whose handler counts a room lookup (``RateLimits.lookups``) before anything
+    else, so that a request from an address over that limit is answered 429 whatever else
+    it holds: the gate in front of the routing answers it so (server/gate.py)."""
+
+
 def client_address(conn: HTTPConnection) -> str:
     """The address a request counts against: the peer's, an IPv6 one by its /64.
 
     >>> client_address(HTTPConnection({"type": "http", "client": ("2001:db8::1", 5)}))
     '2001:db8::/64'
     """
-    host = conn.client.host if conn.client is not None else ""
+    return scope_address(conn.scope)
+
+
+def scope_address(scope: Scope) -> str:
+    """``client_address`` of an ASGI scope."""
+    client = scope.get("client")
+    return counted_address(client[0] if client is not None else "")
+
+
+@functools.lru_cache(maxsize=4096)
+def counted_address(host: str) -> str:
+    """The address ``host`` counts as (parsed once while it keeps coming)."""
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:

@@ -25,7 +25,7 @@ from ginrummy.server.api import (
 from ginrummy.server.chouette import presenter
 from ginrummy.server.chouette.room import KIND, ChouetteRoom, open_room
 from ginrummy.server.computer import level_keys, level_name
-from ginrummy.server.ratelimit import client_address, of_app
+from ginrummy.server.ratelimit import LookupRoute, client_address, of_app
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.room import RoomManager
 from ginrummy.server.room.seats import SeatInfo
@@ -125,7 +125,7 @@ async def record(request: Request) -> JSONResponse:
 
 routes = [
     Route("/api/chouette", guard(create), methods=["POST"]),
-    Route("/api/chouette/{room_id}", guard(info), methods=["GET"]),
+    LookupRoute("/api/chouette/{room_id}", guard(info), methods=["GET"]),
     Route("/api/chouette/{room_id}/join", guard(join), methods=["POST"]),
-    Route("/api/chouette/{room_id}/record", guard(record), methods=["GET"]),
+    LookupRoute("/api/chouette/{room_id}/record", guard(record), methods=["GET"]),
 ]
