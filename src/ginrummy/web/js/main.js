@@ -160,7 +160,7 @@ function enter(route) {
   else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
   else if (route.name === "tournament" && route.tournament) tournaments.enter(route.tournament);
   else if (route.name === "review" && room && route.seat) reviews.enter(room, route.seat);
-  else enterHome();
+  else homeEntry = enterHome();
   if (route.name !== "home" && !route.device) play.loadMe();
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
@@ -195,6 +195,10 @@ setInterval(() => {
   if ((state.route.name === "room" || state.route.name === "chouette") && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
 }, 250);
 
+/** The start page's last entry (enterHome): done once the page shows and the computer
+ * players are loaded. @type {Promise<void>} */
+let homeEntry = Promise.resolve();
+
 async function enterHome() {
   await afterPaint();
   const [levels, me] = await Promise.allSettled([api.levels(), storedToken() ? api.me() : Promise.resolve({ games: [] })]);
@@ -209,6 +213,8 @@ async function enterHome() {
     if (!form.name) form.name = remembered(NAME_KEY) ?? "";
     return { ...s, home: { ...s.home, levels: levelList, games, form } };
   });
+  // The start page is in: the computer players load now, not on the click (issue 11).
+  await local.warm();
 }
 
 /** @param {string} id */
@@ -494,6 +500,9 @@ watchNetwork((online) => {
 
 // ---------------------------------------------------------------- boot
 
+/** At most this long the worker's registration waits for the start page (boot). */
+const WORKER_WAIT_MS = 3000;
+
 async function boot() {
   const lang = detectLanguage();
   // The last visit's configuration lets the page show before the server answers (or offline).
@@ -510,6 +519,11 @@ async function boot() {
   }), { silent: true });
   enter(routeOf(location.pathname));
   await afterPaint();
+  // The worker's installation fetches every file it keeps, asking the HTTP cache first: on
+  // the start page it waits (a few seconds at most) until the page has loaded the computer
+  // players itself, so that it finds them there instead of fetching them again.
+  const entered = homeEntry.catch((err) => console.warn("the start page did not load completely", err));
+  await Promise.race([entered, new Promise((resolve) => setTimeout(resolve, WORKER_WAIT_MS))]);
   registerWorker();
   keepFile(catalogPath(language()));
   if (known && navigator.onLine) {
