@@ -80,7 +80,24 @@ function say(text) {
   while (announcer.childElementCount > 30) announcer.firstElementChild?.remove();
 }
 
-store.subscribe(draw);
+/** `drawingOnce` calls running: the state's changes are drawn once at their end. */
+let held = 0;
+store.subscribe((state) => { if (!held) draw(state); });
+
+/**
+ * Run `work`, which changes the state several times in a row (the first frames of a
+ * device game), and draw the page once at the end rather than after every change.
+ * @param {() => void} work
+ */
+function drawingOnce(work) {
+  held += 1;
+  try {
+    work();
+  } finally {
+    held -= 1;
+    if (!held) draw(store.get());
+  }
+}
 
 function limits() {
   const config = store.get().config;
@@ -224,7 +241,8 @@ async function enterDevice(id) {
   if (!game || !route.device || route.room !== id) return;
   socket = game;
   store.update((s) => ({ ...s, room: { ...s.room, phase: "table" } }), { silent: true });
-  game.open();
+  // Welcome, view, chat history and tips come at once: one render of the table, not four.
+  drawingOnce(() => game.open());
 }
 
 /**
