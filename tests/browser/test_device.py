@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ginrummy.engine import (
+    MatchPhase,
     MatchRecord,
     MatchState,
     Seat,
@@ -112,8 +113,12 @@ def saved_match(page: Any) -> MatchState:
 
 def computer_hidden_cards(page: Any) -> set[str]:
     """The computer's hand now, from the saved record replayed by the Python engine,
-    less the cards it is known to hold (taken from the discard pile)."""
-    view = view_for_seat(saved_match(page), Seat.TWO)
+    less the cards it is known to hold (taken from the discard pile). None once the round
+    is over: the showdown lays both hands open (the computer may have knocked already)."""
+    match = saved_match(page)
+    if match.phase is not MatchPhase.ROUND:
+        return set()
+    view = view_for_seat(match, Seat.TWO)
     return {str(c) for c in view.hand} - {str(c) for c in view.table.known[Seat.TWO]}
 
 
