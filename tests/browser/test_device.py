@@ -16,7 +16,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ginrummy.engine import MatchRecord, Seat, load_record, replay_match, view_for_seat
+from ginrummy.engine import (
+    MatchPhase,
+    MatchRecord,
+    MatchState,
+    Seat,
+    load_record,
+    replay_match,
+    view_for_seat,
+)
 
 from .conftest import ROOT
 from .helpers import EN, actionable, decide, hand_cards, status
@@ -49,6 +57,29 @@ MEASURE = """() => {
   });
 }"""
 
+# From the click on "Play against the computer": how many tables were put into the page
+# until the first one holding a hand was there (the renders the opening took).
+COUNT_TABLES = """addEventListener("click", (event) => {
+  if (event.target.closest?.('[data-cmd="play-solo"]')) {
+    window.__tables = { added: 0, atHand: null };
+  }
+}, true);
+new MutationObserver((records) => {
+  const tables = window.__tables;
+  if (!tables || tables.atHand !== null) return;
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node instanceof Element && node.matches(".table-area")) tables.added += 1;
+    }
+  }
+  if (document.querySelector('main [data-drop="hand"] [data-drag="card"]')) {
+    tables.atHand = tables.added;
+  }
+}).observe(document, { subtree: true, childList: true });"""
+# The page's requests for the computer players' module (web/js/bots/index.js) so far.
+BOTS_LOADS = """() => performance.getEntriesByType("resource")
+  .filter((e) => new URL(e.name).pathname === "/static/js/bots/index.js").length"""
+
 
 def device_page(new_page: Any, **kw: Any) -> Any:
     page = new_page(**kw)
@@ -71,14 +102,23 @@ def saved_games(page: Any) -> dict[str, str]:
     return found
 
 
-def computer_hidden_cards(page: Any) -> set[str]:
-    """The computer's hand now, from the saved record replayed by the Python engine,
-    less the cards it is known to hold (taken from the discard pile)."""
+def saved_match(page: Any) -> MatchState:
+    """The match of the page's device game as saved, replayed by the Python engine."""
     text = saved_games(page)[GAME_KEY + page.url.rsplit("/", 1)[1]]
     body = json.loads(json.loads(text)["body"])
     record = load_record(body["game"]["record"])
     assert isinstance(record, MatchRecord)
-    view = view_for_seat(replay_match(record), Seat.TWO)
+    return replay_match(record)
+
+
+def computer_hidden_cards(page: Any) -> set[str]:
+    """The computer's hand now, from the saved record replayed by the Python engine,
+    less the cards it is known to hold (taken from the discard pile). None once the round
+    is over: the showdown lays both hands open (the computer may have knocked already)."""
+    match = saved_match(page)
+    if match.phase is not MatchPhase.ROUND:
+        return set()
+    view = view_for_seat(match, Seat.TWO)
     return {str(c) for c in view.hand} - {str(c) for c in view.table.known[Seat.TWO]}
 
 
@@ -231,4 +271,31 @@ def test_full_storage_plays_on_and_says_it_cannot_be_resumed(server: Any, new_pa
     expect(status(page)).to_have_text(actionable(EN))
     page.reload()
     expect(page.get_by_role("alert")).to_contain_text("no game with this link")
+    assert not page.errors
+
+
+def test_the_click_finds_the_computer_ready_and_draws_the_table_once(
+    server: Any, new_page: Any
+) -> None:
+    """Issue 11: the start page loads the computer players before the click, and the new
+    game's first frames (welcome, view, chat history, tips) make one table, not four. A
+    reload right after the click resumes the same game: it was saved before it showed."""
+    page = device_page(new_page)
+    page.context.add_init_script(COUNT_TABLES)
+    page.goto(server.url + "/")
+    expect(page.get_by_role("button", name="Play against the computer")).to_be_enabled()
+    page.wait_for_function(f"({BOTS_LOADS})() === 1")
+    page.get_by_role("button", name="Play against the computer").click()
+    page.wait_for_function("() => window.__tables?.atHand != null")
+    assert page.evaluate("() => window.__tables.atHand") == 1
+    assert page.evaluate(BOTS_LOADS) == 1  # not asked for again by the start or the open
+    expect(page).to_have_url(re.compile(r"/d/[a-z0-9]+$"))
+    page.reload()
+    expect(page.get_by_text(NOTICE)).to_be_visible()
+    (key,) = saved_games(page)
+    assert key == GAME_KEY + page.url.rsplit("/", 1)[1]
+    hand = sorted(str(c) for c in view_for_seat(saved_match(page), Seat.ONE).hand)
+    cards = page.get_by_role("group", name=EN.hand).get_by_role("button")
+    expect(cards).to_have_count(len(hand))
+    assert sorted(cards.evaluate_all("els => els.map((e) => e.dataset.card)")) == hand
     assert not page.errors

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import brotli
 import pytest
 from playwright.sync_api import expect
 
+from ginrummy.benchmarks.web import SETTLED, CountingProxy, quiet
 from ginrummy.server.slim import inline_styles, slim
 
 from .conftest import ROOT, free_port
@@ -131,6 +133,27 @@ def test_installable_home_and_rules_open_offline_and_server_pages_need_a_connect
     expect(page.get_by_role("heading", name="No connection")).to_have_count(0)
     expect(page.get_by_role("button", name="Quick match")).to_be_visible()
     assert page.errors == []
+
+
+def test_the_first_visit_fetches_each_file_once(server: Any, browser: Any) -> None:
+    """The worker's installation finds the page's own downloads in the HTTP cache, the
+    computer players' modules too: the start page loads them before it registers the
+    worker (web/js/main.js boot). So no file crosses the network twice on a first visit
+    (the 150 KB budget counts every byte, `ginrummy bench web`)."""
+    proxy = CountingProxy(server.port)
+    proxy.start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{proxy.port}/")
+        page.evaluate(SETTLED)  # the worker is active: it has kept its files
+        quiet(proxy.traffic)
+        requests = Counter(line for _, line in proxy.traffic.requests)
+    finally:
+        context.close()
+        proxy.stop()
+    assert "GET /static/js/bots/index.js HTTP/1.1" in requests
+    assert [line for line, n in requests.items() if n > 1] == []
 
 
 def test_a_new_build_is_taken_up_on_the_next_visit_and_never_mixed(

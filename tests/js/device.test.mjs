@@ -414,3 +414,42 @@ test("the page's side: start, open, list, damaged and missing games, pruning", a
   assert.ok(warnings.some((w) => w.includes("could not be loaded")));
   assert.notEqual(new GameStore(storage).load(saved), null);
 });
+
+test("the computer players load once, ahead of the first game; a load that failed is tried again", async () => {
+  const { devicePlay } = await import("../../src/ginrummy/web/js/device/play.js");
+  const { createStore, initialState } = await import("../../src/ginrummy/web/js/store.js");
+  const store = createStore(initialState());
+  let loads = 0;
+  let failNext = true;
+  const loadBots = async () => {
+    loads += 1;
+    if (failNext) {
+      failNext = false;
+      throw new Error("offline");
+    }
+    return bots;
+  };
+  const local = devicePlay({
+    store, storage: new MemoryStorage(), receive: () => {}, navigate: () => {}, say: () => {}, bots: loadBots, delayMs: 0,
+  });
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (...args) => warnings.push(args.join(" "));
+  try {
+    local.warm(); // fails: noted, not thrown
+    await settle();
+  } finally {
+    console.warn = warn;
+  }
+  assert.equal(loads, 1);
+  assert.ok(warnings.some((w) => w.includes("ahead of a game")), warnings);
+  local.warm(); // tried again, and kept
+  await settle();
+  assert.equal(loads, 2);
+  // The start and the open use the module already loaded: no third load.
+  const id = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+  store.update((s) => ({ ...s, route: { name: "room", room: id, device: true } }));
+  const game = await local.open(id);
+  assert.ok(game);
+  assert.equal(loads, 2);
+});

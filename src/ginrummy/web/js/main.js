@@ -80,7 +80,24 @@ function say(text) {
   while (announcer.childElementCount > 30) announcer.firstElementChild?.remove();
 }
 
-store.subscribe(draw);
+/** `drawingOnce` calls running: the state's changes are drawn once at their end. */
+let held = 0;
+store.subscribe((state) => { if (!held) draw(state); });
+
+/**
+ * Run `work`, which changes the state several times in a row (the first frames of a
+ * device game), and draw the page once at the end rather than after every change.
+ * @param {() => void} work
+ */
+function drawingOnce(work) {
+  held += 1;
+  try {
+    work();
+  } finally {
+    held -= 1;
+    if (!held) draw(store.get());
+  }
+}
 
 function limits() {
   const config = store.get().config;
@@ -160,7 +177,7 @@ function enter(route) {
   else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
   else if (route.name === "tournament" && route.tournament) tournaments.enter(route.tournament);
   else if (route.name === "review" && room && route.seat) reviews.enter(room, route.seat);
-  else enterHome();
+  else homeEntry = enterHome();
   if (route.name !== "home" && !route.device) play.loadMe();
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
@@ -195,6 +212,10 @@ setInterval(() => {
   if ((state.route.name === "room" || state.route.name === "chouette") && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
 }, 250);
 
+/** The start page's last entry (enterHome): done once the page shows and the computer
+ * players are loaded. @type {Promise<void>} */
+let homeEntry = Promise.resolve();
+
 async function enterHome() {
   await afterPaint();
   const [levels, me] = await Promise.allSettled([api.levels(), storedToken() ? api.me() : Promise.resolve({ games: [] })]);
@@ -209,6 +230,8 @@ async function enterHome() {
     if (!form.name) form.name = remembered(NAME_KEY) ?? "";
     return { ...s, home: { ...s.home, levels: levelList, games, form } };
   });
+  // The start page is in: the computer players load now, not on the click (issue 11).
+  await local.warm();
 }
 
 /** @param {string} id */
@@ -218,7 +241,8 @@ async function enterDevice(id) {
   if (!game || !route.device || route.room !== id) return;
   socket = game;
   store.update((s) => ({ ...s, room: { ...s.room, phase: "table" } }), { silent: true });
-  game.open();
+  // Welcome, view, chat history and tips come at once: one render of the table, not four.
+  drawingOnce(() => game.open());
 }
 
 /**
@@ -494,6 +518,9 @@ watchNetwork((online) => {
 
 // ---------------------------------------------------------------- boot
 
+/** At most this long the worker's registration waits for the start page (boot). */
+const WORKER_WAIT_MS = 3000;
+
 async function boot() {
   const lang = detectLanguage();
   // The last visit's configuration lets the page show before the server answers (or offline).
@@ -510,6 +537,11 @@ async function boot() {
   }), { silent: true });
   enter(routeOf(location.pathname));
   await afterPaint();
+  // The worker's installation fetches every file it keeps, asking the HTTP cache first: on
+  // the start page it waits (a few seconds at most) until the page has loaded the computer
+  // players itself, so that it finds them there instead of fetching them again.
+  const entered = homeEntry.catch((err) => console.warn("the start page did not load completely", err));
+  await Promise.race([entered, new Promise((resolve) => setTimeout(resolve, WORKER_WAIT_MS))]);
   registerWorker();
   keepFile(catalogPath(language()));
   if (known && navigator.onLine) {

@@ -49,6 +49,17 @@ export function newGameId() {
 /** @param {DevicePlayOptions} options */
 export function devicePlay({ store, receive, navigate, say, bots = loadBots, storage = browserStorage(), delayMs = 600 }) {
   const games = new GameStore(storage);
+  /** The computer players' module once asked for: the same load for the warm-up, the
+   * start and the open; a load that failed is tried again by the next one.
+   * @type {Promise<BotModule>|null} */
+  let loading = null;
+  const loadOnce = () => {
+    loading ??= bots().catch((err) => {
+      loading = null;
+      throw err;
+    });
+    return loading;
+  };
   /** Games started in this page: they play even where nothing can be saved.
    * @type {Map<string, {game: SavedGame, match: MatchState}>} */
   const started = new Map();
@@ -70,7 +81,7 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
      * @param {{level: string, botName: string, name: string, targetScore: number|null}} form
      */
     async start({ level, botName, name, targetScore }) {
-      await bots();
+      await loadOnce();
       api.prune();
       const id = newGameId();
       const rules = Rules.preset("standard", targetScore === null ? {} : { target_score: targetScore });
@@ -102,7 +113,7 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
       }
       let module;
       try {
-        module = await bots();
+        module = await loadOnce();
       } catch (err) {
         console.warn(`device game ${id} waits: the computer players could not be loaded`, err);
         setDevice({ noBots: true });
@@ -116,6 +127,20 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
         onMatchOver: countMatch,
       });
       return game;
+    },
+
+    /**
+     * Load the computer players ahead of the first game (the start page does once it
+     * shows), so that "Play against the computer" does not wait for their modules.
+     * Resolves when they are in; a failure is only noted (the start tries again and says
+     * what it means).
+     * @returns {Promise<void>}
+     */
+    warm() {
+      return loadOnce().then(
+        () => undefined,
+        (err) => console.warn("the computer players could not be loaded ahead of a game", err),
+      );
     },
 
     /** Remove all but the newest KEEP_FINISHED finished games. */
