@@ -4,7 +4,8 @@
 // reconciles it with the state. Messages are always set as text, never parsed as markup.
 import { h } from "./dom.js";
 import { t, language } from "./i18n.js";
-import { visibleChat, authorKey } from "./store.js";
+import { visibleChat, authorKey, chatText } from "./store.js";
+import { MUTED_KEY, remember } from "./prefs.js";
 import { SEATS } from "./status.js";
 
 /** @typedef {import("./types.js").State} State */
@@ -194,4 +195,36 @@ function reconcile(state, kind, messages, draft, writable, mutes) {
 /** Forget the panels (leaving the room). */
 export function resetChat() {
   panels.clear();
+}
+
+/**
+ * What the chat's intents need of the page.
+ * @typedef {object} ChatApp
+ * @property {import("./store.js").Store} store
+ * @property {(text: string) => void} say  announce to a screen reader
+ * @property {(msg: Record<string, unknown>) => boolean} send  false when not sent
+ * @property {() => import("./types.js").Limits} limits  the served limits
+ */
+
+/**
+ * The chat's intents, bound to the page: send the draft, mute or unmute an author.
+ * @param {ChatApp} app
+ */
+export function chatIntents({ store, say, send, limits }) {
+  return {
+    send() {
+      const text = chatText(store.get().chat.draft, limits());
+      if (text && send({ type: "chat", text })) {
+        store.update((s) => ({ ...s, chat: { ...s.chat, draft: "" } }));
+      }
+    },
+    /** @param {string} key an author (authorKey) */
+    toggleMute(key) {
+      const state = store.get();
+      const muted = state.muted.includes(key) ? state.muted.filter((k) => k !== key) : [...state.muted, key];
+      store.update((s) => ({ ...s, muted }));
+      remember(MUTED_KEY, JSON.stringify(muted));
+      say(t(muted.includes(key) ? "chat.muted" : "chat.unmuted"));
+    },
+  };
 }

@@ -61,3 +61,23 @@ export function keepingFocus(paint) {
     try { again.setSelectionRange(selection.start, selection.end); } catch { /* not a text input */ }
   }
 }
+
+/**
+ * Copy the text field `id`'s value (or `fallback` when the page has no such field) to the
+ * clipboard; where the clipboard API is refused, select the field and copy the selection.
+ * @param {string} id
+ * @param {string} fallback
+ * @returns {Promise<boolean>} whether it was copied
+ */
+export async function copyField(id, fallback) {
+  const field = document.getElementById(id);
+  const input = field instanceof HTMLInputElement ? field : null;
+  try {
+    await navigator.clipboard.writeText(input?.value ?? fallback);
+    return true;
+  } catch {
+    if (!input) return false;
+    input.select();
+    try { return document.execCommand("copy"); } catch { return false; }
+  }
+}

@@ -3,30 +3,30 @@ import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
 import { tournamentPlay } from "./tournamentplay.js";
-import { NAME_KEY, COLOUR_KEY, MUTED_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
+import { NAME_KEY, COLOUR_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
 import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
-  handOrder, moveCard, placeCard, chatText,
+  handOrder, moveCard, placeCard,
 } from "./store.js";
 import { render, useChouetteRenderer } from "./render.js";
-import { keepingFocus } from "./dom.js";
+import { copyField, keepingFocus } from "./dom.js";
 import { announcementText, tipText } from "./words.js";
 import { levelId, normaliseLevels } from "./home.js";
 import { patchClocks } from "./table.js";
 import { seatName } from "./status.js";
-import { resetChat } from "./chat.js";
+import { chatIntents, resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { routeOf } from "./routes.js";
 import { reviewJob } from "./reviewjob.js";
 import {
-  catalogPath, detectLanguage, language, loadLanguage, rememberLanguage, t,
+  catalogPath, loadLanguage, rememberLanguage, t,
 } from "./i18n.js";
 import { cardName } from "./cards.js";
 import {
-  afterPaint, keepFile, knownLevels, needsConnection, registerWorker, rememberConfig, rememberedConfig, watchNetwork,
+  afterPaint, keepFile, knownLevels, needsConnection, watchNetwork,
 } from "./offline.js";
 import { confirmSeed, seedMessage } from "./fair/seed.js";
-import { early, firstConfig, firstMessages } from "./startup.js";
+import { startPage } from "./startup.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
@@ -183,26 +183,7 @@ function enter(route) {
   window.scrollTo(0, 0);
 }
 
-// ---------------------------------------------------------------- chat
-
-function sendChat() {
-  const text = chatText(store.get().chat.draft, limits());
-  if (!text || !socket) return;
-  if (socket.send({ type: "chat", text })) {
-    store.update((s) => ({ ...s, chat: { ...s.chat, draft: "" } }));
-  }
-}
-
-/**
- * @param {string} key
- */
-function toggleMute(key) {
-  const state = store.get();
-  const muted = state.muted.includes(key) ? state.muted.filter((k) => k !== key) : [...state.muted, key];
-  store.update((s) => ({ ...s, muted }));
-  remember(MUTED_KEY, JSON.stringify(muted));
-  say(t(muted.includes(key) ? "chat.muted" : "chat.unmuted"));
-}
+const chat = chatIntents({ store, say, send: (msg) => socket?.send(msg) ?? false, limits });
 
 // One clock for everything that counts down between server messages.
 setInterval(() => {
@@ -395,19 +376,7 @@ async function join(take) {
  * @param {HTMLElement|undefined} el
  */
 async function copyInvite(el) {
-  const field = document.getElementById("invite-link");
-  const input = field instanceof HTMLInputElement ? field : null;
-  const url = input?.value ?? location.href;
-  let ok = false;
-  try {
-    await navigator.clipboard.writeText(url);
-    ok = true;
-  } catch {
-    if (input) {
-      input.select();
-      try { ok = document.execCommand("copy"); } catch { ok = false; }
-    }
-  }
+  const ok = await copyField("invite-link", location.href);
   say(ok ? t("ann.copied") : t("ann.copy_failed"));
   store.update((s) => ({ ...s, copied: ok }));
   el?.focus();
@@ -460,9 +429,9 @@ const commands = {
   "t-leave": () => tournaments.command("leave"),
   "t-start": () => tournaments.command("start"),
   "t-withdraw": () => tournaments.command("withdraw"),
-  "send-chat": () => sendChat(),
+  "send-chat": () => chat.send(),
   phrase: (phrase) => socket?.send({ type: "chat", phrase }),
-  mute: (key) => toggleMute(key),
+  mute: (key) => chat.toggleMute(key),
   claim: () => socket?.send({ type: "claim" }),
   "claim-wait": () => {
     store.update((s) => ({ ...s, claimDismissed: true }));
@@ -518,41 +487,7 @@ watchNetwork((online) => {
 
 // ---------------------------------------------------------------- boot
 
-/** At most this long the worker's registration waits for the start page (boot). */
-const WORKER_WAIT_MS = 3000;
-
-async function boot() {
-  const lang = detectLanguage();
-  // The last visit's configuration lets the page show before the server answers (or offline).
-  const known = rememberedConfig();
-  const asked = early();
-  const messages = firstMessages(lang, asked?.lang === lang ? asked.catalog : null);
-  const [config] = await Promise.all([known ?? firstConfig(asked?.config ?? null), messages]);
-  rememberConfig(config);
-  store.update((s) => ({ ...s, config, online: navigator.onLine }), { silent: true });
-  let muted = [];
-  try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
-  store.update((s) => ({
-    ...s, lang: language(), fourColour: remembered(COLOUR_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
-  }), { silent: true });
-  enter(routeOf(location.pathname));
-  await afterPaint();
-  // The worker's installation fetches every file it keeps, asking the HTTP cache first: on
-  // the start page it waits (a few seconds at most) until the page has loaded the computer
-  // players itself, so that it finds them there instead of fetching them again.
-  const entered = homeEntry.catch((err) => console.warn("the start page did not load completely", err));
-  await Promise.race([entered, new Promise((resolve) => setTimeout(resolve, WORKER_WAIT_MS))]);
-  registerWorker();
-  keepFile(catalogPath(language()));
-  if (known && navigator.onLine) {
-    api.config().then((fresh) => {
-      rememberConfig(fresh);
-      store.update((s) => ({ ...s, config: fresh }), { silent: true });
-    }).catch((err) => console.warn("GET /api/config failed; the remembered configuration stays", err));
-  }
-}
-
 // Exposed for debugging in the console only; nothing depends on it.
 Object.assign(globalThis, { ginrummy: { store, seatName: (/** @type {import("./types.js").Seat} */ seat) => seatName(store.get(), seat) } });
 
-boot();
+startPage({ store, enter, homeEntry: () => homeEntry });
