@@ -232,7 +232,7 @@ class TournamentService:
     ) -> Loaded:
         for _ in range(ATTEMPTS):
             loaded = await self.get(tournament_id)
-            # Pairing a Swiss round of 64 takes a tenth of a second: off the event loop.
+            # A command may pair a Swiss round (a few ms for 64): off the event loop.
             events = await asyncio.to_thread(decide, loaded.state)
             if not events:
                 return loaded
