@@ -104,7 +104,9 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
         t = _create(c, ann, computer_level="baseline", target_score=10)
         tid = t["id"]
         with c.websocket_connect("/ws") as lobby:
-            lobby.send_json({"type": "hello_lobby", "token": ann})
+            # the tournament's page: its frames and ``matched``, no more lobby listings
+            hello_lobby = {"type": "hello_lobby", "token": ann, "tournament": tid, "lobby": False}
+            lobby.send_json(hello_lobby)
             first = receive(lobby)
             assert [x["id"] for x in first["lobby"]["tournaments"]] == [tid]
             for who in (ann, bob):
@@ -263,17 +265,60 @@ def test_withdrawing_forfeits_the_match_and_ends_its_room() -> None:
 
 def test_news_of_a_private_tournament_reach_only_its_people() -> None:
     with client(**FAST) as c:
-        ann, eve = identity(c), identity(c)
+        ann, bob, eve = identity(c), identity(c), identity(c)
+        private = _create(c, ann, public=False)["id"]
+        public = _create(c, ann)["id"]
         with c.websocket_connect("/ws") as ann_ws, c.websocket_connect("/ws") as eve_ws:
-            for ws, who in ((ann_ws, ann), (eve_ws, eve)):
-                ws.send_json({"type": "hello_lobby", "token": who})
+            for ws, who, watched in ((ann_ws, ann, private), (eve_ws, eve, private)):
+                ws.send_json({"type": "hello_lobby", "token": who, "tournament": watched})
                 assert receive(ws)["type"] == "lobby"
-            private = _create(c, ann, public=False)["id"]
+            assert c.post(f"/api/tournaments/{private}/join", headers=auth(bob)).status_code == 200
             news = receive_until(ann_ws, lambda m: m["type"] == "tournament")
             assert news["tournament"]["id"] == private
-            public = _create(c, ann)["id"]
+            eve_ws.send_json({"type": "hello_lobby", "token": eve, "tournament": public})
+            assert receive_until(eve_ws, lambda m: m["type"] == "lobby")
+            assert c.post(f"/api/tournaments/{public}/join", headers=auth(bob)).status_code == 200
             seen = receive_until(eve_ws, lambda m: m["type"] == "tournament")
             assert seen["tournament"]["id"] == public  # the private one never came
+
+
+def _pong(ws: Any, t: int) -> list[str]:
+    """The types of the frames before the ``pong`` of a ``ping`` sent now."""
+    ws.send_json({"type": "ping", "t": t})
+    types = []
+    while (msg := receive(ws))["type"] != "pong":
+        types.append(msg["type"])
+    return types
+
+
+def test_a_lobby_socket_gets_the_frames_of_the_one_tournament_it_watches() -> None:
+    with client(**FAST) as c:
+        ann, bob = identity(c), identity(c)
+        one, two = _create(c, ann)["id"], _create(c, ann)["id"]
+        with (
+            c.websocket_connect("/ws") as page,
+            c.websocket_connect("/ws") as lobby,
+            c.websocket_connect("/ws") as table,
+        ):
+            page.send_json({"type": "hello_lobby", "token": ann, "tournament": one, "lobby": False})
+            lobby.send_json({"type": "hello_lobby", "token": ann})
+            table.send_json({"type": "hello_lobby", "token": bob, "lobby": False})
+            for ws in (page, lobby, table):
+                assert receive(ws)["type"] == "lobby"  # the answer to the hello, always
+            for tid in (two, one):
+                assert c.post(f"/api/tournaments/{tid}/join", headers=auth(bob)).status_code == 200
+            news = receive_until(page, lambda m: m["type"] == "tournament")
+            assert news["tournament"]["id"] == one  # the other one's change never came
+            assert news["tournament"]["players"] == 1
+
+            # the lobby's listing changed: only the socket that lists it hears of it
+            def players(m: Message) -> list[int]:
+                return [t["players"] for t in m["lobby"]["tournaments"]]
+
+            receive_until(lobby, lambda m: m["type"] == "lobby" and players(m) == [1, 1])
+            assert "tournament" not in _pong(lobby, 1)
+            assert _pong(page, 2) == []
+            assert _pong(table, 3) == []
 
 
 def test_a_match_room_deals_first_to_the_pairings_first_and_plays_one_match() -> None:
