@@ -119,11 +119,18 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
             assert started["phase"] == "running" and len(started["entrants"]) == 4
             computers = [e for e in started["entrants"] if e["computer"]]
             assert [e["computer"] for e in computers] == ["baseline", "baseline"]
-            receive_until(
-                lobby, lambda m: m["type"] == "tournament" and m["tournament"]["phase"] == "running"
-            )
-            # ann is taken to her table, as after a quick match
-            matched = receive_until(lobby, lambda m: m["type"] == "matched")
+            # the page shows it running, and ann is taken to her table (in either order)
+            seen: list[Message] = []
+
+            def both(m: Message) -> bool:
+                seen.append(m)
+                running = [x for x in seen if x["type"] == "tournament"]
+                return any(x["type"] == "matched" for x in seen) and any(
+                    x["tournament"]["phase"] == "running" for x in running
+                )
+
+            receive_until(lobby, both)
+            (matched,) = [m for m in seen if m["type"] == "matched"]
             assert matched["seat"] == "one"
             assert matched["room"] in [p["room"] for p in started["rounds"][0]["pairings"]]
         ids = {e["name"]: e["id"] for e in started["entrants"]}
@@ -395,10 +402,23 @@ def test_a_rated_tournaments_matches_are_rated_and_move_the_ratings() -> None:
         assert after["second"]["rating"] > before["second"]["rating"]
 
 
-def test_a_matchs_end_pairs_the_next_round_at_once_without_waiting_for_a_sweep() -> None:
+def test_a_matchs_end_pairs_the_next_round_at_once_without_waiting_for_a_sweep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """With sweeps only when kicked, the rooms' match-end listener is what records the
-    results and pairs round two (docs/tournaments.md: the pairing wakes at a match's end)."""
+    results and pairs round two (docs/tournaments.md: the pairing wakes at a match's end);
+    the rooms of the round it has just paired are opened without asking the store first."""
     with client(tournament_tick=3600.0, test_clock=True) as c:
+        store = c.app.state.rooms.store  # type: ignore[attr-defined]
+        looked_up: list[str] = []
+        load_room = store.load_room
+
+        async def counted(room_id: str, *args: Any, **kwargs: Any) -> Any:
+            if not args and kwargs.get("after") is None:  # a whole room read, not news
+                looked_up.append(room_id)
+            return await load_room(room_id, *args, **kwargs)
+
+        monkeypatch.setattr(store, "load_room", counted)
         people = [identity(c) for _ in range(4)]
         tid = _create(c, people[0])["id"]  # a knockout of four: round two is the final
         for who in people:
@@ -413,6 +433,13 @@ def test_a_matchs_end_pairs_the_next_round_at_once_without_waiting_for_a_sweep()
                 receive_until(ws, lambda m: m["type"] == "event" and m["kind"] == "forfeit")
         paired = _wait(c, tid, lambda x: len(x["rounds"]) == 2)
         assert all(p["result"] is not None for p in paired["rounds"][0]["pairings"])
+        (final,) = paired["rounds"][1]["pairings"]
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10
+        while rooms.resident(final["room"]) is None:  # opened, asked of no one but the driver
+            assert time.monotonic() < deadline, "the final's room never opened"
+            time.sleep(0.02)
+        assert final["room"] not in looked_up
 
 
 def test_commands_of_one_tournament_at_once_on_one_instance_never_race(
