@@ -1,5 +1,5 @@
 """Layer boundaries (docs/design.md): bots, hints and fairness import only the engine and
-the stdlib, tournaments the engine, networkx and the stdlib."""
+the stdlib, tournaments the engine, rustworkx and the stdlib."""
 
 from __future__ import annotations
 
@@ -54,9 +54,9 @@ def test_fairness_imports_only_the_engine_and_reads_no_clock() -> None:
     assert not names & {"time", "datetime", "random"}  # a deck depends on its seeds only
 
 
-def test_tournaments_import_only_the_engine_networkx_and_the_standard_library() -> None:
+def test_tournaments_import_only_the_engine_rustworkx_and_the_standard_library() -> None:
     def fits(name: str) -> bool:
-        return allowed(name, "tournament") or name.split(".", maxsplit=1)[0] == "networkx"
+        return allowed(name, "tournament") or name.split(".", maxsplit=1)[0] == "rustworkx"
 
     bad = sorted(n for n in imports("tournament") if not fits(n))
     assert not bad, bad

@@ -33,7 +33,7 @@ FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "next_round": {"version": (int,)},
     "new_match": {"version": (int,)},
     "ping": {"t": (int, float, str)},
-    "hello_lobby": {"token": (str, type(None))},
+    "hello_lobby": {"token": (str, type(None)), "tournament": (str, type(None)), "lobby": (bool,)},
     "chat": {"text": (str,), "phrase": (str,)},
     "tips": {"on": (bool,)},
 }

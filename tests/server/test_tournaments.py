@@ -104,7 +104,9 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
         t = _create(c, ann, computer_level="baseline", target_score=10)
         tid = t["id"]
         with c.websocket_connect("/ws") as lobby:
-            lobby.send_json({"type": "hello_lobby", "token": ann})
+            # the tournament's page: its frames and ``matched``, no more lobby listings
+            hello_lobby = {"type": "hello_lobby", "token": ann, "tournament": tid, "lobby": False}
+            lobby.send_json(hello_lobby)
             first = receive(lobby)
             assert [x["id"] for x in first["lobby"]["tournaments"]] == [tid]
             for who in (ann, bob):
@@ -117,11 +119,18 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
             assert started["phase"] == "running" and len(started["entrants"]) == 4
             computers = [e for e in started["entrants"] if e["computer"]]
             assert [e["computer"] for e in computers] == ["baseline", "baseline"]
-            receive_until(
-                lobby, lambda m: m["type"] == "tournament" and m["tournament"]["phase"] == "running"
-            )
-            # ann is taken to her table, as after a quick match
-            matched = receive_until(lobby, lambda m: m["type"] == "matched")
+            # the page shows it running, and ann is taken to her table (in either order)
+            seen: list[Message] = []
+
+            def both(m: Message) -> bool:
+                seen.append(m)
+                running = [x for x in seen if x["type"] == "tournament"]
+                return any(x["type"] == "matched" for x in seen) and any(
+                    x["tournament"]["phase"] == "running" for x in running
+                )
+
+            receive_until(lobby, both)
+            (matched,) = [m for m in seen if m["type"] == "matched"]
             assert matched["seat"] == "one"
             assert matched["room"] in [p["room"] for p in started["rounds"][0]["pairings"]]
         ids = {e["name"]: e["id"] for e in started["entrants"]}
@@ -263,17 +272,60 @@ def test_withdrawing_forfeits_the_match_and_ends_its_room() -> None:
 
 def test_news_of_a_private_tournament_reach_only_its_people() -> None:
     with client(**FAST) as c:
-        ann, eve = identity(c), identity(c)
+        ann, bob, eve = identity(c), identity(c), identity(c)
+        private = _create(c, ann, public=False)["id"]
+        public = _create(c, ann)["id"]
         with c.websocket_connect("/ws") as ann_ws, c.websocket_connect("/ws") as eve_ws:
-            for ws, who in ((ann_ws, ann), (eve_ws, eve)):
-                ws.send_json({"type": "hello_lobby", "token": who})
+            for ws, who, watched in ((ann_ws, ann, private), (eve_ws, eve, private)):
+                ws.send_json({"type": "hello_lobby", "token": who, "tournament": watched})
                 assert receive(ws)["type"] == "lobby"
-            private = _create(c, ann, public=False)["id"]
+            assert c.post(f"/api/tournaments/{private}/join", headers=auth(bob)).status_code == 200
             news = receive_until(ann_ws, lambda m: m["type"] == "tournament")
             assert news["tournament"]["id"] == private
-            public = _create(c, ann)["id"]
+            eve_ws.send_json({"type": "hello_lobby", "token": eve, "tournament": public})
+            assert receive_until(eve_ws, lambda m: m["type"] == "lobby")
+            assert c.post(f"/api/tournaments/{public}/join", headers=auth(bob)).status_code == 200
             seen = receive_until(eve_ws, lambda m: m["type"] == "tournament")
             assert seen["tournament"]["id"] == public  # the private one never came
+
+
+def _pong(ws: Any, t: int) -> list[str]:
+    """The types of the frames before the ``pong`` of a ``ping`` sent now."""
+    ws.send_json({"type": "ping", "t": t})
+    types = []
+    while (msg := receive(ws))["type"] != "pong":
+        types.append(msg["type"])
+    return types
+
+
+def test_a_lobby_socket_gets_the_frames_of_the_one_tournament_it_watches() -> None:
+    with client(**FAST) as c:
+        ann, bob = identity(c), identity(c)
+        one, two = _create(c, ann)["id"], _create(c, ann)["id"]
+        with (
+            c.websocket_connect("/ws") as page,
+            c.websocket_connect("/ws") as lobby,
+            c.websocket_connect("/ws") as table,
+        ):
+            page.send_json({"type": "hello_lobby", "token": ann, "tournament": one, "lobby": False})
+            lobby.send_json({"type": "hello_lobby", "token": ann})
+            table.send_json({"type": "hello_lobby", "token": bob, "lobby": False})
+            for ws in (page, lobby, table):
+                assert receive(ws)["type"] == "lobby"  # the answer to the hello, always
+            for tid in (two, one):
+                assert c.post(f"/api/tournaments/{tid}/join", headers=auth(bob)).status_code == 200
+            news = receive_until(page, lambda m: m["type"] == "tournament")
+            assert news["tournament"]["id"] == one  # the other one's change never came
+            assert news["tournament"]["players"] == 1
+
+            # the lobby's listing changed: only the socket that lists it hears of it
+            def players(m: Message) -> list[int]:
+                return [t["players"] for t in m["lobby"]["tournaments"]]
+
+            receive_until(lobby, lambda m: m["type"] == "lobby" and players(m) == [1, 1])
+            assert "tournament" not in _pong(lobby, 1)
+            assert _pong(page, 2) == []
+            assert _pong(table, 3) == []
 
 
 def test_a_match_room_deals_first_to_the_pairings_first_and_plays_one_match() -> None:
@@ -350,10 +402,23 @@ def test_a_rated_tournaments_matches_are_rated_and_move_the_ratings() -> None:
         assert after["second"]["rating"] > before["second"]["rating"]
 
 
-def test_a_matchs_end_pairs_the_next_round_at_once_without_waiting_for_a_sweep() -> None:
+def test_a_matchs_end_pairs_the_next_round_at_once_without_waiting_for_a_sweep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """With sweeps only when kicked, the rooms' match-end listener is what records the
-    results and pairs round two (docs/tournaments.md: the pairing wakes at a match's end)."""
+    results and pairs round two (docs/tournaments.md: the pairing wakes at a match's end);
+    the rooms of the round it has just paired are opened without asking the store first."""
     with client(tournament_tick=3600.0, test_clock=True) as c:
+        store = c.app.state.rooms.store  # type: ignore[attr-defined]
+        looked_up: list[str] = []
+        load_room = store.load_room
+
+        async def counted(room_id: str, *args: Any, **kwargs: Any) -> Any:
+            if not args and kwargs.get("after") is None:  # a whole room read, not news
+                looked_up.append(room_id)
+            return await load_room(room_id, *args, **kwargs)
+
+        monkeypatch.setattr(store, "load_room", counted)
         people = [identity(c) for _ in range(4)]
         tid = _create(c, people[0])["id"]  # a knockout of four: round two is the final
         for who in people:
@@ -368,6 +433,13 @@ def test_a_matchs_end_pairs_the_next_round_at_once_without_waiting_for_a_sweep()
                 receive_until(ws, lambda m: m["type"] == "event" and m["kind"] == "forfeit")
         paired = _wait(c, tid, lambda x: len(x["rounds"]) == 2)
         assert all(p["result"] is not None for p in paired["rounds"][0]["pairings"])
+        (final,) = paired["rounds"][1]["pairings"]
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10
+        while rooms.resident(final["room"]) is None:  # opened, asked of no one but the driver
+            assert time.monotonic() < deadline, "the final's room never opened"
+            time.sleep(0.02)
+        assert final["room"] not in looked_up
 
 
 def test_commands_of_one_tournament_at_once_on_one_instance_never_race(

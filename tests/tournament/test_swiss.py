@@ -5,16 +5,18 @@ docs/tournaments.md documents them."""
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 
 import pytest
+import rustworkx as rx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ginrummy.tournament import FinishReason, RoundPaired, fold
+from ginrummy.tournament import FinishReason, RoundPaired, fold, record_result
 from ginrummy.tournament.games import Game, Pairing
 from ginrummy.tournament.standings import standings
-from ginrummy.tournament.swiss import default_rounds, pair
+from ginrummy.tournament.swiss import _edges, all_colours, default_rounds, pair
 
 from .helpers import full, play_drawn, play_out
 
@@ -192,7 +194,7 @@ def test_a_whole_swiss_gives_each_player_at_most_one_bye(n):
 
 
 def test_no_legal_bye_finishes_the_tournament():
-    from ginrummy.tournament import record_result, withdraw
+    from ginrummy.tournament import withdraw
 
     run = full("swiss", 5, rounds=4)
     # rounds 1 and 2 give byes to p5 and then p4; then p1 and p2 withdraw
@@ -230,3 +232,46 @@ def test_whole_tournaments_keep_the_pairing_rules(data):
         state = fold(state, event)
     byes = Counter(g.first for g in run.state.games() if g.is_bye)
     assert max(byes.values(), default=0) <= 1
+
+
+def _history(n: int, rounds: int) -> tuple[list[str], list[Game]]:
+    """The ranked active players and the games of a Swiss of n after ``rounds`` rounds."""
+    rng = random.Random(n * 100 + rounds)
+    run = full("swiss", n, rounds=rounds + 1)
+    for _ in range(rounds):
+        for p in run.state.current.pending():
+            run.do(record_result(run.state, p.match_id, rng.choice(p.players), (100, 50), at=5))
+    state = run.state
+    return [s.player for s in state.standings() if s.player in set(state.active())], list(
+        state.games()
+    )
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(64, 3), (64, 5), (63, 4)])
+def test_a_large_round_is_a_verified_maximum_weight_matching(n, rounds):
+    # The weights of 64 players reach 2^49: the pairing must still be the exact optimum
+    # (rustworkx checks the optimum against the dual solution here).
+    ranked, games = _history(n, rounds)
+    edges = _edges(ranked, games, all_colours(ranked, games))
+    graph = rx.PyGraph(multigraph=False)
+    graph.add_nodes_from([None] * (n + n % 2))
+    graph.add_edges_from(edges)
+    best = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int, verify_optimum=True)
+    weight = {frozenset((u, v)): w for u, v, w in edges}
+    index = {p: i for i, p in enumerate(ranked)}
+    ours = pair(ranked, games, round_number=rounds + 1)
+    assert len(ours) == len(best)
+    total = sum(weight[frozenset((index[p.first], index.get(p.second, n)))] for p in ours)
+    assert total == sum(weight[frozenset(e)] for e in best)
+
+
+def test_a_round_of_64_is_paired_in_a_few_milliseconds():
+    # On the server the pairing lies between a round's last result and the next deals
+    # (bench/RESULTS.md): networkx's matching took 75-230 ms of CPU for such a round.
+    ranked, games = _history(64, 3)
+    cpu = []
+    for _ in range(3):
+        t0 = time.process_time()
+        pair(ranked, games, round_number=4)
+        cpu.append(time.process_time() - t0)
+    assert min(cpu) < 0.04, cpu

@@ -2,13 +2,17 @@
 browser on the tournament page does, over the documented protocol only
 (docs/protocol.md, Lobby and Tournaments).
 
-A lobby socket (``hello_lobby`` with the player's token) stays open for the whole
-tournament. ``matched`` takes the player to the table of its next match; the
-``tournament`` notices (and, after every (re)connection of the lobby socket, one
-``GET /api/tournaments/<id>``) are the fallback that finds a pending match whose
-``matched`` was missed: the newest notice is read ``FALLBACK_S`` after it came (a
-page would show it at once; reading each of these tens of kilobytes at once, 64
-times over, would slow this one process down when the next round's deals come).
+A lobby socket (``hello_lobby`` with the player's token and ``lobby: false``) stays
+open, as the page's: on the tournament's page until the first match it watches the
+tournament (``tournament``: its frames); at the tables from then on only ``matched``
+comes (the page at a tournament's table asks for nothing else), so the socket is
+opened again once, without the tournament, when the first match takes the player to
+its table. ``matched`` takes the player to the table of its next match; the
+``tournament`` notices while on the page (and, after every (re)connection of the lobby
+socket, one ``GET /api/tournaments/<id>``) are the fallback that finds a pending match
+whose ``matched`` was missed: the newest notice is read ``FALLBACK_S`` after it came (a
+page would show it at once; reading each of these tens of kilobytes at once, 64 times
+over, would slow this one process down).
 
 At the table a room socket says ``hello`` with the token,
 sends its seed as soon as a deal is committed (as the browser does), and answers each
@@ -109,11 +113,13 @@ class Contestant:
         while True:
             try:
                 async with websockets.connect(self.ws_url, max_size=WS_MAX) as ws:
-                    await ws.send(json.dumps({"type": "hello_lobby", "token": self.token}))
+                    watching = not self.visits  # on the tournament's page: its frames
+                    await ws.send(json.dumps(self._hello_lobby(watching)))
                     await ws.recv()  # the first lobby message: now subscribed to notices
                     failures = 0
                     await self._look(http)  # what was paired while no socket listened
-                    await self._lobby_frames(ws)
+                    if await self._lobby_frames(ws, watching):
+                        continue  # off to the first table: its page's socket wants only matched
             except (websockets.ConnectionClosed, OSError) as exc:
                 self.tally.error(f"lobby_dropped:{type(exc).__name__}")
             failures += 1
@@ -123,8 +129,21 @@ class Contestant:
             self.tally.reconnects += 1
             await asyncio.sleep(min(2.0, 0.05 * 2**failures))
 
-    async def _lobby_frames(self, ws: Any) -> None:
+    def _hello_lobby(self, watching: bool) -> dict[str, Any]:
+        tournament = self.tournament if watching else None
+        return {
+            "type": "hello_lobby",
+            "token": self.token,
+            "tournament": tournament,
+            "lobby": False,
+        }
+
+    async def _lobby_frames(self, ws: Any, watching: bool) -> bool:
+        """The lobby socket's frames until it closes (False), or until the page watching
+        the tournament sent the player to its first table (True: it left that page)."""
         async for raw in ws:
+            if watching and self.visits:
+                return True
             if raw.startswith('{"type":"lobby"'):
                 continue
             if raw.startswith('{"type":"tournament"'):
@@ -137,8 +156,11 @@ class Contestant:
             kind = msg.get("type")
             if kind == "matched":
                 self.go(str(msg["room"]), "matched")
+                if watching:
+                    return True
             elif kind == "error":
                 self.tally.error(f"lobby:{msg.get('code')}")
+        return False
 
     async def _look(self, http: Any) -> None:
         r = await http.get(f"{self.base}/api/tournaments/{self.tournament}")

@@ -2,8 +2,9 @@
 against one real server instance (SQLite, as ``bench load`` runs it).
 
 Each player is its own identity (``POST /api/identity``) and a ``Contestant``: a
-lobby socket for the tournament's notices and a room socket per match, thinking
-``--think`` seconds ± 50% before each decision (human pace). A creator makes the
+lobby socket (the tournament's page, then the tables': only ``matched``) and a room
+socket per match, thinking ``--think`` seconds ± 50% before each decision (human
+pace). A creator makes the
 tournament (``POST /api/tournaments``), the players join it through the API as people
 do, it starts when full (or the creator starts it) and is played to the end.
 
@@ -94,7 +95,8 @@ class Watch:
         while not self.done.is_set():
             try:
                 async with websockets.connect(url, max_size=WS_MAX) as ws:
-                    await ws.send(json.dumps({"type": "hello_lobby", "token": token}))
+                    hello = {"type": "hello_lobby", "token": token, "lobby": False}
+                    await ws.send(json.dumps({**hello, "tournament": self.tournament}))
                     async for raw in ws:
                         msg = json.loads(raw)
                         if msg.get("type") == "tournament":

@@ -243,7 +243,11 @@ _SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "tip": {},
     "tips": {"on": ((bool,), True)},
     "ping": {"t": ((int, float, str), False)},
-    "hello_lobby": {"token": ((str, type(None)), False)},
+    "hello_lobby": {
+        "token": ((str, type(None)), False),
+        "tournament": ((str, type(None)), False),
+        "lobby": ((bool,), False),
+    },
     "chat": {"text": ((str,), False), "phrase": ((str,), False)},
     "claim": {},
     "resign": {},

@@ -1,7 +1,7 @@
 """Tournaments, the pure core (docs/tournaments.md): knockout brackets, Swiss pairing by
 maximum-weight matching, standings with tie-breaks, and a state machine whose commands
 return events and whose one ``fold`` rebuilds a tournament from its log. L1: imports
-the engine (for the rules presets) and networkx, never the server; no I/O, no clock
+the engine (for the rules presets) and rustworkx, never the server; no I/O, no clock
 (every command takes ``at``), no global random state.
 """
 

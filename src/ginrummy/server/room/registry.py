@@ -158,6 +158,11 @@ class RoomManager:
         """The two-player rooms loaded now."""
         return [room for room in self._rooms.values() if isinstance(room, Room)]
 
+    def resident(self, room_id: str) -> Room | None:
+        """The two-player room if it is loaded here now; the store is not asked."""
+        room = self._rooms.get(room_id)
+        return room if isinstance(room, Room) else None
+
     # --- players ----------------------------------------------------------------------
 
     async def player(self, identity_hash: str) -> Player:

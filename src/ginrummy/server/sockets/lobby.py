@@ -1,7 +1,13 @@
 """A socket bound to the lobby (docs/protocol.md, "Lobby"): the open tables, running
-matches and tournaments on every change, for a player in the quick-match queue
-``matched``, and ``tournament`` whenever a tournament changes (docs/protocol.md,
-Tournaments)."""
+matches and tournaments on every change (unless ``hello_lobby`` said ``lobby: false``),
+``matched`` for its person (a quick match, a tournament's next round), and the
+``tournament`` frames of the one tournament it watches (``hello_lobby``'s
+``tournament``: a tournament's page; docs/protocol.md, Tournaments).
+
+A 64-player tournament's frame is tens of kilobytes and changes with every result: sent
+to every lobby socket, the pages that do not show it (the lobby, the players at their
+tables) received megabytes per round, and the server and the players' devices spent
+their time on them just when the next round was being dealt (bench/RESULTS.md)."""
 
 from __future__ import annotations
 
@@ -18,7 +24,7 @@ from ginrummy.server.quick import player_topic
 from ginrummy.server.room import LOBBY_TOPIC, RoomError
 from ginrummy.server.sockets.frames import Connection, Identity
 from ginrummy.server.store import StoreError
-from ginrummy.server.tournaments.service import TOPIC as TOURNAMENTS_TOPIC
+from ginrummy.server.tournaments.service import topic_of
 
 log = logging.getLogger("ginrummy.server.sockets")
 
@@ -26,18 +32,27 @@ log = logging.getLogger("ginrummy.server.sockets")
 class LobbySocket:
     """The binding of a connection to the lobby (``hello_lobby``)."""
 
-    def __init__(self, conn: Connection, identity: Identity) -> None:
+    def __init__(
+        self,
+        conn: Connection,
+        identity: Identity,
+        tournament: str | None = None,
+        lobby: bool = True,
+    ) -> None:
         self.conn = conn
         self.identity = identity
+        self.tournament = tournament  # the tournament whose frames it gets, if any
+        self.listings = lobby  # it gets the lobby's listings as they change
         self.queued = False  # told the quick match this identity has a lobby socket
         self.tasks: list[asyncio.Task[None]] = []
         self.subs: list[Subscription] = []
 
     @classmethod
     async def hello(cls, conn: Connection, fields: Mapping[str, Any]) -> None:
-        await conn.bind(
-            cls(conn, await Identity.of(conn.rooms, Identity.hash_of(fields.get("token"))))
-        )
+        identity = await Identity.of(conn.rooms, Identity.hash_of(fields.get("token")))
+        watched = fields.get("tournament")
+        tournament = watched if isinstance(watched, str) else None
+        await conn.bind(cls(conn, identity, tournament, lobby=fields.get("lobby") is not False))
 
     @property
     def version(self) -> int | None:
@@ -56,12 +71,14 @@ class LobbySocket:
     async def start(self) -> None:
         rooms = self.conn.rooms
         try:
-            # Told once this instance's lobby has taken in a change made on any instance.
-            news = self._subscribe(rooms.lobby_news, LOBBY_TOPIC)
-            self.tasks.append(asyncio.create_task(self._forward_lobby(news)))
-            tournaments = self.conn.ws.app.state.tournaments
-            changes = self._subscribe(tournaments.news, TOURNAMENTS_TOPIC)
-            self.tasks.append(asyncio.create_task(self._forward_tournaments(changes)))
+            if self.listings:
+                # Told once this instance's lobby has taken in a change made on any instance.
+                news = self._subscribe(rooms.lobby_news, LOBBY_TOPIC)
+                self.tasks.append(asyncio.create_task(self._forward_lobby(news)))
+            if self.tournament is not None:
+                tournaments = self.conn.ws.app.state.tournaments
+                changes = self._subscribe(tournaments.news, topic_of(self.tournament))
+                self.tasks.append(asyncio.create_task(self._forward_tournaments(changes)))
             token_hash, player = self.identity.token_hash, self.identity.player
             if token_hash is not None and player is not None:
                 self.conn.quick.socket_opened(token_hash)
@@ -94,8 +111,8 @@ class LobbySocket:
         )
 
     async def _forward_tournaments(self, sub: Subscription) -> None:
-        """Every change of a public tournament, or of a private one this person plays
-        in or created: its whole view, as this instance read it last."""
+        """Every change of the watched tournament, if public or if this person plays in
+        it or created it: its whole view, as this instance read it last."""
         tournaments = self.conn.ws.app.state.tournaments
         me = self.identity.player.id if self.identity.player is not None else None
         while True:

@@ -152,13 +152,16 @@ class PairingDriver:
             )
             return
         now_on: Loaded | None = loaded
+        fresh = False
         while now_on is not None:  # a result may pair the next round: open it at once
-            now_on = await self._round(now_on)
+            now_on = await self._round(now_on, fresh)
+            fresh = True  # paired by this instance just now: its rooms are new
 
-    async def _round(self, loaded: Loaded) -> Loaded | None:
-        """Open the current round's rooms (all at once: the store writes them together),
-        then record the matches that ended and the no-shows. The tournament as a
-        recording left it if that paired the next round, else None."""
+    async def _round(self, loaded: Loaded, fresh: bool = False) -> Loaded | None:
+        """Open the current round's rooms (all at once: the store writes them together;
+        ``fresh``: a round this instance has just paired, whose rooms no instance has
+        opened), then record the matches that ended and the no-shows. The tournament as
+        a recording left it if that paired the next round, else None."""
         state = loaded.state
         current = state.current
         if state.phase is not Phase.RUNNING or current is None:
@@ -171,7 +174,10 @@ class PairingDriver:
                 people.append(pairing)
         identities = dict(loaded.identities)
         opened = await asyncio.gather(
-            *(matches.open_room(self.rooms, loaded.id, state, p, identities) for p in people),
+            *(
+                matches.open_room(self.rooms, loaded.id, state, p, identities, fresh=fresh)
+                for p in people
+            ),
             return_exceptions=True,
         )
         for pairing, room in zip(people, opened, strict=True):

@@ -73,10 +73,15 @@ async def open_room(
     state: Tournament,
     pairing: Pairing,
     identities: dict[str, str],
+    *,
+    fresh: bool = False,
 ) -> Room:
-    """The pairing's room, opened now if no instance has opened it yet."""
+    """The pairing's room, opened now if no instance has opened it yet. ``fresh``: this
+    instance has just paired the round (the lease holder alone opens rooms), so the
+    room is opened without asking the store first whether it exists (if it does
+    after all, it is loaded instead)."""
     assert pairing.match_id is not None
-    room = await rooms.get(pairing.match_id)
+    room = rooms.resident(pairing.match_id) if fresh else await rooms.get(pairing.match_id)
     if room is not None:
         return room
     where = seats(state, pairing)

@@ -47,6 +47,12 @@ ATTEMPTS = 5  # a command lost to another writer is decided anew this often
 PLAYED_LISTED = 20  # tournaments a player's statistics page lists at most
 
 
+def topic_of(tournament_id: str) -> str:
+    """The topic of ``news`` on which this instance's lobby sockets watching the
+    tournament hear of its changes."""
+    return f"{TOPIC}:{tournament_id}"
+
+
 class UnknownTournament(LookupError):
     """No tournament has this id."""
 
@@ -61,7 +67,7 @@ Decide = Callable[[Tournament], tuple[Event, ...]]
 class TournamentService:
     def __init__(self, rooms: RoomManager, tick: float = 1.0, lease_ttl: float = 10.0) -> None:
         self.rooms = rooms
-        self.news = MemoryBus()  # this instance's lobby sockets: TOPIC, {"id": ...}
+        self.news = MemoryBus()  # this instance's lobby sockets: topic_of(id), {"id": ...}
         self.listing: dict[str, dict[str, Any]] = {}  # live public tournaments' summaries
         self.latest: dict[str, dict[str, Any]] = {}  # the full view of each news
         self._frames: dict[str, tuple[int, str]] = {}  # id -> (version, its encoded frame)
@@ -124,7 +130,7 @@ class TournamentService:
             if loaded is None:
                 return
             self._keep(loaded)
-        await self.news.publish(TOPIC, {"id": tournament_id})
+        await self.news.publish(topic_of(tournament_id), {"id": tournament_id})
         await self.rooms.tell_lobby()
 
     def _keep(self, loaded: Loaded) -> None:
@@ -232,7 +238,7 @@ class TournamentService:
     ) -> Loaded:
         for _ in range(ATTEMPTS):
             loaded = await self.get(tournament_id)
-            # Pairing a Swiss round of 64 takes a tenth of a second: off the event loop.
+            # A command may pair a Swiss round (a few ms for 64): off the event loop.
             events = await asyncio.to_thread(decide, loaded.state)
             if not events:
                 return loaded
@@ -298,4 +304,4 @@ class TournamentService:
         return after
 
 
-__all__ = ["Contended", "TournamentError", "TournamentService", "UnknownTournament"]
+__all__ = ["Contended", "TournamentError", "TournamentService", "UnknownTournament", "topic_of"]

@@ -8,6 +8,27 @@ import { t } from "./i18n.js";
 import { createBody, tournamentForm } from "./tournament.js";
 
 /**
+ * The lobby socket of a tournament's page (its `tournament` frames and `matched`) or of
+ * a tournament's table (`matched` only): neither gets the lobby's listings, and only
+ * the page gets the tournament's frames, tens of kilobytes each for 64 players
+ * (docs/protocol.md, Tournaments).
+ */
+export class TournamentSocket extends LobbySocket {
+  /**
+   * @param {ConstructorParameters<typeof LobbySocket>[0]} options
+   * @param {string|null} tournament  the tournament whose frames it gets; null: none
+   */
+  constructor(options, tournament) {
+    super(options);
+    this.tournament = tournament;
+  }
+
+  hello() {
+    return { ...super.hello(), tournament: this.tournament, lobby: false };
+  }
+}
+
+/**
  * @param {{store: import("./store.js").Store, say: (text: string) => void, navigate: (path: string) => void}} app
  */
 export function tournamentPlay({ store, say, navigate }) {
@@ -23,7 +44,7 @@ export function tournamentPlay({ store, say, navigate }) {
   async function enter(id) {
     store.update((s) => ({ ...s, page: { status: "loading", data: null }, tournamentError: null }));
     try { await ensureToken(); } catch { /* reading needs none */ }
-    socket = new LobbySocket({
+    socket = new TournamentSocket({
       token: () => storedToken(),
       onMessage: (msg) => {
         const m = /** @type {any} */ (msg);
@@ -34,7 +55,7 @@ export function tournamentPlay({ store, say, navigate }) {
         }
       },
       onConnection: () => {},
-    });
+    }, id);
     socket.open();
     try {
       show((await api.tournament(id)).tournament);
@@ -51,7 +72,7 @@ export function tournamentPlay({ store, say, navigate }) {
    */
   function follow(roomId) {
     close();
-    socket = new LobbySocket({
+    socket = new TournamentSocket({
       token: () => storedToken(),
       onMessage: (msg) => {
         const m = /** @type {any} */ (msg);
@@ -61,7 +82,7 @@ export function tournamentPlay({ store, say, navigate }) {
         }
       },
       onConnection: () => {},
-    });
+    }, null);
     socket.open();
   }
 
