@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from ginrummy.engine import Rules, RulesError
-from ginrummy.server.api import ApiError, caller_identity, guard, json_body
+from ginrummy.server.api import ApiError, caller_identity, guard, json_body, only_fields
 from ginrummy.server.computer import level_keys
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.room import RoomManager
@@ -58,9 +58,7 @@ async def _caller(request: Request) -> tuple[str, Player]:
 
 def settings_of(data: dict[str, Any]) -> Settings:
     """The creator's settings from a request body (``bad_request`` for a wrong field)."""
-    unknown = sorted(set(data) - SETTINGS_FIELDS)
-    if unknown:
-        raise ApiError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+    only_fields(data, SETTINGS_FIELDS)
     for key, value in data.items():
         # bool is an int in Python: a flag is no number and a number no flag
         if not isinstance(value, TYPES[key]) or (isinstance(value, bool) != (bool in TYPES[key])):
