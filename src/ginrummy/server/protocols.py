@@ -38,6 +38,7 @@ trusted-proxy rule of ``ProxyHeadersMiddleware`` (its ``trusted_hosts``).
 from __future__ import annotations
 
 import functools
+import time
 from email.utils import formatdate
 from typing import Any, ClassVar
 
@@ -84,8 +85,14 @@ class HttpProtocol(HttpToolsProtocol):
     def refuse_upgrade(self) -> None:
         """Answer 403 and close; this protocol stays the transport's until the end, and
         its ``connection_lost`` lets the parser go."""
-        self.transport.write(REFUSED_HEAD % formatdate(usegmt=True).encode("ascii"))
+        self.transport.write(REFUSED_HEAD % http_date(int(time.time())))
         self.transport.close()
+
+
+@functools.lru_cache(maxsize=1)
+def http_date(second: int) -> bytes:
+    """The ``Date`` of an answer in ``second`` (made once a second while refusals come)."""
+    return formatdate(second, usegmt=True).encode("ascii")
 
 
 def http_protocol(sockets: AddressSockets) -> type[HttpProtocol]:
