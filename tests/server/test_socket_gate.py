@@ -11,12 +11,16 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
+import uvicorn
 from starlette.applications import Starlette
 from starlette.types import Receive, Scope, Send
+from uvicorn.server import ServerState
 
-from ginrummy.server.ratelimit import of_app
+from ginrummy.server.protocols import http_protocol
+from ginrummy.server.ratelimit import AddressSockets, of_app
 
 from .live import BareSocket, Live, live, upgrade
 
@@ -137,3 +141,26 @@ def test_without_a_cap_no_upgrade_is_refused() -> None:
             pong(ws)
             ws.close()
         assert calls == ["websocket"] * 3
+
+
+async def test_the_peer_counts_by_the_apps_rule_and_a_trusted_proxy_by_uvicorns() -> None:
+    sockets = AddressSockets(1)
+    assert sockets.open("2001:db8:1:2::/64")
+    protocol = http_protocol(sockets)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        raise AssertionError("not called")
+
+    def over_cap(peer: str, **options: Any) -> bool:
+        config = uvicorn.Config(app, log_config=None, **options)
+        conn = protocol(config=config, server_state=ServerState(), app_state={})
+        conn.client = (peer, 50_000)
+        return conn.over_cap()
+
+    assert over_cap("2001:db8:1:2::99")  # an IPv6 address counts by its /64
+    assert not over_cap("2001:db8:1:3::1")
+    trusted = "10.0.0.5,2001:db8::/32"
+    assert not over_cap("2001:db8:1:2::99", forwarded_allow_ips=trusted)  # the app's to judge
+    assert over_cap("2001:db8:1:2::99", forwarded_allow_ips=trusted, proxy_headers=False)
+    assert not over_cap("2001:db8:1:2::99", forwarded_allow_ips=["*"])
+    assert sockets.open_by == {"2001:db8:1:2::/64": 1} and sockets.refused == 2
