@@ -58,8 +58,8 @@ REFUSED_HEAD = (
 
 
 class HttpProtocol(HttpToolsProtocol):
-    """``HttpToolsProtocol`` that drops its parser once the connection is a WebSocket
-    and refuses an upgrade over ``sockets``' cap (none if None: see ``http_protocol``)."""
+    """``HttpToolsProtocol`` that drops its parser once the connection is a WebSocket;
+    made by ``http_protocol``, it also refuses an upgrade over ``sockets``' cap."""
 
     sockets: ClassVar[AddressSockets | None] = None
 
@@ -75,6 +75,7 @@ class HttpProtocol(HttpToolsProtocol):
     def over_cap(self) -> bool:
         """Whether the peer holds its cap of sockets already (then counted as refused).
         A trusted proxy's request is the app's to judge by the client it names."""
+        # self.client (the peer), self.config, self.transport: uvicorn's (see above).
         if self.sockets is None or self.client is None:
             return False
         host = self.client[0]
@@ -118,6 +119,8 @@ def trusted_proxy(config: Config, host: str) -> bool:
 
 @functools.lru_cache(maxsize=16)
 def _proxy_rule(allowed: str) -> ProxyHeadersMiddleware:
+    # The middleware uvicorn puts in front of the app (Config.load) with the same
+    # setting; only its rule is used (``trusted_hosts``, uvicorn 0.50 to <1).
     return ProxyHeadersMiddleware(_never_called, trusted_hosts=allowed)
 
 
