@@ -81,27 +81,44 @@ def live(**changes: Any) -> Iterator[Live]:
         server.thread.join(15)
 
 
+def upgrade(
+    port: int, source: str = "127.0.0.1", headers: str = "", rcvbuf: int | None = None
+) -> tuple[socket.socket, bytes]:
+    """Ask for a WebSocket from the address ``source`` (any 127.x.y.z on Linux) with extra
+    ``headers`` ("Name: value\\r\\n" each); the socket and what came back up to the end
+    of the answer's head (and whatever followed it in the same reads)."""
+    sock = socket.socket()
+    if rcvbuf is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.settimeout(10)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            f"Sec-WebSocket-Version: 13\r\n{headers}\r\n"
+        ).encode()
+    )
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError(f"the server closed the TCP connection after {received!r}")
+        received += chunk
+    return sock, received
+
+
 class BareSocket:
     """A WebSocket client on a plain TCP socket with a small receive buffer: it reads
     nothing unless asked, so the server's frames back up like a stalled phone's."""
 
-    def __init__(self, port: int, rcvbuf: int = 4096) -> None:
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-        self.sock.settimeout(10)
-        self.sock.connect(("127.0.0.1", port))
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(
-            (
-                "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        self.buffer = b""
-        while b"\r\n\r\n" not in self.buffer:
-            self.buffer += self._recv()
-        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+    def __init__(
+        self, port: int, rcvbuf: int = 4096, source: str = "127.0.0.1", headers: str = ""
+    ) -> None:
+        self.sock, head = upgrade(port, source, headers, rcvbuf)
+        head, self.buffer = head.split(b"\r\n\r\n", 1)
         assert head.startswith(b"HTTP/1.1 101"), head
 
     def _recv(self) -> bytes:

@@ -1,6 +1,7 @@
 """A WebSocket's protocol objects go with it, by reference counting alone: neither an
-accepted socket nor a refused handshake leaves a reference cycle for the garbage
-collector, which the server runs rarely (server/protocols.py)."""
+accepted socket nor a refused handshake (by the app, or by the HTTP protocol before the
+upgrade) leaves a reference cycle for the garbage collector, which the server runs
+rarely (server/protocols.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from websockets.sync.client import connect
 
 from ginrummy.server.ratelimit import of_app
 
-from .live import live
+from .live import BareSocket, live, upgrade
+
+PEER = "127.0.0.2"  # a direct peer (127.0.0.1, the client's own, is a trusted proxy)
 
 KINDS = (HttpToolsProtocol, WebSocketsSansIOProtocol, ServerProtocol)
 
@@ -46,9 +49,15 @@ def test_refused_and_closed_websockets_leave_no_protocol_behind() -> None:
         gc.collect()
         before = alive()
         with connect(server.ws_url, open_timeout=5):
-            for _ in range(10):  # refused before the handshake: HTTP 403
+            for _ in range(10):  # refused by the app before the handshake: HTTP 403
                 with pytest.raises(InvalidStatus), connect(server.ws_url, open_timeout=5):
                     pass
+        held = BareSocket(server.port, source=PEER)
+        for _ in range(10):  # refused by the HTTP protocol before the upgrade: HTTP 403
+            sock, head = upgrade(server.port, PEER)
+            with sock:
+                assert head.startswith(b"HTTP/1.1 403 ") and sock.recv(1) == b""
+        held.close()
         for _ in range(5):  # accepted, then closed by the client
             with connect(server.ws_url, open_timeout=5):
                 pass
@@ -57,5 +66,5 @@ def test_refused_and_closed_websockets_leave_no_protocol_behind() -> None:
             if time.monotonic() > deadline:
                 break
             time.sleep(0.05)
-        assert sockets.refused == 10
+        assert sockets.refused == 20
         assert alive() == before

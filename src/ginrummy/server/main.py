@@ -103,7 +103,8 @@ def uvicorn_config(app: Starlette, host: str, port: int, log_level: str) -> uvic
     """How uvicorn runs the app (the tests' live server runs it so too)."""
     import uvicorn
 
-    from ginrummy.server.protocols import HttpProtocol, WebSocketProtocol
+    from ginrummy.server.protocols import WebSocketProtocol, http_protocol
+    from ginrummy.server.ratelimit import of_app
 
     return uvicorn.Config(
         app,
@@ -119,8 +120,9 @@ def uvicorn_config(app: Starlette, host: str, port: int, log_level: str) -> uvic
         # The Date header stays: HTTP requires it of a server with a clock.
         server_header=False,
         lifespan="on",
-        # uvicorn's own, without the reference cycles that outlive a WebSocket.
-        http=HttpProtocol,
+        # uvicorn's own, without the reference cycles that outlive a WebSocket; the HTTP
+        # one refuses a socket over the app's per-address cap before the upgrade.
+        http=http_protocol(of_app(app).sockets),
         ws=WebSocketProtocol,
     )
 

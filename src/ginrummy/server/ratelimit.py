@@ -35,6 +35,9 @@ MAX_ADDRESSES = 100_000
 """At most this many addresses tracked per limit; past it the longest-known is forgotten
 (it starts again with a full bucket: lenient, never wrong against a newcomer)."""
 
+REFUSALS_PER_LOG = 1000
+"""An attack's refused sockets: one warning per so many."""
+
 
 class RateLimited(Exception):
     """Over a limit: answer 429 with code ``rate_limited`` and ``Retry-After``."""
@@ -143,13 +146,27 @@ class AddressSockets:
     def open(self, address: str) -> bool:
         """Count one more socket from ``address``; False (and not counted) if it would
         be one too many."""
-        if not self.count:
-            return True
-        held = self.open_by.get(address, 0)
-        if held >= self.count:
-            self.refused += 1
+        if self.refuses(address):
             return False
-        self.open_by[address] = held + 1
+        if self.count:
+            self.open_by[address] = self.open_by.get(address, 0) + 1
+        return True
+
+    def refuses(self, address: str) -> bool:
+        """Whether one more socket from ``address`` would be one too many (then counted
+        as refused, with a warning per ``REFUSALS_PER_LOG``), and nothing taken:
+        ``open`` takes. The HTTP protocol refuses so before the upgrade
+        (server/protocols.py)."""
+        if not self.count or self.open_by.get(address, 0) < self.count:
+            return False
+        self.refused += 1
+        if self.refused % REFUSALS_PER_LOG == 1:
+            log.warning(
+                "websocket refused: %s has %d open (GINRUMMY_LIMIT_SOCKETS); %d refused so far",
+                address,
+                self.count,
+                self.refused,
+            )
         return True
 
     def close(self, address: str) -> None:

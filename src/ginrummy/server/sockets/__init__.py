@@ -31,7 +31,6 @@ log = logging.getLogger("ginrummy.server.sockets")
 
 ORIGIN_REFUSED = 4403
 SOCKETS_REFUSED = 4429  # the ASGI close code; the client sees HTTP 403, as for 4403
-REFUSALS_PER_LOG = 1000  # an attack's refused sockets: one warning per so many
 
 
 async def hello(conn: Connection, fields: Mapping[str, Any]) -> None:
@@ -71,14 +70,10 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         return
     limits, address = of_app(ws.app), client_address(ws)
     if not limits.sockets.open(address):
-        # Before the handshake: the cheapest answer (HTTP 403), no socket to keep.
-        if limits.sockets.refused % REFUSALS_PER_LOG == 1:
-            log.warning(
-                "websocket refused: %s has %d open (GINRUMMY_LIMIT_SOCKETS); %d refused so far",
-                address,
-                limits.sockets.count,
-                limits.sockets.refused,
-            )
+        # Before the handshake: the cheapest answer (HTTP 403), no socket to keep. A
+        # direct peer over the limit is mostly refused earlier still, before the
+        # upgrade (server/protocols.py); here are the clients of a trusted proxy and
+        # the sockets that passed that check while others of their address opened.
         # uvicorn answers a close before the handshake with HTTP 403 (its answer with a
         # response of our own, a 429, logs an error per refusal: too loud for an attack).
         await ws.close(code=SOCKETS_REFUSED)
