@@ -27,17 +27,18 @@ def _settings(tmp_path: Path) -> dict[str, Any]:
     return {"data_dir": tmp_path, "review_budget": SMALL}
 
 
-def _play_then_resign(c: TestClient, room: str, token: str, moves: int = 12) -> None:
-    """Seat one makes ``moves`` plain choices against the computer, then resigns."""
+def _play_then_resign(c: TestClient, room: str, token: str, moves: int = 12) -> list[str]:
+    """Seat one makes up to ``moves`` plain choices against the computer (fewer when the
+    computer ends the round first: the deal is random), then resigns; returns them."""
+    made: list[str] = []
     with c.websocket_connect("/ws") as ws:
         _, latest = hello(ws, room, token)
-        made = 0
-        while made < moves:
+        while len(made) < moves:
             view = latest["view"]
             if view["legal_actions"]:
                 action = simple_choice(view)
                 ws.send_json({"type": "act", "version": latest["version"], "action": action})
-                made += 1
+                made.append(action)
             elif view["table"]["match_phase"] != "round":
                 break  # the round is over: resign between rounds
             msg: Message = receive(ws)
@@ -49,6 +50,7 @@ def _play_then_resign(c: TestClient, room: str, token: str, moves: int = 12) -> 
             latest = receive(ws)
             while latest["type"] != "view":
                 latest = receive(ws)
+    return made
 
 
 def _poll(c: TestClient, path: str, headers: dict[str, str], timeout: float = 120.0) -> Any:
@@ -73,7 +75,7 @@ def test_a_player_reviews_their_seat_after_the_match(tmp_path: Path) -> None:
         r = c.post(path, headers=auth(ann))
         assert r.status_code == 403, r.text
         assert r.json()["error"]["code"] == "match_running"
-        _play_then_resign(c, room, ann)
+        made = _play_then_resign(c, room, ann)
         r = c.post(path, headers=auth(ann))
         # The request only starts the job: it answers before the review is made.
         assert r.status_code == 202, r.text
@@ -86,7 +88,7 @@ def test_a_player_reviews_their_seat_after_the_match(tmp_path: Path) -> None:
         assert review["kind"] == "review" and review["seat"] == "one"
         assert review["samples"] == 2  # the settings' budget
         decisions = [d for rnd in review["rounds"] for d in rnd["decisions"]]
-        assert len(decisions) >= 3
+        assert [d["played"] for d in decisions] == made  # every decision of the seat, in order
         assert all("grade" in d for d in decisions)
         # Cached under the data dir: asked again, it is there at once.
         assert list((tmp_path / "reviews").glob("*.json"))
