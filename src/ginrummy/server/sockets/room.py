@@ -68,13 +68,18 @@ class RoomSocket:
     @classmethod
     async def bind_to(cls, conn: Connection, room: Room, fields: Mapping[str, Any]) -> None:
         """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no
-        spectators) leaves the socket bound as it was."""
+        spectators) leaves the socket bound as it was. A seat's token is known (the
+        seat was taken with it): only a spectator's is looked up in the store."""
         rooms = conn.rooms
         token_hash = Identity.hash_of(fields.get("token"))
         seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no free seat and allows no spectators")
-        await conn.bind(cls(conn, room, seat, await Identity.of(rooms, token_hash)))
+        if seat is not None:  # the seat's own identity: the room holds its player
+            identity = Identity(token_hash, room.player_of.get(seat))
+        else:
+            identity = await Identity.of(rooms, token_hash)
+        await conn.bind(cls(conn, room, seat, identity))
 
     async def start(self) -> None:
         """Count in, subscribe, send welcome, view, chat history (and tips to a seat)."""
