@@ -34,8 +34,13 @@ def test_a_hello_reads_the_log_once_and_hashes_the_token_once(
             hashes.append(text)
             return real_hash(text)
 
+        async def asked(*args: object) -> None:
+            raise AssertionError(f"a seat's hello looked its identity up: {args}")
+
         monkeypatch.setattr(store, "load_room", load_room)
         monkeypatch.setattr(ws_module, "hash_token", hash_token)
+        for call in ("known_player", "has_identity", "ensure_player", "recent_chat"):
+            monkeypatch.setattr(store, call, asked)  # the room knows its seat's player
         with c.websocket_connect("/ws") as ws:
             welcome, _ = hello(ws, room, token)
             assert welcome["seat"] == "one"

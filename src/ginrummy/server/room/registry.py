@@ -335,9 +335,11 @@ class RoomManager:
         room = Room(self.ctx, row, seats, Snapshot(0, None))
         await room.load_players()
         change = master.opening(room.table, self.rng)
+        room.follow()  # before the write: whatever is said or written in it is heard
         try:
             await self.store.create_room(row, seat_rows(seats), change.events)
         except StoreError as exc:
+            room.stop_tasks()
             log.error("room %s: cannot create: %s", row.id, exc)
             raise RoomError("unavailable", "the room could not be saved; try again") from exc
         self._rooms[row.id] = room
