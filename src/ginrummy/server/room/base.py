@@ -60,6 +60,7 @@ class RoomBase(Generic[D]):
         self.id = row.id
         self.kind = row.kind
         self.rules = Rules.from_dict(dict(row.rules))
+        self.rules_data = self.rules.to_dict()  # as info frames carry them (copy to change)
         self.created = row.created
         self.spectators = bool(row.options.get("spectators", True))
         self.spectator_chat = bool(row.options.get("spectator_chat", False))
