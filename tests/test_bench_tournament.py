@@ -48,6 +48,7 @@ def test_server_mode_plays_a_small_swiss_with_dropped_sockets_to_the_end(
         assert r["to_paired_ms"] > 0 and r["to_last_sent_ms"] > 0
         assert 0 < r["to_first_deal_ms"] <= r["to_last_deal_ms"]
     assert out["matches"]["count"] == 3 * 3
+    assert out["room_reads"] == 2 * 3 * 3  # each player read each room, as the page does
 
 
 def test_server_mode_fails_loudly_when_a_round_does_not_end_in_time(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import auth, client, create, identity
 
 
@@ -28,6 +30,26 @@ def test_create_solo_game_deals_at_once() -> None:
         assert info["seats"]["two"]["bot"] == "casual"
         games = c.get("/api/me", headers=auth(token)).json()["games"]
         assert [g["room"] for g in games] == [body["room"]]
+
+
+def test_room_info_names_the_callers_seat_without_a_store_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with client() as c:
+        ann, bob = identity(c), identity(c)
+        room = create(c, ann, kind="room")
+        store = c.app.state.rooms.store  # type: ignore[attr-defined]
+
+        async def asked(*args: object) -> None:
+            raise AssertionError("the room's info looked the caller up")
+
+        monkeypatch.setattr(store, "has_identity", asked)
+        monkeypatch.setattr(store, "known_player", asked)
+        seats = [
+            c.get(f"/api/rooms/{room}", headers=headers).json()["your_seat"]
+            for headers in (auth(ann), auth(bob), auth("no such token"), {})
+        ]
+        assert seats == ["one", None, None, None]
 
 
 def test_create_room_then_a_friend_joins() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from ginrummy.engine import Rules
 from ginrummy.server.sockets import frames as ws_module
 from ginrummy.server.store import StoreConflict, StoredRoom
 
@@ -34,13 +35,34 @@ def test_a_hello_reads_the_log_once_and_hashes_the_token_once(
             hashes.append(text)
             return real_hash(text)
 
+        async def asked(*args: object) -> None:
+            raise AssertionError(f"a seat's hello looked its identity up: {args}")
+
         monkeypatch.setattr(store, "load_room", load_room)
         monkeypatch.setattr(ws_module, "hash_token", hash_token)
+        for call in ("known_player", "has_identity", "ensure_player", "recent_chat"):
+            monkeypatch.setattr(store, call, asked)  # the room knows its seat's player
         with c.websocket_connect("/ws") as ws:
             welcome, _ = hello(ws, room, token)
             assert welcome["seat"] == "one"
         assert reads == [room]
         assert hashes == [token]
+
+
+def test_a_hello_at_a_version_already_shown_turns_no_rules_into_data(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The room keeps its rules as data (the welcome's) and the view's shared part of a
+    version is encoded once: the next hello encodes neither again."""
+    with client() as c:
+        token = identity(c)
+        room = create(c, token)
+        with c.websocket_connect("/ws") as first:
+            hello(first, room, token)
+            monkeypatch.setattr(Rules, "to_dict", _unasked)
+            with c.websocket_connect("/ws") as second:
+                welcome, _ = hello(second, room, token)
+        assert welcome["room"]["rules"]["name"] == "standard"
 
 
 def test_a_move_lost_to_another_instance_is_answered_with_one_view(
@@ -80,6 +102,10 @@ def test_a_move_lost_to_another_instance_is_answered_with_one_view(
         kinds = [m["type"] for m in got if m["type"] in ("view", "error")]
         views = [m["version"] for m in got if m["type"] == "view"]
         assert "error" in kinds and views.count(version + 1) == 1, got
+
+
+def _unasked(*args: object) -> None:
+    raise AssertionError("the rules were turned into data again")
 
 
 def _drain(ws: Any, seconds: float = 0.5) -> list[Message]:

@@ -92,6 +92,27 @@ async def test_identities(store: Store) -> None:
     assert await store.has_identity("h")
 
 
+async def test_a_known_identity_has_its_player_in_one_call(store: Store) -> None:
+    made: list[Player] = []
+
+    def fresh() -> Player:
+        made.append(Player(f"p_new{len(made):07d}", "New", created=2.0))
+        return made[-1]
+
+    assert await store.known_player("h", fresh) is None  # no such identity: no player
+    assert made == [] and await store.player("p_new0000000") is None
+    await store.add_identity("h")
+    first = await store.known_player("h", fresh)  # its first use makes its player
+    assert first == made[0] and await store.ensure_player("h", fresh()) == first
+    await store.rename_player(first.id, "Ann")
+    again = await store.known_player("h", fresh)
+    assert again == replace(first, name="Ann") and len(made) == 2  # nothing made for it
+    named = await store.ensure_player("h2", Player("p_h2_0000000", "Bob"))
+    assert await store.known_player("h2", fresh) is None  # a player, but no identity
+    await store.add_identity("h2")
+    assert await store.known_player("h2", fresh) == named
+
+
 def test_unknown_store_urls_are_refused() -> None:
     with pytest.raises(ValueError, match="unsupported"):
         open_store("mysql://x")

@@ -217,23 +217,25 @@ def test_a_store_outage_during_hello_answers_unavailable_and_keeps_the_socket(
 ) -> None:
     from ginrummy.server.store import StoreError
 
+    """A seat's hello reads the room's log; a spectator's looks its token up too."""
     with client() as c:
-        token = identity(c)
-        room = create(c, token)
+        token, other = identity(c), identity(c)
+        room = create(c, token, kind="room")
         store = c.app.state.rooms.store  # type: ignore[attr-defined]
-        real = store.has_identity
 
-        async def away(token_hash: str) -> bool:
+        async def away(*args: object, **kwargs: object) -> None:
             raise StoreError("database is away")
 
-        monkeypatch.setattr(store, "has_identity", away)
-        with c.websocket_connect("/ws") as ws:
-            ws.send_json({"type": "hello", "room": room, "token": token})
-            error = receive(ws)
-            assert (error["type"], error["code"]) == ("error", "unavailable")
-            monkeypatch.setattr(store, "has_identity", real)
-            welcome, view = hello(ws, room, token)  # the same socket, once it is back
-            assert welcome["seat"] == "one" and view["view"]["seat"] == "one"
+        for call, who, seat in (("load_room", token, "one"), ("known_player", other, None)):
+            real = getattr(store, call)
+            monkeypatch.setattr(store, call, away)
+            with c.websocket_connect("/ws") as ws:
+                ws.send_json({"type": "hello", "room": room, "token": who})
+                error = receive(ws)
+                assert (error["type"], error["code"]) == ("error", "unavailable")
+                monkeypatch.setattr(store, call, real)
+                welcome, view = hello(ws, room, who)  # the same socket, once it is back
+                assert welcome["seat"] == seat and view["view"]["seat"] == seat
 
 
 def test_a_hello_that_fails_after_taking_the_seat_leaves_it_free(

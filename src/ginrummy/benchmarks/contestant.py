@@ -14,7 +14,9 @@ whose ``matched`` was missed: the newest notice is read ``FALLBACK_S`` after it 
 page would show it at once; reading each of these tens of kilobytes at once, 64 times
 over, would slow this one process down).
 
-At the table a room socket says ``hello`` with the token,
+At the table the player first asks for the room (``GET /api/rooms/<id>`` with its
+token, as the page does before it opens the room socket: main.js ``enterRoom``), then a
+room socket says ``hello`` with the token,
 sends its seed as soon as a deal is committed (as the browser does), and answers each
 decision with a plain legal choice (``load.choose``) after a think time drawn
 uniformly from ``think`` ± 50%. A socket that drops is opened again with the same
@@ -65,6 +67,7 @@ class Tally:
     notes: list[str] = field(default_factory=list)  # the first errors, with context
     reconnects: int = 0  # room and lobby sockets opened again after a drop
     dropped: int = 0  # room sockets this bench closed on purpose (``drop``)
+    room_reads: int = 0  # ``GET /api/rooms/<id>`` before a table's socket (answered 200)
     actions: int = 0
 
     def error(self, code: str, detail: str = "") -> None:
@@ -92,6 +95,7 @@ class Contestant:
         self.think, self.tally, self.drop = think, tally, drop
         self.rng = random.Random(seed)
         self.visits: dict[str, Visit] = {}  # room -> visit, in the order played
+        self._http: Any = None  # the run's HTTP client (``run``)
         self._table: asyncio.Task[None] | None = None
         self._pending: asyncio.Task[None] | None = None
         self._notice: str | None = None  # the newest tournament notice, not read yet
@@ -109,6 +113,7 @@ class Contestant:
         whenever it drops."""
         import websockets
 
+        self._http = http
         failures = 0
         while True:
             try:
@@ -211,6 +216,7 @@ class Contestant:
         """Play the match of ``visit``; after it, stay at the table until sent on."""
         import websockets
 
+        await self._room_info(visit)
         failures = 0
         while True:
             self._dropping = False
@@ -238,6 +244,23 @@ class Contestant:
                 return
             self.tally.reconnects += 1
             await asyncio.sleep(min(2.0, 0.05 * 2**failures))
+
+    async def _room_info(self, visit: Visit) -> None:
+        """The room as the page reads it before its socket opens (once per table; a
+        reconnecting socket does not read it again). A room not open yet (404) is left
+        to the hello, which asks again (``EARLY``)."""
+        import httpx
+
+        url = f"{self.base}/api/rooms/{visit.room}"
+        try:
+            r = await self._http.get(url, headers={"Authorization": f"Bearer {self.token}"})
+        except httpx.HTTPError as exc:
+            self.tally.error("room_info_failed", f"{self.id} in {visit}: {exc!r}")
+            return
+        if r.status_code == 200:
+            self.tally.room_reads += 1
+        elif r.status_code != 404:
+            self.tally.error(f"room_info_{r.status_code}", f"{self.id} in {visit}")
 
     def _hello(self, visit: Visit) -> dict[str, Any]:
         return {"type": "hello", "room": visit.room, "token": self.token}

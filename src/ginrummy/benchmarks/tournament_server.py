@@ -2,8 +2,9 @@
 against one real server instance (SQLite, as ``bench load`` runs it).
 
 Each player is its own identity (``POST /api/identity``) and a ``Contestant``: a
-lobby socket (the tournament's page, then the tables': only ``matched``) and a room
-socket per match, thinking ``--think`` seconds ± 50% before each decision (human
+lobby socket (the tournament's page, then the tables': only ``matched``) and, per
+match, a read of the room (``GET /api/rooms/<id>``, as the page at a table does) and
+a room socket, thinking ``--think`` seconds ± 50% before each decision (human
 pace). A creator makes the
 tournament (``POST /api/tournaments``), the players join it through the API as people
 do, it starts when full (or the creator starts it) and is played to the end.
@@ -381,6 +382,7 @@ def _report(
         "error_codes": tally.errors,
         "reconnects": tally.reconnects,
         "dropped_on_purpose": tally.dropped,
+        "room_reads": tally.room_reads,
         "actions": tally.actions,
         "server_cpu_percent": round(100 * costs.server_cpu / elapsed, 1),
         "loadgen_cpu_percent": round(100 * costs.own_cpu / elapsed, 1),

@@ -369,8 +369,10 @@ def _with_timer(rules: Rules, data: dict[str, Any], default: int | None) -> Rule
 
 async def room_info(request: Request) -> JSONResponse:
     room = await _room(request)
-    identity = await _identity(request, required=False)
-    return JSONResponse(room.info(room.seat_of(identity)))
+    # Only a seat's token changes the answer, and a token that took a seat is known:
+    # who the caller is needs no store read (the page reads this at every table).
+    token = _bearer(request)
+    return JSONResponse(room.info(room.seat_of(None if token is None else hash_token(token))))
 
 
 async def join_room(request: Request) -> JSONResponse:

@@ -28,6 +28,9 @@ class Subscription(Protocol):
     def empty(self) -> bool:
         """No notice is waiting (``get`` would wait)."""
 
+    def waiting(self, kind: str) -> int:
+        """How many notices of ``kind`` wait (delivered, not yet taken by ``get``)."""
+
     def close(self) -> None: ...
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,12 +29,18 @@ class MemorySubscription:
         self.queue: asyncio.Queue[Mapping[str, Any]] = asyncio.Queue(maxsize=limit)
         self.overflows = 0  # how often this subscriber fell ``limit`` notices behind
         self._on_overflow = on_overflow
+        self._kinds: Counter[object] = Counter()  # the waiting notices by kind
 
     async def get(self) -> Mapping[str, Any]:
-        return await self.queue.get()
+        notice = await self.queue.get()
+        self._kinds[notice.get("kind")] -= 1
+        return notice
 
     def empty(self) -> bool:
         return self.queue.empty()
+
+    def waiting(self, kind: str) -> int:
+        return self._kinds[kind]
 
     def close(self) -> None:
         self._bus._unsubscribe(self)
@@ -42,12 +49,14 @@ class MemorySubscription:
         """Queue ``notice``; when full, swap what waits for one resync (module base)."""
         try:
             self.queue.put_nowait(notice)
+            self._kinds[notice.get("kind")] += 1
             return
         except asyncio.QueueFull:
             pass
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait(RESYNC)
+        self._kinds = Counter({RESYNC["kind"]: 1})
         self.overflows += 1
         log.warning(
             "a subscriber of %s fell %d notices behind; they were dropped",

@@ -13,6 +13,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 from ginrummy.engine import Rules
+from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room.chat import Chat
 from ginrummy.server.room.context import RoomContext, room_topic
 from ginrummy.server.room.errors import RoomError
@@ -59,6 +60,7 @@ class RoomBase(Generic[D]):
         self.id = row.id
         self.kind = row.kind
         self.rules = Rules.from_dict(dict(row.rules))
+        self.rules_data = self.rules.to_dict()  # as info frames carry them (copy to change)
         self.created = row.created
         self.spectators = bool(row.options.get("spectators", True))
         self.spectator_chat = bool(row.options.get("spectator_chat", False))
@@ -67,8 +69,11 @@ class RoomBase(Generic[D]):
         self.last_used = time.monotonic()  # by this instance's sockets or requests: touch
         self.presence = Presence(self.id, ctx.instance_id, settle_s, keys)
         # What the room's people say: ``room.chat.say`` and ``room.chat.history``.
-        self.chat = Chat(self.id, self.topic, ctx.store, ctx.bus, ctx.clock, self.spectator_chat)
+        self.chat = Chat(
+            self.id, self.topic, ctx.store, ctx.bus, ctx.clock, self.spectator_chat, self.told
+        )
         self.follower: asyncio.Task[None] | None = None
+        self._followed: Subscription | None = None  # the follower's subscription
 
     @property
     def current(self) -> Versioned:
@@ -125,8 +130,17 @@ class RoomBase(Generic[D]):
         """Follow the room's notices while it is loaded, socket or not: the other
         instances' presence (an instance that loads it for the lobby or the lease runs
         its grace periods too) and what they write (it may hold the lease)."""
-        sub = self.ctx.bus.subscribe(self.topic)
+        sub = self._followed = self.ctx.bus.subscribe(self.topic)
         self.follower = asyncio.create_task(follow(self, sub))
+
+    def told(self) -> bool:
+        """The follower has taken in every chat line (and ``resync``) delivered to this
+        instance: none waits in its queue (the follower takes one in as soon as it
+        takes it from there)."""
+        follower, sub = self.follower, self._followed
+        if follower is None or follower.done() or sub is None:
+            return False
+        return sub.waiting("chat") == 0 and sub.waiting("resync") == 0
 
     def stop_tasks(self) -> list[asyncio.Task[None]]:
         """Cancel the duties' tasks and the follower (not the caller). The lease is not
@@ -136,6 +150,8 @@ class RoomBase(Generic[D]):
         tasks = [t for t in running if t is not None and t is not current]
         for task in tasks:
             task.cancel()
+        if self._followed is not None and self.follower is not current:
+            self._followed.close()  # a follower cancelled before it ran cannot close it
         return tasks
 
     def unload(self) -> None:

@@ -5,7 +5,7 @@ and reading by channel, which a chouette team's chat shares (``server/chouette/t
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -99,14 +99,40 @@ class ChatLog:
 
 
 class Chat:
+    """A room's chat. The room may know it has none: a room opened here (followed before
+    it was written), or one whose history was read empty, until its follower hears a
+    line or a ``resync``; its history is then sent without a read while the follower
+    has taken in every notice delivered here (``told``). A line written by an instance
+    that died before it could tell of it is not in such a history."""
+
     def __init__(
-        self, room_id: str, topic: str, store: Store, bus: Bus, clock: Clock, spectators: bool
+        self,
+        room_id: str,
+        topic: str,
+        store: Store,
+        bus: Bus,
+        clock: Clock,
+        spectators: bool,
+        told: Callable[[], bool] = lambda: False,
     ) -> None:
-        """``spectators``: spectators may chat too."""
+        """``spectators``: spectators may chat too; ``told``: the room's follower has
+        taken in every notice delivered to this instance (none waits)."""
         self._log = ChatLog(room_id, store, clock)
         self._topic = topic
         self._bus = bus
         self.spectators = spectators
+        self._told = told
+        self.empty = False  # known to have no line (see the class's text)
+        self._heard = 0  # lines (or resyncs) heard of: a read that raced one proves nothing
+
+    def opened(self) -> None:
+        """A new room, followed before it was written: no line can exist yet."""
+        self.empty = True
+
+    def heard(self) -> None:
+        """The follower took in a line or a ``resync`` (notices lost): lines may exist."""
+        self.empty = False
+        self._heard += 1
 
     async def say(
         self, seat: Hashable | None, player: Player | None, text: str | None, phrase: str | None
@@ -118,10 +144,18 @@ class Chat:
         if player is None:
             raise RoomError("chat_closed", "only players with an identity may chat")
         label = None if seat is None else key_label(seat)
+        self.heard()  # from now on the history is read: the line may be in the store
         # Write before tell: a socket on any instance reads the history from the store.
         message = await self._log.add(label, player, text, phrase)
         await self._bus.publish(self._topic, {"kind": "chat", "message": message})
 
     async def history(self) -> list[dict[str, Any]]:
-        """The room's last messages, oldest first, said through any instance."""
-        return await self._log.history()
+        """The room's last messages, oldest first, said through any instance; none
+        without a read while the room knows it has none."""
+        if self.empty and self._told():
+            return []
+        heard = self._heard
+        lines = await self._log.history()
+        if not lines and heard == self._heard:
+            self.empty = True  # no line was said before the read, none heard of since
+        return lines

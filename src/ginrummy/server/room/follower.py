@@ -21,6 +21,8 @@ async def follow(room: RoomBase[Any], sub: Subscription) -> None:
         while True:
             notice = await sub.get()
             kind, told = notice.get("kind"), notice.get("version")
+            if kind in ("chat", "resync"):
+                room.chat.heard()  # before any wait: ``RoomBase.told`` relies on it
             if kind == "resync" or isinstance(told, int):
                 # Written elsewhere (or the bus lost notices: read whatever the log
                 # holds). Nothing is read if a socket of the room already has it.

@@ -129,7 +129,7 @@ def info(room: Room, your_seat: Seat | None) -> dict[str, Any]:
     return {
         "room": room.id,
         "kind": room.kind,
-        "rules": room.rules.to_dict(),
+        "rules": dict(room.rules_data),
         "status": room.status,
         "seats": seats,
         "spectators": room.spectators,
@@ -150,7 +150,7 @@ def lobby_table(room: Room) -> dict[str, Any]:
     return {
         "room": room.id,
         "host": room.summary(Seat.ONE),
-        "rules": room.rules.to_dict(),
+        "rules": dict(room.rules_data),
         "rated": room.rated,
         "timer": room.rules.move_timer_seconds,
         "created": room.created,

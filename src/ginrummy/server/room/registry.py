@@ -169,6 +169,14 @@ class RoomManager:
         """The identity's player, created with a default name on first use."""
         return await self.store.ensure_player(identity_hash, players_.new_player(self.clock.now()))
 
+    async def known_player(self, token_hash: str) -> Player | None:
+        """The player of a known identity (created on first use), None for an unknown
+        token: one store round trip."""
+        return await self.store.known_player(token_hash, self._new_player)
+
+    def _new_player(self) -> Player:
+        return players_.new_player(self.clock.now())
+
     def on_match_end(self, listener: Callable[[Room], None]) -> None:
         """Call ``listener`` whenever a match of a room loaded here ends (a tournament's
         pairing instance records it at once rather than at its next sweep)."""
@@ -327,9 +335,11 @@ class RoomManager:
         room = Room(self.ctx, row, seats, Snapshot(0, None))
         await room.load_players()
         change = master.opening(room.table, self.rng)
+        room.follow()  # before the write: whatever is said or written in it is heard
         try:
             await self.store.create_room(row, seat_rows(seats), change.events)
         except StoreError as exc:
+            room.stop_tasks()
             log.error("room %s: cannot create: %s", row.id, exc)
             raise RoomError("unavailable", "the room could not be saved; try again") from exc
         self._rooms[row.id] = room

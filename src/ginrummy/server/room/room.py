@@ -288,8 +288,9 @@ class Room(RoomBase[Duties]):
     # --- life: opened, loaded, caught up --------------------------------------------
 
     async def opened(self, change: Change) -> None:
-        """The store has the new room and its first events: take them in, follow."""
-        self.follow()
+        """The store has the new room and its first events: take them in. It was
+        followed before it was written, so it knows it has no chat yet."""
+        self.chat.opened()
         await self._settle(change.snaps, tell=True)
 
     async def loaded(self, remaining_ms: int | None) -> None:

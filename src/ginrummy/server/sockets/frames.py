@@ -78,9 +78,8 @@ class Identity:
     @classmethod
     async def of(cls, rooms: RoomManager, token_hash: str | None) -> Identity:
         """The identity of a token's hash if the store knows it, else nobody."""
-        if token_hash is not None and await rooms.store.has_identity(token_hash):
-            return cls(token_hash, await rooms.player(token_hash))
-        return cls()
+        player = None if token_hash is None else await rooms.known_player(token_hash)
+        return cls() if player is None else cls(token_hash, player)
 
     @staticmethod
     def hash_of(token: object) -> str | None:

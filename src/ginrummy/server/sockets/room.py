@@ -9,12 +9,13 @@ room's master. A seat socket also keeps its tips (docs/rules.md §6, ``TipsState
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from ginrummy.engine import ForfeitReason, Seat, SeatView
-from ginrummy.protocol import ClientMessage, encode_own_view, encode_view_frame
+from ginrummy.protocol import ClientMessage, encode_own_view, encode_view_frame, to_json
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import Room, RoomError, Snapshot, fair_frame
 from ginrummy.server.sockets.frames import Connection, Identity, release
@@ -68,13 +69,18 @@ class RoomSocket:
     @classmethod
     async def bind_to(cls, conn: Connection, room: Room, fields: Mapping[str, Any]) -> None:
         """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no
-        spectators) leaves the socket bound as it was."""
+        spectators) leaves the socket bound as it was. A seat's token is known (the
+        seat was taken with it): only a spectator's is looked up in the store."""
         rooms = conn.rooms
         token_hash = Identity.hash_of(fields.get("token"))
         seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no free seat and allows no spectators")
-        await conn.bind(cls(conn, room, seat, await Identity.of(rooms, token_hash)))
+        if seat is not None:  # the seat's own identity: the room holds its player
+            identity = Identity(token_hash, room.player_of.get(seat))
+        else:
+            identity = await Identity.of(rooms, token_hash)
+        await conn.bind(cls(conn, room, seat, identity))
 
     async def start(self) -> None:
         """Count in, subscribe, send welcome, view, chat history (and tips to a seat)."""
@@ -100,7 +106,8 @@ class RoomSocket:
             self.sent_version = snap.version
             self.seen_connected = tuple(room.connected(s) for s in Seat)
             welcome = {"type": "welcome", "room": room.info(seat), "seat": _label(seat)}
-            history = {"type": "chat_history", "messages": await room.chat.history()}
+            messages = await room.chat.history()
+            history = {"type": "chat_history", "messages": messages} if messages else NO_CHAT
         except BaseException:
             # Not half bound: a seat counted online with no forwarder would hold its
             # opponent's claim back and let notices pile up unread.
@@ -108,7 +115,7 @@ class RoomSocket:
             raise
         first: list[Mapping[str, Any] | str] = [welcome, self._view_message(snap), history]
         if seat is not None:
-            first.append(self.tips.message())  # where the seat's tips stand: off
+            first.append(_tips_text(self.tips))  # where the seat's tips stand: off
         await self.conn.send(*first)
         # Only now: the welcome comes first; notices since subscribing wait in ``sub``.
         self.forwarder = asyncio.create_task(self._forward(self.sub))
@@ -325,3 +332,13 @@ class RoomSocket:
 
 def _label(seat: Seat | None) -> str | None:
     return None if seat is None else seat.label
+
+
+NO_CHAT = to_json({"type": "chat_history", "messages": []})
+"""The ``chat_history`` of a room without chat, encoded once."""
+
+
+@functools.lru_cache(maxsize=8)
+def _tips_text(tips: TipsState) -> str:
+    """A ``tips`` frame; a new seat socket's (off, allowed or not) encoded once."""
+    return to_json(tips.message())

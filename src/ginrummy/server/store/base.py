@@ -9,7 +9,7 @@ PostgreSQL implement it whole.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -208,6 +208,11 @@ class Identities(Protocol):
     async def add_identity(self, token_hash: str) -> None: ...
 
     async def has_identity(self, token_hash: str) -> bool: ...
+
+    async def known_player(self, token_hash: str, fresh: Callable[[], Player]) -> Player | None:
+        """The player of a known identity, None if the store knows no such identity:
+        ``has_identity`` and ``ensure_player`` in one round trip once the identity has
+        its player (``fresh()`` is made and stored only while it has none)."""
 
 
 class EventLog(Protocol):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from ginrummy.server.store.base import (
@@ -56,6 +56,14 @@ class MemoryStore:
 
     async def has_identity(self, token_hash: str) -> bool:
         return token_hash in self._identities
+
+    async def known_player(self, token_hash: str, fresh: Callable[[], Player]) -> Player | None:
+        if token_hash not in self._identities:
+            return None
+        pid = self._player_of.get(token_hash)
+        if pid is None:
+            return await self.ensure_player(token_hash, fresh())  # its first use
+        return self._players[pid]
 
     async def create_room(
         self, room: RoomRow, seats: Sequence[SeatRow], events: Sequence[Event]

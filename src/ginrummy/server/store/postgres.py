@@ -205,6 +205,12 @@ class PostgresStore:
     async def has_identity(self, token_hash: str) -> bool:
         return await self._row(pg(sql.HAS_IDENTITY), token_hash) is not None
 
+    async def known_player(self, token_hash: str, fresh: Callable[[], Player]) -> Player | None:
+        row = await self._row(pg(sql.KNOWN_PLAYER), token_hash)
+        if row is None or row[0] is not None:
+            return None if row is None else sql.player_of(row)
+        return await self.ensure_player(token_hash, fresh())  # its first use
+
     async def create_room(
         self, room: RoomRow, seats: Sequence[SeatRow], events: Sequence[Event]
     ) -> None:

@@ -66,6 +66,13 @@ INSERT_PLAYER = (
 )
 PLAYER_OF_IDENTITY = f"SELECT {PLAYER_COLUMNS} FROM players WHERE identity_hash = ?"
 PLAYER = f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?"
+# One row per known identity: its player's columns, all NULL while it has none.
+KNOWN_PLAYER = (
+    "SELECT "
+    + ", ".join(f"p.{c}" for c in PLAYER_COLUMNS.split(", "))
+    + " FROM identities i LEFT JOIN players p ON p.identity_hash = i.token_hash"
+    " WHERE i.token_hash = ?"
+)
 RENAME_PLAYER = "UPDATE players SET name = ? WHERE id = ?"
 # A match's end writes a player's settled counters whole: its row is locked meanwhile.
 SETTLE_PLAYER = (
