@@ -10,12 +10,14 @@ from collections.abc import Sequence
 
 import pytest
 
-from ginrummy.engine import Rules, Seat
+from ginrummy.engine import Seat
 from ginrummy.server.pubsub import RESYNC
 from ginrummy.server.pubsub.memory import MemoryBus
-from ginrummy.server.room import Room, RoomError, RoomManager
+from ginrummy.server.room import RoomError, RoomManager
 from ginrummy.server.store import ChatLine, Event, Player, RoomRow, SeatRow, StoreError
 from ginrummy.server.store.memory import MemoryStore
+
+from .room.helpers import two_people
 
 ANN = Player("p_ann0000000", "Ann")
 
@@ -38,19 +40,6 @@ class CountingStore(MemoryStore):
         await super().create_room(room, seats, events)
 
 
-async def _open(rooms: RoomManager) -> Room:
-    return await rooms.create(
-        kind="room",
-        rules=Rules(),
-        creator_hash="h1",
-        name="Ann",
-        opponent_bot=None,
-        spectators=True,
-        opponent_name="Bob",
-        opponent_hash="h2",
-    )
-
-
 async def _two(bus_b: MemoryBus | None = None) -> tuple[CountingStore, RoomManager, RoomManager]:
     store = CountingStore()
     await store.open()
@@ -63,7 +52,7 @@ async def _two(bus_b: MemoryBus | None = None) -> tuple[CountingStore, RoomManag
 async def test_a_room_opened_here_reads_no_history_until_a_line_is_said_elsewhere() -> None:
     store, a, b = await _two()
     try:
-        room_a = await _open(a)
+        room_a = await two_people(a)
         assert await room_a.chat.history() == [] and store.chat_reads == 0
         room_b = await b.get(room_a.id)
         assert room_b is not None
@@ -80,7 +69,7 @@ async def test_a_room_opened_here_reads_no_history_until_a_line_is_said_elsewher
 async def test_a_history_read_empty_is_known_until_a_resync() -> None:
     store, a, b = await _two(MemoryBus())  # b is never told of a's notices, nor a of b's
     try:
-        room_a = await _open(a)
+        room_a = await two_people(a)
         room_b = await b.get(room_a.id)
         assert room_b is not None
         assert await room_b.chat.history() == [] and store.chat_reads == 1  # loaded: read
@@ -100,7 +89,7 @@ async def test_a_room_that_cannot_be_written_stops_following() -> None:
     store.refuse_rooms = True
     try:
         with pytest.raises(RoomError):
-            await _open(a)
+            await two_people(a)
         await asyncio.sleep(0)
         assert a.bus.topics() == ()  # type: ignore[attr-defined]
     finally:
