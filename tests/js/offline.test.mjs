@@ -93,3 +93,11 @@ test("the service worker serves the page for every route the page has", async ()
   }
   assert.equal(pageRoute.test("/api/rooms"), false);
 });
+
+test("a table is a room's, a device game's or a chouette's link; no other page is one", async () => {
+  const { atTable, routeOf } = await import("../../src/ginrummy/web/js/routes.js");
+  const tables = ["/r/k3Xa_9", "/d/g1", "/c/k3Xa_9"];
+  for (const path of ["/", "/lobby", "/leaderboard", "/r/k3Xa_9/review/two", "/p/pl1", "/t/t1", ...tables]) {
+    assert.equal(atTable(routeOf(path)), tables.includes(path), path);
+  }
+});

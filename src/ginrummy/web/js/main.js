@@ -16,7 +16,7 @@ import { patchClocks } from "./table.js";
 import { seatName } from "./status.js";
 import { chatIntents, resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
-import { routeOf } from "./routes.js";
+import { atTable, routeOf } from "./routes.js";
 import { reviewJob } from "./reviewjob.js";
 import {
   catalogPath, loadLanguage, rememberLanguage, t,
@@ -190,7 +190,7 @@ setInterval(() => {
   const state = store.get();
   const now = performance.now();
   play.tickQuick(now);
-  if ((state.route.name === "room" || state.route.name === "chouette") && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
+  if (atTable(state.route) && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
 }, 250);
 
 /** The start page's last entry (enterHome): done once the page shows and the computer

@@ -2,6 +2,7 @@
 // without network, the server's configuration remembered from the last visit, and which
 // pages need the server.
 import { remembered, remember } from "./prefs.js";
+import { atTable } from "./routes.js";
 
 /** @typedef {import("./types.js").Config} Config */
 /** @typedef {import("./types.js").State} State */
@@ -83,7 +84,7 @@ export function knownLevels(fresh) {
 export function needsConnection(state) {
   // A game on this device needs no server (docs/device.md).
   if (state.online || state.route.name === "home" || state.route.device) return false;
-  return !((state.route.name === "room" || state.route.name === "chouette") && state.view);
+  return !(atTable(state.route) && state.view);
 }
 
 /**

@@ -10,6 +10,7 @@ import { renderReview } from "./review.js";
 import { renderChat, renderTeamChat } from "./chat.js";
 import { connectionText } from "./status.js";
 import { needsConnection } from "./offline.js";
+import { atTable } from "./routes.js";
 
 import { renderHome, nameMax, field } from "./home.js";
 import { renderTable, renderInvite } from "./table.js";
@@ -56,7 +57,7 @@ export function render(state, { topbar, main, now = 0 }) {
     if (state.view) main.replaceChildren(h("div", { class: "table-area" }, ...renderDeviceNotes(state), ...renderTable(state, now)));
     else main.replaceChildren(...renderDevicePage(state));
     main.className = "page page-room page-device";
-  } else if ((route === "room" || route === "chouette") && state.room.phase === "table" && state.view) {
+  } else if (atTable(state.route) && state.room.phase === "table" && state.view) {
     // The chat panels stay in place across renders; only the table area is replaced.
     let area = main.querySelector(":scope > .table-area");
     if (!area) {
@@ -106,7 +107,7 @@ function placeChouetteChats(main, state) {
  */
 function pageTitle(state) {
   const view = state.view;
-  if ((state.route.name === "room" || state.route.name === "chouette") && view && state.seat && view.legal_actions.length) {
+  if (atTable(state.route) && view && state.seat && view.legal_actions.length) {
     return `• ${t("app.title")}`;
   }
   return t("app.title");

@@ -25,3 +25,12 @@ export function routeOf(pathname) {
   if (/^\/leaderboard\/?$/.test(pathname)) return { name: "leaderboard", room: null };
   return { name: "home", room: null };
 }
+
+/**
+ * Whether a route is a game table reached by a link: a two-player room (on the server or
+ * this device) or a chouette table.
+ * @param {Route} route
+ */
+export function atTable(route) {
+  return route.name === "room" || route.name === "chouette";
+}
