@@ -311,7 +311,7 @@ def open_chouette(page: Any, url: str, name: str, seats: list[str], preset: str)
         page.get_by_role("combobox", name=w.seat.format(n=n)).select_option(seat)
     page.get_by_role("button", name=w.open_room).click()
     invite = page.get_by_role("textbox", name=w.invite)
-    expect(invite).to_have_value(re.compile(r"/c/\w+"))
+    expect(invite).to_have_value(re.compile(r"/c/[\w-]+"))
     return str(invite.input_value())
 
 
