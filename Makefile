@@ -5,20 +5,40 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test check lint typecheck unit browser-deps node-deps js-typecheck js-test bench clean
+.PHONY: run test quick lock check-lock check lint typecheck unit browser-deps node-deps js-typecheck js-test bench clean
+
+LOCK := requirements/build.txt requirements/run.txt requirements/test.txt
+UV_VERSION := 0.13.9
+PIP_LOCKED := $(BIN)/python -m pip install --quiet --require-hashes --no-deps
+
+# Every Python dependency comes from the exact lock in requirements/ (see README,
+# "Development"); a lock that is missing, corrupt or compiled from another pyproject.toml
+# stops here with one line, before anything is installed.
+check-lock:
+	@$(PYTHON) requirements/lock.py check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# The app and its runtime dependencies; re-run when pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# The app and its runtime dependencies; re-run when pyproject.toml or the lock changes.
+$(VENV)/.installed: pyproject.toml $(LOCK) | $(BIN)/python
+	@$(PYTHON) requirements/lock.py check
+	$(PIP_LOCKED) -r requirements/build.txt
+	$(PIP_LOCKED) -r requirements/run.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+$(VENV)/.installed-test: pyproject.toml $(LOCK) | $(BIN)/python
+	@$(PYTHON) requirements/lock.py check
+	$(PIP_LOCKED) -r requirements/build.txt
+	$(PIP_LOCKED) -r requirements/test.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(VENV)/.installed $@
+
+# Resolve again, on purpose: the newest versions pyproject.toml's ranges allow.
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/python requirements/lock.py write $(BIN)/uv
 
 run: $(VENV)/.installed
 	$(BIN)/ginrummy serve --host $(HOST) --port $(PORT)

@@ -189,7 +189,7 @@ class RedisBus:
                 delay = min(delay * 2, self._reconnect_max)
             finally:
                 with contextlib.suppress(RedisError, OSError):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     async def _deliver(self, message: Mapping[str, Any]) -> None:
         channel = message.get("channel")
