@@ -83,12 +83,22 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
-# The whole suite, browser tests included; the engine must keep 100% branch coverage.
-# pytest runs last so that its summary is the last line CI prints.
-unit: $(VENV)/.installed-test browser-deps node_modules/.installed
-	$(BIN)/pytest --cov=ginrummy.engine --cov-report=term-missing:skip-covered --cov-fail-under=100
+# The suite runs on every core (pytest-xdist); each test is in one layer by its cost,
+# unit, system or browser (tests/conftest.py). PYTEST_WORKERS=1 runs it in one process.
+PYTEST_WORKERS ?= auto
+PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
 
-test: lint typecheck js-typecheck unit
+# While working: the unit layer, the client's Node tests among it (at most 90 s).
+quick: check-lock $(VENV)/.installed-test node_modules/.installed
+	$(PYTEST) --dist load -m unit -q
+
+# The whole suite, browser tests included; the engine must keep 100% branch coverage.
+# A module's tests stay on one worker (--dist loadscope): a browser module shares one
+# Chromium. pytest runs last so that its summary is the last line CI prints.
+unit: $(VENV)/.installed-test browser-deps node_modules/.installed
+	$(PYTEST) --dist loadscope --cov=ginrummy.engine --cov-report=term-missing:skip-covered --cov-fail-under=100
+
+test: check-lock lint typecheck js-typecheck unit
 
 bench: $(VENV)/.installed
 	$(BIN)/ginrummy bench engine

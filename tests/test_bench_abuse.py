@@ -13,6 +13,9 @@ import pytest
 from ginrummy.benchmarks.abuse import player_address
 from ginrummy.benchmarks.attacker import raise_open_files
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 BENCH = [sys.executable, "-m", "ginrummy", "bench", "abuse"]
 TINY = ["--games", "2", "--lookups", "400", "--sockets", "20", "--seconds", "1.5"]
 TINY += ["--warmup", "0.5", "--baseline", "1", "--settle", "0.5", "--think", "0.2"]

@@ -7,7 +7,12 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from ginrummy.benchmarks.load import choose
+
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
 
 BENCH = [sys.executable, "-m", "ginrummy", "bench", "load"]
 

@@ -9,6 +9,9 @@ import pytest
 from ginrummy.benchmarks.tournament import main, play
 from ginrummy.tournament import MatchResult, RoundPaired, rebuild
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 
 def test_a_swiss_is_played_to_its_planned_rounds_and_pairings_are_timed() -> None:
     log, pairing_ns = play(8, "swiss", seed=3)

@@ -36,7 +36,8 @@ VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.name + str(hash(r) % 1000))
+# Ids the same in every process (pytest-xdist's workers must collect the same tests).
+@pytest.mark.parametrize("rules", VARIANTS, ids=[f"{r.name}-{i}" for i, r in enumerate(VARIANTS)])
 def test_is_legal_matches_legal_actions_in_random_games(rules: Rules) -> None:
     rng = random.Random(11)
     states = 0

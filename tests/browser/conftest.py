@@ -128,9 +128,14 @@ def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # One Chromium a module, not a session: Playwright's sync API keeps an event loop
+    # running in its thread until it stops, and a pytest-xdist worker may run asyncio
+    # tests after a browser module.
     if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Debian's Chromium ({CHROMIUM}) is required in CI (make browser-deps)")
         pytest.skip("Debian's Chromium (/usr/bin/chromium) is not installed")
     with playwright_sync.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

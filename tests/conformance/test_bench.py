@@ -15,6 +15,9 @@ from ginrummy.engine import DECK
 
 from . import harness
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 BENCH = harness.ROOT / "src" / "ginrummy" / "web" / "js" / "engine" / "bench.mjs"
 
 

@@ -28,6 +28,7 @@ def _node() -> None:
         pytest.skip("node is not installed")
 
 
+@pytest.mark.system  # a long differential run against Node (tests/conftest.py)
 def test_every_level_and_the_coach_decide_as_in_python() -> None:
     report = bots_harness.run(MATCHES, seed=0, expert_every=2)
     assert report.divergence is None, str(report)

@@ -20,6 +20,7 @@ from . import harness
 
 MATCHES = 400  # about 35 s of CPU with the Node side and the hands below
 HANDS = 4000
+SHARDS = 4  # seeds of their own, so that pytest-xdist runs them side by side
 
 
 @pytest.fixture(autouse=True)
@@ -30,10 +31,12 @@ def _node() -> None:
         pytest.skip("node is not installed")
 
 
-def test_both_engines_agree_on_random_matches_and_hands() -> None:
-    report = harness.run(MATCHES, HANDS, seed=0)
+@pytest.mark.system  # a long differential run against Node (tests/conftest.py)
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_both_engines_agree_on_random_matches_and_hands(shard: int) -> None:
+    report = harness.run(MATCHES // SHARDS, HANDS // SHARDS, seed=shard)
     assert report.divergence is None, str(report)
-    assert report.steps > 50 * MATCHES  # the matches were really played
+    assert report.steps > 50 * MATCHES // SHARDS  # the matches were really played
 
 
 def test_every_option_set_is_played_and_rounds_end_every_way() -> None:

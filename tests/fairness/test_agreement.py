@@ -97,6 +97,7 @@ def _essence(report: dict[str, Any]) -> tuple[Any, ...]:
     return report["ok"], None if error is None else error["field"], rounds
 
 
+@pytest.mark.system  # a long differential run against Node (tests/conftest.py)
 def test_the_browser_and_the_python_verifier_agree_on_1000_records(tmp_path):
     node = shutil.which("node")
     if node is None:

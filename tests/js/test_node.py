@@ -13,7 +13,16 @@ HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
 
 
-def test_client_modules_with_node() -> None:
+FILES = sorted(HERE.glob("*.test.mjs"))
+
+
+def test_the_client_has_javascript_tests() -> None:
+    assert len(FILES) > 10, "the client's JavaScript tests are missing"
+
+
+# A test a file, so that pytest-xdist spreads them over its workers.
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_client_modules_with_node(path: Path) -> None:
     node = shutil.which("node")
     if node is None:
         if os.environ.get("CI") == "true":
@@ -21,12 +30,8 @@ def test_client_modules_with_node() -> None:
         pytest.skip("node is not installed")
     if not (ROOT / "node_modules" / "fast-check").is_dir():
         pytest.fail("the client's test tools are missing: run `make js-test` (it runs npm ci)")
-    files = sorted(str(p) for p in HERE.glob("*.test.mjs"))
-    assert files, "no JavaScript tests found"
     done = subprocess.run(
-        # One file at a time: on a 2-core machine files run side by side starve the timed
-        # device games (and the browser tests may be running too).
-        [node, "--test", "--test-concurrency=1", *files],
+        [node, "--test", str(path)],
         capture_output=True,
         text=True,
         timeout=900,

@@ -8,6 +8,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from ginrummy.server.app import create_app
@@ -79,6 +80,7 @@ def test_the_team_chat_survives_a_reload_and_a_restart(tmp_path: Path, monkeypat
         assert _histories(c, room, "spectator", None) == {"chat_history": ["good luck"]}
 
 
+@pytest.mark.system  # Redis
 def test_two_instances_share_the_team_chat(tmp_path: Path, monkeypatch: Any) -> None:
     """The partner talks through instance A; the captain, on instance B, gets the message
     at once and in the history of a new socket there; the box on B never does."""

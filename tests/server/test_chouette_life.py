@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from ginrummy.server.app import create_app
@@ -111,6 +112,7 @@ def test_a_partner_who_leaves_is_skipped_and_a_captain_who_leaves_forfeits(
         assert chouette["phase"] == "settled" and sum(chouette["ledger"]) == 0
 
 
+@pytest.mark.system  # Redis
 def test_two_instances_serve_one_table(tmp_path: Path, monkeypatch: Any) -> None:
     """The creator plays through instance A, the two who join through instance B (one
     SQLite file, the machine's Redis): the match runs to its end, each socket sees it."""

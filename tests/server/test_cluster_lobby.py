@@ -38,6 +38,9 @@ from .helpers import (
 from .test_instances import REDIS_URL, _need_redis
 from .test_postgres import fresh_schema
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:

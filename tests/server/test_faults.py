@@ -32,6 +32,9 @@ from .helpers import auth, client, create, hello, identity, receive, simple_choi
 from .test_postgres import PG_URL, need_postgres
 from .test_redis_bus import private_redis  # noqa: F401  (a fixture)
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 FAULTS = [sys.executable, "-m", "ginrummy", "bench", "faults"]
 
 

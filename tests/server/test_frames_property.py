@@ -21,6 +21,9 @@ from websockets.sync.client import ClientConnection, connect
 from .live import Live, live
 from .test_sockets import seat_socket, strict
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 # docs/protocol.md, "Error codes": what a malformed frame may be answered with.
 MALFORMED = {"bad_json", "bad_message", "bad_number", "bad_text", "unknown_type", "frame_too_large"}
 # Frames a socket may be sent at any time besides answers (room and lobby traffic).

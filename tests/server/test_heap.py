@@ -20,6 +20,9 @@ from ginrummy.server.heap import HeapKeeper
 
 from .live import live
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 
 class Cycle:
     def __init__(self) -> None:

@@ -19,6 +19,9 @@ from ginrummy.server.app import create_app
 
 from .helpers import Message, auth, hello, identity, receive, settings, simple_choice
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 

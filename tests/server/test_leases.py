@@ -28,6 +28,9 @@ from .helpers import Message, auth, client, create, hello, identity, receive, se
 from .helpers import simple_choice as choose
 from .test_instances import REDIS_URL, _need_redis
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 TTL, RENEW = 1.0, 0.1  # seconds: takeovers within a test's patience
 FAST: dict[str, Any] = {"lease_ttl": TTL, "lease_renew": RENEW}
 SLOW_TTL = 3.0  # takeover tests: well beyond the computer's 1 s delay

@@ -39,6 +39,9 @@ from ginrummy.server.store import (
 from .helpers import auth, client, create, hello, receive, simple_choice
 from .test_restart import _play_until_my_turn
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 _env_url = os.environ.get("DATABASE_URL", "")
 PG_URL = (
     _env_url

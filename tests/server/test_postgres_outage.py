@@ -13,9 +13,14 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
+
 from .helpers import auth, client, create, hello, receive, simple_choice
 from .test_postgres import _Proxy, _query, fresh_schema
 from .test_restart import _play_until_my_turn
+
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
 
 
 @contextmanager

@@ -38,6 +38,9 @@ from .helpers import (
 )
 from .test_instances import REDIS_URL, _need_redis
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 INTERVAL = 0.1  # presence renewals (real seconds): counts expire after 0.3 s unrenewed
 GRACE = 60.0  # on the hand-moved clock
 CHANGES: dict[str, Any] = {

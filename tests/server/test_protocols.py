@@ -20,6 +20,9 @@ from ginrummy.server.ratelimit import of_app
 
 from .live import BareSocket, live, upgrade
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 PEER = "127.0.0.2"  # a direct peer (127.0.0.1, the client's own, is a trusted proxy)
 
 KINDS = (HttpToolsProtocol, WebSocketsSansIOProtocol, ServerProtocol)

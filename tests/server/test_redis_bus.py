@@ -22,6 +22,9 @@ import pytest
 from ginrummy.server.pubsub import open_bus
 from ginrummy.server.pubsub.redis import RedisBus
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 

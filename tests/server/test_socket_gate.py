@@ -24,6 +24,9 @@ from ginrummy.server.ratelimit import AddressSockets, of_app
 
 from .live import BareSocket, Live, live, upgrade
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 PEER = "127.0.0.2"  # a direct peer: not a trusted proxy
 PROXY = "127.0.0.1"  # FORWARDED_ALLOW_IPS in these tests
 CLIENT, OTHER = "198.51.100.7", "198.51.100.8"  # clients the proxy names

@@ -19,6 +19,9 @@ from ginrummy.server.sockets import NO_HELLO
 
 from .live import Live, live
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 
 def _next(ws: ClientConnection) -> dict[str, Any]:
     message = json.loads(ws.recv(timeout=10))

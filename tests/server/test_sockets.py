@@ -22,6 +22,9 @@ from ginrummy.server.sockets import TOO_SLOW
 from .helpers import auth, client, create, hello, identity, receive
 from .live import BareSocket, Live, live
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 
 def strict(text: str | bytes) -> Any:
     """What a strict JSON reader makes of a frame: NaN, Infinity and bytes refused."""

@@ -30,7 +30,7 @@ from ginrummy.server.store import (
 from .test_postgres import fresh_schema
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.system)])
 async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     if request.param == "postgres":  # a schema of its own on the machine's PostgreSQL
         with fresh_schema() as url:

@@ -31,6 +31,9 @@ from ginrummy.server.store import (
 
 from .test_postgres import fresh_schema
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 ROUNDS = 30
 ANN, BOB = "p_ann0000000", "p_bob0000000"
 

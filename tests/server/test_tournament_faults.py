@@ -36,6 +36,9 @@ from ginrummy.tournament import MatchResult, Phase, RoundPaired, from_record, re
 from .test_postgres import PG_URL, fresh_schema
 from .test_redis_bus import private_redis  # noqa: F401  (a fixture)
 
+# A server, a service or a bench: the system layer (tests/conftest.py).
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
