@@ -394,19 +394,25 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ginrummy arena",
         description="Play computer players against each other; print one JSON object.",
-        epilog="ginrummy arena --chouette --help: tables of three to five (chouette).",
     )
     players = ", ".join(LEVELS)
     p.add_argument("--a", required=True, type=check_player, help=f"{players}, coach, cmd:<prog>")
     p.add_argument("--b", required=True, type=check_player, help="the other side, same choices")
     p.add_argument("--matches", type=int, default=100, help="matches to play (default 100)")
     common_options(p)
+    p.add_argument(
+        "--chouette",
+        action="store_true",
+        help="tables of three to five players instead; --chouette --help for their options",
+    )
     return p
 
 
 def common_options(p: argparse.ArgumentParser) -> None:
     """The options both arenas (two players here, chouette tables) share."""
-    p.add_argument("--preset", default="standard", choices=sorted(PRESETS))
+    p.add_argument(
+        "--preset", default="standard", choices=sorted(PRESETS), help="rules (default standard)"
+    )
     p.add_argument("--seed", type=int, default=1, help="everything derives from it")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument(

@@ -54,14 +54,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2
 
 
-BENCHES = ("engine", "bots", "load", "faults", "web", "abuse", "review", "tournament")
+BENCHES = {
+    "engine": "speed of the meld maths, the showdown and whole rounds",
+    "bots": "decision time per computer level, and strong-vs-strong matches per second",
+    "load": "many concurrent games against real server processes",
+    "faults": "kill server instances mid-match, then audit every event log",
+    "web": "what the home page costs a browser, cold and again (Chromium)",
+    "abuse": "real games at human pace while an attacker hammers the server",
+    "review": "how long the review of a full 100-point match takes",
+    "tournament": "speed of the tournament core (or a server) on a whole tournament",
+}
 """``ginrummy bench NAME`` runs ``ginrummy.benchmarks.NAME.main`` (imported on demand)."""
+
+
+def bench_usage() -> str:
+    lines = [f"  {name:<12}{what}" for name, what in BENCHES.items()]
+    return (
+        "usage: ginrummy bench NAME [options]\n\nbenches (bench/RESULTS.md has their figures):\n"
+        + "\n".join(lines)
+        + "\n\n'ginrummy bench NAME --help' for the options of one.\n"
+    )
 
 
 def _bench(args: list[str]) -> int:
     what = args[0] if args else ""
+    if what in ("-h", "--help", "help"):
+        print(bench_usage(), end="")
+        return 0
     if what not in BENCHES:
-        print(f"usage: ginrummy bench {'|'.join(BENCHES)} [options]", file=sys.stderr)
+        print(bench_usage(), end="", file=sys.stderr)
         return 2
     module = importlib.import_module(f"ginrummy.benchmarks.{what}")
     code: int = module.main(args[1:])

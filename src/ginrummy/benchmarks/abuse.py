@@ -273,7 +273,7 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--nice", type=int, default=10, help="the attacker's niceness (0: as the server's)"
     )
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players (default 1)")
     args = parser.parse_args(argv)
     if min(args.games, args.concurrency) < 1 or min(args.lookups, args.sockets) < 0:
         parser.error("--games and --concurrency must be at least 1, the others at least 0")

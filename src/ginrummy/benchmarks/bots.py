@@ -102,7 +102,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--decisions", type=int, default=400, help="positions per level")
     p.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels")
     p.add_argument("--seconds", type=float, default=10.0, help="for the matches/s figure")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--seed", type=int, default=1, help="seed of the positions and matches (default 1)"
+    )
     args = p.parse_args(argv)
     levels = [x for x in args.levels.split(",") if x]
     unknown = [x for x in levels if x not in LEVELS]

@@ -106,10 +106,14 @@ def _random_rounds(rng: random.Random, seconds: float) -> float:
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="ginrummy bench engine", description=__doc__)
-    parser.add_argument("--hands", type=int, default=20_000)
-    parser.add_argument("--knocks", type=int, default=2_000)
+    parser.add_argument(
+        "--hands", type=int, default=20_000, help="random hands timed (default 20000)"
+    )
+    parser.add_argument(
+        "--knocks", type=int, default=2_000, help="knock situations timed (default 2000)"
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="for random rounds")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the inputs (default 1)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
 

@@ -361,7 +361,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     parser.add_argument("--cycles", type=int, default=50, help="kill -9 cycles (default 50)")
     parser.add_argument("--games", type=int, default=8, help="concurrent games (default 8)")
     parser.add_argument("--think", type=float, default=0.05, help="mean think time in s")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players (default 1)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--sqlite", action="store_true", help="one instance on a SQLite file")
     mode.add_argument(

@@ -462,14 +462,21 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="ginrummy bench load", description=__doc__)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--instances", type=int, default=1)
+    parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
+    parser.add_argument(
+        "--instances",
+        type=int,
+        default=1,
+        help="server processes (default 1; more need DATABASE_URL and REDIS_URL)",
+    )
     parser.add_argument(
         "--think", type=float, default=2.0, help="mean think time in s (uniform ±50%%); 0: none"
     )
     parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
-    parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players (default 1)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.instances < 1:
         parser.error("--games and --instances must be at least 1")

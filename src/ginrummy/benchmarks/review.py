@@ -73,11 +73,22 @@ def _grades(review: Review) -> list[str]:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="ginrummy bench review", description=__doc__)
-    p.add_argument("--one", default="expert", choices=sorted(LEVELS))
-    p.add_argument("--two", default="expert", choices=sorted(LEVELS))
+    p.add_argument(
+        "--one", default="expert", choices=sorted(LEVELS), help="seat one's bot (default expert)"
+    )
+    p.add_argument(
+        "--two", default="expert", choices=sorted(LEVELS), help="seat two's bot (default expert)"
+    )
     p.add_argument("--seed", type=int, default=1, help="the match's seed")
-    p.add_argument("--seat", default="one", choices=("one", "two"))
-    p.add_argument("--samples", type=int, default=Budget().samples)
+    p.add_argument(
+        "--seat", default="one", choices=("one", "two"), help="the seat reviewed (default one)"
+    )
+    p.add_argument(
+        "--samples",
+        type=int,
+        default=Budget().samples,
+        help=f"worlds per decision (default {Budget().samples})",
+    )
     p.add_argument("--workers", type=int, default=2, help="processes of the pool run")
     p.add_argument("--stability", action="store_true", help="review again, another seed")
     args = p.parse_args(argv)

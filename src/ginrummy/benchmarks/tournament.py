@@ -105,8 +105,15 @@ def measure(players: int, fmt: str, seed: int) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ginrummy bench tournament", description=__doc__)
     parser.add_argument("--players", type=int, default=64, help="4 to 64 (default 64)")
-    parser.add_argument("--format", choices=("swiss", "knockout", "both"), default="both")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--format",
+        choices=("swiss", "knockout", "both"),
+        default="both",
+        help="the tournament's pairing (default both, one after the other)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the ratings and results (default 1)"
+    )
     tournament_server.add_arguments(parser)
     args = parser.parse_args(argv)
     if args.server:

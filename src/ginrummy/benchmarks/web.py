@@ -361,8 +361,10 @@ def measure(browser: Any, source: Path, runs: int) -> dict[str, Any]:
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="ginrummy bench web", description=__doc__)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--runs", type=int, default=5, help="visits of each kind (default 5)")
+    parser.add_argument(
+        "--chromium", default="/usr/bin/chromium", help="the browser (default /usr/bin/chromium)"
+    )
     parser.add_argument(
         "--baseline", type=Path, help="another checkout (e.g. a worktree at main) to compare"
     )

@@ -17,6 +17,7 @@ from ginrummy.server.chouette import ChouetteRoom
 from ginrummy.server.chouette import presenter as chouette_presenter
 from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, level_name, levels
+from ginrummy.server.logcontext import note_room
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.ratelimit import LookupRoute, RateLimited, client_address, of_app
 from ginrummy.server.responses import JSONResponse, error_response, rate_limited
@@ -150,6 +151,7 @@ def _opponent(data: dict[str, Any], kind: str) -> str | None:
 async def _room(request: Request) -> Room:
     of_app(request.app).lookups.check(client_address(request))
     room_id = request.path_params["room_id"]
+    note_room(room_id)
     room = await _rooms(request).get(room_id)
     if room is None:
         raise ApiError("unknown_room", "there is no such room")

@@ -16,6 +16,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
 from ginrummy.server import api, health
+from ginrummy.server.access import AccessLog
 from ginrummy.server.chouette import KIND as CHOUETTE
 from ginrummy.server.chouette import REBUILD as REBUILD_CHOUETTE
 from ginrummy.server.chouette import api as chouette_api
@@ -23,6 +24,7 @@ from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.gate import LookupGate
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
+from ginrummy.server.requestid import RequestIds
 from ginrummy.server.reviews import ReviewJobs
 from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
@@ -49,9 +51,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *chouette_api.routes,
         WebSocketRoute("/ws", websocket_endpoint),
     ]
-    # Over-limit room lookups are answered in front of the routing (server/gate.py).
-    gate = Middleware(LookupGate, routes=routes)
-    app = Starlette(routes=routes, middleware=[gate], lifespan=_lifespan(settings))
+    # Outermost the request id, which the access log and everything after it logs;
+    # over-limit room lookups are answered in front of the routing (server/gate.py).
+    middleware = [Middleware(RequestIds)]
+    if settings.access_log:
+        middleware.append(Middleware(AccessLog))
+    middleware.append(Middleware(LookupGate, routes=routes))
+    app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan(settings))
     app.state.settings = settings
     app.state.static = static
     return app

@@ -11,6 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ginrummy.server import flags
+from ginrummy.server.access import HANDSHAKES
+from ginrummy.server.logformat import LOG_FORMATS, configure_logging
 from ginrummy.server.settings import WS_MAX_BYTES, Settings, parse_origins
 
 if TYPE_CHECKING:
@@ -21,10 +24,16 @@ if TYPE_CHECKING:
 def parse_settings(argv: list[str], base: Settings) -> Settings:
     parser = argparse.ArgumentParser(
         prog="ginrummy serve",
-        description="Run the Gin Rummy web server (docs/operations.md).",
+        description="Run the Gin Rummy web server (docs/operations.md). Every option has an "
+        "environment variable; a flag wins over its variable, which wins over the default.",
+        epilog=EPILOG,
     )
-    parser.add_argument("--host", default=base.host, help=f"interface (default {base.host})")
-    parser.add_argument("--port", type=int, default=base.port, help=f"port (default {base.port})")
+    parser.add_argument(
+        "--host", default=base.host, help=f"interface (default {base.host}; env GINRUMMY_HOST)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=base.port, help=f"port (default {base.port}; env GINRUMMY_PORT)"
+    )
     parser.add_argument(
         "--data-dir",
         type=Path,
@@ -34,13 +43,14 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
     parser.add_argument(
         "--db",
         default=base.database_url,
-        help="store URL: sqlite:///path/file.sqlite3 or memory:// (env GINRUMMY_DB)",
+        help="store URL: sqlite:///path/file.sqlite3, postgresql://... or memory:// (default "
+        "none: the SQLite file under --data-dir; env GINRUMMY_DB or DATABASE_URL)",
     )
     parser.add_argument(
         "--redis",
         default=base.bus_url,
         help="room event bus: memory:// (one process) or redis://host:6379/0 to run several "
-        "instances (env REDIS_URL)",
+        f"instances (default {base.bus_url}; env REDIS_URL or GINRUMMY_BUS)",
     )
     parser.add_argument(
         "--bot-delay",
@@ -51,7 +61,8 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
     parser.add_argument(
         "--allowed-origins",
         default=",".join(base.allowed_origins),
-        help="extra WebSocket origins, comma-separated (env GINRUMMY_ALLOWED_ORIGINS)",
+        help="extra WebSocket origins, comma-separated (default none; env "
+        "GINRUMMY_ALLOWED_ORIGINS)",
     )
     parser.add_argument(
         "--log-level",
@@ -59,10 +70,12 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         choices=["debug", "info", "warning", "error"],
         help=f"log level (default {base.log_level}; env GINRUMMY_LOG_LEVEL)",
     )
+    _add_log_flags(parser, base)
+    flags.add_tuning(parser, base)
     args = parser.parse_args(argv)
     if not 0 <= args.bot_delay <= 60:
         parser.error("--bot-delay must be between 0 and 60 seconds")
-    return replace(
+    settings = replace(
         base,
         host=args.host,
         port=args.port,
@@ -75,6 +88,32 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         bot_delay=args.bot_delay,
         allowed_origins=parse_origins(args.allowed_origins),
         log_level=args.log_level,
+        log_format=args.log_format,
+        access_log=args.access_log,
+    )
+    return flags.tuned(parser, args, settings)
+
+
+EPILOG = (
+    "environment only: GINRUMMY_TEST_CLOCK=1 gives a hand-moved clock and POST "
+    "/api/test/clock, for browser tests; never in production (default off)."
+)
+
+
+def _add_log_flags(parser: argparse.ArgumentParser, base: Settings) -> None:
+    parser.add_argument(
+        "--log-format",
+        default=base.log_format,
+        choices=LOG_FORMATS,
+        help="text, or json: one JSON object a line (default "
+        f"{base.log_format}; env GINRUMMY_LOG_FORMAT)",
+    )
+    parser.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=base.access_log,
+        help="a line per HTTP request and WebSocket handshake, or none (default "
+        f"{'on' if base.access_log else 'off'}; env GINRUMMY_ACCESS_LOG=1 or 0)",
     )
 
 
@@ -88,10 +127,7 @@ def main(argv: list[str]) -> int:
 
     from ginrummy.server.app import create_app
 
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure_logging(settings.log_format, settings.log_level)
     app = create_app(settings)
     config = uvicorn_config(app, settings.host, settings.port, settings.log_level)
     tune_gc()
@@ -106,6 +142,7 @@ def uvicorn_config(app: Starlette, host: str, port: int, log_level: str) -> uvic
     from ginrummy.server.protocols import WebSocketProtocol, http_protocol
     from ginrummy.server.ratelimit import of_app
 
+    logging.getLogger("uvicorn.error").addFilter(HANDSHAKES)
     return uvicorn.Config(
         app,
         host=host,
@@ -120,6 +157,11 @@ def uvicorn_config(app: Starlette, host: str, port: int, log_level: str) -> uvic
         # The Date header stays: HTTP requires it of a server with a clock.
         server_header=False,
         lifespan="on",
+        # The logging tree is the server's (logformat.configure_logging), uvicorn's
+        # loggers included; its access lines, with their query strings, are replaced by
+        # the app's own access log (server/access.py).
+        log_config=None,
+        access_log=False,
         # uvicorn's own, without the reference cycles that outlive a WebSocket; the HTTP
         # one refuses a socket over the app's per-address cap before the upgrade.
         http=http_protocol(of_app(app).sockets),

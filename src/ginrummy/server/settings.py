@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ginrummy.review import Budget
+from ginrummy.server.logformat import LOG_FORMATS, LogFormat
 
 DEFAULT_BOT_DELAY = 0.8
 WS_MAX_BYTES = 65536
@@ -29,6 +30,8 @@ class Settings:
     bot_delay: float = DEFAULT_BOT_DELAY  # seconds before a computer move
     allowed_origins: tuple[str, ...] = ()  # extra WebSocket origins besides the server's own
     log_level: str = "info"
+    log_format: LogFormat = "text"  # or "json": one JSON object a line (server/logformat.py)
+    access_log: bool = True  # a line per HTTP request and WebSocket handshake (server/access.py)
     ws_rate: float = 20.0  # client messages per second per socket, sustained (burst: 3x)
     web_dir: Path | None = None  # None: the package's web/ directory
     grace_seconds: float = 60.0  # a person who left may come back before the opponent claims
@@ -65,8 +68,12 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Defaults overridden by ``GINRUMMY_*`` variables (and ``DATABASE_URL``)."""
-        env = os.environ if env is None else env
-        s = cls()
+        return cls().with_env(os.environ if env is None else env)
+
+    def with_env(self, env: Mapping[str, str]) -> Settings:
+        """These settings overridden by the variables set in ``env``, checked as
+        ``from_env`` checks them (``ginrummy serve``'s flags come this way too)."""
+        s = self
         if v := env.get("GINRUMMY_HOST"):
             s = replace(s, host=v)
         if v := env.get("GINRUMMY_PORT"):
@@ -96,6 +103,7 @@ class Settings:
         if v := env.get("GINRUMMY_MAX_ROOMS"):
             s = replace(s, max_rooms=_positive("GINRUMMY_MAX_ROOMS", v))
         s = _limits_from_env(s, env)
+        s = _logs_from_env(s, env)
         if v := env.get("GINRUMMY_REVIEW_WORKERS"):
             s = replace(s, review_workers=_positive("GINRUMMY_REVIEW_WORKERS", v))
         if v := env.get("GINRUMMY_REVIEW_SAMPLES"):
@@ -126,6 +134,19 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
         s = replace(s, limit_window=_seconds("GINRUMMY_LIMIT_WINDOW", v, 0.01, 86400))
     if v := env.get("GINRUMMY_HELLO_TIMEOUT"):
         s = replace(s, hello_timeout=_seconds("GINRUMMY_HELLO_TIMEOUT", v, 0.01, 3600))
+    return s
+
+
+def _logs_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
+    if v := env.get("GINRUMMY_LOG_FORMAT"):
+        log_format = next((f for f in LOG_FORMATS if f == v), None)
+        if log_format is None:
+            raise ValueError(f"GINRUMMY_LOG_FORMAT must be text or json, got {v!r}")
+        s = replace(s, log_format=log_format)
+    if v := env.get("GINRUMMY_ACCESS_LOG"):
+        if v not in ("0", "1"):
+            raise ValueError(f"GINRUMMY_ACCESS_LOG must be 0 (off) or 1 (on), got {v!r}")
+        s = replace(s, access_log=v == "1")
     return s
 
 

@@ -26,6 +26,7 @@ from ginrummy.server.chouette.log import Snap, fold_all, replay
 from ginrummy.server.chouette.master import Board, Change
 from ginrummy.server.chouette.team import TeamChat, advice_notice, for_team
 from ginrummy.server.computer import computer_move
+from ginrummy.server.logcontext import log_context
 from ginrummy.server.room.base import RoomBase
 from ginrummy.server.room.context import Rebuild, RoomContext
 from ginrummy.server.room.errors import RoomError
@@ -251,20 +252,21 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
 
     async def _run(self, command: Callable[[Board], Change]) -> None:
         """Decide on the current board, write, then settle; under the lock."""
-        async with self.lock:
-            self.check_alive()
-            change = command(self.board)
-            if not change.events:
-                return
-            try:
-                await self.ctx.store.append_events(self.id, change.events)
-            except StoreConflict:
-                await self.catch_up_locked()
-                raise RoomError("stale_version", "the table moved on meanwhile") from None
-            except StoreError as exc:
-                self.fail(exc)
-            log.info("room %s: %s", self.id, change.note or change.events[-1].kind)
-            await self._settle(change.snaps, change.events)
+        with log_context(room=self.id):
+            async with self.lock:
+                self.check_alive()
+                change = command(self.board)
+                if not change.events:
+                    return
+                try:
+                    await self.ctx.store.append_events(self.id, change.events)
+                except StoreConflict:
+                    await self.catch_up_locked()
+                    raise RoomError("stale_version", "the table moved on meanwhile") from None
+                except StoreError as exc:
+                    self.fail(exc)
+                log.info("room %s: %s", self.id, change.note or change.events[-1].kind)
+                await self._settle(change.snaps, change.events)
 
     async def _settle(
         self, snaps: Sequence[Snap], published: Sequence[Any] = (), remaining_ms: int | None = None

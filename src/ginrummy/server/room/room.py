@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import Any
 
 from ginrummy.engine import ForfeitReason, MatchRecord, Seat, SeatView, SpectatorView
 from ginrummy.server import players as players_
+from ginrummy.server.logcontext import log_context
 from ginrummy.server.room import master, people, presenter
 from ginrummy.server.room.base import RoomBase
 from ginrummy.server.room.context import RoomContext
@@ -131,23 +133,31 @@ class Room(RoomBase[Duties]):
 
     # --- commands (each under the lock) ---------------------------------------------
 
+    def logged(self, seat: Seat | None = None) -> AbstractContextManager[None]:
+        """Log lines of a command name this room (and the seat it is for)."""
+        return log_context(room=self.id, seat=None if seat is None else seat.label)
+
     async def act(self, seat: Seat, version: int, text: str) -> None:
         """Play ``text`` for ``seat`` on the view of ``version``."""
-        async with self.lock:
-            await self._run(lambda t: master.act(t, seat, version, text))
+        with self.logged(seat):
+            async with self.lock:
+                await self._run(lambda t: master.act(t, seat, version, text))
 
     async def next_round(self, seat: Seat) -> None:
         """``seat`` is ready for the next round; deal when every person is."""
-        await self._ask(lambda t: master.ready(t, seat), "not_between_rounds")
+        with self.logged(seat):
+            await self._ask(lambda t: master.ready(t, seat), "not_between_rounds")
 
     async def new_match(self, seat: Seat) -> None:
         """``seat`` wants a rematch; a new match starts when every person does."""
-        await self._ask(lambda t: master.rematch(t, seat, self.ctx.rng), "match_running")
+        with self.logged(seat):
+            await self._ask(lambda t: master.rematch(t, seat, self.ctx.rng), "match_running")
 
     async def seed(self, seat: Seat, text: str, committed: str | None = None) -> None:
         """``seat``'s seed for the deal due (docs/fairness.md); the deal once both are in.
         Asked again after a lost write race: the seed may still be due."""
-        await self._ask(lambda t: master.seed(t, seat, text, committed), "seed_already_sent")
+        with self.logged(seat):
+            await self._ask(lambda t: master.seed(t, seat, text, committed), "seed_already_sent")
 
     async def seeds_timed_out(self, committed: str) -> None:
         """The seed timeout of the deal under ``committed`` ran out: default seeds, deal."""
@@ -159,18 +169,20 @@ class Room(RoomBase[Duties]):
     ) -> None:
         """``seat`` loses the match (timer, abandonment, resignation), logged as an event.
         With ``version``: only if the room is still there (a timer of that decision)."""
-        async with self.lock:
-            if version is not None and version != self.current.version:
-                return
-            await self._run(lambda t: master.end_by_forfeit(t, seat, reason))
+        with self.logged(seat):
+            async with self.lock:
+                if version is not None and version != self.current.version:
+                    return
+                await self._run(lambda t: master.end_by_forfeit(t, seat, reason))
 
     async def claim(self, seat: Seat) -> None:
         """``seat`` claims the match: the opponent left and its grace period is over.
         Checked under the lock: an opponent back meanwhile is not forfeited."""
         other = seat.other
-        async with self.lock:
-            left, back = self.grace_remaining_ms(other), self.presence.anywhere(other) > 0
-            await self._run(lambda t: master.claim(t, seat, left, back))
+        with self.logged(seat):
+            async with self.lock:
+                left, back = self.grace_remaining_ms(other), self.presence.anywhere(other) > 0
+                await self._run(lambda t: master.claim(t, seat, left, back))
 
     async def join(self, identity_hash: str, name: str, player: Player) -> Seat:
         """Take the free seat (or return the one this identity already holds)."""
@@ -225,8 +237,9 @@ class Room(RoomBase[Duties]):
         self.check_alive()
         change = command(self.table)
         if change.events:
-            await self._commit(change)
-            log.info("room %s: %s", self.id, change.note or change.events[-1].kind)
+            with self.logged():
+                await self._commit(change)
+                log.info("room %s: %s", self.id, change.note or change.events[-1].kind)
 
     async def _commit(self, change: Change) -> None:
         """Write, then settle. The end of a match writes its results (and rating

@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
 from ginrummy.engine import ForfeitReason
 from ginrummy.protocol import ClientMessage
 from ginrummy.server.chouette import ChouetteRoom, presenter
 from ginrummy.server.chouette.team import TEAM_NOTICES, team_frame
+from ginrummy.server.logcontext import log_context
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import RoomError
 from ginrummy.server.sockets.frames import Connection, Identity, release
@@ -64,8 +66,17 @@ class ChouetteSocket:
             raise RoomError("no_spectators", "this room has no seat of yours and no spectators")
         await conn.bind(cls(conn, room, position, await Identity.of(conn.rooms, token_hash)))
 
+    def logged(self) -> AbstractContextManager[None]:
+        """Log lines of this socket name its room and position (its forwarder's too)."""
+        seat = None if self.position is None else str(self.position)
+        return log_context(room=self.room.id, seat=seat)
+
     async def start(self) -> None:
         """Count in, subscribe, send welcome, view, chat history (and the team's)."""
+        with self.logged():
+            await self._start()
+
+    async def _start(self) -> None:
         room, position = self.room, self.position
         try:
             if position is None:
@@ -100,7 +111,8 @@ class ChouetteSocket:
     async def close(self) -> None:
         forwarder, sub, counted = self.forwarder, self.sub, self.counted
         self.forwarder, self.sub, self.counted = None, None, False
-        await release(self.room, self.position, forwarder, sub, counted)
+        with self.logged():
+            await release(self.room, self.position, forwarder, sub, counted)
 
     @property
     def version(self) -> int | None:
@@ -171,7 +183,8 @@ class ChouetteSocket:
         handler = self.handlers.get(msg.type)
         if handler is None:
             raise RoomError("bad_message", f"{msg.type!r} is not for a chouette room socket")
-        await handler(await self._live_room(), msg.fields)
+        with self.logged():
+            await handler(await self._live_room(), msg.fields)
 
     async def _live_room(self) -> ChouetteRoom:
         """This socket's room; after a store failure, the room rebuilt from its log

@@ -12,10 +12,12 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
 from ginrummy.engine import ForfeitReason, Seat, SeatView
 from ginrummy.protocol import ClientMessage, encode_own_view, encode_view_frame, to_json
+from ginrummy.server.logcontext import log_context
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import Room, RoomError, Snapshot, fair_frame
 from ginrummy.server.sockets.frames import Connection, Identity, release
@@ -82,8 +84,16 @@ class RoomSocket:
             identity = await Identity.of(rooms, token_hash)
         await conn.bind(cls(conn, room, seat, identity))
 
+    def logged(self) -> AbstractContextManager[None]:
+        """Log lines of this socket name its room and seat (its forwarder's too)."""
+        return log_context(room=self.room.id, seat=_label(self.seat))
+
     async def start(self) -> None:
         """Count in, subscribe, send welcome, view, chat history (and tips to a seat)."""
+        with self.logged():
+            await self._start()
+
+    async def _start(self) -> None:
         room, seat = self.room, self.seat
         try:
             if seat is None:
@@ -125,7 +135,8 @@ class RoomSocket:
     async def close(self) -> None:
         forwarder, sub, counted = self.forwarder, self.sub, self.counted
         self.forwarder, self.sub, self.counted = None, None, False
-        await release(self.room, self.seat, forwarder, sub, counted)
+        with self.logged():
+            await release(self.room, self.seat, forwarder, sub, counted)
 
     @property
     def version(self) -> int | None:
@@ -254,7 +265,8 @@ class RoomSocket:
         if handler is None:
             raise RoomError("bad_message", f"{msg.type!r} is not for a room socket")
         try:
-            await handler(room, msg.fields)
+            with self.logged():
+                await handler(room, msg.fields)
         except TipsError as exc:
             raise RoomError(exc.code, str(exc)) from None
 
