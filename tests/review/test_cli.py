@@ -1,4 +1,5 @@
-"""``ginrummy review``: JSON on stdout, progress on stderr, exit 2 naming bad input."""
+"""``ginrummy review``: text (or JSON) on stdout, progress on stderr, exit 2 naming bad
+input."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def record_file(tmp_path: Path) -> Path:
 
 
 def test_review_prints_the_versioned_json_and_progress(capsys, record_file):
-    code, out, err = run(capsys, str(record_file), "--seat", "two", *SMALL, "--seed", "4")
+    code, out, err = run(capsys, str(record_file), "--seat", "two", *SMALL, "--seed", "4", "--json")
     assert code == 0
     data = json.loads(out)
     assert (data["format"], data["kind"], data["seat"], data["seed"]) == (1, "review", "two", 4)
@@ -47,7 +48,7 @@ def test_review_prints_the_versioned_json_and_progress(capsys, record_file):
 
 def test_the_cache_gives_the_same_review_again(capsys, record_file, tmp_path):
     cache = tmp_path / "cache"
-    args = (str(record_file), "--seat", "one", *SMALL, "--cache", str(cache), "--quiet")
+    args = (str(record_file), "--seat", "one", *SMALL, "--cache", str(cache), "--quiet", "--json")
     code, first, err = run(capsys, *args)
     assert code == 0 and err == ""
     (stored,) = cache.glob("*.json")
