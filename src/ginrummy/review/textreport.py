@@ -46,8 +46,10 @@ def text_report(review: Mapping[str, Any]) -> str:
         d for r in review["rounds"] for d in r["decisions"] if d["grade"] != "forced"
     ]  # fmt: skip
     total = sum(len(r["decisions"]) for r in review["rounds"])
+    rounds = len(review["rounds"])
     lines = [
-        f"Review of seat {review['seat']}: {len(review['rounds'])} rounds, {total} decisions "
+        f"Review of seat {review['seat']}: {rounds} round{'' if rounds == 1 else 's'}, "
+        f"{total} decisions "
         f"({len(judged)} with a choice), evaluated by {review.get('evaluator', 'expert')}, "
         f"seed {review['seed']}.",
         f"A loss is in expected round points against the best choice, with its {level}% "
