@@ -118,7 +118,7 @@ def test_an_unsure_verdict_gets_more_worlds_and_a_sure_one_stops():
     assert j.certainty is Certainty.SURE and j.measured is not None
     assert j.measured.worlds == 8  # the first batch of fresh worlds settled it
     # Taking the Qh (then knocking with Kd) or passing: close, so often not sure.
-    take = [d for d in decisions(USELESS_TAKE, Seat.ONE) if isinstance(d, Decision)][0]
+    take = next(d for d in decisions(USELESS_TAKE, Seat.ONE) if isinstance(d, Decision))
     one_batch = Budget(samples=8, screen=2, keep=2, confirm=8, confirm_rounds=1)
     capped = 0
     for seed in range(8):

@@ -166,6 +166,7 @@ def test_the_text_summary_is_the_default_and_agrees_with_the_json(capsys, tmp_pa
 def test_the_text_summary_counts_each_round_as_its_grades_say(capsys, record_file):
     args = (str(record_file), "--seat", "two", *SMALL, "--quiet")
     code, text, _ = run(capsys, *args)
+    assert code == 0
     _, out, _ = run(capsys, *args, "--json")
     data = json.loads(out)
     for rnd in data["rounds"]:
