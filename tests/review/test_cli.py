@@ -1,4 +1,5 @@
-"""``ginrummy review``: JSON on stdout, progress on stderr, exit 2 naming bad input."""
+"""``ginrummy review``: text (or JSON) on stdout, progress on stderr, exit 2 naming bad
+input."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from ginrummy.cli import main
 from ginrummy.engine.record import round_record_dict
 
-from .helpers import bot_match, first_rounds
+from .helpers import bot_match, first_rounds, scenario
 
 SMALL = ("--samples", "3", "--screen", "1", "--keep", "2", "--confirm", "2")
 
@@ -29,7 +30,7 @@ def record_file(tmp_path: Path) -> Path:
 
 
 def test_review_prints_the_versioned_json_and_progress(capsys, record_file):
-    code, out, err = run(capsys, str(record_file), "--seat", "two", *SMALL, "--seed", "4")
+    code, out, err = run(capsys, str(record_file), "--seat", "two", *SMALL, "--seed", "4", "--json")
     assert code == 0
     data = json.loads(out)
     assert (data["format"], data["kind"], data["seat"], data["seed"]) == (1, "review", "two", 4)
@@ -47,7 +48,7 @@ def test_review_prints_the_versioned_json_and_progress(capsys, record_file):
 
 def test_the_cache_gives_the_same_review_again(capsys, record_file, tmp_path):
     cache = tmp_path / "cache"
-    args = (str(record_file), "--seat", "one", *SMALL, "--cache", str(cache), "--quiet")
+    args = (str(record_file), "--seat", "one", *SMALL, "--cache", str(cache), "--quiet", "--json")
     code, first, err = run(capsys, *args)
     assert code == 0 and err == ""
     (stored,) = cache.glob("*.json")
@@ -127,3 +128,66 @@ def test_bad_options_exit_2(capsys, record_file, args):
 def test_a_missing_file_exits_2(capsys, tmp_path):
     code, _, err = run(capsys, str(tmp_path / "nope.json"), "--seat", "one")
     assert code == 2 and "cannot read" in err
+
+
+def test_the_text_summary_is_the_default_and_agrees_with_the_json(capsys, tmp_path):
+    # Seat one passes on Ah (taking it and throwing Kd would knock with 1), then knocks
+    # with Kd out where Kd was gin: two blunders.
+    record = scenario("Ah", "Qs", "pass, pass, draw stock, knock Qs")
+    path = tmp_path / "knock.json"
+    path.write_text(json.dumps(record.to_dict()))
+    args = (str(path), "--seat", "one", "--seed", "3", "--quiet")
+    code, text, err = run(capsys, *args)
+    assert code == 0 and err == ""
+    code, out, _ = run(capsys, *args, "--json")
+    data = json.loads(out)
+    (rnd,) = data["rounds"]
+    knock = rnd["decisions"][-1]
+    assert (knock["grade"], knock["certainty"], knock["best"]) == ("blunder", "sure", "gin Kd")
+    low, high = knock["interval"]
+    assert low <= knock["estimate"] <= high and low >= 12
+    assert text.startswith("Review of seat one: 1 round, 3 decisions")
+    line = next(x for x in text.splitlines() if "knock Qs" in x)
+    assert "better: gin Kd" in line and "blunder (sure)" in line
+    assert f"loses {knock['estimate']:.1f} ± {knock['error']:.1f}" in line
+    assert f"({low:.1f} to {high:.1f})" in line
+    assert "  0 inaccuracies, 0 mistakes, 2 blunders\n" in text
+    grades = [d["grade"] for d in rnd["decisions"]]
+    assert data["summary"]["counts"] == {
+        g: grades.count(g) for g in ("inaccuracy", "mistake", "blunder")
+    }
+    assert (
+        "Match: 0 inaccuracies, 0 mistakes, 2 blunders (sure: 0 inaccuracies, 0 mistakes, 2 "
+        in text
+    )
+    assert data["summary"]["text"]["en"] in text
+
+
+def test_the_text_summary_counts_each_round_as_its_grades_say(capsys, record_file):
+    args = (str(record_file), "--seat", "two", *SMALL, "--quiet")
+    code, text, _ = run(capsys, *args)
+    assert code == 0
+    _, out, _ = run(capsys, *args, "--json")
+    data = json.loads(out)
+    for rnd in data["rounds"]:
+        grades = [d["grade"] for d in rnd["decisions"]]
+        unclear = sum(d["certainty"] == "unsure" for d in rnd["decisions"])
+        block = text.split(f"Round {rnd['number']}: ")[1].split("\n\n")[0]
+        counts = block.splitlines()[-1].strip()
+        expected = ", ".join(
+            f"{grades.count(g)} {w if grades.count(g) == 1 else p}"
+            for g, w, p in (
+                ("inaccuracy", "inaccuracy", "inaccuracies"),
+                ("mistake", "mistake", "mistakes"),
+                ("blunder", "blunder", "blunders"),
+            )
+        )
+        assert counts == expected + (f"; {unclear} unclear" if unclear else "")
+        mentioned = [
+            d
+            for d in rnd["decisions"]
+            if d["grade"] in ("inaccuracy", "mistake", "blunder") or d["certainty"] == "unsure"
+        ]
+        assert len(block.splitlines()) == 2 + max(len(mentioned), 1)  # heading, rows, counts
+        for d in mentioned:
+            assert f"turn {d['turn']}  {d['played']}" in block

@@ -28,37 +28,47 @@ from ginrummy.review import (
     judge,
     review_match,
 )
-from ginrummy.review.judgement import grade_of, pattern_of
+from ginrummy.review.confidence import Loss, t_quantile
+from ginrummy.review.judgement import Certainty, grade_of, pattern_of
 
 from .helpers import TINY, bot_match, first_rounds
 
 
+def _loss(estimate: float, error: float, worlds: int = 16) -> Loss:
+    # a loss measured on ``worlds`` worlds with standard error ``error``
+    half = t_quantile(0.95, worlds - 1) * error
+    return Loss(estimate, error, worlds, 0.90, estimate - half, estimate + half)
+
+
 @pytest.mark.parametrize(
-    ("loss", "error", "grade"),
+    ("loss", "error", "grade", "certainty"),
     [
-        (0.0, 0.0, Grade.GOOD),  # BEST is for the best choice itself, not a loss of 0
-        (-2.0, 1.0, Grade.GOOD),
-        (2.9, 0.1, Grade.GOOD),
-        (3.0, 0.1, Grade.INACCURACY),
-        (5.9, 1.0, Grade.INACCURACY),
-        (6.0, 1.0, Grade.MISTAKE),
-        (11.9, 1.0, Grade.MISTAKE),
-        (12.0, 1.0, Grade.BLUNDER),
-        (40.0, 15.0, Grade.BLUNDER),
-        (40.0, 16.1, Grade.GOOD),  # not 2.5 standard errors: cannot be told from noise
-        (6.0, 2.4, Grade.MISTAKE),
-        (6.0, 2.41, Grade.GOOD),
+        (0.0, 0.0, Grade.GOOD, Certainty.SURE),  # BEST is for the best choice itself
+        (-2.0, 1.0, Grade.GOOD, Certainty.SURE),
+        (2.9, 0.01, Grade.GOOD, Certainty.SURE),
+        (2.9, 1.0, Grade.GOOD, Certainty.LIKELY),  # an inaccuracy is not excluded
+        (3.0, 0.1, Grade.INACCURACY, Certainty.LIKELY),  # its low end is below 3
+        (5.9, 1.0, Grade.INACCURACY, Certainty.SURE),  # 5.9 - 1.753 >= 3
+        (6.0, 1.0, Grade.MISTAKE, Certainty.LIKELY),
+        (11.9, 1.0, Grade.MISTAKE, Certainty.SURE),
+        (12.0, 1.0, Grade.BLUNDER, Certainty.LIKELY),
+        (20.0, 1.0, Grade.BLUNDER, Certainty.SURE),
+        (15.75, 7.0, Grade.BLUNDER, Certainty.LIKELY),  # large and clear of 0: never good
+        (40.0, 24.0, Grade.GOOD, Certainty.UNSURE),  # its interval reaches 0: no verdict
+        (6.0, 3.4, Grade.MISTAKE, Certainty.LIKELY),
+        (6.0, 3.5, Grade.GOOD, Certainty.UNSURE),  # 6 - 1.753 * 3.5 < 0
     ],
 )
-def test_grades_follow_the_documented_thresholds(loss, error, grade):
-    assert grade_of(loss, error) is grade
+def test_grades_follow_the_documented_thresholds(loss, error, grade, certainty):
+    assert grade_of(_loss(loss, error)) == (grade, certainty)
 
 
 def test_thresholds_are_the_documented_ones_and_can_be_changed():
     assert (THRESHOLDS.inaccuracy, THRESHOLDS.mistake, THRESHOLDS.blunder) == (3, 6, 12)
-    assert THRESHOLDS.z == 2.5
-    strict = Thresholds(inaccuracy=1, mistake=2, blunder=4, z=0)
-    assert grade_of(4.0, 9.0, strict) is Grade.BLUNDER
+    assert THRESHOLDS.level == 0.90 and round(THRESHOLDS.z, 3) == 1.645
+    strict = Thresholds(inaccuracy=1, mistake=2, blunder=4)
+    assert grade_of(_loss(4.0, 1.0), strict) == (Grade.BLUNDER, Certainty.LIKELY)
+    assert grade_of(_loss(4.0, 1.0)) == (Grade.INACCURACY, Certainty.LIKELY)
 
 
 def _scenario() -> MatchRecord:

@@ -6,18 +6,29 @@ expert's sampling of the cards that seat could not see.
 (3.0, 6.0, 12.0)
 """
 
-from ginrummy.review.judgement import THRESHOLDS, Grade, Judgement, Pattern, Thresholds, judge
+from ginrummy.review.judgement import (
+    THRESHOLDS,
+    Certainty,
+    Grade,
+    Judgement,
+    Pattern,
+    Thresholds,
+    judge,
+)
 from ginrummy.review.replay import Decision, RoundEnd, decisions
 from ginrummy.review.report import FORMAT, Review, ReviewedRound, review_match
-from ginrummy.review.rollout import Budget, ChoiceValue
+from ginrummy.review.rollout import EXPERT, Budget, ChoiceValue, Evaluator
 from ginrummy.review.summary import Summary
 
 __all__ = [
+    "EXPERT",
     "FORMAT",
     "THRESHOLDS",
     "Budget",
+    "Certainty",
     "ChoiceValue",
     "Decision",
+    "Evaluator",
     "Grade",
     "Judgement",
     "Pattern",

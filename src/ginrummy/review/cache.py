@@ -2,7 +2,7 @@
 so a review is stored under a key derived from exactly these (and the output format).
 
 >>> from ginrummy.engine import MatchRecord, Rules, Seat
->>> from ginrummy.review.rollout import Budget
+>>> from ginrummy.review.rollout import EXPERT, Budget, Evaluator
 >>> record = MatchRecord(Rules.preset("standard"), Seat.ONE, ())
 >>> len(cache_key(record, Seat.ONE, Budget(), 0))
 64
@@ -21,7 +21,7 @@ from typing import Any
 from ginrummy.engine import MatchRecord, Seat
 from ginrummy.review.judgement import THRESHOLDS, Thresholds
 from ginrummy.review.report import FORMAT
-from ginrummy.review.rollout import Budget
+from ginrummy.review.rollout import EXPERT, Budget, Evaluator
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,7 @@ def cache_key(
     budget: Budget,
     seed: int,
     thresholds: Thresholds = THRESHOLDS,
+    evaluator: Evaluator = EXPERT,
 ) -> str:
     """The SHA-256 (hex) of everything a review depends on."""
     data = {
@@ -41,6 +42,7 @@ def cache_key(
         "budget": asdict(budget),
         "seed": seed,
         "thresholds": asdict(thresholds),
+        "evaluator": evaluator.name,
     }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()

@@ -1,7 +1,8 @@
-"""``ginrummy review <record.json> --seat one [--samples N] [--seed S] [--workers K]``.
+"""``ginrummy review <record.json> --seat one [--json] [--samples N] [--seed S] ...``.
 
-Prints the review as one JSON object (docs/review.md, "Output") and its progress on
-stderr. Bad input: exit code 2 and one line naming what is wrong.
+Prints the review as text (docs/review.md, "The text summary"), or with ``--json`` as
+one JSON object (docs/review.md, "Output"), and its progress on stderr. Bad input:
+exit code 2 and one line naming what is wrong.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ginrummy.engine import (
 from ginrummy.review.cache import ReviewCache, cache_key
 from ginrummy.review.report import review_match
 from ginrummy.review.rollout import Budget
+from ginrummy.review.textreport import text_report
 
 PROG = "ginrummy review"
 
@@ -47,10 +49,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--confirm", type=int, default=defaults.confirm, help="more worlds for an apparent error"
     )
+    p.add_argument(
+        "--confirm-rounds",
+        type=int,
+        default=defaults.confirm_rounds,
+        help="batches of --confirm worlds at most, while a verdict is not sure",
+    )
     p.add_argument("--seed", type=int, default=0, help="the review derives from it")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument("--cache", type=Path, help="a directory to keep reviews in")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--json", action="store_true", help="print the review as JSON instead of text")
     return p
 
 
@@ -67,9 +76,15 @@ def main(argv: Sequence[str]) -> int:
     if args.workers < 1:
         return _fail("--workers must be at least 1")
     try:
-        budget = Budget(args.samples, min(args.screen, args.samples), args.keep, args.confirm)
+        budget = Budget(
+            args.samples,
+            min(args.screen, args.samples),
+            args.keep,
+            args.confirm,
+            args.confirm_rounds,
+        )
     except ValueError as exc:
-        return _fail(f"--samples/--screen/--keep/--confirm: {exc}")
+        return _fail(f"--samples/--screen/--keep/--confirm/--confirm-rounds: {exc}")
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
     except OSError as exc:
@@ -97,7 +112,13 @@ def main(argv: Sequence[str]) -> int:
                 cache.put(key, review)
     except GinRummyError as exc:  # a record that does not load or replay
         return _fail(str(exc))
-    sys.stdout.write(json.dumps(review, ensure_ascii=False) + "\n")
+    if args.json:
+        sys.stdout.write(json.dumps(review, ensure_ascii=False) + "\n")
+    else:
+        try:
+            sys.stdout.write(text_report(review))
+        except (KeyError, TypeError, ValueError) as exc:  # a cached file of another shape
+            return _fail(f"the review cannot be printed as text ({exc!r}); try --json")
     return 0
 
 

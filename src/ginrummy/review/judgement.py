@@ -1,15 +1,17 @@
 """The judgement of one decision: the value of each choice, the best one, the
-expert's, how much the choice played loses, its grade and what kind of error it is.
+expert's, how much the choice played loses, its grade, how sure that grade is and
+what kind of error it is.
 
 :func:`judge` takes the seat's view and the action played, nothing else: the
 judgement is a function of what the seat could know (and of the generator).
 
-Grades (docs/review.md, "Thresholds"): the loss is the best choice's estimated value
-less the played choice's, in expected round points; an apparent error is measured
-again on fresh worlds, which alone give the verdict. A decision is an *inaccuracy*
-from 3 points lost, a *mistake* from 6, a *blunder* from 12, and only when the loss is
-at least 2.5 times its standard error: a smaller loss cannot be told from the noise
-of the sampling.
+Grades (docs/review.md, "Grades and how sure they are"): the loss is the best
+choice's estimated value less the played choice's, in expected round points, with a
+confidence interval from the sampling (``confidence.Loss``); an apparent error is
+measured again on fresh worlds, which alone give the verdict. The grade is the band
+of the estimate (an *inaccuracy* from 3 points, a *mistake* from 6, a *blunder* from
+12), but an error only when the interval's low end is above 0: a loss that the
+sampling cannot tell from none is graded ``good``, and marked ``unsure``.
 """
 
 from __future__ import annotations
@@ -17,31 +19,47 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
+from statistics import NormalDist
 
 from ginrummy.bots.base import mask_of
 from ginrummy.bots.evaluation import neighbours
-from ginrummy.bots.expert import Expert
 from ginrummy.engine import Action, ActionKind, SeatView
+from ginrummy.review.confidence import Loss, loss_of
 from ginrummy.review.rollout import (
+    EXPERT,
     Budget,
     ChoiceValue,
+    Evaluator,
     estimate,
-    paired,
     points,
-    rollout_player,
     sample,
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
-    """Expected round points lost at which each grade starts, and how many standard
-    errors the loss must be to count at all."""
+    """Expected round points lost at which each grade starts, and the confidence of
+    the loss's two-sided interval: an error is graded only when the interval's low
+    end is above 0 (at 0.90, a one-sided 95 % bound)."""
 
     inaccuracy: float = 3.0
     mistake: float = 6.0
     blunder: float = 12.0
-    z: float = 2.5
+    level: float = 0.90
+
+    @property
+    def z(self) -> float:
+        """The interval's half-width in standard errors for many worlds (the normal
+        quantile; fewer worlds use Student's t, a little wider)."""
+        return NormalDist().inv_cdf(0.5 + self.level / 2)
+
+    def start(self, grade: Grade) -> float:
+        """The loss at which ``grade`` starts (0 for good and best)."""
+        return {
+            Grade.INACCURACY: self.inaccuracy,
+            Grade.MISTAKE: self.mistake,
+            Grade.BLUNDER: self.blunder,
+        }.get(grade, 0.0)
 
 
 THRESHOLDS = Thresholds()
@@ -60,14 +78,21 @@ class Grade(StrEnum):
         return self in (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)
 
 
-def grade_of(loss: float, error: float, thresholds: Thresholds = THRESHOLDS) -> Grade:
-    """The grade of a loss of ``loss`` points with standard error ``error``.
+class Certainty(StrEnum):
+    """How sure a grade is, from the loss's interval (docs/review.md)."""
 
-    >>> grade_of(13.0, 2.0), grade_of(13.0, 7.0), grade_of(-1.0, 0.0)
-    (<Grade.BLUNDER: 'blunder'>, <Grade.GOOD: 'good'>, <Grade.GOOD: 'good'>)
+    SURE = "sure"  # the whole interval agrees: an error at least this bad, or no error
+    LIKELY = "likely"  # the estimate says so; the interval reaches into another grade
+    UNSURE = "unsure"  # the estimate says error, but the interval reaches 0: graded good
+
+
+def band_of(loss: float, thresholds: Thresholds = THRESHOLDS) -> Grade:
+    """The grade of a loss of ``loss`` points known without error.
+
+    >>> band_of(2.9), band_of(3.0), band_of(11.9), band_of(12.0)
+    (<Grade.GOOD: 'good'>, <Grade.INACCURACY: 'inaccuracy'>, <Grade.MISTAKE: 'mistake'>, \
+<Grade.BLUNDER: 'blunder'>)
     """
-    if loss <= 0 or loss < thresholds.z * error:
-        return Grade.GOOD
     if loss >= thresholds.blunder:
         return Grade.BLUNDER
     if loss >= thresholds.mistake:
@@ -75,6 +100,24 @@ def grade_of(loss: float, error: float, thresholds: Thresholds = THRESHOLDS) -> 
     if loss >= thresholds.inaccuracy:
         return Grade.INACCURACY
     return Grade.GOOD
+
+
+def grade_of(loss: Loss, thresholds: Thresholds = THRESHOLDS) -> tuple[Grade, Certainty]:
+    """The grade of a measured loss, and how sure it is: the band of the estimate,
+    an error only when the interval's low end is above 0.
+
+    >>> from ginrummy.review.confidence import Loss
+    >>> grade_of(Loss(15.75, 3.0, 64, 0.9, 10.75, 20.75))  # large and certain
+    (<Grade.BLUNDER: 'blunder'>, <Certainty.LIKELY: 'likely'>)
+    """
+    band = band_of(loss.estimate, thresholds)
+    if band is Grade.GOOD:
+        sure = loss.high < thresholds.inaccuracy
+        return Grade.GOOD, Certainty.SURE if sure else Certainty.LIKELY
+    if loss.low <= 0:  # within the sampling's noise of the best: no verdict
+        return Grade.GOOD, Certainty.UNSURE
+    sure = loss.low >= thresholds.start(band)
+    return band, Certainty.SURE if sure else Certainty.LIKELY
 
 
 class Pattern(StrEnum):
@@ -134,9 +177,16 @@ class Judgement:
     error: float  # the loss's standard error (over the worlds that gave the verdict)
     grade: Grade
     pattern: Pattern | None  # set for inaccuracies, mistakes and blunders
+    certainty: Certainty | None = None  # None for forced and best decisions
+    measured: Loss | None = None  # the loss with its interval; None for forced and best
 
     def value_of(self, action: Action) -> ChoiceValue:
         return next(c for c in self.choices if c.action == action)
+
+    @property
+    def unclear(self) -> bool:
+        """The estimate says error, but the sampling cannot tell it from none."""
+        return self.certainty is Certainty.UNSURE
 
 
 def judge(
@@ -145,18 +195,20 @@ def judge(
     budget: Budget,
     rng: random.Random,
     thresholds: Thresholds = THRESHOLDS,
+    evaluator: Evaluator = EXPERT,
 ) -> Judgement:
     """Judge playing ``played`` in ``view``: the seat's view is all it gets.
 
-    The expert's choice comes first from ``rng`` (the expert draws from it only to
-    check a knock), then the worlds of the estimate, then those of a confirmation."""
+    The reference (expert's) choice comes first from ``rng`` (the expert draws from
+    it only to check a knock), then the worlds of the estimate, then those of the
+    confirmation, batch by batch."""
     if not isinstance(view, SeatView):  # a state would hand over the hidden cards
         raise TypeError(f"judge takes a seat's view (SeatView), not {type(view).__name__}")
-    expert = Expert()(view, random.Random(rng.getrandbits(64)))
+    expert = evaluator.reference()(view, random.Random(rng.getrandbits(64)))
     if len(view.legal_actions) == 1:
         only = ChoiceValue(played, 0.0, ())
         return Judgement((only,), played, played, expert, 0.0, 0.0, Grade.FORCED, None)
-    player = rollout_player()
+    player = evaluator.rollout()
     choices = estimate(view, (played, expert), sample(view, budget.samples, rng), budget, player)
     full = max(len(c.points) for c in choices)
     # The best is the highest estimate among the choices played on every world.
@@ -164,19 +216,35 @@ def judge(
     if best.action == played:
         return Judgement(choices, played, played, expert, 0.0, 0.0, Grade.BEST, None)
     mine = next(c for c in choices if c.action == played)
-    loss, error = paired(best.points, mine.points)
-    if loss >= thresholds.inaccuracy and loss >= error and budget.confirm:
-        # It looks like an error, by more than its noise: play both on fresh worlds,
-        # and let those alone give the verdict, since they took no part in choosing
-        # the best of several.
-        fresh = sample(view, budget.confirm, rng)
-        extra_best = points(view, best.action, fresh, player)
-        extra_mine = points(view, played, fresh, player)
-        loss, error = paired(extra_best, extra_mine)
+    loss = loss_of(best.points, mine.points, thresholds.level)
+    if loss.estimate >= thresholds.inaccuracy and budget.confirm:
+        # It looks like an error: play both on fresh worlds, and let those alone give
+        # the verdict, since they took no part in choosing the best of several. More
+        # batches while the verdict is not sure, up to the budget.
+        extra_best: tuple[int, ...] = ()
+        extra_mine: tuple[int, ...] = ()
+        for _ in range(budget.confirm_rounds):
+            fresh = sample(view, budget.confirm, rng)
+            extra_best += points(view, best.action, fresh, player)
+            extra_mine += points(view, played, fresh, player)
+            loss = loss_of(extra_best, extra_mine, thresholds.level)
+            if grade_of(loss, thresholds)[1] is Certainty.SURE:
+                break
         best, mine = best.extended(extra_best), mine.extended(extra_mine)
         choices = tuple(
             best if c.action == best.action else mine if c.action == played else c for c in choices
         )
-    grade = grade_of(loss, error, thresholds)
+    grade, certainty = grade_of(loss, thresholds)
     pattern = pattern_of(view, played, best.action) if grade.is_error else None
-    return Judgement(choices, played, best.action, expert, max(loss, 0.0), error, grade, pattern)
+    return Judgement(
+        choices,
+        played,
+        best.action,
+        expert,
+        max(loss.estimate, 0.0),
+        loss.error,
+        grade,
+        pattern,
+        certainty,
+        loss,
+    )

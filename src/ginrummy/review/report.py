@@ -8,6 +8,7 @@ pool, and collects the result; ``Review.to_dict`` is the versioned JSON form
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -17,7 +18,7 @@ from typing import Any
 from ginrummy.engine import Action, Card, MatchRecord, Seat, SeatView
 from ginrummy.review.judgement import THRESHOLDS, Judgement, Thresholds, judge
 from ginrummy.review.replay import Decision, RoundEnd, decisions
-from ginrummy.review.rollout import Budget
+from ginrummy.review.rollout import EXPERT, Budget, Evaluator
 from ginrummy.review.summary import Summary, summarise
 from ginrummy.review.texts import LANGUAGES, render
 
@@ -47,6 +48,7 @@ class Review:
     thresholds: Thresholds
     rounds: tuple[ReviewedRound, ...]
     summary: Summary
+    evaluator: str = EXPERT.name
 
     def to_dict(self) -> dict[str, Any]:
         t = self.thresholds
@@ -58,12 +60,15 @@ class Review:
             "screen": self.budget.screen,
             "keep": self.budget.keep,
             "confirm": self.budget.confirm,
+            "confirm_rounds": self.budget.confirm_rounds,
             "seed": self.seed,
+            "evaluator": self.evaluator,
             "thresholds": {
                 "inaccuracy": t.inaccuracy,
                 "mistake": t.mistake,
                 "blunder": t.blunder,
-                "z": t.z,
+                "z": round(t.z, 3),
+                "level": t.level,
             },
             "rounds": [_round_dict(r) for r in self.rounds],
             "summary": self.summary.to_dict(),
@@ -78,6 +83,7 @@ def review_match(
     seed: int = 0,
     workers: int = 1,
     thresholds: Thresholds = THRESHOLDS,
+    evaluator: Evaluator = EXPERT,
     progress: Progress | None = None,
 ) -> Review:
     """Review ``seat``'s decisions in ``record``; the same arguments give the same
@@ -86,7 +92,7 @@ def review_match(
     budget = budget or Budget()
     items = list(decisions(record, seat))
     jobs = [
-        _Job(d.view, d.played, d.round_number, d.index, budget, seed, thresholds)
+        _Job(d.view, d.played, d.round_number, d.index, budget, seed, thresholds, evaluator)
         for d in items
         if isinstance(d, Decision)
     ]
@@ -108,7 +114,7 @@ def review_match(
         for n, (reviewed, ends) in rounds.items()
     )
     summary = summarise((r.decision.turn, r.judgement) for rr in out for r in rr.decisions)
-    return Review(seat, budget, seed, thresholds, out, summary)
+    return Review(seat, budget, seed, thresholds, out, summary, evaluator.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,13 +128,14 @@ class _Job:
     budget: Budget
     seed: int
     thresholds: Thresholds
+    evaluator: Evaluator
 
 
 def _judge(job: _Job) -> Judgement:
     # Each decision has its own generator, so the result does not depend on the
     # order in which decisions are judged nor on how many processes judge them.
     rng = random.Random(f"review:{job.seed}:{job.round_number}:{job.index}")
-    return judge(job.view, job.played, job.budget, rng, job.thresholds)
+    return judge(job.view, job.played, job.budget, rng, job.thresholds, job.evaluator)
 
 
 def _run(jobs: Sequence[_Job], workers: int) -> Iterator[Judgement]:
@@ -204,10 +211,18 @@ def _decision_dict(r: Reviewed, seen: int) -> dict[str, Any]:
             for c in j.choices
         ],
         "loss": round(j.loss, 2),
-        "error": round(j.error, 2),
+        "error": _finite(j.error),
         "grade": j.grade.value,
         "pattern": None if j.pattern is None else j.pattern.value,
         "note": None,
+        # How sure the grade is, and the loss's interval over the worlds that gave
+        # the verdict (docs/review.md, "Grades and how sure they are").
+        "certainty": None if j.certainty is None else j.certainty.value,
+        "estimate": None if j.measured is None else round(j.measured.estimate, 2),
+        "interval": None
+        if j.measured is None
+        else [_finite(j.measured.low), _finite(j.measured.high)],
+        "loss_worlds": None if j.measured is None else j.measured.worlds,
     }
     if j.pattern is not None:
         params = {
@@ -220,6 +235,11 @@ def _decision_dict(r: Reviewed, seen: int) -> dict[str, Any]:
         text = {lang: render("decision", params, lang) for lang in LANGUAGES}
         out["note"] = {"key": "decision", "params": params, "text": text}
     return out
+
+
+def _finite(x: float) -> float | None:
+    """``x`` rounded for JSON, which has no infinity (a loss measured on one world)."""
+    return round(x, 2) if math.isfinite(x) else None
 
 
 def _end_dict(view: SeatView) -> dict[str, Any]:

@@ -10,8 +10,8 @@ between choices do not carry the noise of the worlds themselves.
 
 from __future__ import annotations
 
-import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ginrummy.bots.base import Chooser
@@ -37,22 +37,58 @@ def rollout_player() -> Chooser:
     return Expert(plan=_ROLLOUT_PLAN)
 
 
+def expert_player() -> Chooser:
+    """The full expert, whose choice the review shows beside the one played."""
+    return Expert()
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluator:
+    """What a review judges with: the player whose choice it shows as the expert's
+    (``reference``) and the player that plays out the rest of the round in both seats
+    on every sampled world (``rollout``). Both are factories, since players keep
+    caches (one per process or thread), and module-level functions, so that an
+    evaluator travels to a process pool.
+
+    This is the seam for a stronger evaluation: a review with another evaluator is
+    a different review (its ``name`` is part of the cache key and of the JSON)."""
+
+    name: str
+    reference: Callable[[], Chooser]
+    rollout: Callable[[], Chooser]
+
+
+# The best evaluation the review's time budget allows today (docs/review.md).
+EXPERT = Evaluator("expert", expert_player, rollout_player)
+
+
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How many worlds a decision gets. Every choice is first played on ``screen``
     worlds; the ``keep`` best of them, the choice played and the expert's choice are
     then played on all ``samples`` worlds (the others keep their screening value).
     When the choice played then looks like an error, it and the best choice are
-    played on ``confirm`` fresh worlds more (``judgement.judge``)."""
+    played on ``confirm`` fresh worlds more, and again on as many (``confirm_rounds``
+    batches in all) while the verdict is not sure (``judgement.judge``)."""
 
     samples: int = 8
     screen: int = 2
     keep: int = 2
     confirm: int = 16
+    # Batches of ``confirm`` fresh worlds at most, while the verdict is not sure.
+    confirm_rounds: int = 4
 
     def __post_init__(self) -> None:
-        if not 1 <= self.screen <= self.samples or self.keep < 1 or self.confirm < 0:
-            raise ValueError("a budget needs 1 <= screen <= samples, keep >= 1 and confirm >= 0")
+        if (
+            not 1 <= self.screen <= self.samples
+            or self.keep < 1
+            or self.confirm < 0
+            or self.confirm_rounds < 1
+        ):
+            raise ValueError(
+                "a budget needs 1 <= screen <= samples, keep >= 1, confirm >= 0 "
+                "and confirm_rounds >= 1"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,21 +160,3 @@ def play_out(match: MatchState, seat: Seat, rng: random.Random, player: Chooser)
     if result.winner is None:
         return 0
     return result.points if result.winner is seat else -result.points
-
-
-def paired(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[float, float]:
-    """The mean of ``a - b`` over the worlds both were played on (the first ones:
-    every choice is played on the same worlds in order) and its standard error.
-
-    >>> paired((10, 0, 20), (0, 0, 5))
-    (8.333333333333334, 4.409585518440984)
-    """
-    n = min(len(a), len(b))
-    if n == 0:
-        return 0.0, math.inf
-    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
-    mean = sum(diffs) / n
-    if n == 1:
-        return mean, math.inf
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean, math.sqrt(var / n)

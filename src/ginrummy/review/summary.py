@@ -1,12 +1,14 @@
-"""The summary of a review: how many inaccuracies, mistakes and blunders, the points
-they lost, and the kind of error that lost the most (with the turn it began)."""
+"""The summary of a review: how many inaccuracies, mistakes and blunders (and how many
+of them sure), the points they lost, the kind of error that lost the most (with the
+turn it began), and how many decisions looked like errors that the sampling could not
+tell from none."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ginrummy.review.judgement import Grade, Judgement, Pattern
+from ginrummy.review.judgement import Certainty, Grade, Judgement, Pattern
 from ginrummy.review.texts import LANGUAGES, Params, render
 
 GRADED = (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)
@@ -19,6 +21,8 @@ class Summary:
     pattern: Pattern | None  # the kind of error that lost the most points
     pattern_points: float
     pattern_turn: int | None  # the first turn (of its round) with that kind of error
+    sure: dict[str, int] | None = None  # per grade of GRADED, those graded for sure
+    unclear: int = 0  # decisions graded good whose estimate said error (unsure)
 
     @property
     def key(self) -> str:
@@ -49,24 +53,30 @@ class Summary:
             "key": self.key,
             "params": dict(self.params),
             "text": {lang: self.text(lang) for lang in LANGUAGES},
+            "sure": dict(self.sure or {g.value: 0 for g in GRADED}),
+            "unclear": self.unclear,
         }
 
 
 def summarise(judged: Iterable[tuple[int, Judgement]]) -> Summary:
     """The summary of ``(turn, judgement)`` pairs of one seat's decisions."""
     counts = {g.value: 0 for g in GRADED}
+    sure = {g.value: 0 for g in GRADED}
+    unclear = 0
     lost: dict[Pattern, float] = {}
     first: dict[Pattern, int] = {}
     total = 0.0
     for turn, judgement in judged:
+        unclear += judgement.unclear
         if judgement.pattern is None:
             continue
         counts[judgement.grade.value] += 1
+        sure[judgement.grade.value] += judgement.certainty is Certainty.SURE
         total += judgement.loss
         pattern = judgement.pattern
         lost[pattern] = lost.get(pattern, 0.0) + judgement.loss
         first[pattern] = min(first.get(pattern, turn), turn)
     if not lost:
-        return Summary(counts, 0.0, None, 0.0, None)
+        return Summary(counts, 0.0, None, 0.0, None, sure, unclear)
     worst = max(lost, key=lambda p: lost[p])  # the first in Pattern order on a tie
-    return Summary(counts, total, worst, lost[worst], first[worst])
+    return Summary(counts, total, worst, lost[worst], first[worst], sure, unclear)

@@ -1,0 +1,133 @@
+"""Grades agree with the numbers: a large, certain loss is never good, a loss within
+the sampling's noise is never an error, and the reported interval covers the loss."""
+
+from __future__ import annotations
+
+import random
+from statistics import NormalDist
+
+import pytest
+
+from ginrummy.engine import MatchRecord, Seat, parse_action
+from ginrummy.review import Budget, Decision, Grade, decisions, judge
+from ginrummy.review.confidence import loss_of
+from ginrummy.review.judgement import Certainty, grade_of
+from ginrummy.review.rollout import points, rollout_player, sample
+
+from .helpers import scenario
+
+_record = scenario
+
+
+def _last(record: MatchRecord) -> Decision:
+    return [d for d in decisions(record, Seat.ONE) if isinstance(d, Decision)][-1]
+
+
+# Both pass on the upcard Ah; seat one draws Qs: 9s Ts Js Qs and Kd is gin.
+KNOCK_NOT_GIN = _record("Ah", "Qs", "pass, pass, draw stock, knock Qs")  # knocks with Kd out
+# The upcard Qh melds with nothing; seat one takes it and throws 7h out of its set
+# (deadwood 34) where knocking with Kd was there.
+USELESS_TAKE = _record("Qh", "2c", "take, discard 7h")
+# Seat one draws Qs and breaks its run instead of going gin.
+BROKEN_RUN = _record("Ah", "Qs", "pass, pass, draw stock, discard Ts")
+# Seat one draws Kc: knocking with Kd out or with Kc out is the same hand but for a suit
+# that nothing it saw tells apart.
+TWIN_KNOCK = _record("Ah", "Kc", "pass, pass, draw stock, knock Kc")
+
+
+@pytest.mark.parametrize(
+    ("record", "better"),
+    [(KNOCK_NOT_GIN, "gin Kd"), (USELESS_TAKE, "knock Kd"), (BROKEN_RUN, "gin Kd")],
+    ids=["knock_not_gin", "useless_take_throws_a_set_card", "broken_run"],
+)
+def test_a_large_certain_loss_is_never_graded_good(record, better):
+    d = _last(record)
+    j = judge(d.view, d.played, Budget(), random.Random(3))
+    assert str(j.best) == better
+    assert j.measured is not None and j.measured.low > 0  # certain
+    assert j.grade is Grade.BLUNDER and j.certainty is Certainty.SURE
+    assert j.loss >= 12 and j.measured.low >= 12
+
+
+def test_the_interval_covers_the_loss_measured_on_many_worlds():
+    # A knock or gin ends the round at once, so a world's points are cheap; 3000
+    # worlds of the review's own model pin the loss down to a few tenths of a point
+    # (the review's 90 % interval is several points wide).
+    d = _last(KNOCK_NOT_GIN)
+    rng = random.Random(11)
+    worlds = sample(d.view, 3000, rng)
+    player = rollout_player()
+    gin = points(d.view, parse_action("gin Kd"), worlds, player)
+    knock = points(d.view, d.played, worlds, player)
+    truth = loss_of(gin, knock, 0.999)
+    assert truth.high - truth.low < 2.0
+    covered = 0
+    for seed in range(10):
+        j = judge(d.view, d.played, Budget(), random.Random(seed))
+        assert j.measured is not None and str(j.best) == "gin Kd"
+        covered += j.measured.low <= truth.estimate <= j.measured.high
+    assert covered >= 7  # 90 % intervals: 10 seeds, at most a few misses
+
+
+def test_playing_the_best_choice_is_graded_best():
+    d = _last(_record("Ah", "Qs", "pass, pass, draw stock, gin Kd"))
+    j = judge(d.view, d.played, Budget(), random.Random(3))
+    assert j.grade is Grade.BEST and j.loss == 0 and j.pattern is None
+
+
+def test_a_twin_of_the_best_choice_is_not_an_error():
+    d = _last(TWIN_KNOCK)
+    for seed in range(4):
+        j = judge(d.view, d.played, Budget(), random.Random(seed))
+        assert j.grade in (Grade.BEST, Grade.GOOD), (seed, j.best, j.measured)
+
+
+def test_a_loss_within_noise_is_never_called_an_error():
+    # Paired differences of mean 0 (the choices are equal) and a spread like the
+    # review's (a standard deviation of 25 round points): some estimates pass 6
+    # points, but the verdict needs the interval clear of 0.
+    rng = random.Random(5)
+    spread = NormalDist(0, 25)
+    mistakes = big = 0
+    for _ in range(400):
+        best = tuple(round(x) for x in spread.samples(16, seed=rng.random()))
+        loss = loss_of(best, (0,) * 16, 0.90)
+        grade, certainty = grade_of(loss)
+        big += loss.estimate >= 6
+        mistakes += grade.is_error
+        assert certainty is not Certainty.SURE or not grade.is_error or loss.low > 0
+    assert big > 40  # the estimates alone would call many of these mistakes
+    assert mistakes <= 0.06 * 400  # the one-sided 95 % bound: about 1 in 20
+
+
+def test_the_interval_has_its_stated_coverage():
+    rng = random.Random(7)
+    spread = NormalDist(8, 20)
+    hits = 0
+    for _ in range(1000):
+        best = tuple(spread.samples(16, seed=rng.random()))
+        loss = loss_of(tuple(round(x) for x in best), (0,) * 16, 0.90)
+        hits += loss.low <= 8 <= loss.high
+    assert 0.87 <= hits / 1000 <= 0.93
+
+
+def test_an_unsure_verdict_gets_more_worlds_and_a_sure_one_stops():
+    budget = Budget(samples=8, screen=2, keep=2, confirm=8, confirm_rounds=4)
+    clear = _last(KNOCK_NOT_GIN)
+    j = judge(clear.view, clear.played, budget, random.Random(3))
+    assert j.certainty is Certainty.SURE and j.measured is not None
+    assert j.measured.worlds == 8  # the first batch of fresh worlds settled it
+    # Taking the Qh (then knocking with Kd) or passing: close, so often not sure.
+    take = next(d for d in decisions(USELESS_TAKE, Seat.ONE) if isinstance(d, Decision))
+    one_batch = Budget(samples=8, screen=2, keep=2, confirm=8, confirm_rounds=1)
+    capped = 0
+    for seed in range(8):
+        j = judge(take.view, take.played, budget, random.Random(seed))
+        if j.measured is None or j.measured.worlds != 32:
+            continue
+        capped += 1
+        assert j.certainty is not Certainty.SURE  # it went on because it was not sure
+        k = judge(take.view, take.played, one_batch, random.Random(seed))
+        assert k.measured is not None and k.measured.worlds == 8
+        assert k.choices[0].points == j.choices[0].points[: len(k.choices[0].points)]
+    assert capped
