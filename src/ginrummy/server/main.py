@@ -11,7 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ginrummy.server.settings import WS_MAX_BYTES, Settings, parse_origins
+from ginrummy.server.settings import (
+    DRAIN_MAX_S,
+    DRAIN_MIN_S,
+    WS_MAX_BYTES,
+    Settings,
+    parse_origins,
+)
 
 if TYPE_CHECKING:
     import uvicorn
@@ -59,9 +65,19 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         choices=["debug", "info", "warning", "error"],
         help=f"log level (default {base.log_level}; env GINRUMMY_LOG_LEVEL)",
     )
+    parser.add_argument(
+        "--drain-s",
+        type=float,
+        default=base.drain_s,
+        help="seconds a SIGTERM leaves to move the sockets to other instances and finish "
+        f"the writes before the process ends (default {base.drain_s:g}; env "
+        "GINRUMMY_DRAIN_S; docs/operations.md, Rolling restarts)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.bot_delay <= 60:
         parser.error("--bot-delay must be between 0 and 60 seconds")
+    if not DRAIN_MIN_S <= args.drain_s <= DRAIN_MAX_S:
+        parser.error(f"--drain-s must be between {DRAIN_MIN_S:g} and {DRAIN_MAX_S:g} seconds")
     return replace(
         base,
         host=args.host,
@@ -75,6 +91,7 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         bot_delay=args.bot_delay,
         allowed_origins=parse_origins(args.allowed_origins),
         log_level=args.log_level,
+        drain_s=args.drain_s,
     )
 
 
@@ -84,9 +101,8 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         print(f"ginrummy serve: {exc}", file=sys.stderr)
         return 2
-    import uvicorn
-
     from ginrummy.server.app import create_app
+    from ginrummy.server.drain import DrainingServer, drain_of
 
     logging.basicConfig(
         level=settings.log_level.upper(),
@@ -95,7 +111,7 @@ def main(argv: list[str]) -> int:
     app = create_app(settings)
     config = uvicorn_config(app, settings.host, settings.port, settings.log_level)
     tune_gc()
-    uvicorn.Server(config).run()
+    DrainingServer(config, drain_of(app)).run()  # SIGTERM drains first (server/drain.py)
     return 0
 
 
