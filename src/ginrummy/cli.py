@@ -20,7 +20,8 @@ commands:
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
   review    judge one seat's decisions of a recorded match (docs/review.md)
   arena     play computer players against each other and print statistics
-  bench     measure: bench engine | bots | load | faults | web | abuse | review | tournament
+  bench     measure: bench engine | bots | load | faults | deploy | web | abuse | review |
+            tournament
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -54,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2
 
 
-BENCHES = ("engine", "bots", "load", "faults", "web", "abuse", "review", "tournament")
+BENCHES = ("engine", "bots", "load", "faults", "deploy", "web", "abuse", "review", "tournament")
 """``ginrummy bench NAME`` runs ``ginrummy.benchmarks.NAME.main`` (imported on demand)."""
 
 
