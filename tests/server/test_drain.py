@@ -82,6 +82,29 @@ def test_the_drain_waits_for_the_sockets_at_most_their_budget() -> None:
     assert asyncio.run(scenario()) == (False, True)
 
 
+def test_the_sockets_are_told_one_after_the_other_over_the_spread() -> None:
+    async def scenario() -> list[list[int]]:
+        drain = Drain(4.0)  # 3 s for the sockets: spread over 1.5 s
+        socks = [FakeSocket() for _ in range(3)]
+        seen = []
+        with drain.track(socks[0]), drain.track(socks[1]), drain.track(socks[2]):
+            drain.begin()
+            seen.append([s.restarts for s in socks])
+            await asyncio.sleep(0.6)
+            seen.append([s.restarts for s in socks])
+            await asyncio.sleep(0.6)
+            seen.append([s.restarts for s in socks])
+        return seen
+
+    assert drain_spread(4.0) == 1.5
+    first, mid, last = asyncio.run(scenario())
+    assert sum(first) == 1 and sum(mid) == 2 and last == [1, 1, 1]
+
+
+def drain_spread(grace_s: float) -> float:
+    return Drain(grace_s, clock=lambda: 0.0).spread_s()
+
+
 def test_a_draining_app_is_not_ready_and_refuses_new_sockets() -> None:
     with client() as c:
         assert c.get("/api/ready").status_code == 200

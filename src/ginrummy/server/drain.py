@@ -40,6 +40,11 @@ log = logging.getLogger("ginrummy.server.drain")
 SHUTDOWN_RESERVE_S = 3.0
 """Seconds of the grace period kept for uvicorn's own shutdown and the app's lifespan
 (rooms, leases, store) after the sockets: at most a quarter of it."""
+SPREAD_S = 5.0
+"""Seconds over which the open sockets are told to restart, one after the other: a
+thousand sockets closed in one instant come back to the other instances in one
+instant, and their hellos (each a room read from the store) queued for seconds
+(bench/RESULTS.md, "Rolling restarts"). At most half the sockets' budget."""
 OVERRUN_EXIT = 1  # the exit status when the grace period ran out
 
 
@@ -77,13 +82,23 @@ class Drain:
         return len(self._sockets)
 
     def begin(self) -> bool:
-        """Stop being ready, tell every open socket to restart; False if begun already."""
+        """Stop being ready, tell the open sockets to restart (the first at once, the
+        others spread over ``spread_s``); False if begun already."""
         if self.began is not None:
             return False
         self.began = self._clock()
-        for sock in list(self._sockets):
-            sock.restart()
+        socks = list(self._sockets)
+        step = self.spread_s() / len(socks) if socks else 0.0
+        for n, sock in enumerate(socks):
+            if n == 0 or step <= 0:
+                sock.restart()
+            else:
+                asyncio.get_running_loop().call_later(n * step, sock.restart)
         return True
+
+    def spread_s(self) -> float:
+        """Seconds over which the open sockets are told to restart."""
+        return min(SPREAD_S, self.sockets_budget() / 2)
 
     @contextlib.contextmanager
     def track(self, sock: Restartable) -> Iterator[None]:
