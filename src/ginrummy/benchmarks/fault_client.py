@@ -187,6 +187,8 @@ class Client:
         self.pending, self.resending = None, False
 
     async def _on_error(self, ws: Any, msg: Mapping[str, Any]) -> None:
+        import websockets
+
         code = str(msg.get("code"))
         self.h.stats.errors[code] = self.h.stats.errors.get(code, 0) + 1
         if code in BAD_CODES:
@@ -196,6 +198,13 @@ class Client:
                 self.h.stats.resent_stale += 1
             self._answered()
             self.pending, self.resending, self.fresh = None, False, True
+        elif code == "unavailable" and self.rehello:
+            # The hello itself was refused (the room could not be read yet): say it again
+            # after a backoff rather than wait unbound for the server's 4408.
+            await asyncio.sleep(retry_delay(1, self.jitter))
+            hello = {"type": "hello", "room": self.game.room, "token": self.token}
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(json.dumps(hello))
         elif code == "unavailable" and self.pending is not None:
             await asyncio.sleep(0.2)
             await self._send_act(ws, *self.pending)
