@@ -20,7 +20,8 @@ commands:
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
   review    judge one seat's decisions of a recorded match (docs/review.md)
   arena     play computer players against each other and print statistics
-  bench     measure: bench engine | bots | load | faults | web | abuse | review | tournament
+  bench     measure: bench engine | bots | load | faults | deploy | web | abuse | review |
+            tournament
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -59,6 +60,7 @@ BENCHES = {
     "bots": "decision time per computer level, and strong-vs-strong matches per second",
     "load": "many concurrent games against real server processes",
     "faults": "kill server instances mid-match, then audit every event log",
+    "deploy": "restart every instance in turn under load, then audit every event log",
     "web": "what the home page costs a browser, cold and again (Chromium)",
     "abuse": "real games at human pace while an attacker hammers the server",
     "review": "how long the review of a full 100-point match takes",

@@ -185,3 +185,10 @@ test("a finished round that is not yet between rounds offers no Next round, and 
   assert.match(status.text, /Round 2 is over\./);
   assert.doesNotMatch(status.text, /Next round/);
 });
+
+test("a server restart reads as one, not as a lost connection", async () => {
+  const { connectionText } = await import("../../src/ginrummy/web/js/status.js");
+  const state = (/** @type {Record<string, unknown>} */ c) => ({ ...initialState(), connection: { connected: false, everConnected: true, retryIn: 400, ...c } });
+  assert.equal(connectionText(/** @type {any} */ (state({ restart: true }))), EN["conn.restarting"]);
+  assert.match(connectionText(/** @type {any} */ (state({}))) ?? "", /Connection lost/);
+});

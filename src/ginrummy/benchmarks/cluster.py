@@ -1,6 +1,7 @@
-"""The processes of a fault test: ``ginrummy serve`` instances that can be killed and
-started again, a private ``redis-server`` that can be stopped, a fresh PostgreSQL schema
-(``ginrummy bench faults``, tests/server/test_faults.py)."""
+"""The processes of a fault test: ``ginrummy serve`` instances that can be killed (or
+drained) and started again, a private ``redis-server`` that can be stopped, a fresh
+PostgreSQL schema (``ginrummy bench faults``, ``ginrummy bench deploy``,
+tests/server/test_faults.py)."""
 
 from __future__ import annotations
 
@@ -26,15 +27,25 @@ class FaultError(RuntimeError):
 
 
 class Instance:
-    """One ``ginrummy serve`` process that can be killed and started again."""
+    """One ``ginrummy serve`` process that can be killed (or drained) and started again."""
 
-    def __init__(self, index: int, store_url: str, bus_url: str, data_dir: Path) -> None:
+    def __init__(
+        self,
+        index: int,
+        store_url: str,
+        bus_url: str,
+        data_dir: Path,
+        bot_delay: float = BOT_DELAY,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``env``: settings for the server beyond the harness's own (``GINRUMMY_DRAIN_S``)."""
         self.index, self.store_url, self.bus_url, self.data_dir = (
             index,
             store_url,
             bus_url,
             data_dir,
         )
+        self.bot_delay, self.env = bot_delay, env or {}
         self.port = free_port()
         self.log = data_dir / f"server-{index}.log"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -48,17 +59,20 @@ class Instance:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    async def start(self) -> None:
+    async def start(self, check: str = "health") -> None:
+        """Start the process; return once ``/api/{check}`` answers 200 (``ready``: the
+        store and the bus too)."""
         args = [sys.executable, "-m", "ginrummy", "serve", "--port", str(self.port)]
         args += ["--data-dir", str(self.data_dir), "--db", self.store_url]
-        args += ["--redis", self.bus_url, "--bot-delay", str(BOT_DELAY), "--log-level", "warning"]
-        env = {**os.environ, **UNLIMITED}  # many players from one address, fast
+        args += ["--redis", self.bus_url, "--bot-delay", str(self.bot_delay)]
+        args += ["--log-level", "warning"]
+        env = {**os.environ, **UNLIMITED, **self.env}  # many players from one address, fast
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT)
         self.starts += 1
-        await self._wait_healthy(time.monotonic() + 30)
+        await self._wait_healthy(time.monotonic() + 30, check)
 
-    async def _wait_healthy(self, deadline: float) -> None:
+    async def _wait_healthy(self, deadline: float, check: str) -> None:
         import httpx
 
         async with httpx.AsyncClient(timeout=2) as client:
@@ -66,7 +80,7 @@ class Instance:
                 if self.proc is not None and self.proc.poll() is not None:
                     raise FaultError(f"server {self.index} exited at start; see {self.log}")
                 with contextlib.suppress(httpx.HTTPError):
-                    if (await client.get(f"{self.base}/api/health")).status_code == 200:
+                    if (await client.get(f"{self.base}/api/{check}")).status_code == 200:
                         return
                 if time.monotonic() > deadline:
                     raise FaultError(f"server {self.index} did not start; see {self.log}")
@@ -77,6 +91,17 @@ class Instance:
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait()
+
+    async def drain(self) -> int:
+        """SIGTERM, as a deploy does: wait (without blocking the loop) until the process
+        has drained and exited; its exit status."""
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            raise FaultError(f"server {self.index} is not running")
+        proc.terminate()
+        while proc.poll() is None:
+            await asyncio.sleep(0.02)
+        return proc.returncode
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:

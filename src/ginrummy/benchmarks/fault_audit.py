@@ -100,6 +100,25 @@ def check_log(game: Game, events: Sequence[Event]) -> list[str]:
     return out
 
 
+def tally(game: Game, events: Sequence[Event]) -> tuple[int, int]:
+    """How many acknowledged actions the log lacks (lost) and how many persons' actions
+    it holds that no client sent on that version (applied twice, or made up)."""
+    by_seq = {e.seq: e for e in events}
+    lost = 0
+    for seq, (seat, action) in game.acked.items():
+        logged = by_seq.get(seq)
+        if logged is None or logged.kind != "action":
+            lost += 1
+        else:
+            lost += (logged.payload.get("seat"), logged.payload.get("action")) != (seat, action)
+    extra = 0
+    for event in events:
+        seat = str(event.payload.get("seat"))
+        if event.kind == "action" and seat in game.people:
+            extra += (event.seq - 1, seat, str(event.payload.get("action"))) not in game.sent
+    return lost, extra
+
+
 async def audit_logs(
     store_url: str, games: Sequence[Game], violation: Callable[[str], None]
 ) -> dict[str, int]:
@@ -107,7 +126,7 @@ async def audit_logs(
     (each problem to ``violation``); the counts of what was read."""
     store = open_store(store_url)
     await store.open()
-    counts = {"events": 0, "actions": 0, "computer_moves": 0}
+    counts = {"events": 0, "actions": 0, "computer_moves": 0, "lost": 0, "duplicated": 0}
     try:
         for game in games:
             stored = await store.load_room(game.room)
@@ -116,6 +135,9 @@ async def audit_logs(
                 continue
             for problem in check_log(game, stored.events):
                 violation(problem)
+            lost, duplicated = tally(game, stored.events)
+            counts["lost"] += lost
+            counts["duplicated"] += duplicated
             actions = [e for e in stored.events if e.kind == "action"]
             counts["events"] += len(stored.events)
             counts["actions"] += len(actions)

@@ -1,6 +1,7 @@
-"""One seat of a fault test (``ginrummy bench faults``): its own WebSocket speaking only
-docs/protocol.md, reconnecting to any live instance when it drops and resending the
-action it got no answer for."""
+"""One seat of a fault test (``ginrummy bench faults``, ``ginrummy bench deploy``): its
+own WebSocket speaking only docs/protocol.md, reconnecting to any live instance when it
+drops (after a 1012 from a draining instance too), with exponential backoff and jitter,
+and resending the action it got no answer for."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     from ginrummy.benchmarks.faults import Harness
 
 RECONNECT_LIMIT = 30.0  # seconds a seat may take to find a live instance
+BACKOFF_BASE_S = 0.2  # the first wait after a drop: 0.1-0.2 s, then doubling...
+BACKOFF_MAX_S = 5.0  # ...up to 2.5-5 s
 # Codes a correct server never sends to these clients: each one is a violation.
 BAD_CODES = {
     "illegal_action",
@@ -32,16 +35,30 @@ BAD_CODES = {
 }
 
 
+def retry_delay(attempt: int, rng: random.Random) -> float:
+    """Seconds to wait before reconnect attempt ``attempt`` (0: the first after a drop):
+    exponential, with half of it random so that the sockets of a restarted instance do
+    not all come back in the same instant (the page's schedule: web/js/backoff.js).
+
+    >>> [round(retry_delay(a, random.Random(1)), 3) for a in range(6)]
+    [0.113, 0.227, 0.454, 0.907, 1.815, 2.836]
+    """
+    cap: float = min(BACKOFF_MAX_S, BACKOFF_BASE_S * 2.0**attempt)
+    return cap / 2 + rng.uniform(0, cap / 2)
+
+
 class Client:
     """One seat: its own WebSocket, reconnecting to any live instance when it drops."""
 
     def __init__(self, harness: Harness, game: Game, token: str, home: int, seed: int) -> None:
         self.h, self.game, self.token, self.home = harness, game, token, home
         self.rng = random.Random(seed)
+        self.jitter = random.Random(f"backoff {seed}")  # apart from the decisions
         self.seat = ""
         self.version = 0
         self.fresh = False  # take the next view even if not newer (after hello, a refusal)
         self.pending: tuple[int, str] | None = None  # an act sent, not yet answered
+        self.sent_at = 0.0  # when the pending act was first sent (monotonic)
         self.resending = False
         self.rehello = False  # the next view answers a hello on a new socket
         self.asked: tuple[object, ...] = ()  # the last between-rounds request sent
@@ -74,6 +91,8 @@ class Client:
             if self.moving:
                 self.moving = False
             else:
+                code = ws.close_code if ws.close_code is not None else 1006
+                self.h.stats.close_codes[code] = self.h.stats.close_codes.get(code, 0) + 1
                 self.dropped_at = time.monotonic()
                 self.h.stats.drops += 1
 
@@ -93,14 +112,18 @@ class Client:
         else:
             order = sorted(range(n), key=lambda i: i != self.prefer)  # home first
         deadline = time.monotonic() + RECONNECT_LIMIT
-        delay = 0.05
+        attempt = 0
+        if self.dropped_at is not None and not self.moving:
+            await asyncio.sleep(retry_delay(attempt, self.jitter))
+            attempt += 1
         while not self.h.stopping:
             for index in order:
                 try:
                     ws = await websockets.connect(
                         self.h.instances[index].ws_url, max_size=2**20, open_timeout=3
                     )
-                except (OSError, TimeoutError, websockets.InvalidHandshake):
+                except (OSError, TimeoutError, websockets.InvalidHandshake) as exc:
+                    self._refused(exc)
                     continue
                 self.at, self.prefer, self.ws = index, self.home, ws
                 self.fresh = self.rehello = True
@@ -110,9 +133,23 @@ class Client:
             if time.monotonic() > deadline:
                 self.h.stats.violation(f"room {self.game.room}: a seat found no live instance")
                 return None
-            await asyncio.sleep(delay)
-            delay = min(0.5, delay * 2)
+            await asyncio.sleep(retry_delay(attempt, self.jitter))
+            attempt += 1
         return None
+
+    def _refused(self, exc: Exception) -> None:
+        """Count a connection attempt that failed, by why (a draining instance: HTTP 503)."""
+        import websockets
+
+        if isinstance(exc, websockets.InvalidStatus):
+            why = f"http {exc.response.status_code}"
+        elif isinstance(exc, TimeoutError):
+            why = "timeout"
+        elif isinstance(exc, OSError):
+            why = "connection refused"
+        else:
+            why = type(exc).__name__
+        self.h.stats.refused[why] = self.h.stats.refused.get(why, 0) + 1
 
     async def _on(self, ws: Any, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -144,11 +181,14 @@ class Client:
         assert self.pending is not None
         self.game.acked[version] = (self.seat, self.pending[1])
         self.h.stats.acked += 1
+        self._answered()
         if self.resending:
             self.h.stats.resent_applied += 1
         self.pending, self.resending = None, False
 
     async def _on_error(self, ws: Any, msg: Mapping[str, Any]) -> None:
+        import websockets
+
         code = str(msg.get("code"))
         self.h.stats.errors[code] = self.h.stats.errors.get(code, 0) + 1
         if code in BAD_CODES:
@@ -156,7 +196,15 @@ class Client:
         if code in ("stale_version", "not_your_turn", *BAD_CODES) and self.pending is not None:
             if self.resending:
                 self.h.stats.resent_stale += 1
+            self._answered()
             self.pending, self.resending, self.fresh = None, False, True
+        elif code == "unavailable" and self.rehello:
+            # The hello itself was refused (the room could not be read yet): say it again
+            # after a backoff rather than wait unbound for the server's 4408.
+            await asyncio.sleep(retry_delay(1, self.jitter))
+            hello = {"type": "hello", "room": self.game.room, "token": self.token}
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(json.dumps(hello))
         elif code == "unavailable" and self.pending is not None:
             await asyncio.sleep(0.2)
             await self._send_act(ws, *self.pending)
@@ -180,6 +228,9 @@ class Client:
             self.dropped_at = None
         after_hello, self.rehello = self.rehello, False
         pending = self.pending
+        if pending is not None and after_hello and self._shows(pending, version, view):
+            self._acked(version)  # applied before the socket dropped, its answer lost
+            pending = None
         if pending is not None and after_hello:
             # No answer came before the socket dropped: send it again, as it was.
             self.resending = True
@@ -187,8 +238,7 @@ class Client:
             await self._send_act(ws, *pending)
             return
         if pending is not None:
-            mine = {"seat": self.seat, "action": public_text(pending[1])}
-            if version == pending[0] + 1 and view["moves"][-1:] == [mine]:
+            if self._shows(pending, version, view):
                 self._acked(version)  # the view with it applied (its event was skipped)
             else:
                 return  # its answer (the event or an error) is on the way
@@ -197,6 +247,15 @@ class Client:
                 self.decider.cancel()
             me = (msg.get("players") or {}).get(self.seat) or {}
             self.decider = asyncio.create_task(self._decide(ws, view, me, version))
+
+    def _shows(self, pending: tuple[int, str], version: int, view: Mapping[str, Any]) -> bool:
+        """The view of ``version`` is the one right after the pending act, applied."""
+        mine = {"seat": self.seat, "action": public_text(pending[1])}
+        return version == pending[0] + 1 and view["moves"][-1:] == [mine]
+
+    def _answered(self) -> None:
+        """The pending act got its answer: how long the player waited for it."""
+        self.h.stats.waits.append((self.sent_at, time.monotonic() - self.sent_at))
 
     async def _send_act(self, ws: Any, version: int, action: str) -> None:
         import websockets
@@ -224,5 +283,5 @@ class Client:
             return
         # Recorded before it leaves: it may be applied even if the socket dies now.
         self.game.sent.add((version, self.seat, action))
-        self.pending = (version, action)
+        self.pending, self.sent_at = (version, action), time.monotonic()
         await self._send_act(ws, version, action)

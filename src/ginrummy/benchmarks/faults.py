@@ -77,6 +77,9 @@ class Stats:
     resent_stale: int = 0
     moved_home: int = 0
     acked: int = 0
+    waits: list[tuple[float, float]] = field(default_factory=list)  # (sent, seconds) per act
+    close_codes: dict[int, int] = field(default_factory=dict)  # sockets the server closed
+    refused: dict[str, int] = field(default_factory=dict)  # failed connects, by why
 
     def violation(self, text: str) -> None:
         self.violations.append(text)

@@ -21,6 +21,7 @@ from ginrummy.server.chouette import KIND as CHOUETTE
 from ginrummy.server.chouette import REBUILD as REBUILD_CHOUETTE
 from ginrummy.server.chouette import api as chouette_api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
+from ginrummy.server.drain import Drain
 from ginrummy.server.gate import LookupGate
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
@@ -60,6 +61,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan(settings))
     app.state.settings = settings
     app.state.static = static
+    app.state.drain = Drain(settings.drain_s)  # what a SIGTERM does first (server/drain.py)
     return app
 
 

@@ -108,6 +108,14 @@ GROUPS: dict[str, tuple[Tuning, ...]] = {
             lambda s: s.tournament_tick,
             S,
         ),
+        Tuning(
+            "GINRUMMY_DRAIN_S",
+            "seconds, 0.5 to 3600, a SIGTERM leaves to move the sockets to other "
+            "instances and finish the writes before the process ends (docs/operations.md, "
+            "Rolling restarts)",
+            lambda s: s.drain_s,
+            S,
+        ),
     ),
     "sockets and rate limits (per address; a limit of 0 is off)": (
         Tuning(

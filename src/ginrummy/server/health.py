@@ -1,11 +1,13 @@
 """Health checks for a load balancer: liveness (the process answers) and readiness
-(the store answers and the bus is connected); docs/operations.md."""
+(the store answers, the bus is connected, the instance is not draining);
+docs/operations.md."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.routing import Route
 
+from ginrummy.server.drain import drain_of
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.room import RoomManager
 from ginrummy.server.store import StoreError
@@ -17,7 +19,12 @@ async def health(request: Request) -> JSONResponse:
 
 
 async def ready(request: Request) -> JSONResponse:
-    """Readiness: the store answers and the bus is connected (for a load balancer)."""
+    """Readiness: the store answers and the bus is connected (for a load balancer); 503
+    at once while the instance drains (server/drain.py)."""
+    drain = drain_of(request.app)
+    if drain.draining:
+        body = {"ready": False, "draining": True, "grace_left_s": round(drain.left(), 1)}
+        return JSONResponse(body, status_code=503)
     rooms: RoomManager = request.app.state.rooms
     checks: dict[str, str] = {}
     try:

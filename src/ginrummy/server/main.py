@@ -123,15 +123,14 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         print(f"ginrummy serve: {exc}", file=sys.stderr)
         return 2
-    import uvicorn
-
     from ginrummy.server.app import create_app
+    from ginrummy.server.drain import DrainingServer, drain_of
 
     configure_logging(settings.log_format, settings.log_level)
     app = create_app(settings)
     config = uvicorn_config(app, settings.host, settings.port, settings.log_level)
     tune_gc()
-    uvicorn.Server(config).run()
+    DrainingServer(config, drain_of(app)).run()  # SIGTERM drains first (server/drain.py)
     return 0
 
 

@@ -12,6 +12,9 @@ from ginrummy.review import Budget
 from ginrummy.server.logformat import LOG_FORMATS, LogFormat
 
 DEFAULT_BOT_DELAY = 0.8
+DEFAULT_DRAIN_S = 20.0
+"""Seconds a stopping instance has to move its sockets on and finish its writes
+(docs/operations.md, "Rolling restarts")."""
 WS_MAX_BYTES = 65536
 """Transport limit for one WebSocket frame (uvicorn drops the connection above it);
 frames between the protocol's ``MAX_FRAME_BYTES`` and this get a ``frame_too_large``
@@ -57,6 +60,7 @@ class Settings:
     tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
     review_workers: int = 1  # threads running match reviews (server/reviews.py)
     review_budget: Budget = field(default_factory=Budget)  # worlds per decision (docs/review.md)
+    drain_s: float = DEFAULT_DRAIN_S  # a SIGTERM's grace period (server/drain.py)
 
     @property
     def store_url(self) -> str:
@@ -150,6 +154,8 @@ def _logs_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
     return s
 
 
+DRAIN_MIN_S, DRAIN_MAX_S = 0.5, 3600.0
+
 # Durations read from the environment: variable -> (field, lowest, highest seconds).
 _SECONDS: dict[str, tuple[str, float, float]] = {
     "GINRUMMY_GRACE_SECONDS": ("grace_seconds", 0, 3600),
@@ -160,6 +166,7 @@ _SECONDS: dict[str, tuple[str, float, float]] = {
     "GINRUMMY_ROOM_IDLE_S": ("room_idle_s", 0.1, 86400),
     "GINRUMMY_SEED_TIMEOUT": ("seed_timeout", 0, 60),
     "GINRUMMY_TOURNAMENT_TICK": ("tournament_tick", 0.01, 3600),
+    "GINRUMMY_DRAIN_S": ("drain_s", DRAIN_MIN_S, DRAIN_MAX_S),
 }
 
 

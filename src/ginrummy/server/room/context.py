@@ -70,6 +70,10 @@ class Loaded(Protocol):
     @property
     def lease_asked(self) -> bool: ...
 
+    @property
+    def lock(self) -> asyncio.Lock:
+        """Held while the room makes a change (decides, writes, tells)."""
+
     def touch(self) -> None: ...
 
     def unload(self) -> None: ...

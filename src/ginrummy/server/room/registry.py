@@ -39,6 +39,7 @@ log = logging.getLogger("ginrummy.server.room")
 
 ROOM_IDLE_S = 300.0
 MAX_ROOMS = 5000
+STOP_WAIT_S = 3.0  # how long a closing registry waits for the rooms' changes under way
 
 TWO_PLAYER: Rebuild[Snapshot] = Rebuild(
     replay,
@@ -401,6 +402,24 @@ class RoomManager:
         if self._rooms.get(room.id) is room:
             del self._rooms[room.id]
 
+    async def _stop_rooms(self, rooms: list[Loaded]) -> list[asyncio.Task[None]]:
+        """Stop the rooms' tasks, each once the change it is making is written and told
+        (its lock is free): a computer's move or a timer's forfeit is not cut off between
+        the store and the bus. At most ``STOP_WAIT_S`` for all (a store that hangs)."""
+        tasks: list[asyncio.Task[None]] = []
+        stopped = 0
+        try:
+            async with asyncio.timeout(STOP_WAIT_S):
+                for room in rooms:
+                    async with room.lock:
+                        tasks += room.stop_tasks()
+                    stopped += 1
+        except TimeoutError:
+            log.warning("rooms still writing after %g s: stopped all the same", STOP_WAIT_S)
+        for room in rooms[stopped:]:
+            tasks += room.stop_tasks()
+        return tasks
+
     async def close(self) -> None:
         """Stop every task; remember the time left on running move timers; give the
         rooms' leases up so that other instances take over at once."""
@@ -417,6 +436,7 @@ class RoomManager:
         # Every room whose keeper ever asked: a lease taken by a write still in flight
         # when its keeper is cancelled is held without this instance knowing it yet.
         leased = [room.id for room in rooms if room.lease_asked]
+        tasks = await self._stop_rooms(rooms)
         for room in rooms:
             left = None if room.broken else room.clock_left()
             if left is not None:
@@ -424,7 +444,6 @@ class RoomManager:
                     await self.store.save_clock(room.id, left)
                 except StoreError as exc:
                     log.error("room %s: cannot save its clock: %s", room.id, exc)
-        tasks = [t for room in rooms for t in room.stop_tasks()]
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -5,7 +5,8 @@ spectator or lobby page.
 a socket is bound to. Every refusal is an ``error`` frame and the socket stays open;
 only the documented limits close it (4008 too slow, 4408 no hello in time, 1009 too
 large) or refuse it before it opens with HTTP 403 (an origin not allowed, or an address
-with ``Settings.limit_sockets`` sockets open already).
+with ``Settings.limit_sockets`` sockets open already). A draining instance
+(server/drain.py) refuses new sockets with HTTP 503 and closes its open ones with 1012.
 """
 
 from __future__ import annotations
@@ -15,15 +16,17 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.responses import PlainTextResponse
 from starlette.websockets import WebSocket
 
 from ginrummy.server.chouette import ChouetteRoom
+from ginrummy.server.drain import drain_of
 from ginrummy.server.heap import keeper_of
 from ginrummy.server.ratelimit import client_address, of_app
 from ginrummy.server.room import Room, RoomError
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets.chouette import ChouetteSocket
-from ginrummy.server.sockets.frames import NO_HELLO, TOO_SLOW, Connection
+from ginrummy.server.sockets.frames import NO_HELLO, SERVICE_RESTART, TOO_SLOW, Connection
 from ginrummy.server.sockets.lobby import LobbySocket
 from ginrummy.server.sockets.room import RoomSocket
 
@@ -31,6 +34,8 @@ log = logging.getLogger("ginrummy.server.sockets")
 
 ORIGIN_REFUSED = 4403
 SOCKETS_REFUSED = 4429  # the ASGI close code; the client sees HTTP 403, as for 4403
+DRAINING = 4503  # the ASGI close code where a server cannot answer HTTP 503 (403 then)
+DRAINING_TEXT = "this server is restarting: connect again (another one takes over)"
 
 
 async def hello(conn: Connection, fields: Mapping[str, Any]) -> None:
@@ -62,7 +67,20 @@ def origin_allowed(ws: WebSocket, settings: Settings) -> bool:
     return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
 
 
+async def refuse_draining(ws: WebSocket) -> None:
+    """Refuse a socket before it opens while the instance drains: HTTP 503, retry soon."""
+    if "websocket.http.response" not in ws.scope.get("extensions", {}):
+        await ws.close(code=DRAINING)
+        return
+    refusal = PlainTextResponse(DRAINING_TEXT, status_code=503, headers={"Retry-After": "1"})
+    await ws.send_denial_response(refusal)
+
+
 async def websocket_endpoint(ws: WebSocket) -> None:
+    drain = drain_of(ws.app)
+    if drain.draining:
+        await refuse_draining(ws)
+        return
     settings: Settings = ws.app.state.settings
     if not origin_allowed(ws, settings):
         log.warning("websocket refused: origin %s", ws.headers.get("origin"))
@@ -81,7 +99,9 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     try:
         await ws.accept()
         rooms, quick = ws.app.state.rooms, ws.app.state.quick
-        await Connection(ws, rooms, quick, settings, OPENERS, limits, address).serve()
+        conn = Connection(ws, rooms, quick, settings, OPENERS, limits, address)
+        with drain.track(conn):
+            await conn.serve()
     finally:
         limits.sockets.close(address)
         # A burst of closed sockets calls for a collection. A refused one is not
@@ -90,4 +110,11 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         keeper_of(ws.app).socket_ended()
 
 
-__all__ = ["NO_HELLO", "ORIGIN_REFUSED", "TOO_SLOW", "origin_allowed", "websocket_endpoint"]
+__all__ = [
+    "NO_HELLO",
+    "ORIGIN_REFUSED",
+    "SERVICE_RESTART",
+    "TOO_SLOW",
+    "origin_allowed",
+    "websocket_endpoint",
+]

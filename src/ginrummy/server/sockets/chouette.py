@@ -115,6 +115,10 @@ class ChouetteSocket:
             await release(self.room, self.position, forwarder, sub, counted)
 
     @property
+    def told(self) -> bool:
+        return self.sent_version >= self.room.current.version
+
+    @property
     def version(self) -> int | None:
         return self.room.current.version
 

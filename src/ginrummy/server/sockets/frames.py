@@ -42,6 +42,11 @@ TOO_SLOW = 4008
 reconnects and gets the full view)."""
 NO_HELLO = 4408
 """Close code: no ``hello`` bound the socket within ``Settings.hello_timeout`` seconds."""
+SERVICE_RESTART = 1012
+"""Close code: the instance drains for a restart (server/drain.py); the message being
+answered was answered in full first. The client reconnects (to another instance)."""
+RESTART_FLUSH_S = 1.0  # how long the news of changes made may take to reach a restarting socket
+CLOSE_REASONS = {TOO_SLOW: "too slow", NO_HELLO: "no hello", SERVICE_RESTART: "server restart"}
 CLOSE_WAIT_S = 5.0  # how long a close frame may wait behind a full send buffer
 CHAT_RATE = 1.0  # chat messages per second per socket, sustained
 CHAT_BURST = 5.0
@@ -62,6 +67,10 @@ class Binding(Protocol):
 
     async def close(self) -> None:
         """Let go of everything the binding holds (subscriptions, tasks, presence)."""
+
+    @property
+    def told(self) -> bool:
+        """The socket has been sent the room's current version (no room: True)."""
 
 
 Opener = Callable[["Connection", Mapping[str, Any]], Awaitable[None]]
@@ -139,6 +148,7 @@ class Connection:
         self.greeted = False  # a hello has bound the socket once
         self.ending = asyncio.Event()  # set with ``close_code``: the server closes the socket
         self.close_code = 0
+        self.answering = False  # a client message is being answered
         self._send_lock = asyncio.Lock()
         self._frames = Bucket(settings.ws_rate, 3 * settings.ws_rate)
         self.chat_bucket = Bucket(CHAT_RATE, CHAT_BURST)  # per socket, across rebinding
@@ -166,6 +176,10 @@ class Connection:
     def fell_behind(self) -> None:
         """A subscription of this socket overflowed (``on_overflow``): close it."""
         self._end(TOO_SLOW)
+
+    def restart(self) -> None:
+        """The instance drains: answer the message being answered, then close (1012)."""
+        self._end(SERVICE_RESTART)
 
     def _hello_due(self) -> None:
         if not self.greeted:
@@ -195,6 +209,8 @@ class Connection:
             done, _ = await asyncio.wait({receiving, ending}, return_when=asyncio.FIRST_COMPLETED)
             if receiving in done:
                 receiving.result()  # a bug's exception goes on to uvicorn, which logs it
+            elif self.close_code == SERVICE_RESTART:
+                await self._finish_for_restart(receiving)
         except WebSocketDisconnect:
             pass  # gone while a frame was being answered
         finally:
@@ -207,14 +223,27 @@ class Connection:
         if self.ending.is_set():
             await self._close(self.close_code)
 
+    async def _finish_for_restart(self, receiving: asyncio.Task[None]) -> None:
+        """Before a restart's close: the message being answered is answered in full (a
+        move written, never cut off halfway), and the news of what was written reaches
+        the client (for a moment at most), so that it sees its own move go through."""
+        if self.answering:
+            await asyncio.wait({receiving})  # ``_receive`` reads nothing more once ending
+            if not receiving.cancelled():
+                receiving.result()
+        loop = asyncio.get_running_loop()
+        until = loop.time() + RESTART_FLUSH_S
+        while self.binding is not None and not self.binding.told and loop.time() < until:
+            await asyncio.sleep(0.01)
+
     async def _close(self, code: int) -> None:
         if code == TOO_SLOW:
             log.warning("closing a socket that fell %d notices behind", self.settings.socket_queue)
-        else:  # one per idle socket of an attack: not worth a warning each
+        elif code == NO_HELLO:  # one per idle socket of an attack: not worth a warning each
             log.info("closing a socket that said no hello in %g s", self.settings.hello_timeout)
         if self.ws.application_state is not WebSocketState.CONNECTED:
             return
-        reason = "too slow" if code == TOO_SLOW else "no hello"
+        reason = CLOSE_REASONS[code]
         try:
             # The close frame queues behind what the client has not read yet.
             await asyncio.wait_for(self.ws.close(code, reason), CLOSE_WAIT_S)
@@ -222,14 +251,20 @@ class Connection:
             log.warning("a socket did not take its close frame (%d); dropping it", code)
 
     async def _receive(self) -> None:
-        while True:
+        while not self.ending.is_set():  # closing: nothing more is read
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
+            if self.ending.is_set():
+                return  # closing: a message that came after is not answered
             raw: str | bytes | None = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
-            await self._frame(raw)
+            self.answering = True
+            try:
+                await self._frame(raw)
+            finally:
+                self.answering = False
 
     async def _frame(self, raw: str | bytes) -> None:
         """One client frame: limits, decoding, handling; every refusal is an ``error``."""

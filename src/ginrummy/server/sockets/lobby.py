@@ -55,6 +55,10 @@ class LobbySocket:
         await conn.bind(cls(conn, identity, tournament, lobby=fields.get("lobby") is not False))
 
     @property
+    def told(self) -> bool:
+        return True
+
+    @property
     def version(self) -> int | None:
         return None
 

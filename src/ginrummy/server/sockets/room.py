@@ -139,6 +139,10 @@ class RoomSocket:
             await release(self.room, self.seat, forwarder, sub, counted)
 
     @property
+    def told(self) -> bool:
+        return self.sent_version >= self.room.current.version
+
+    @property
     def version(self) -> int | None:
         return self.room.current.version
 

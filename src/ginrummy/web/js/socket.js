@@ -1,11 +1,15 @@
-// One WebSocket per seat or spectator: hello on every (re)connect, reconnect with backoff,
-// versioned messages (duplicates dropped, a gap triggers a resync), keep-alive pings.
+// One WebSocket per seat or spectator: hello on every (re)connect, reconnect with backoff
+// and jitter (backoff.js; after a server's 1012 "restarting" too, which lands on another
+// server), versioned messages (duplicates dropped, a gap triggers a resync), keep-alive pings.
 
-const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 15000];
+import { retryDelay } from "./backoff.js";
+
 const PING_MS = 20000;
+/** The close code of a server that restarts (docs/protocol.md): reconnect, nothing is wrong. */
+export const SERVICE_RESTART = 1012;
 
 /** @typedef {import("./types.js").ServerMessage} ServerMessage */
-/** @typedef {{connected: boolean, retryIn?: number, attempt?: number}} Connection */
+/** @typedef {{connected: boolean, retryIn?: number, attempt?: number, restart?: boolean}} Connection */
 /**
  * @typedef {object} SocketOptions
  * @property {string|null} room
@@ -70,10 +74,10 @@ export class GameSocket {
     this.ws = ws;
     ws.addEventListener("open", () => ws.send(JSON.stringify(this.hello())));
     ws.addEventListener("message", (event) => this.receive(event.data));
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       clearInterval(this.pinger);
       if (this.ws === ws) this.ws = null;
-      if (!this.closed) this.retry();
+      if (!this.closed) this.retry(event.code === SERVICE_RESTART);
     });
     ws.addEventListener("error", () => { /* the close event follows and retries */ });
   }
@@ -88,13 +92,16 @@ export class GameSocket {
     return hello;
   }
 
-  retry() {
-    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-    const jittered = Math.round(delay * (0.8 + Math.random() * 0.4));
+  /** @param {boolean} [restart] the server closed the socket because it restarts (1012) */
+  retry(restart = false) {
+    const delay = retryDelay(this.attempt);
     this.attempt += 1;
-    this.onConnection({ connected: false, retryIn: jittered, attempt: this.attempt });
+    /** @type {Connection} */
+    const state = { connected: false, retryIn: delay, attempt: this.attempt };
+    if (restart) state.restart = true;
+    this.onConnection(state);
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.connect(), jittered);
+    this.timer = setTimeout(() => this.connect(), delay);
   }
 
   /** @param {string} raw */

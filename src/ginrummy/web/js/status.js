@@ -100,6 +100,7 @@ export function forfeitText(state, result) {
 export function connectionText(state) {
   const c = state.connection;
   if (c.connected) return null;
+  if (c.restart && c.everConnected) return t("conn.restarting");
   if (c.retryIn != null && c.everConnected) return t("conn.lost", { s: Math.max(1, Math.round(c.retryIn / 1000)) });
   return t("conn.connecting");
 }

@@ -369,7 +369,7 @@
  * @property {View|null} view
  * @property {number|null} version
  * @property {Players|null} players
- * @property {{connected: boolean, retryIn?: number|null, attempt?: number, everConnected: boolean}} connection
+ * @property {{connected: boolean, retryIn?: number|null, attempt?: number, restart?: boolean, everConnected: boolean}} connection
  * @property {{version: number, seat: Seat|null, action: string|null, kind: string|null}|null} animation
  * @property {string[]} fresh          cards just drawn
  * @property {number|null} pending     the version an own move was sent at
