@@ -34,6 +34,7 @@ def test_the_clients_back_off_exponentially_with_jitter() -> None:
     assert all(BACKOFF_MAX_S / 2 <= retry_delay(40, rng) <= BACKOFF_MAX_S for _ in range(20))
 
 
+@pytest.mark.system  # a server process
 def test_bench_deploy_loses_nothing_across_a_rolling_restart() -> None:
     need_postgres()
     if shutil.which("redis-server") is None:

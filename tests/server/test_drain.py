@@ -255,6 +255,7 @@ def _act(seat: Seat) -> tuple[int, str]:
     return version, action
 
 
+@pytest.mark.system  # a server process
 def test_sigterm_drains_finishing_the_write_in_flight(tmp_path: Path) -> None:
     with serve(tmp_path, drain_s=10) as server, ExitStack() as sockets:
         mover, other, room = _table(server, sockets)
@@ -287,6 +288,7 @@ def test_sigterm_drains_finishing_the_write_in_flight(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.system  # a server process
 def test_a_second_sigterm_exits_at_once_losing_nothing_acknowledged(tmp_path: Path) -> None:
     with serve(tmp_path, drain_s=60) as server, ExitStack() as sockets:
         mover, _, room = _table(server, sockets)
@@ -303,6 +305,7 @@ def test_a_second_sigterm_exits_at_once_losing_nothing_acknowledged(tmp_path: Pa
     assert _logged(server.db, room, version + 1) is None  # ...and not written
 
 
+@pytest.mark.system  # a server process
 def test_the_process_ends_when_the_grace_period_is_over(tmp_path: Path) -> None:
     with serve(tmp_path, drain_s=2) as server, ExitStack() as sockets:
         mover, _, room = _table(server, sockets)

@@ -191,6 +191,7 @@ def test_a_request_id_is_echoed_and_a_bad_one_replaced() -> None:
     assert files == ["f-1"] * 3  # in the log all the same
 
 
+@pytest.mark.system  # a live uvicorn
 def test_under_uvicorn_a_socket_gets_its_id_and_leaves_no_query_string() -> None:
     """uvicorn's own lines of a WebSocket handshake (with the query string) are dropped;
     the access log says the same without it, and says nothing when switched off."""
@@ -248,6 +249,7 @@ def test_text_stays_the_default_format() -> None:
     assert not line.startswith("{")
 
 
+@pytest.mark.system  # a server process
 def test_serve_writes_json_lines_uvicorns_included(tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, "GINRUMMY_LOG_FORMAT": "json"}
