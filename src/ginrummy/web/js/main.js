@@ -46,6 +46,7 @@ function pagePart(id) {
 const topbar = pagePart("topbar");
 const main = pagePart("main");
 const announcer = pagePart("announcer");
+const skip = pagePart("skip");
 const store = createStore(initialState());
 /** The table's transport: the server's socket, or a game on this device (docs/device.md).
  * @type {GameSocket|import("./device/game.js").DeviceGame|null} */
@@ -66,6 +67,7 @@ function draw(state) {
   keepingFocus(() => {
     render(state, { topbar, main, now: performance.now() });
     announcer.setAttribute("aria-label", t("ann.label"));
+    skip.textContent = t("skip");
   });
 }
 

@@ -94,6 +94,15 @@ export function forfeitText(state, result) {
 }
 
 /**
+ * "The match is over: … wins." with the winner's own sentence when it is this page's user.
+ * @param {State} state
+ */
+function matchOverText(state) {
+  const winner = state.view?.table.match_result?.winner;
+  return isMine(state, winner) ? t("status.match_over.you") : t("status.match_over", { name: seatName(state, winner) });
+}
+
+/**
  * The connection sentence, or null while connected.
  * @param {State} state
  */
@@ -192,7 +201,7 @@ export function tableStatus(state) {
   const between = betweenButton(state);
   const parts = [];
   if (!players.one || !players.two) parts.push(t("status.waiting_player"));
-  else parts.push(momentText(state, actions, t("status.match_over", { name: seatName(state, table.match_result?.winner) })));
+  else parts.push(momentText(state, actions, matchOverText(state)));
   if (between && state.seat) {
     const other = seatName(state, otherSeat(state.seat));
     if (between.cmd === "new-match") parts.push(between.disabled ? t("status.waiting_rematch", { name: other }) : t("status.press_new"));
