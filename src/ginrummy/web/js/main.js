@@ -22,7 +22,7 @@ import { reviewJob } from "./reviewjob.js";
 import {
   catalogPath, loadLanguage, rememberLanguage, t,
 } from "./i18n.js";
-import { cardName } from "./cards.js";
+import { cardName, sortedByRank, sortedBySuit } from "./cards.js";
 import {
   afterPaint, keepFile, knownLevels, needsConnection, watchNetwork,
 } from "./offline.js";
@@ -426,6 +426,9 @@ const commands = {
   tips: () => socket?.send(tipsSwitch(store.get())),
   choose: (kind) => store.update((s) => ({ ...s, choose: kind || null })),
   sort: () => store.update((s) => ({ ...s, manualOrder: null })),
+  // Sorted once, then kept like a dragged order (drawn cards join at the end).
+  "sort-suit": () => store.update((s) => ({ ...s, manualOrder: sortedBySuit(handOrder(s.view, s.manualOrder)) })),
+  "sort-rank": () => store.update((s) => ({ ...s, manualOrder: sortedByRank(handOrder(s.view, s.manualOrder)) })),
   "next-round": () => socket?.send({ type: "next_round", version: store.get().version }),
   "new-match": () => socket?.send({ type: "new_match", version: store.get().version }),
   "copy-invite": (_arg, el) => copyInvite(el),
