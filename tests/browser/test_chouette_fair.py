@@ -75,7 +75,7 @@ def test_a_finished_chouette_round_verifies_through_the_tables_link(
         link.click()
     verify = popup.value
     result = verify.get_by_role("status")
-    expect(result).to_contain_text("All 1 deals are fair.", timeout=20_000)
+    expect(result).to_contain_text("The deal is fair.", timeout=20_000)
     fair_round = re.compile(r"Round \d+: fair – the deck follows from the seeds\.")
     expect(result).to_contain_text(fair_round)
     verify.screenshot(path=str(artifacts / "chouette-fair-verified.png"))
@@ -86,6 +86,6 @@ def test_a_finished_chouette_round_verifies_through_the_tables_link(
     assert "Standard-Startwerte" in (mark.get_attribute("title") or "")
     with page.expect_popup() as popup:
         page.get_by_role("link", name=re.compile(r"^Runde \d+ prüfen$")).click()
-    expect(popup.value.get_by_role("status")).to_contain_text("Alle 1 Austeilungen sind fair.")
+    expect(popup.value.get_by_role("status")).to_contain_text("Die Austeilung ist fair.")
     check_frames(frames)
     assert not page.errors  # type: ignore[attr-defined]

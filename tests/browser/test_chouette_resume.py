@@ -28,7 +28,7 @@ def test_the_start_page_brings_each_player_back_to_their_chouette_seat(
     join_chouette(bob, link, "Bob", CH_DE)
     part = chouette_role(bob, CH_DE)
     bob.goto(server.url + "/")
-    bob.get_by_role("link", name="Weiterspielen: Chouette mit Ann, Casual").click()
+    bob.get_by_role("link", name="Weiterspielen: Chouette mit Ann, Gelegenheitsspieler").click()
     expect(bob).to_have_url(link)
     assert chouette_role(bob, CH_DE) == part  # the same seat again
     ann.goto(server.url + "/")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import play_round
+from .helpers import play_round, play_until
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -37,8 +37,27 @@ def test_the_table_shows_the_commitment_and_links_to_the_verified_round(
         link.click()
     verify = popup.value
     result = verify.get_by_role("status")
-    expect(result).to_contain_text("All 1 deals are fair.")
+    expect(result).to_contain_text("The deal is fair.")
     expect(result).to_contain_text("Round 1: fair – the deck follows from the seeds.")
     expect(result).to_contain_text("Round 1: the record holds the seed this browser sent.")
     verify.screenshot(path=str(artifacts / "fair-verified.png"))
+    assert not page.errors
+
+
+def test_each_finished_round_links_to_the_check_of_that_round(server: Any, new_page: Any) -> None:
+    page = new_page(locale="en-US")
+    start_solo(page, server.url, target="200", verified=True)
+    rng = random.Random(3)
+    assert play_until(page, rng, {"next_round", "match_over"}) == "next_round"
+    play_round(page, rng)
+    first = page.get_by_role("link", name="Verify round 1")
+    second = page.get_by_role("link", name="Verify round 2")
+    expect(second).to_be_visible()
+    assert (first.get_attribute("href") or "").endswith("record%3Fround%3D1")
+    assert (second.get_attribute("href") or "").endswith("record%3Fround%3D2")
+    with page.expect_popup() as popup:
+        first.click()
+    result = popup.value.get_by_role("status")
+    expect(result).to_contain_text("The deal is fair.")
+    expect(result).to_contain_text("Round 1: fair – the deck follows from the seeds.")
     assert not page.errors

@@ -34,7 +34,7 @@ def test_resigning_a_rated_match_changes_both_ratings(
     bob.get_by_role("button", name="Aufgeben", exact=True).click()
     bob.get_by_role("alertdialog").get_by_role("button", name="Ja, aufgeben").click()
     expect(status(bob, DE)).to_contain_text("Du hast aufgegeben.")
-    expect(status(ann)).to_contain_text(f"{EN.match_over}: You win")
+    expect(status(ann)).to_contain_text(f"{EN.match_over}: you win.")
     expect(status(ann)).to_contain_text("resigned.")
 
     # Ann's statistics page: higher rating, one match, one win, a chart.

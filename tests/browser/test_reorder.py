@@ -1,14 +1,16 @@
-"""Reordering the own hand by keyboard (Alt + arrow) and by dragging, as a person does."""
+"""Reordering the own hand by keyboard (Alt + arrow), by dragging and by the sort buttons,
+as a person does."""
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import hand_cards
+from .helpers import RANK_WORDS, decide, hand_cards
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -48,4 +50,42 @@ def test_reorder_the_hand_by_keyboard_and_by_drag(server: Any, new_page: Any) ->
     _wait_for_order(page, [before[-1], *before[:-1]])
     # Reordering changes nothing in the game: still ten cards, no move was sent.
     expect(hand.get_by_role("button")).to_have_count(10)
+    assert not page.errors
+
+
+SUITS = ["clubs", "diamonds", "spades", "hearts"]  # black and red alternating
+
+
+def _rank_of(name: str) -> int:
+    word = name.split(maxsplit=1)[0]
+    return RANK_WORDS.get(word) or int(word)
+
+
+def _by_suit(name: str) -> tuple[int, int]:
+    return SUITS.index(name.rsplit(maxsplit=1)[-1]), _rank_of(name)
+
+
+def _by_rank(name: str) -> tuple[int, int]:
+    return _rank_of(name), SUITS.index(name.rsplit(maxsplit=1)[-1])
+
+
+def test_sort_the_hand_by_suit_and_by_rank_and_keep_that_order(server: Any, new_page: Any) -> None:
+    page = new_page()
+    start_solo(page, server.url)
+    hand = page.get_by_role("group", name="Your hand")
+    expect(hand.get_by_role("button")).to_have_count(10)
+    before = hand_cards(page)
+    page.get_by_role("button", name="Sort by rank").click()
+    _wait_for_order(page, sorted(before, key=_by_rank))
+    # By keyboard, as every button.
+    page.get_by_role("button", name="Sort by suit").focus()
+    page.keyboard.press("Enter")
+    by_suit = sorted(before, key=_by_suit)
+    _wait_for_order(page, by_suit)
+    # The sorted order is kept like a dragged one: through a move, and back on request.
+    decide(page, random.Random(2), knock=False)
+    after = hand_cards(page)
+    assert [c for c in after if c in by_suit] == [c for c in by_suit if c in after]
+    page.get_by_role("button", name="Sort automatically").click()
+    expect(page.get_by_role("button", name="Sort automatically")).to_have_count(0)
     assert not page.errors

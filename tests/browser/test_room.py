@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import DE, EN, actionable, decide, hand_cards, status
+from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
 
@@ -193,3 +194,25 @@ def test_a_later_visitor_sees_the_room_or_a_clear_message(server: Any, new_page:
     expect(visitor.get_by_role("log", name="Ansagen")).to_contain_text(
         "Beide Plätze in diesem Raum sind besetzt."
     )
+
+
+def test_a_finished_room_match_offers_its_record_for_download(server: Any, new_page: Any) -> None:
+    """As a device game does: once the match is over (here by resigning), its record,
+    public from then on (docs/fairness.md), is a download at the table; not before."""
+    page = new_page()
+    start_solo(page, server.url, verified=True)
+    download = page.get_by_role("link", name="Download the match record")
+    expect(page.get_by_role("group", name="Your hand")).to_be_visible()
+    expect(download).to_have_count(0)
+    page.get_by_role("button", name="Resign", exact=True).click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Yes, resign").click()
+    expect(status(page)).to_contain_text(EN.match_over)
+    with page.expect_download() as event:
+        download.click()
+    record = json.loads(Path(event.value.path()).read_text())
+    assert record["kind"] == "match"
+    assert len(record["rounds"]) == 1
+    fair = record["rounds"][0]["fair"]
+    assert re.fullmatch(r"[0-9a-f]{64}", fair["server_seed"]), fair
+    assert set(record["rounds"][0]["deck"].split()) == DECK
+    assert not page.errors

@@ -50,6 +50,9 @@ def test_home_page_in_english_and_german(server: Any, new_page: Any, artifacts: 
     de = new_page(locale="de-DE")
     de.goto(server.url + "/")
     expect(de.get_by_role("heading", name="So funktioniert Gin Rummy")).to_be_visible()
+    # Every text of the page speaks the page's language, the skip link too.
+    expect(de.get_by_role("link", name="Zum Inhalt springen")).to_have_count(1)
+    expect(de.get_by_role("link", name="Skip to content")).to_have_count(0)
     expect(de.get_by_role("button", name="Gegen den Computer spielen")).to_be_enabled()
     expect(de.get_by_role("button", name="Raum eröffnen")).to_be_visible()
     expect(de.get_by_text("Wie wird gemischt?")).to_be_visible()

@@ -33,7 +33,7 @@ def test_a_fair_record_checks_and_a_tampered_one_names_the_round(
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(tampered), encoding="utf-8")
     page.get_by_label("Or open a record file").set_input_files(str(path))
-    expect(result).to_contain_text("1 of 2 deals fail the check.")
+    expect(result).to_contain_text("1 of 2 deals fails the check.")
     expect(result).to_contain_text("Round 2: the revealed server seed does not match")
     page.screenshot(path=str(artifacts / "verify-en.png"))
     page.get_by_role("button", name="Deutsch").click()

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { setCatalog } from "../../src/ginrummy/web/js/i18n.js";
 import { tableStatus } from "../../src/ginrummy/web/js/status.js";
+import { announcementText } from "../../src/ginrummy/web/js/words.js";
 import { initialState } from "../../src/ginrummy/web/js/store.js";
 
 const EN = JSON.parse(readFileSync(new URL("../../src/ginrummy/web/js/i18n/en.json", import.meta.url), "utf8"));
@@ -192,3 +193,27 @@ test("a server restart reads as one, not as a lost connection", async () => {
   assert.equal(connectionText(/** @type {any} */ (state({ restart: true }))), EN["conn.restarting"]);
   assert.match(connectionText(/** @type {any} */ (state({}))) ?? "", /Connection lost/);
 });
+
+// "You" needs its own sentence wherever a name is the subject of a verb ("You wins",
+// "Du gibt"): with the own name marked, no status line nor announcement may put the
+// marker before a word (a number after it, as in the scores, is fine).
+const DE = JSON.parse(readFileSync(new URL("../../src/ginrummy/web/js/i18n/de.json", import.meta.url), "utf8"));
+const YOU = "‹you›";
+
+for (const [lang, catalog] of [["en", EN], ["de", DE]]) {
+  test(`no ${lang} status or announcement takes the own name as a third person`, () => {
+    setCatalog(lang, { ...catalog, "name.you": YOU });
+    try {
+      fc.assert(
+        fc.property(stateArb, fc.constantFrom("one", "two"), (state, dealer) => {
+          const withDealer = { ...state, view: { ...state.view, table: { ...state.view.table, dealer } } };
+          const texts = [tableStatus(withDealer).text, announcementText(withDealer, { kind: "deal" })];
+          for (const text of texts) assert.doesNotMatch(text, /‹you› \p{L}/u, text);
+        }),
+        { numRuns: 2000 },
+      );
+    } finally {
+      setCatalog("en", EN);
+    }
+  });
+}

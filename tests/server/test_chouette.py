@@ -62,12 +62,14 @@ def test_my_games_list_chouette_seats_with_their_page() -> None:
             "position": 0,
             "players": 3,
             "others": [None, "Casual"],
+            "others_bots": [None, "casual"],
         }
         bob, position = join(c, room)
         assert position == 1
         [theirs] = games(bob)
         assert (theirs["room"], theirs["position"], theirs["status"]) == (room, 1, "playing")
         assert theirs["others"] == ["Ann", "Casual"] and theirs["seat"] == "1"
+        assert theirs["others_bots"] == [None, "casual"]
         bob_name = c.get("/api/me", headers=auth(bob)).json()["player"]["name"]
         assert games(token)[1]["others"] == [bob_name, "Casual"]
 

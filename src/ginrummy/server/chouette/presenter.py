@@ -75,6 +75,7 @@ def game(room: ChouetteRoom, position: int) -> dict[str, Any]:
         "position": position,
         "players": room.players,
         "others": [None if i is None else i.name for i in others],  # null: a free seat
+        "others_bots": [None if i is None else i.bot for i in others],  # a computer's level
     }
 
 

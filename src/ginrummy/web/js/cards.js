@@ -31,6 +31,32 @@ export function cardList(codes) {
   return codes.map(cardName).join(", ");
 }
 
+// The orders the hand's sort buttons give (ace low, as in runs): by suit with black and
+// red alternating (♣ ♦ ♠ ♥), each suit by rank; or by rank, equal ranks in that suit order.
+const RANK_ORDER = "A23456789TJQK";
+const SUIT_ORDER = "cdsh";
+
+/** @param {string} code */
+const rankPlace = (code) => RANK_ORDER.indexOf(rankOf(code));
+/** @param {string} code */
+const suitPlace = (code) => SUIT_ORDER.indexOf(suitOf(code));
+
+/**
+ * @param {string[]} codes
+ * @returns {string[]}
+ */
+export function sortedBySuit(codes) {
+  return [...codes].sort((a, b) => suitPlace(a) - suitPlace(b) || rankPlace(a) - rankPlace(b));
+}
+
+/**
+ * @param {string[]} codes
+ * @returns {string[]}
+ */
+export function sortedByRank(codes) {
+  return [...codes].sort((a, b) => rankPlace(a) - rankPlace(b) || suitPlace(a) - suitPlace(b));
+}
+
 /** @param {string} code */
 export function rankLabel(code) {
   const rank = rankOf(code);

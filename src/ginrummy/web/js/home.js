@@ -1,8 +1,9 @@
 // The start page: play alone, open a room, resume a game, and the rules in brief.
 // A pure function of the client state.
 import { h } from "./dom.js";
-import { t, language } from "./i18n.js";
+import { t } from "./i18n.js";
 import { renderDeviceResume, renderTally } from "./device/page.js";
+import { computerName, levelId, levelName } from "./levels.js";
 
 /** @typedef {import("./types.js").State} State */
 
@@ -10,24 +11,6 @@ const TARGETS = [50, 100, 200];
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
 /** How many seats a chouette table may have (docs/rules.md §8). */
 const CHOUETTE_SEATS = [3, 4, 5];
-
-/**
- * @param {Record<string, any>} level
- */
-function levelName(level) {
-  const lang = language();
-  if (!level) return "";
-  const names = level.names ?? level.name;
-  if (names && typeof names === "object") return names[lang] ?? names.en ?? level.id;
-  return level[`name_${lang}`] ?? level.name ?? level.id;
-}
-
-/**
- * @param {Record<string, any>} level
- */
-export function levelId(level) {
-  return level.id ?? level.level ?? level.key;
-}
 
 /**
  * @param {string} id
@@ -126,9 +109,13 @@ function resumePath(game) {
 function resumeText(game) {
   if (game.kind === "chouette") {
     return game.status === "waiting" ? t("home.resume.chouette_waiting")
-      : t("home.resume.chouette", { others: game.others.join(", ") });
+      : t("home.resume.chouette", { others: game.others.map((/** @type {string|null} */ name, /** @type {number} */ i) => {
+        const level = game.others_bots?.[i];
+        return level ? computerName(level) : name;
+      }).join(", ") });
   }
-  return game.opponent ? t("home.resume.item", { kind: t(`kind.${game.kind}`), opponent: game.opponent })
+  const opponent = game.opponent_bot ? computerName(game.opponent_bot) : game.opponent;
+  return opponent ? t("home.resume.item", { kind: t(`kind.${game.kind}`), opponent })
     : t("home.resume.waiting");
 }
 

@@ -71,6 +71,17 @@ export function t(key, params = {}) {
 }
 
 /**
+ * The message `key` for a count of `count`: its singular `key.one` when the count is 1 and
+ * the catalog has one (English and German use the singular for one only), else `key`.
+ * @param {string} key
+ * @param {number} count
+ * @param {Record<string, unknown>} [params]
+ */
+export function tn(key, count, params = {}) {
+  return t(count === 1 && has(`${key}.one`) ? `${key}.one` : key, params);
+}
+
+/**
  * @param {string} key
  * @returns {string[]}
  */

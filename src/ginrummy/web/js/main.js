@@ -11,7 +11,8 @@ import {
 import { render, useChouetteRenderer } from "./render.js";
 import { copyField, keepingFocus } from "./dom.js";
 import { announcementText, tipText } from "./words.js";
-import { levelId, normaliseLevels } from "./home.js";
+import { normaliseLevels } from "./home.js";
+import { levelId, levelsKnown, setLevels } from "./levels.js";
 import { patchClocks } from "./table.js";
 import { seatName } from "./status.js";
 import { chatIntents, resetChat } from "./chat.js";
@@ -21,7 +22,7 @@ import { reviewJob } from "./reviewjob.js";
 import {
   catalogPath, loadLanguage, rememberLanguage, t,
 } from "./i18n.js";
-import { cardName } from "./cards.js";
+import { cardName, sortedByRank, sortedBySuit } from "./cards.js";
 import {
   afterPaint, keepFile, knownLevels, needsConnection, watchNetwork,
 } from "./offline.js";
@@ -46,7 +47,9 @@ function pagePart(id) {
 const topbar = pagePart("topbar");
 const main = pagePart("main");
 const announcer = pagePart("announcer");
+const skip = pagePart("skip");
 const store = createStore(initialState());
+setLevels(normaliseLevels(knownLevels(null)));  // the remembered ones, until the server's
 /** The table's transport: the server's socket, or a game on this device (docs/device.md).
  * @type {GameSocket|import("./device/game.js").DeviceGame|null} */
 let socket = null;
@@ -66,6 +69,7 @@ function draw(state) {
   keepingFocus(() => {
     render(state, { topbar, main, now: performance.now() });
     announcer.setAttribute("aria-label", t("ann.label"));
+    skip.textContent = t("skip");
   });
 }
 
@@ -169,16 +173,13 @@ function enter(route) {
   else if (route.name === "lobby") play.enterLobby();
   else if (route.name === "player" && player) {
     play.enterPage(() => api.player(player));
-    api.levels().then((data) => {
-      const names = Object.fromEntries(normaliseLevels(data).map((/** @type {Record<string, any>} */ l) => [levelId(l), l.names?.[store.get().lang] ?? levelId(l)]));
-      store.update((s) => ({ ...s, levelNames: names }));
-    }).catch(() => { /* level keys are shown instead */ });
   }
   else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
   else if (route.name === "tournament" && route.tournament) tournaments.enter(route.tournament);
   else if (route.name === "review" && room && route.seat) reviews.enter(room, route.seat);
   else homeEntry = enterHome();
   if (route.name !== "home" && !route.device) play.loadMe();
+  if (route.name !== "home" && !levelsKnown()) loadLevels();
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
@@ -201,6 +202,7 @@ async function enterHome() {
   await afterPaint();
   const [levels, me] = await Promise.allSettled([api.levels(), storedToken() ? api.me() : Promise.resolve({ games: [] })]);
   const levelList = normaliseLevels(knownLevels(levels.status === "fulfilled" ? levels.value : null));
+  setLevels(levelList);
   const games = me.status === "fulfilled" ? me.value.games ?? [] : [];
   const local = await device;
   store.update((s) => ({ ...s, home: { ...s.home, deviceGames: local.list(), tally: local.tally() } }), { silent: true });
@@ -213,6 +215,15 @@ async function enterHome() {
   });
   // The start page is in: the computer players load now, not on the click (issue 11).
   await local.warm();
+}
+
+/** The computer levels, whose names are the computer players' (levels.js): asked once
+ * where no page of this browser had them yet, then drawn again. */
+function loadLevels() {
+  api.levels().then((data) => {
+    setLevels(normaliseLevels(knownLevels(data)));
+    store.update((s) => ({ ...s }));
+  }).catch(() => { /* offline: the level keys are shown */ });
 }
 
 /** @param {string} id */
@@ -415,6 +426,9 @@ const commands = {
   tips: () => socket?.send(tipsSwitch(store.get())),
   choose: (kind) => store.update((s) => ({ ...s, choose: kind || null })),
   sort: () => store.update((s) => ({ ...s, manualOrder: null })),
+  // Sorted once, then kept like a dragged order (drawn cards join at the end).
+  "sort-suit": () => store.update((s) => ({ ...s, manualOrder: sortedBySuit(handOrder(s.view, s.manualOrder)) })),
+  "sort-rank": () => store.update((s) => ({ ...s, manualOrder: sortedByRank(handOrder(s.view, s.manualOrder)) })),
   "next-round": () => socket?.send({ type: "next_round", version: store.get().version }),
   "new-match": () => socket?.send({ type: "new_match", version: store.get().version }),
   "copy-invite": (_arg, el) => copyInvite(el),

@@ -2,7 +2,7 @@
 // presentation state) into DOM. It never touches the network and computes no rule: melds,
 // deadwood, legal actions and scores all come from the server.
 import { h } from "./dom.js";
-import { t, language } from "./i18n.js";
+import { t, tn, language } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { renderTournament, renderTournamentsSection } from "./tournament.js";
 import { renderPlayer, renderLeaderboard } from "./stats.js";
@@ -188,7 +188,7 @@ function renderJoin(state) {
   const host = table ? table.seats?.find(Boolean)?.name : info?.seats?.one?.name ?? info?.seats?.two?.name;
   return h("section", { class: "panel join", "aria-labelledby": "join-h" },
     h("h1", { id: "join-h" }, t(table ? "chouette.join.title" : "join.title")),
-    table ? h("p", {}, t("chouette.join.text", { n: table.players, free: table.seats.filter((s) => !s).length })) : null,
+    table ? h("p", {}, tn("chouette.join.text", table.seats.filter((s) => !s).length, { n: table.players, free: table.seats.filter((s) => !s).length })) : null,
     host ? h("p", {}, t("join.text", { name: host })) : null,
     state.room.error ? h("p", { class: "notice error", role: "alert" }, state.room.error) : null,
     field("join-name", t("join.name"), h("input", {

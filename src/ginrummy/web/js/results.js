@@ -1,11 +1,12 @@
 // The end of a round and of a match: both hands, the showdown, the calculation line by
 // line, the match totals, and the one button status.js decided on.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { cardName, cardList, cardElement } from "./cards.js";
 import { lastResult, resultSummary } from "./words.js";
 import { seatName, sideName, forfeitText, otherSeat, displaySeats, isMine } from "./status.js";
 import { reviewLinks } from "./review.js";
+import { renderVerifyLinks } from "./fair/mark.js";
 
 /** @typedef {import("./types.js").TableState} TableState */
 /** @typedef {import("./types.js").RoundResult} RoundResult */
@@ -34,12 +35,28 @@ export function renderRoundEnd(state, between) {
   // A chouette match has no review (docs/review.md reviews two-player rooms).
   const links = over && !state.chouette ? reviewLinks(state.route.room, state.seat, state.info?.visibility === "public") : null;
   if (links) out.append(links);
+  // A finished match's record is public, as a device game's (docs/fairness.md): the room
+  // serves it once the match is over (docs/protocol.md, GET /api/rooms/{id}/record).
+  if (over && !state.chouette && !state.route.device && state.route.room) out.append(recordLink(state.route.room));
+  const verify = renderVerifyLinks(state.fair, state.route.name === "chouette" ? "chouette" : "room");
+  if (verify) out.append(verify);
   if (between) {
     out.append(h("button", {
       type: "button", class: "button primary", disabled: between.disabled, dataset: { cmd: between.cmd, key: between.cmd },
     }, t(between.label)));
   }
   return out;
+}
+
+/**
+ * The download of a finished room match's record (`ginrummy replay` and `ginrummy verify`
+ * read it; the verify page too).
+ * @param {string} room
+ */
+function recordLink(room) {
+  return h("p", { class: "record-link" }, h("a", {
+    class: "button secondary", href: `/api/rooms/${encodeURIComponent(room)}/record`, download: `ginrummy-${room}.json`,
+  }, t("room.record")));
 }
 
 /**
@@ -150,8 +167,8 @@ function renderCalculation(state, result) {
     if (sd.multiplier && sd.multiplier !== 1) lines.push(t("line.doubling", { n: sd.multiplier }));
     if (result.winner) {
       lines.push(isMine(state, result.winner)
-        ? t("line.points.you", { n: result.points })
-        : t("line.points", { name: seatName(state, result.winner), n: result.points }));
+        ? tn("line.points.you", result.points, { n: result.points })
+        : tn("line.points", result.points, { name: seatName(state, result.winner), n: result.points }));
     } else {
       lines.push(t("line.no_points"));
     }

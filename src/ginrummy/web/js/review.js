@@ -4,7 +4,7 @@
 // estimates and the summary. A pure function of the client state: the review is the
 // server's JSON (GET /api/rooms/{id}/review), the step is the page's only own state.
 import { h } from "./dom.js";
-import { t, has, language } from "./i18n.js";
+import { t, tn, has, language } from "./i18n.js";
 import { cardList, cardElement, cardName } from "./cards.js";
 import { splitAction } from "./store.js";
 
@@ -178,7 +178,7 @@ export function graphLabel(round) {
   const values = round.series.map((p) => p.value).filter((v) => typeof v === "number");
   if (!values.length) return t("review.graph.empty", { n: round.number });
   const fmt = (/** @type {number} */ v) => v.toLocaleString(language(), { maximumFractionDigits: 1 });
-  return t("review.graph.label", {
+  return tn("review.graph.label", values.length, {
     n: round.number, count: values.length, first: fmt(values[0]), last: fmt(values[values.length - 1]),
     low: fmt(Math.min(...values)), high: fmt(Math.max(...values)),
   });
@@ -277,7 +277,7 @@ function renderDecision(d, own) {
  */
 function renderEnd(end, own) {
   const other = own === "one" ? "two" : "one";
-  const winner = end.winner ? t("review.end.winner", { name: who(end.winner, own), n: end.points }) : t("review.end.no_winner");
+  const winner = end.winner ? tn("review.end.winner", end.points, { name: who(end.winner, own), n: end.points }) : t("review.end.no_winner");
   return h("div", { class: "review-step review-end" },
     h("p", {}, t(`review.end.${end.result}`), " ", winner),
     cardRow(end.hands[own], t("review.end.your_hand")),

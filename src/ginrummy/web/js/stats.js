@@ -1,7 +1,8 @@
 // A player's statistics page (with the rating history drawn as inline SVG) and the
 // leaderboard. Pure functions of the client state; the numbers all come from the server.
 import { h } from "./dom.js";
-import { t, language } from "./i18n.js";
+import { t, tn, language } from "./i18n.js";
+import { computerName } from "./levels.js";
 import { playerLabel, playerTag, ratingText } from "./lobby.js";
 
 /** @typedef {import("./types.js").State} State */
@@ -81,7 +82,7 @@ export function ratingChart(history) {
   if (!g) return h("p", { class: "hint" }, t("stats.history.none"));
   const first = g.points[0].rating;
   const last = g.points[g.points.length - 1].rating;
-  const label = t(matches === 1 ? "stats.history.label.one" : "stats.history.label", { n: matches, a: Math.round(first), b: Math.round(last) });
+  const label = tn("stats.history.label", matches, { n: matches, a: Math.round(first), b: Math.round(last) });
   return s("svg", {
     class: "rating-chart", viewBox: `0 0 ${g.width} ${g.height}`, role: "img", "aria-label": label,
     preserveAspectRatio: "xMidYMid meet",
@@ -148,7 +149,7 @@ export function renderPlayer(state) {
       h("div", { class: "stat" }, h("dt", {}, t("stats.best_match")), h("dd", {}, best
         ? h("a", { href: `/r/${encodeURIComponent(best.room)}`, dataset: { nav: `/r/${best.room}` } }, best.forfeit
           ? t(`stats.best_match.${best.forfeit}`)
-          : t("stats.best_match.value", { n: best.margin }))
+          : tn("stats.best_match.value", best.margin, { n: best.margin }))
         : "–")))),
     h("section", { class: "panel", "aria-labelledby": "history-h" },
       h("h2", { id: "history-h" }, t("stats.history")),
@@ -161,7 +162,7 @@ export function renderPlayer(state) {
         ? h("table", { class: "data-table" },
           h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("home.level")), h("th", { scope: "col" }, t("stats.matches")), h("th", { scope: "col" }, t("stats.wins")))),
           h("tbody", {}, ...levels.map(([level, v]) => h("tr", {},
-            h("th", { scope: "row" }, state.levelNames?.[level] ?? level), h("td", {}, num(v.matches)), h("td", {}, num(v.wins))))))
+            h("th", { scope: "row" }, computerName(level)), h("td", {}, num(v.matches)), h("td", {}, num(v.wins))))))
         : h("p", { class: "hint" }, t("stats.vs_computer.none"))),
     h("p", {},
       h("a", { class: "button secondary", href: "/leaderboard", dataset: { nav: "/leaderboard" } }, t("nav.leaderboard")), " ",
@@ -180,7 +181,7 @@ function renderMatches(state, matches) {
   const date = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
   const opponent = (/** @type {typeof matches[number]} */ m) => m.opponent
     ? h("a", { href: `/p/${encodeURIComponent(m.opponent.id)}`, dataset: { nav: `/p/${m.opponent.id}` } }, m.opponent.name ?? m.opponent.id)
-    : t("stats.list.computer", { level: state.levelNames?.[m.bot ?? ""] ?? m.bot ?? "" });
+    : t("stats.list.computer", { level: m.bot ? computerName(m.bot) : "" });
   return h("section", { class: "panel", "aria-labelledby": "matches-h" },
     h("h2", { id: "matches-h" }, t("stats.list")),
     matches.length

@@ -3,6 +3,7 @@
 // page can never tell someone to press a button it does not show, nor the other way round.
 import { t, has } from "./i18n.js";
 import { cardName } from "./cards.js";
+import { computerName } from "./levels.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Seat} Seat */
@@ -55,7 +56,8 @@ export function isMine(state, seat) {
 }
 
 /**
- * How a seat is called on this page: "You", the name it was taken with, or a fallback.
+ * How a seat is called on this page: "You", the name it was taken with, a computer's
+ * level, or a fallback.
  * At a chouette table seat one is the box and seat two the captain of the moment.
  * @param {State} state
  * @param {Seat|null|undefined} seat
@@ -64,6 +66,9 @@ export function seatName(state, seat) {
   if (!seat) return "";
   if (isMine(state, seat)) return t("name.you");
   const player = state.players?.[seat] ?? state.info?.seats?.[seat];
+  // A computer is called by its level in the page's language (a chouette table numbers
+  // its computers already: chouette/state.js shownName).
+  if (player?.bot && !state.chouette) return computerName(player.bot);
   if (player?.name) return player.name;
   return player?.bot ? t("name.computer") : t("name.player");
 }
@@ -91,6 +96,15 @@ export function forfeitText(state, result) {
   const mine = isMine(state, result.forfeited_by);
   const key = `forfeit.${result.forfeit}${mine ? ".you" : ""}`;
   return has(key) ? t(key, { name: seatName(state, result.forfeited_by) }) : "";
+}
+
+/**
+ * "The match is over: … wins." with the winner's own sentence when it is this page's user.
+ * @param {State} state
+ */
+function matchOverText(state) {
+  const winner = state.view?.table.match_result?.winner;
+  return isMine(state, winner) ? t("status.match_over.you") : t("status.match_over", { name: seatName(state, winner) });
 }
 
 /**
@@ -193,7 +207,7 @@ export function tableStatus(state) {
   const between = betweenButton(state);
   const parts = [];
   if (!players.one || !players.two) parts.push(t("status.waiting_player"));
-  else parts.push(momentText(state, actions, t("status.match_over", { name: seatName(state, table.match_result?.winner) })));
+  else parts.push(momentText(state, actions, matchOverText(state)));
   if (between && state.seat) {
     const other = seatName(state, otherSeat(state.seat));
     if (between.cmd === "new-match") parts.push(between.disabled ? t("status.waiting_rematch", { name: other }) : t("status.press_new"));

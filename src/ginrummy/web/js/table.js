@@ -2,7 +2,7 @@
 // opponent, the piles, the buttons, the tip, the own hand). A pure function of the
 // state; the buttons are exactly what status.js offers.
 import { h } from "./dom.js";
-import { t, has } from "./i18n.js";
+import { t, tn, has } from "./i18n.js";
 import { cardName, cardList, cardElement, cardBack } from "./cards.js";
 import { handOrder, meldIndex, actionsByCard, preferredCardAction, splitAction, timeLeft, graceLeft } from "./store.js";
 import { playerTag, ratingText } from "./lobby.js";
@@ -95,7 +95,7 @@ export function renderTimer(state, now) {
     h("div", {
       class: "timer-track", id: "timer-bar", role: "progressbar", "aria-label": t("timer.label"),
       "aria-valuemin": "0", "aria-valuemax": String(total), "aria-valuenow": String(left),
-      "aria-valuetext": t("timer.valuetext", { s: left }),
+      "aria-valuetext": tn("timer.valuetext", left, { s: left }),
     }, h("div", { class: "timer-fill", style: `width: ${(100 * leftMs) / Math.max(1, timer.total_ms)}%` })));
 }
 
@@ -160,7 +160,7 @@ export function patchClocks(state, now) {
     const left = Math.ceil(leftMs / 1000);
     if (bar.getAttribute("aria-valuenow") !== String(left)) {
       bar.setAttribute("aria-valuenow", String(left));
-      bar.setAttribute("aria-valuetext", t("timer.valuetext", { s: left }));
+      bar.setAttribute("aria-valuetext", tn("timer.valuetext", left, { s: left }));
       const whose = isMine(state, state.timer.seat) ? t("timer.yours") : t("timer.theirs", { name: seatName(state, state.timer.seat) });
       const text = document.getElementById("timer-text");
       if (text) text.textContent = t("timer.text", { who: whose, s: left });
@@ -226,7 +226,7 @@ export function renderInfoBar(state, more = []) {
   if (info?.rated) extra.push(h("span", { class: "badge rated" }, t("lobby.rated")));
   if (info?.spectators === false) extra.push(h("span", { class: "watchers" }, t("table.no_watchers")));
   else if (typeof state.watchers === "number" && state.watchers > 0) {
-    extra.push(h("span", { class: "watchers", id: "watchers" }, t(state.watchers === 1 ? "table.watchers.one" : "table.watchers", { n: state.watchers })));
+    extra.push(h("span", { class: "watchers", id: "watchers" }, tn("table.watchers", state.watchers, { n: state.watchers })));
   }
   if (state.fair) extra.push(renderFairMark(state.fair, state.seat, state.route.name === "chouette" ? "chouette" : "room"));
   return h("div", { class: "infobar" },
@@ -491,7 +491,10 @@ function renderOwnHand(state, advised) {
       arrangement ? h("span", { class: `deadwood-counter${arrangement.deadwood <= view.table.knock_limit ? " low" : ""}` },
         t("table.deadwood", { n: arrangement.deadwood }), " ",
         h("span", { class: "hint" }, `(${t("table.deadwood.knock_limit", { n: view.table.knock_limit })})`)) : null,
-      state.manualOrder ? h("button", { type: "button", class: "chip", dataset: { cmd: "sort", key: "sort" } }, t("act.sort")) : null),
+      h("span", { class: "sort-buttons" },
+        h("button", { type: "button", class: "chip", dataset: { cmd: "sort-suit", key: "sort-suit" } }, t("act.sort_suit")),
+        h("button", { type: "button", class: "chip", dataset: { cmd: "sort-rank", key: "sort-rank" } }, t("act.sort_rank")),
+        state.manualOrder ? h("button", { type: "button", class: "chip", dataset: { cmd: "sort", key: "sort" } }, t("act.sort")) : null)),
     h("div", {
       class: "fan hand", role: "group", dataset: { drop: "hand" },
       "aria-label": mine ? t("table.your_hand") : t("chouette.captain_hand", { name: seatName(state, state.seat) }),

@@ -4,6 +4,7 @@
 // form). Pure functions of the client state; the server decides everything shown.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { computerName } from "./levels.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {Record<string, any>} Tournament  the body of GET /api/tournaments/<id> */
@@ -116,7 +117,7 @@ export function renderTournamentsSection(state) {
     form.preset === "first-to-knock" ? null : choice("target", TARGETS, form.target, (v) => t("home.target.value", { n: v })),
     choice("timer", TIMERS, form.timer, (v) => v === "off" ? t("lobby.timer.off") : t("lobby.timer.value", { s: v })),
     choice("start", STARTS, form.start, (v) => v === "full" ? t("tournament.form.start.full") : t("tournament.form.start.in", { n: v })),
-    choice("fill", FILLS, form.fill, (v) => v === "none" ? t("tournament.form.fill.none") : t("tournament.form.fill.level", { level: v })),
+    choice("fill", FILLS, form.fill, (v) => v === "none" ? t("tournament.form.fill.none") : t("tournament.form.fill.level", { level: computerName(v) })),
     flag("rated", Boolean(form.rated)),
     flag("public", Boolean(form.public)),
     h("button", { type: "button", class: "button primary", dataset: { cmd: "t-create", key: "t-create" } }, t("tournament.create")));
@@ -129,7 +130,18 @@ export function renderTournamentsSection(state) {
 function nameOf(tour, id) {
   if (!id) return t("tournament.bye");
   const entrant = (tour.entrants ?? []).find((/** @type {any} */ e) => e.id === id);
-  return entrant ? entrant.name : id;
+  return entrant ? entrantName(entrant) : id;
+}
+
+/**
+ * An entrant's name: a computer's is its level's name in the page's language and its
+ * number in the tournament (its id `computer:<level>:<n>`, docs/tournaments.md).
+ * @param {Record<string, any>} entrant
+ */
+export function entrantName(entrant) {
+  if (!entrant.computer) return entrant.name;
+  const number = String(entrant.id).split(":").at(-1);
+  return `${computerName(entrant.computer)} ${number}`;
 }
 
 /**
@@ -195,7 +207,7 @@ function renderPlayers(tour, me) {
   return h("section", { class: "panel", "aria-labelledby": "t-players-h" },
     h("h2", { id: "t-players-h" }, t("tournament.players", { n: tour.entrants.length, max: tour.max_players })),
     h("ol", {}, ...tour.entrants.map((/** @type {any} */ e) => h("li", {},
-      e.id === me ? h("strong", {}, e.name) : e.name,
+      e.id === me ? h("strong", {}, entrantName(e)) : entrantName(e),
       e.computer ? ` (${t("name.computer")})` : ` (${Math.round(e.rating)})`,
       e.withdrawn ? ` – ${t("tournament.withdrawn")}` : null))));
 }

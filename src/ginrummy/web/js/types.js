@@ -392,7 +392,6 @@
  * @property {number} playersAt
  * @property {boolean} claimDismissed
  * @property {boolean} confirmResign
- * @property {Record<string, string>} [levelNames]
  * @property {ChouetteState|null} [chouette]  a chouette table (docs/rules.md §8)
  */
 

@@ -1,6 +1,6 @@
 // What the page says in words beyond the status line: announcements for the screen
 // reader, the timer sentence, a tip, a round's result. Pure functions of the state.
-import { t, has, language } from "./i18n.js";
+import { t, tn, has, language } from "./i18n.js";
 import { cardName, cardList } from "./cards.js";
 import { splitAction, timeLeft } from "./store.js";
 import { seatName, forfeitText, otherSeat, isMine } from "./status.js";
@@ -49,7 +49,7 @@ export function announcementText(state, item) {
   }
   if (item.kind === "deal" && state.view) {
     const table = state.view.table;
-    return t("ann.deal", { n: table.round, dealer: seatName(state, table.dealer) });
+    return isMine(state, table.dealer) ? t("ann.deal.you", { n: table.round }) : t("ann.deal", { n: table.round, dealer: seatName(state, table.dealer) });
   }
   if (item.kind === "text") return item.text ?? "";
   if (item.kind === "tips") return item.on ? t("tips.on", { n: item.left }) : t(item.message ?? "tips.off");
@@ -100,7 +100,7 @@ export function resultSummary(state, result) {
         : t("result.knock", { name: knocker, k: result.showdown?.knocker_deadwood ?? "" }));
   }
   if (winner && result.points) {
-    lines.push(mine(winner) ? t("line.points.you", { n: result.points }) : t("line.points", { name: seatName(state, winner), n: result.points }));
+    lines.push(mine(winner) ? tn("line.points.you", result.points, { n: result.points }) : tn("line.points", result.points, { name: seatName(state, winner), n: result.points }));
   }
   return lines.join(" ");
 }

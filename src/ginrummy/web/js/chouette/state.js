@@ -5,6 +5,7 @@
 // without playing it: status.js `isMine`).
 import { applyMessage, splitAction } from "../store.js";
 import { t, has } from "../i18n.js";
+import { computerName } from "../levels.js";
 import { cardName } from "../cards.js";
 
 /** @typedef {import("../types.js").State} State */
@@ -49,14 +50,16 @@ export function positionOfSeat(info, seat) {
 }
 
 /**
- * The name a seat is shown with: its own, with the seat's number when another seat has
- * the same name (computers of one level are all called by it).
- * @param {({name: string}|null|undefined)[]} players
+ * The name a seat is shown with: its own (a computer's: its level's in the page's
+ * language), with the seat's number when another seat has the same name (computers of
+ * one level are all called by it).
+ * @param {({name: string, bot?: string|null}|null|undefined)[]} players
  * @param {number} position
  */
 export function shownName(players, position) {
-  const name = players[position]?.name ?? "";
-  const twin = players.some((q, i) => i !== position && q?.name === name);
+  const base = (/** @type {{name: string, bot?: string|null}|null|undefined} */ p) => (p?.bot ? computerName(p.bot) : p?.name ?? "");
+  const name = base(players[position]);
+  const twin = players.some((q, i) => i !== position && q && base(q) === name);
   return twin ? `${name} ${position + 1}` : name;
 }
 
@@ -195,7 +198,7 @@ function foldChouetteView(state, c, msg) {
     sent: c.sent && c.sent.version >= msg.version ? c.sent : null,
   };
   const announce = c.info ? presenceChanges(state, c.players, players) : [];
-  if (c.info && c.info.number !== info.number) announce.push({ kind: "text", text: t("chouette.ann.next_match", { n: info.number, box: positionName({ ...state, chouette: next }, info.box) }) });
+  if (c.info && c.info.number !== info.number) announce.push({ kind: "text", text: (next.position === info.box ? t("chouette.ann.next_match.you", { n: info.number }) : t("chouette.ann.next_match", { n: info.number, box: positionName({ ...state, chouette: next }, info.box) })) });
   const before = { ...state, seat, chouette: next };
   // `fair` as in two-player rooms: seat one the box, seat two that round's captain.
   const folded = applyMessage(before, { ...msg, view: wrapped.view, players: undefined, timer, fair: msg.fair ?? null });

@@ -98,21 +98,19 @@ export function renderChouetteTable(rawState, now = 0) {
     out.push(end);
   }
   out.push(renderPlayers(state));
-  if (full && c.position !== null) out.push(renderChouetteInvite(state));
   return out.filter((el) => el !== null);
 }
 
 /**
- * The invite link of the table (while seats are free, and smaller once it is full).
+ * The invite link of the table, shown while a seat is free (a table whose other seats
+ * are computers has none: nobody is to be invited).
  * @param {State} state
  */
 export function renderChouetteInvite(state) {
-  const c = /** @type {ChouetteState} */ (state.chouette);
-  const waiting = !tableFull(c);
   const url = `${globalThis.location.origin}/c/${state.route.room}`;
-  return h("section", { class: `panel invite${waiting ? " waiting" : " compact"}`, "aria-labelledby": "invite-h" },
+  return h("section", { class: "panel invite waiting", "aria-labelledby": "invite-h" },
     h("h2", { id: "invite-h" }, t("chouette.invite.title")),
-    waiting ? h("p", {}, t("chouette.invite.text")) : null,
+    h("p", {}, t("chouette.invite.text")),
     h("div", { class: "invite-row" },
       h("label", { for: "invite-link", class: "visually-hidden" }, t("room.invite.link")),
       h("input", { id: "invite-link", type: "text", readonly: true, value: url, dataset: { key: "invite-link" } }),

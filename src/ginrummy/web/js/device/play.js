@@ -3,7 +3,7 @@
 // hand out a finished match's record. main.js uses it as a transport like the socket.
 import { Rules } from "../engine/index.js";
 import { t } from "../i18n.js";
-import { levelId } from "../home.js";
+import { computerName, levelId } from "../levels.js";
 import { DeviceGame, newDeviceGame } from "./game.js";
 import { DamagedGameError, GameStore, browserStorage } from "./saved.js";
 import { addMatch, loadTally, saveTally } from "./tally.js";
@@ -162,7 +162,7 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
       const out = [];
       for (const item of games.list()) {
         if ("damaged" in item) out.push({ id: item.id, opponent: null, damaged: item.damaged.reason });
-        else if (item.match.phase !== "over") out.push({ id: item.id, opponent: item.game.botName, damaged: null });
+        else if (item.match.phase !== "over") out.push({ id: item.id, opponent: computerName(item.game.level), damaged: null });
       }
       return out;
     },

@@ -1,5 +1,6 @@
-// The table's fair-deal mark: the round's commitment (shown before the deal) and, once
-// the round is over, a link to the verify page fed with that round's record.
+// The table's fair-deal mark: the round's commitment (shown before the deal); and once a
+// round is over, a link per finished round of the match to the verify page fed with that
+// round's record.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { renderPhraseBox } from "./phrasebox.js";
@@ -28,8 +29,8 @@ export function verifyUrl(fair, kind = "room") {
 }
 
 /**
- * The mark, the verify link once the round is over, and for a seated person the seed
- * phrase disclosure (phrasebox.js; a two-player room's only: chouette rooms take no seeds).
+ * The mark and, for a seated person, the seed phrase disclosure (phrasebox.js; a
+ * two-player room's only: chouette rooms take no seeds).
  * @param {Fair} fair  @param {string|null} [seat]  this page's seat, null for a spectator
  * @param {RoomKind} [kind]
  */
@@ -37,9 +38,20 @@ export function renderFairMark(fair, seat = null, kind = "room") {
   const mark = h("span", {
     class: "fair-mark", id: "fair-mark", title: t(KINDS[kind].title, { commitment: fair.commitment }),
   }, t("fair.mark", { short: fair.commitment.slice(0, 8) }));
-  const link = fair.state === "revealed"
-    ? [" ", h("a", { href: verifyUrl(fair, kind), target: "_blank", rel: "noopener", id: "fair-verify" },
-      t("fair.verify", { round: fair.round }))]
-    : [];
-  return h("span", { class: "fair" }, mark, ...link, seat && kind === "room" ? [" ", renderPhraseBox()] : []);
+  return h("span", { class: "fair" }, mark, seat && kind === "room" ? [" ", renderPhraseBox()] : []);
+}
+
+/**
+ * Once a round is over: a link per finished round of the match, each loading that round's
+ * record (the server serves every finished round of the current match), so that any round
+ * can be checked, not only the last one.
+ * @param {Fair|null} fair  @param {RoomKind} [kind]
+ */
+export function renderVerifyLinks(fair, kind = "room") {
+  if (!fair || fair.state !== "revealed") return null;
+  const rounds = Array.from({ length: fair.round }, (_, i) => i + 1);
+  return h("p", { class: "fair-verify" }, t("fair.verify.lead"), " ",
+    ...rounds.flatMap((round) => [round > 1 ? " · " : "", h("a", {
+      href: verifyUrl({ ...fair, round }, kind), target: "_blank", rel: "noopener",
+    }, t("fair.verify", { round }))]));
 }

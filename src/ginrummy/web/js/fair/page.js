@@ -1,7 +1,7 @@
 // The verify page: reads a pasted or opened record, runs the verifier, shows the verdicts
 // in a live region. All checking is in verify.js; this module only wires the page.
 import { detectLanguage, rememberLanguage, setCatalog, t, LANGUAGES } from "../i18n.js";
-import { TEXTS } from "./texts.js";
+import { TEXTS, verdictText } from "./texts.js";
 import { verifyRecord } from "./verify.js";
 import { dealKey, keptSeeds } from "./seed.js";
 import { phraseSeed, seedPhrase } from "./phrase.js";
@@ -72,7 +72,7 @@ async function check() {
   const own = ownSeedLines(data);
   const failed = report.rounds.filter((r) => r.check !== "ok").length + own.mismatches;
   const total = report.rounds.length;
-  const summary = failed ? t("some.failed", { failed, total }) : t("all.ok", { total });
+  const summary = verdictText(failed, total);
   const phrase = await phraseLines(data);
   show(summary, [...report.rounds.map(roundLine), ...own.lines, ...phrase], failed === 0);
 }

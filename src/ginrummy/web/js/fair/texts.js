@@ -1,5 +1,7 @@
 // The verify page's texts in German and English (the page loads no catalog over the
-// network, so it works offline once loaded). Keys as in web/js/i18n/*.json.
+// network, so it works offline once loaded). Keys as in web/js/i18n/*.json, a count's
+// singular as `key.one` (i18n.js tn).
+import { t, tn } from "../i18n.js";
 
 /** @type {Record<"de"|"en", Record<string, string>>} */
 export const TEXTS = {
@@ -15,7 +17,10 @@ export const TEXTS = {
     "bad.json": "This is not JSON: {message}",
     "malformed": "The record is malformed at {field}: {message}",
     "all.ok": "All {total} deals are fair.",
+    "all.ok.one": "The deal is fair.",
     "some.failed": "{failed} of {total} deals fail the check.",
+    "some.failed.one": "1 of {total} deals fails the check.",
+    "single.failed": "The deal fails the check.",
     "round.ok": "Round {round}: fair – the deck follows from the seeds.",
     "round.unrevealed": "Round {round}: the server has not revealed its seed yet.",
     "round.commitment": "Round {round}: the revealed server seed does not match the commitment shown before the deal.",
@@ -43,7 +48,10 @@ export const TEXTS = {
     "bad.json": "Das ist kein JSON: {message}",
     "malformed": "Das Protokoll ist fehlerhaft bei {field}: {message}",
     "all.ok": "Alle {total} Austeilungen sind fair.",
+    "all.ok.one": "Die Austeilung ist fair.",
     "some.failed": "{failed} von {total} Austeilungen bestehen die Prüfung nicht.",
+    "some.failed.one": "1 von {total} Austeilungen besteht die Prüfung nicht.",
+    "single.failed": "Die Austeilung besteht die Prüfung nicht.",
     "round.ok": "Runde {round}: fair – das Kartenspiel folgt aus den Startwerten.",
     "round.unrevealed": "Runde {round}: Der Server hat seinen Startwert noch nicht offengelegt.",
     "round.commitment": "Runde {round}: Der offengelegte Startwert des Servers passt nicht zur Festlegung vor dem Austeilen.",
@@ -60,3 +68,12 @@ export const TEXTS = {
     "skip": "Zum Inhalt springen",
   },
 };
+
+/**
+ * The summary line: every deal fair, or how many of them failed (a single deal in words).
+ * @param {number} failed  @param {number} total
+ */
+export function verdictText(failed, total) {
+  if (!failed) return tn("all.ok", total, { total });
+  return total === 1 ? t("single.failed") : tn("some.failed", failed, { failed, total });
+}
