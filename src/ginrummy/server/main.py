@@ -11,7 +11,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ginrummy.server.settings import WS_MAX_BYTES, Settings, parse_origins
+from ginrummy.server.settings import (
+    WS_MAX_BYTES,
+    Settings,
+    metrics_token,
+    parse_networks,
+    parse_origins,
+)
 
 if TYPE_CHECKING:
     import uvicorn
@@ -59,9 +65,32 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         choices=["debug", "info", "warning", "error"],
         help=f"log level (default {base.log_level}; env GINRUMMY_LOG_LEVEL)",
     )
+    parser.add_argument(
+        "--metrics-token-file",
+        type=Path,
+        default=None,
+        help="file holding the operator token that GET /metrics asks for as 'Authorization: "
+        "Bearer <token>' (kept out of the process list; default none, env "
+        "GINRUMMY_METRICS_TOKEN holds the token itself); metrics are off unless this or "
+        "--metrics-allow is set",
+    )
+    parser.add_argument(
+        "--metrics-allow",
+        default=",".join(str(n) for n in base.metrics_allow),
+        help="addresses or networks that may scrape GET /metrics, comma-separated, e.g. "
+        "10.0.0.0/8,127.0.0.1 (default none; env GINRUMMY_METRICS_ALLOW)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.bot_delay <= 60:
         parser.error("--bot-delay must be between 0 and 60 seconds")
+    token = base.metrics_token
+    if args.metrics_token_file is not None:
+        try:
+            text = args.metrics_token_file.read_text(encoding="utf-8")
+        except OSError as exc:
+            parser.error(f"--metrics-token-file: {exc}")
+        token = metrics_token("--metrics-token-file", text)
+    allow = parse_networks("--metrics-allow", args.metrics_allow)
     return replace(
         base,
         host=args.host,
@@ -75,6 +104,8 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         bot_delay=args.bot_delay,
         allowed_origins=parse_origins(args.allowed_origins),
         log_level=args.log_level,
+        metrics_token=token,
+        metrics_allow=allow,
     )
 
 

@@ -135,6 +135,7 @@ class Room(RoomBase[Duties]):
         """Play ``text`` for ``seat`` on the view of ``version``."""
         async with self.lock:
             await self._run(lambda t: master.act(t, seat, version, text))
+        self.ctx.metrics.applied(text)
 
     async def next_round(self, seat: Seat) -> None:
         """``seat`` is ready for the next round; deal when every person is."""

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket
 
 from ginrummy.server.chouette import ChouetteRoom
 from ginrummy.server.heap import keeper_of
+from ginrummy.server.metrics import metrics_of
 from ginrummy.server.ratelimit import client_address, of_app
 from ginrummy.server.room import Room, RoomError
 from ginrummy.server.settings import Settings
@@ -81,7 +82,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     try:
         await ws.accept()
         rooms, quick = ws.app.state.rooms, ws.app.state.quick
-        await Connection(ws, rooms, quick, settings, OPENERS, limits, address).serve()
+        metrics = metrics_of(ws.app)
+        await Connection(ws, rooms, quick, settings, OPENERS, limits, address, metrics).serve()
     finally:
         limits.sockets.close(address)
         # A burst of closed sockets calls for a collection. A refused one is not
