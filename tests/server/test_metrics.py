@@ -3,14 +3,19 @@ limited; what a game moves in it; no label names a room, a player or a token."""
 
 from __future__ import annotations
 
+import doctest
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from ginrummy.server import metrics as metrics_module
+from ginrummy.server import scrape as scrape_module
+from ginrummy.server import settings as settings_module
 from ginrummy.server.app import create_app
 from ginrummy.server.metrics import Metrics
 from ginrummy.server.settings import parse_networks
@@ -269,3 +274,9 @@ def _wait(c: TestClient, tid: str, pred: Any) -> dict[str, Any]:
             return t
         time.sleep(0.02)
     raise AssertionError("the tournament never got there")
+
+
+@pytest.mark.parametrize("module", [metrics_module, scrape_module, settings_module])
+def test_the_examples_in_the_docstrings_run(module: Any) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted and not result.failed
