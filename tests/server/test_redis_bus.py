@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import open_bus
 from ginrummy.server.pubsub.redis import RedisBus
 
@@ -146,7 +147,9 @@ async def test_an_outage_loses_no_local_notice_and_ends_in_a_resync(
 ) -> None:
     port, (start, stop) = private_redis
     url = f"redis://127.0.0.1:{port}/0"
-    a, b = RedisBus(url), RedisBus(url)
+    metrics = Metrics()
+    a, b = open_bus(url, on_reconnect=metrics.bus_reconnects.inc), RedisBus(url)
+    assert isinstance(a, RedisBus)
     topic = "room-outage"
     local, remote = a.subscribe(topic), b.subscribe(topic)
     await asyncio.wait_for(asyncio.gather(a.connected.wait(), b.connected.wait()), 5)
@@ -167,6 +170,7 @@ async def test_an_outage_loses_no_local_notice_and_ends_in_a_resync(
     assert await _next(local, timeout=3.0) == {"kind": "resync"}
     assert time.monotonic() - back < 2.0
     await asyncio.wait_for(a.connected.wait(), 3)
+    assert metrics.registry.get_sample_value("ginrummy_bus_reconnects_total") == 1
     await a.publish(topic, {"kind": "action", "version": 4})
     # (``a`` may also owe ``b`` a resync for the room whose notices it dropped.)
     notice = await _next(remote)

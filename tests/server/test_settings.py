@@ -96,3 +96,40 @@ def test_an_instance_is_named_by_host_and_port_unless_named() -> None:
     assert s.instance_id == f"{socket.gethostname()}:8123"
     named = Settings.from_env({"GINRUMMY_INSTANCE_ID": "web-1"})
     assert parse_settings(["--port", "8123"], named).instance_id == "web-1"
+
+
+def test_metrics_are_off_unless_a_token_or_operator_networks_are_set(tmp_path: Path) -> None:
+    assert not Settings.from_env({}).metrics_on
+    env = {
+        "GINRUMMY_METRICS_TOKEN": " operator-token-0123456789 ",
+        "GINRUMMY_METRICS_ALLOW": "10.0.0.0/8, ::1",
+        "GINRUMMY_LIMIT_SCRAPES": "5",
+    }
+    s = Settings.from_env(env)
+    assert s.metrics_on and s.metrics_token == "operator-token-0123456789"
+    assert [str(n) for n in s.metrics_allow] == ["10.0.0.0/8", "::1/128"]
+    assert s.limit_scrapes == 5
+    assert Settings.from_env({"GINRUMMY_METRICS_ALLOW": "127.0.0.1"}).metrics_on
+    # flags: the token from a file (out of the process list), the networks as a list
+    path = tmp_path / "token"
+    path.write_text("file-token-0123456789abcdef\n")
+    s = parse_settings(["--metrics-token-file", str(path), "--metrics-allow", "192.0.2.0/24"], s)
+    assert s.metrics_token == "file-token-0123456789abcdef"
+    assert [str(n) for n in s.metrics_allow] == ["192.0.2.0/24"]
+    kept = parse_settings([], Settings.from_env(env))  # no flag: the environment stays
+    assert kept.metrics_token == "operator-token-0123456789" and len(kept.metrics_allow) == 2
+
+
+def test_weak_tokens_and_bad_networks_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="GINRUMMY_METRICS_TOKEN"):
+        Settings.from_env({"GINRUMMY_METRICS_TOKEN": "short"})
+    with pytest.raises(ValueError, match="GINRUMMY_METRICS_ALLOW"):
+        Settings.from_env({"GINRUMMY_METRICS_ALLOW": "10.0.0.0/8, intranet"})
+    with pytest.raises(ValueError, match="--metrics-allow"):
+        parse_settings(["--metrics-allow", "10.0.0.300"], Settings())
+    path = tmp_path / "token"
+    path.write_text("two words and more than sixteen")
+    with pytest.raises(ValueError, match="--metrics-token-file"):
+        parse_settings(["--metrics-token-file", str(path)], Settings())
+    with pytest.raises(SystemExit):
+        parse_settings(["--metrics-token-file", str(tmp_path / "missing")], Settings())

@@ -9,6 +9,11 @@ to receiving the view of the resulting version) at p50/p95/p99, errors, and the
 server's CPU and resident memory per game, and the load generator's own CPU (it runs on
 the same machine: near 100% it is the limit, not the server). One JSON object on
 stdout; a progress line on stderr every second.
+
+The servers run with their metrics off (``GINRUMMY_METRICS_*`` cleared) unless
+``--metrics``: then they collect them, and the bench scrapes each server's
+``GET /metrics`` every ``--scrape-every`` seconds as Prometheus would, reporting how
+long a scrape took, so that a run with and one without show what the metrics cost.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import gc
 import json
 import os
 import random
+import secrets
 import shutil
 import socket
 import statistics
@@ -235,6 +241,50 @@ UNLIMITED = {
 }
 
 
+METRICS_ENV = ("GINRUMMY_METRICS_TOKEN", "GINRUMMY_METRICS_ALLOW")
+
+
+@dataclass
+class Scrapes:
+    """The bench's scrapes of the servers' ``GET /metrics`` (``--metrics``)."""
+
+    seconds: list[float] = field(default_factory=list)
+    bytes: int = 0
+    failed: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "scrapes": len(self.seconds),
+            "failed": self.failed,
+            "mean_ms": round(1000 * statistics.fmean(self.seconds), 2) if self.seconds else 0.0,
+            "max_ms": round(1000 * max(self.seconds), 2) if self.seconds else 0.0,
+            "bytes": self.bytes,
+        }
+
+
+async def scrape_forever(
+    bases: Sequence[str], token: str, every: float, scrapes: Scrapes, stop: asyncio.Event
+) -> None:
+    """Scrape each server's metrics every ``every`` seconds until ``stop``."""
+    import httpx
+
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(timeout=10) as client:
+        while not stop.is_set():
+            for base in bases:
+                started = time.perf_counter()
+                try:
+                    r = await client.get(f"{base}/metrics", headers=headers)
+                    r.raise_for_status()
+                except httpx.HTTPError:
+                    scrapes.failed += 1
+                    continue
+                scrapes.seconds.append(time.perf_counter() - started)
+                scrapes.bytes = len(r.content)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), every)
+
+
 def start_server(port: int, data_dir: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
     args = [sys.executable, "-m", "ginrummy", "serve", "--port", str(port)]
     args += ["--data-dir", str(data_dir), "--bot-delay", "0", "--log-level", "warning"]
@@ -399,7 +449,11 @@ async def _measure(
 
 
 async def _run(args: argparse.Namespace) -> dict[str, Any]:
-    env = {**os.environ, **UNLIMITED}
+    env = {k: v for k, v in os.environ.items() if k not in METRICS_ENV}
+    env.update(UNLIMITED)
+    token = secrets.token_urlsafe(24)
+    if args.metrics:
+        env["GINRUMMY_METRICS_TOKEN"] = token
     if args.instances > 1 and not (
         env.get("DATABASE_URL", "").startswith("postgres") and env.get("REDIS_URL")
     ):
@@ -412,6 +466,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
     procs = [start_server(p, data_dir, env) for p in ports]
     bases = [f"http://127.0.0.1:{p}" for p in ports]
     stats = Stats()
+    scrapes = Scrapes()
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     progress = sys.stderr
@@ -419,6 +474,9 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         games, rss_before = await _open_games(bases, procs, args.games)
         print(f"bench load: {len(games)} games opened; connecting", file=progress)
         await connect_seats(tasks, games, bases, args.think, stats, args.seed, stop)
+        if args.metrics:
+            scraping = scrape_forever(bases, token, args.scrape_every, scrapes, stop)
+            tasks.append(asyncio.create_task(scraping))
         print(f"bench load: {2 * len(games)} sockets; warming up", file=progress)
         await asyncio.sleep(args.warmup)
         elapsed, cpu, own = await _measure(stats, procs, args.seconds, progress)
@@ -445,6 +503,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
             "server_rss_mb": round(rss_after / 1024, 1),
             "server_kb_per_game": round((rss_after - rss_before) / max(1, args.games), 1),
             "servers_died": dead,
+            "metrics": scrapes.summary() if args.metrics else None,
         }
     finally:
         await stop_all(stop, tasks, procs)
@@ -477,6 +536,14 @@ def main(argv: Sequence[str]) -> int:
         "--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)"
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the players (default 1)")
+    parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="run the servers with their metrics on and scrape them (default: off)",
+    )
+    parser.add_argument(
+        "--scrape-every", type=float, default=5.0, help="seconds between scrapes (--metrics)"
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.instances < 1:
         parser.error("--games and --instances must be at least 1")

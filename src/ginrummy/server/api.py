@@ -18,6 +18,7 @@ from ginrummy.server.chouette import presenter as chouette_presenter
 from ginrummy.server.clock import ManualClock
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, level_name, levels
 from ginrummy.server.logcontext import note_room
+from ginrummy.server.metrics import metrics_of
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.ratelimit import LookupRoute, RateLimited, client_address, of_app
 from ginrummy.server.responses import JSONResponse, error_response, rate_limited
@@ -448,21 +449,26 @@ async def get_config(request: Request) -> JSONResponse:
 
 
 def _guard(endpoint: Any) -> Any:
-    """Turn ``ApiError``/``RoomError``/``StoreError`` into the JSON error shape."""
+    """Turn ``ApiError``/``RoomError``/``StoreError`` into the JSON error shape (each
+    counted by code in the metrics)."""
 
     async def handler(request: Request) -> JSONResponse:
         try:
             response: JSONResponse = await endpoint(request)
+            return response
         except ApiError as exc:
-            return error_response(exc.code, exc.message, exc.status)
+            code, refused = exc.code, error_response(exc.code, exc.message, exc.status)
         except RoomError as exc:
-            return error_response(exc.code, exc.message, STATUS.get(exc.code, 400))
+            code = exc.code
+            refused = error_response(exc.code, exc.message, STATUS.get(exc.code, 400))
         except StoreError as exc:
             log.error("store error on %s: %s", request.url.path, exc)
-            return error_response("unavailable", "the server cannot save right now", 503)
+            code = "unavailable"
+            refused = error_response(code, "the server cannot save right now", 503)
         except RateLimited as exc:
-            return rate_limited(exc)
-        return response
+            code, refused = exc.code, rate_limited(exc)
+        metrics_of(request.app).error("http", code)
+        return refused
 
     handler.__name__ = endpoint.__name__
     return handler

@@ -1,5 +1,5 @@
-"""The ASGI app: ``create_app(settings)`` wires store, bus, rooms, HTTP, WebSocket and
-the static client."""
+"""The ASGI app: ``create_app(settings)`` wires store, bus, rooms, HTTP, WebSocket,
+the static client and the operators' metrics."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
-from ginrummy.server import api, health
+from ginrummy.server import api, health, scrape
 from ginrummy.server.access import AccessLog
 from ginrummy.server.chouette import KIND as CHOUETTE
 from ginrummy.server.chouette import REBUILD as REBUILD_CHOUETTE
@@ -23,6 +23,7 @@ from ginrummy.server.chouette import api as chouette_api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.drain import Drain
 from ginrummy.server.gate import LookupGate
+from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.requestid import RequestIds
@@ -32,6 +33,7 @@ from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
 from ginrummy.server.static import SERVICE_WORKER, StaticFiles
 from ginrummy.server.store import Store, open_store
+from ginrummy.server.timed import timed_bus, timed_store
 from ginrummy.server.tournaments import TournamentService
 from ginrummy.server.tournaments import api as tournament_api
 
@@ -44,12 +46,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """The app for ``settings``; the store opens (and rooms come back) on start-up."""
     settings = settings or Settings()
     static = StaticFiles.load(settings.web_dir or WEB_DIR)
+    # This app's own registry: apps side by side (tests, instances) never share one.
+    metrics = Metrics(on=settings.metrics_on)
     routes = [
         *_page_routes(static),
         *api.routes,
         *health.routes,
         *tournament_api.routes,
         *chouette_api.routes,
+        *(scrape.routes if metrics.on else ()),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     # Outermost the request id, which the access log and everything after it logs;
@@ -62,10 +67,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.settings = settings
     app.state.static = static
     app.state.drain = Drain(settings.drain_s)  # what a SIGTERM does first (server/drain.py)
+    app.state.metrics = metrics
     return app
 
 
-def _room_manager(settings: Settings, store: Store, bus: Bus) -> RoomManager:
+def _room_manager(settings: Settings, store: Store, bus: Bus, metrics: Metrics) -> RoomManager:
     clock: Clock = ManualClock() if settings.test_clock else SystemClock()
     return RoomManager(
         store,
@@ -81,6 +87,7 @@ def _room_manager(settings: Settings, store: Store, bus: Bus) -> RoomManager:
         idle_s=settings.room_idle_s,
         max_rooms=settings.max_rooms,
         seed_timeout=settings.seed_timeout,
+        metrics=metrics,
     )
 
 
@@ -89,10 +96,15 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = open_store(settings.store_url)
+        metrics: Metrics = app.state.metrics
+        # Timed here, at one place, whatever the backends (with metrics on).
+        store = timed_store(open_store(settings.store_url), metrics)
         await store.open()
-        bus = open_bus(settings.bus_url)
-        rooms = _room_manager(settings, store, bus)
+        bus = timed_bus(
+            open_bus(settings.bus_url, on_reconnect=metrics.bus_reconnects.inc), metrics
+        )
+        rooms = _room_manager(settings, store, bus, metrics)
+        metrics.count_games(rooms.in_play)
         rooms.kinds[CHOUETTE] = REBUILD_CHOUETTE  # chouette rooms replay their own log
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
@@ -124,6 +136,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
             await rooms.close()
             await bus.close()
             await store.close()
+            metrics.count_games(None)
             log.info("server stopped")
 
     return lifespan

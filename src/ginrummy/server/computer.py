@@ -10,11 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from ginrummy.bots import LEVELS, make_bot
 from ginrummy.engine import Action, ActionKind, SeatView, best_arrangement
+from ginrummy.server.metrics import Metrics
 
 log = logging.getLogger("ginrummy.server.computer")
 
@@ -46,14 +48,20 @@ def level_keys() -> tuple[str, ...]:
     return tuple(LEVELS)
 
 
-async def computer_move(level: str, view: SeatView, rng: random.Random) -> Action:
+async def computer_move(
+    level: str, view: SeatView, rng: random.Random, metrics: Metrics | None = None
+) -> Action:
     """The computer's action for ``view`` (one of ``view.legal_actions``).
 
     Runs in a worker thread: a strong bot may think for a while and the event loop
-    must keep serving the other rooms.
+    must keep serving the other rooms. Its time (the wait for a thread included) goes
+    to ``metrics`` by level.
     """
+    start = time.perf_counter()
     try:
         action = await asyncio.to_thread(make_bot(level), view, rng)
+        if metrics is not None:
+            metrics.decision(level).observe(time.perf_counter() - start)
     except Exception:
         log.exception("computer level %s failed; a simple move is played instead", level)
         return fallback_move(view, rng)

@@ -161,6 +161,11 @@ GROUPS: dict[str, tuple[Tuning, ...]] = {
             "WebSockets one address may hold open at once; one more gets HTTP 403",
             lambda s: s.limit_sockets,
         ),
+        Tuning(
+            "GINRUMMY_LIMIT_SCRAPES",
+            "scrapes of GET /metrics per window, refused or not (when metrics are on)",
+            lambda s: s.limit_scrapes,
+        ),
     ),
     "match reviews (docs/review.md)": (
         Tuning(

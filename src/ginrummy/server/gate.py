@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ginrummy.server.metrics import metrics_of
 from ginrummy.server.ratelimit import LookupRoute, RateLimited, of_app, scope_address
 from ginrummy.server.responses import rate_limited
 
@@ -54,6 +55,7 @@ class LookupGate:
         if refused is None:
             await self.app(scope, receive, send)
         else:
+            metrics_of(scope["app"]).error("http", refused.code)
             await self.refuse(refused, send)
 
     def refusal(self, scope: Scope) -> RateLimited | None:

@@ -9,12 +9,18 @@ import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ginrummy.server import flags
 from ginrummy.server.access import HANDSHAKES
 from ginrummy.server.logformat import LOG_FORMATS, configure_logging
-from ginrummy.server.settings import WS_MAX_BYTES, Settings, parse_origins
+from ginrummy.server.settings import (
+    WS_MAX_BYTES,
+    Settings,
+    metrics_token,
+    parse_networks,
+    parse_origins,
+)
 
 if TYPE_CHECKING:
     import uvicorn
@@ -71,6 +77,7 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         help=f"log level (default {base.log_level}; env GINRUMMY_LOG_LEVEL)",
     )
     _add_log_flags(parser, base)
+    _add_metrics_flags(parser, base)
     flags.add_tuning(parser, base)
     args = parser.parse_args(argv)
     if not 0 <= args.bot_delay <= 60:
@@ -90,6 +97,7 @@ def parse_settings(argv: list[str], base: Settings) -> Settings:
         log_level=args.log_level,
         log_format=args.log_format,
         access_log=args.access_log,
+        **_metrics_access(parser, args, base),
     )
     return flags.tuned(parser, args, settings)
 
@@ -98,6 +106,39 @@ EPILOG = (
     "environment only: GINRUMMY_TEST_CLOCK=1 gives a hand-moved clock and POST "
     "/api/test/clock, for browser tests; never in production (default off)."
 )
+
+
+def _add_metrics_flags(parser: argparse.ArgumentParser, base: Settings) -> None:
+    parser.add_argument(
+        "--metrics-token-file",
+        type=Path,
+        default=None,
+        help="file holding the operator token that GET /metrics asks for as 'Authorization: "
+        "Bearer <token>' (kept out of the process list; default none, env "
+        "GINRUMMY_METRICS_TOKEN holds the token itself); metrics are off unless this or "
+        "--metrics-allow is set",
+    )
+    parser.add_argument(
+        "--metrics-allow",
+        default=",".join(str(n) for n in base.metrics_allow),
+        help="addresses or networks that may scrape GET /metrics, comma-separated, e.g. "
+        "10.0.0.0/8,127.0.0.1 (default none; env GINRUMMY_METRICS_ALLOW)",
+    )
+
+
+def _metrics_access(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, base: Settings
+) -> dict[str, Any]:
+    """Who may scrape GET /metrics: the token (from its file) and the networks."""
+    token = base.metrics_token
+    if args.metrics_token_file is not None:
+        try:
+            text = args.metrics_token_file.read_text(encoding="utf-8")
+        except OSError as exc:
+            parser.error(f"--metrics-token-file: {exc}")
+        token = metrics_token("--metrics-token-file", text)
+    allow = parse_networks("--metrics-allow", args.metrics_allow)
+    return {"metrics_token": token, "metrics_allow": allow}
 
 
 def _add_log_flags(parser: argparse.ArgumentParser, base: Settings) -> None:

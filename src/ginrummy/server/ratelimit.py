@@ -27,6 +27,7 @@ from starlette.routing import Route
 from starlette.types import Scope
 
 from ginrummy.server.bucket import Bucket
+from ginrummy.server.metrics import OFF, Counting, Metrics, metrics_of
 from ginrummy.server.settings import Settings
 
 log = logging.getLogger("ginrummy.server.ratelimit")
@@ -63,10 +64,12 @@ class AddressLimit:
     too many room lookups from your address; try again in 30 s
     """
 
-    def __init__(self, what: str, count: int, window: float) -> None:
+    def __init__(self, what: str, count: int, window: float, refusals: Counting = OFF) -> None:
+        """``refusals``: counts every refusal (the metrics)."""
         if count < 0 or window <= 0:
             raise ValueError(f"a rate limit needs a count >= 0 and a window > 0: {count}/{window}")
         self.what, self.count, self.window = what, count, window
+        self.refusals = refusals
         self.buckets: dict[str, Bucket] = {}
         self.next_sweep = time.monotonic() + window
         self.refused = 0  # since the last sweep, for its log line
@@ -103,6 +106,7 @@ class AddressLimit:
         if bucket.refill() >= 1:
             return None
         self.refused += 1
+        self.refusals.inc()
         self.refused_from.add(address)
         # refill() brought the allowance up to now: the next whole token is this far off.
         wait = (1 - bucket.allowance) / bucket.rate
@@ -136,10 +140,12 @@ class AddressSockets:
     True
     """
 
-    def __init__(self, count: int) -> None:
+    def __init__(self, count: int, refusals: Counting = OFF) -> None:
+        """``refusals``: counts every refusal (the metrics)."""
         if count < 0:
             raise ValueError(f"a socket limit needs a count >= 0, got {count}")
         self.count = count
+        self.refusals = refusals
         self.open_by: dict[str, int] = {}
         self.refused = 0  # since start, for the logs
 
@@ -160,6 +166,7 @@ class AddressSockets:
         if not self.count or self.open_by.get(address, 0) < self.count:
             return False
         self.refused += 1
+        self.refusals.inc()
         if self.refused % REFUSALS_PER_LOG == 1:
             log.warning(
                 "websocket refused: %s has %d open (GINRUMMY_LIMIT_SOCKETS); %d refused so far",
@@ -186,15 +193,23 @@ class RateLimits:
     rooms: AddressLimit
     lookups: AddressLimit
     sockets: AddressSockets
+    scrapes: AddressLimit  # GET /metrics (server/scrape.py)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> RateLimits:
+    def from_settings(cls, settings: Settings, metrics: Metrics | None = None) -> RateLimits:
+        """The limits of ``settings``, their refusals counted in ``metrics``."""
         window = settings.limit_window
+        refused = (metrics or Metrics(on=False)).refusals
         return cls(
-            identities=AddressLimit("new identities", settings.limit_identities, window),
-            rooms=AddressLimit("new rooms", settings.limit_rooms, window),
-            lookups=AddressLimit("room lookups", settings.limit_lookups, window),
-            sockets=AddressSockets(settings.limit_sockets),
+            identities=AddressLimit(
+                "new identities", settings.limit_identities, window, refused["identities"]
+            ),
+            rooms=AddressLimit("new rooms", settings.limit_rooms, window, refused["rooms"]),
+            lookups=AddressLimit(
+                "room lookups", settings.limit_lookups, window, refused["lookups"]
+            ),
+            sockets=AddressSockets(settings.limit_sockets, refused["sockets"]),
+            scrapes=AddressLimit("scrapes", settings.limit_scrapes, window, refused["scrapes"]),
         )
 
 
@@ -202,7 +217,7 @@ def of_app(app: Starlette) -> RateLimits:
     """The app's limits, made from ``app.state.settings`` on first use."""
     limits: RateLimits | None = getattr(app.state, "rate_limits", None)
     if limits is None:
-        limits = RateLimits.from_settings(app.state.settings)
+        limits = RateLimits.from_settings(app.state.settings, metrics_of(app))
         app.state.rate_limits = limits
     return limits
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -11,10 +12,14 @@ from typing import Any
 from ginrummy.review import Budget
 from ginrummy.server.logformat import LOG_FORMATS, LogFormat
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
 DEFAULT_BOT_DELAY = 0.8
 DEFAULT_DRAIN_S = 20.0
 """Seconds a stopping instance has to move its sockets on and finish its writes
 (docs/operations.md, "Rolling restarts")."""
+METRICS_TOKEN_MIN = 16
+"""Characters an operator token has at least (it guards what the server tells of its load)."""
 WS_MAX_BYTES = 65536
 """Transport limit for one WebSocket frame (uvicorn drops the connection above it);
 frames between the protocol's ``MAX_FRAME_BYTES`` and this get a ``frame_too_large``
@@ -55,12 +60,22 @@ class Settings:
     limit_lookups: int = 600  # /api/rooms/{id}, its join and its record
     limit_window: float = 60.0
     limit_sockets: int = 100  # WebSockets open at once per address (HTTP 403 past it)
+    limit_scrapes: int = 60  # GET /metrics, when metrics are on
     hello_timeout: float = 10.0  # seconds a new socket has to bind with a hello (else 4408)
     seed_timeout: float = 3.0  # seconds a deal waits for people's seeds (docs/fairness.md)
     tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
     review_workers: int = 1  # threads running match reviews (server/reviews.py)
     review_budget: Budget = field(default_factory=Budget)  # worlds per decision (docs/review.md)
     drain_s: float = DEFAULT_DRAIN_S  # a SIGTERM's grace period (server/drain.py)
+    # GET /metrics for operators (docs/operations.md, "Metrics"): on when a token or
+    # operator networks are set; a scrape must pass every check that is set.
+    metrics_token: str | None = None  # sent as "Authorization: Bearer <token>"
+    metrics_allow: tuple[Network, ...] = ()  # the addresses that may scrape
+
+    @property
+    def metrics_on(self) -> bool:
+        """Whether the metrics are collected and ``GET /metrics`` answers."""
+        return self.metrics_token is not None or bool(self.metrics_allow)
 
     @property
     def store_url(self) -> str:
@@ -120,6 +135,10 @@ class Settings:
                 f"GINRUMMY_LEASE_RENEW ({s.lease_renew:g} s) must be shorter than"
                 f" GINRUMMY_LEASE_TTL ({s.lease_ttl:g} s)"
             )
+        if v := env.get("GINRUMMY_METRICS_TOKEN"):
+            s = replace(s, metrics_token=metrics_token("GINRUMMY_METRICS_TOKEN", v))
+        if v := env.get("GINRUMMY_METRICS_ALLOW"):
+            s = replace(s, metrics_allow=parse_networks("GINRUMMY_METRICS_ALLOW", v))
         if env.get("GINRUMMY_TEST_CLOCK") == "1":
             s = replace(s, test_clock=True)
         return s
@@ -134,6 +153,8 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
         s = replace(s, limit_lookups=_count("GINRUMMY_LIMIT_LOOKUPS", v))
     if v := env.get("GINRUMMY_LIMIT_SOCKETS"):
         s = replace(s, limit_sockets=_count("GINRUMMY_LIMIT_SOCKETS", v))
+    if v := env.get("GINRUMMY_LIMIT_SCRAPES"):
+        s = replace(s, limit_scrapes=_count("GINRUMMY_LIMIT_SCRAPES", v))
     if v := env.get("GINRUMMY_LIMIT_WINDOW"):
         s = replace(s, limit_window=_seconds("GINRUMMY_LIMIT_WINDOW", v, 0.01, 86400))
     if v := env.get("GINRUMMY_HELLO_TIMEOUT"):
@@ -173,6 +194,33 @@ _SECONDS: dict[str, tuple[str, float, float]] = {
 def parse_origins(text: str) -> tuple[str, ...]:
     """``"https://a.example, https://b.example"`` -> a tuple without trailing slashes."""
     return tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
+
+
+def metrics_token(name: str, text: str) -> str:
+    """An operator token: at least ``METRICS_TOKEN_MIN`` characters, no space."""
+    token = text.strip()
+    if len(token) < METRICS_TOKEN_MIN or any(c.isspace() for c in token):
+        raise ValueError(
+            f"{name} must be at least {METRICS_TOKEN_MIN} characters without spaces"
+            " (e.g. the output of: openssl rand -hex 32)"
+        )
+    return token
+
+
+def parse_networks(name: str, text: str) -> tuple[Network, ...]:
+    """``"10.0.0.0/8, 127.0.0.1, ::1"`` -> networks (an address is a network of one).
+
+    >>> parse_networks("GINRUMMY_METRICS_ALLOW", "10.1.0.0/16, ::1")
+    (IPv4Network('10.1.0.0/16'), IPv6Network('::1/128'))
+    """
+    try:
+        return tuple(
+            ipaddress.ip_network(part.strip(), strict=False)
+            for part in text.split(",")
+            if part.strip()
+        )
+    except ValueError as exc:
+        raise ValueError(f"{name} must list addresses or networks: {exc}") from None
 
 
 def _int(name: str, text: str) -> int:

@@ -139,6 +139,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
 
     async def act(self, position: int, version: int, text: str) -> None:
         await self._run(lambda b: master.act(b, position, self.same_decision(version), text))
+        self.ctx.metrics.applied(text)
 
     async def ready(self, position: int) -> None:
         await self._run(lambda b: master.ready(b, position))
@@ -233,7 +234,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
             assert info.bot is not None
             # The level's bot in the captain's place, on what this partner may see.
             view = decision_view(view_for_player(table, helper))
-            choice = await computer_move(info.bot, view, self.ctx.rng)
+            choice = await computer_move(info.bot, view, self.ctx.rng, self.ctx.metrics)
             notice = advice_notice(version, helper, info.name, True, str(choice), None)
             await self.ctx.bus.publish(self.topic, for_team(notice, team))
 

@@ -44,9 +44,16 @@ class RedisBus:
     """A ``Bus`` over Redis pub/sub; local delivery goes through an in-process bus."""
 
     def __init__(
-        self, url: str, *, reconnect_max: float = 1.0, queue_limit: int = QUEUE_LIMIT
+        self,
+        url: str,
+        *,
+        reconnect_max: float = 1.0,
+        queue_limit: int = QUEUE_LIMIT,
+        on_reconnect: Callable[[], None] | None = None,
     ) -> None:
+        """``on_reconnect``: called each time the reader is back after an outage."""
         self._url = url
+        self._on_reconnect = on_reconnect
         self._origin = secrets.token_hex(8)  # this instance; its own echoes are dropped
         self._local = MemoryBus(queue_limit)
         self._reconnect_max = reconnect_max
@@ -170,6 +177,8 @@ class RedisBus:
                 await pubsub.psubscribe(PREFIX + "*")
                 if had_connection:
                     log.info("redis is back; asking every local socket to resync")
+                    if self._on_reconnect is not None:
+                        self._on_reconnect()
                     await self._resync_all()
                 had_connection = True
                 self._down = False

@@ -80,6 +80,11 @@ class RoomBase(Generic[D]):
         raise NotImplementedError
 
     @property
+    def status(self) -> str:
+        """``waiting``, ``playing`` or done (``over``, ``settled``)."""
+        raise NotImplementedError
+
+    @property
     def listed(self) -> bool:
         """The lobby lists it (a public two-player room); kept loaded then."""
         return False

@@ -1,5 +1,5 @@
-"""What every room of an instance shares: store, bus, clock, settings, counters, and
-the registry that owns the rooms (the only way a room reaches it)."""
+"""What every room of an instance shares: store, bus, clock, settings, counters, the
+metrics, and the registry that owns the rooms (the only way a room reaches it)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ginrummy.server.clock import Clock
+from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.room.log import Versioned
 from ginrummy.server.store import Clock as StoredClock
@@ -48,6 +49,13 @@ class Loaded(Protocol):
 
     @property
     def id(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def status(self) -> str:
+        """``waiting``, ``playing`` or done (``over``, ``settled``)."""
 
     @property
     def topic(self) -> str: ...
@@ -142,3 +150,4 @@ class RoomContext:
     owner: Owner
     tuning: Tuning = field(default_factory=Tuning)
     counters: Counters = field(default_factory=Counters)
+    metrics: Metrics = field(default_factory=lambda: Metrics(on=False))

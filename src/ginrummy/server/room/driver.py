@@ -12,6 +12,7 @@ from typing import Protocol
 from ginrummy.bots import PortableRandom
 from ginrummy.engine import MatchState, Seat, view_for_seat
 from ginrummy.server.computer import DEFAULT_LEVEL, computer_move
+from ginrummy.server.metrics import Metrics
 from ginrummy.server.room.errors import RoomError
 
 log = logging.getLogger("ginrummy.server.room")
@@ -40,10 +41,11 @@ class ComputerDriver:
         lease: Callable[[], Awaitable[None]],
         act: Callable[[Seat, int, str], Awaitable[None]],
         moved: Callable[[], None],
+        metrics: Metrics | None = None,
     ) -> None:
         """``to_move``: the computer seat to move and its level, if any; ``lease``:
         returns once this instance may move; ``act``: plays through the master;
-        ``moved``: counts a move made here."""
+        ``moved``: counts a move made here; ``metrics``: its decision times."""
         self._room_id = room_id
         self._delay = delay
         self._rng = PortableRandom(rng.getrandbits(64))  # the bots' portable source
@@ -52,6 +54,7 @@ class ComputerDriver:
         self._lease = lease
         self._act = act
         self._moved = moved
+        self._metrics = metrics
         self.task: asyncio.Task[None] | None = None
 
     @property
@@ -80,7 +83,7 @@ class ComputerDriver:
                 self.schedule()
                 return
             view = view_for_seat(snap.match, seat)
-            action = await computer_move(level or DEFAULT_LEVEL, view, self._rng)
+            action = await computer_move(level or DEFAULT_LEVEL, view, self._rng, self._metrics)
             self.task = None  # so that the move just made may schedule the next one
             self._moved()
             await self._act(seat, version, str(action))

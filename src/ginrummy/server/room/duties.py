@@ -52,7 +52,7 @@ class DutiesBase:
         )  # fmt: skip
         self.computer = ComputerDriver(
             room_id, t.bot_delay, ctx.rng, to_move=self.bot_to_move, current=current,
-            lease=self.lease.wait, act=act, moved=self._count_move,
+            lease=self.lease.wait, act=act, moved=self._count_move, metrics=ctx.metrics,
         )  # fmt: skip
 
     def bot_to_move(self) -> tuple[Seat, str | None] | None:

@@ -22,6 +22,7 @@ from typing import Any
 from ginrummy.engine import Rules, Seat
 from ginrummy.server import players as players_
 from ginrummy.server.clock import Clock, SystemClock
+from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.room import master
@@ -68,9 +69,11 @@ class RoomManager:
         idle_s: float = ROOM_IDLE_S,
         max_rooms: int = MAX_ROOMS,
         seed_timeout: float = 0.0,
+        metrics: Metrics | None = None,
     ) -> None:
         """``seed_timeout``: seconds a deal waits for the people's seeds (0: none, their
-        default seeds at once; the app passes ``Settings.seed_timeout``)."""
+        default seeds at once; the app passes ``Settings.seed_timeout``); ``metrics``:
+        where the rooms tell what they do (None: nowhere)."""
         tuning = Tuning(
             bot_delay, grace_seconds, lease_ttl, lease_renew, presence_interval, seed_timeout
         )
@@ -78,8 +81,9 @@ class RoomManager:
         instance = instance_id or f"i_{secrets.token_urlsafe(9)}"
         rng = rng or secrets.SystemRandom()
         self.ctx = RoomContext(
-            store, bus, clock or SystemClock(), rng, instance, self, tuning, Counters()
-        )
+            store, bus, clock or SystemClock(), rng, instance, self, tuning, Counters(),
+            metrics or Metrics(on=False),
+        )  # fmt: skip
         self.idle_s = idle_s
         self.max_rooms = max_rooms
         self._rooms: dict[str, Loaded] = {}
@@ -124,6 +128,10 @@ class RoomManager:
         self.ctx.tuning.presence_interval = seconds
 
     @property
+    def metrics(self) -> Metrics:
+        return self.ctx.metrics
+
+    @property
     def computer_moves(self) -> int:
         return self.ctx.counters.computer_moves
 
@@ -158,6 +166,15 @@ class RoomManager:
     def loaded(self) -> list[Room]:
         """The two-player rooms loaded now."""
         return [room for room in self._rooms.values() if isinstance(room, Room)]
+
+    def in_play(self) -> dict[str, int]:
+        """Games being played with a socket open here, by room kind (the metrics): a
+        game whose players are on two instances counts on both."""
+        counts: dict[str, int] = {}
+        for room in self._rooms.values():
+            if room.has_sockets and room.status == "playing":
+                counts[room.kind] = counts.get(room.kind, 0) + 1
+        return counts
 
     def resident(self, room_id: str) -> Room | None:
         """The two-player room if it is loaded here now; the store is not asked."""

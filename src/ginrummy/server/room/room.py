@@ -142,6 +142,7 @@ class Room(RoomBase[Duties]):
         with self.logged(seat):
             async with self.lock:
                 await self._run(lambda t: master.act(t, seat, version, text))
+        self.ctx.metrics.applied(text)
 
     async def next_round(self, seat: Seat) -> None:
         """``seat`` is ready for the next round; deal when every person is."""

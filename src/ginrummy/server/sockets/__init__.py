@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket
 from ginrummy.server.chouette import ChouetteRoom
 from ginrummy.server.drain import drain_of
 from ginrummy.server.heap import keeper_of
+from ginrummy.server.metrics import metrics_of
 from ginrummy.server.ratelimit import client_address, of_app
 from ginrummy.server.room import Room, RoomError
 from ginrummy.server.settings import Settings
@@ -99,7 +100,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     try:
         await ws.accept()
         rooms, quick = ws.app.state.rooms, ws.app.state.quick
-        conn = Connection(ws, rooms, quick, settings, OPENERS, limits, address)
+        metrics = metrics_of(ws.app)
+        conn = Connection(ws, rooms, quick, settings, OPENERS, limits, address, metrics)
         with drain.track(conn):
             await conn.serve()
     finally:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
@@ -121,6 +122,10 @@ class ChouetteSocket:
     @property
     def version(self) -> int | None:
         return self.room.current.version
+
+    @property
+    def kind(self) -> str:
+        return "chouette_spectator" if self.position is None else "chouette_seat"
 
     # --- the room's notices -------------------------------------------------------------
 
@@ -233,6 +238,9 @@ class ChouetteSocket:
                 raise
             await self.conn.error(exc.code, exc.message)
             await self.send_view(force=self.sent_version == sent)
+            return
+        # Written and published: the move's round trip through this server.
+        self.conn.metrics.move.observe(time.perf_counter() - self.conn.received)
 
     async def _advice(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
         position = self._own()

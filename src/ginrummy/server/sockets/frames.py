@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any, Protocol
 
@@ -27,6 +28,7 @@ from ginrummy.protocol import (
     to_json,
 )
 from ginrummy.server.bucket import Bucket
+from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.ratelimit import RateLimited, RateLimits
@@ -58,6 +60,10 @@ class Binding(Protocol):
     @property
     def version(self) -> int | None:
         """The room's current version for ``error`` frames (None: no room)."""
+
+    @property
+    def kind(self) -> str:
+        """What the socket is bound as, for the metrics (``metrics.SOCKET_KINDS``)."""
 
     async def handle(self, msg: ClientMessage) -> None:
         """Act on a message other than ``ping``, ``hello`` and ``hello_lobby``."""
@@ -136,6 +142,7 @@ class Connection:
         openers: Mapping[str, Opener],
         limits: RateLimits,
         address: str,
+        metrics: Metrics,
     ) -> None:
         self.ws = ws
         self.openers = openers
@@ -144,6 +151,9 @@ class Connection:
         self.settings = settings
         self.limits = limits
         self.address = address  # what the per-address limits count (``client_address``)
+        self.metrics = metrics
+        self.kind = "unbound"  # what it counts as among the open sockets
+        self.received = 0.0  # when the frame being answered arrived (perf_counter)
         self.binding: Binding | None = None
         self.greeted = False  # a hello has bound the socket once
         self.ending = asyncio.Event()  # set with ``close_code``: the server closes the socket
@@ -171,6 +181,7 @@ class Connection:
 
     async def error(self, code: str, message: str) -> None:
         version = None if self.binding is None else self.binding.version
+        self.metrics.error("socket", code)
         await self.send({"type": "error", "code": code, "message": message, "version": version})
 
     def fell_behind(self) -> None:
@@ -193,6 +204,7 @@ class Connection:
     def check_chat_rate(self) -> None:
         """One chat message per second (bursts of five) per socket: else ``rate_limited``."""
         if not self.chat_bucket.take():
+            self.metrics.refusals["chat"].inc()
             raise RoomError("rate_limited", "one chat message per second; slow down")
 
     # --- receiving --------------------------------------------------------------------
@@ -200,6 +212,7 @@ class Connection:
     async def serve(self) -> None:
         """Answer frames until the client leaves, the socket falls behind or no hello
         came in time."""
+        self.metrics.sockets[self.kind].inc()
         receiving = asyncio.create_task(self._receive())
         ending = asyncio.create_task(self.ending.wait())
         hello_due = asyncio.get_running_loop().call_later(
@@ -220,6 +233,7 @@ class Connection:
             receiving.cancel()
             ending.cancel()
             await self.unbind()
+            self.metrics.sockets[self.kind].dec()
         if self.ending.is_set():
             await self._close(self.close_code)
 
@@ -268,12 +282,14 @@ class Connection:
 
     async def _frame(self, raw: str | bytes) -> None:
         """One client frame: limits, decoding, handling; every refusal is an ``error``."""
+        self.received = time.perf_counter()
         # surrogatepass: a transport hands over valid text, an in-process test client may not.
         size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
         if size > MAX_FRAME_BYTES:
             await self.error("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
             return
         if not self._frames.take():
+            self.metrics.refusals["frames"].inc()
             await self.error("rate_limited", "too many messages; slow down")
             return
         try:
@@ -308,8 +324,16 @@ class Connection:
         await binding.start()
         self.binding = binding
         self.greeted = True
+        self._count_as(binding.kind)
 
     async def unbind(self) -> None:
         binding, self.binding = self.binding, None
         if binding is not None:
+            self._count_as("unbound")
             await binding.close()
+
+    def _count_as(self, kind: str) -> None:
+        """Count this socket among the open ones as ``kind`` from now on."""
+        self.metrics.sockets[self.kind].dec()
+        self.metrics.sockets[kind].inc()
+        self.kind = kind

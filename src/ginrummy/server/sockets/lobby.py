@@ -62,6 +62,10 @@ class LobbySocket:
     def version(self) -> int | None:
         return None
 
+    @property
+    def kind(self) -> str:
+        return "lobby"
+
     async def handle(self, msg: ClientMessage) -> None:
         raise RoomError("hello_first", "send 'hello' with the room first")
 

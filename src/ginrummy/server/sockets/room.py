@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any
@@ -145,6 +146,10 @@ class RoomSocket:
     @property
     def version(self) -> int | None:
         return self.room.current.version
+
+    @property
+    def kind(self) -> str:
+        return "room_spectator" if self.seat is None else "room_seat"
 
     async def _live_room(self) -> Room:
         """This socket's room; after a store failure, the room rebuilt from its log."""
@@ -320,6 +325,8 @@ class RoomSocket:
             # unless the forwarder sent a newer one while the request was handled.
             await self.send_view(force=self.sent_version == sent)
             return
+        # Written and published: the move's round trip through this server.
+        self.conn.metrics.move.observe(time.perf_counter() - self.conn.received)
         await self._set_tips(self.tips.decided())
 
     async def _switch_tips(self, room: Room, fields: Mapping[str, Any]) -> None:

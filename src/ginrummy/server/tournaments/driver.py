@@ -9,6 +9,9 @@ out) carries on from the log and the rooms' logs. What only lives here is when t
 instance first saw a match waiting for its players: a new holder gives absent players
 a fresh grace period.
 
+The metrics time each round's turnover: from the start of recording the result that
+paired the next round to that round's rooms opened (their deals due).
+
 A sweep runs every ``tick`` and at once when something changed: a command, or a
 tournament's match ending in a room loaded here (so its result is recorded and the
 next round paired and opened without waiting for the tick). A held lease is written
@@ -62,6 +65,8 @@ class PairingDriver:
         self._renewed: dict[str, float] = {}  # held tournament -> monotonic time of renewal
         self._waiting: dict[str, Waiting] = {}  # match id -> its watch
         self._computers: dict[str, asyncio.Task[None]] = {}  # match id -> its play
+        # tournament id -> when the result that paired its next round came (perf_counter)
+        self._paired: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
 
@@ -91,6 +96,7 @@ class PairingDriver:
                 log.error("tournament %s: cannot release its lease: %s", tid, exc)
         self.held.clear()
         self._renewed.clear()
+        self._paired.clear()
 
     async def _loop(self) -> None:
         while True:
@@ -180,6 +186,9 @@ class PairingDriver:
             ),
             return_exceptions=True,
         )
+        since = self._paired.pop(loaded.id, None)
+        if since is not None:  # the round a result of the last one paired: under way
+            self.rooms.metrics.turnover.observe(time.perf_counter() - since)
         for pairing, room in zip(people, opened, strict=True):
             if isinstance(room, (RoomError, StoreError)):
                 log.error("tournament %s: cannot open match %s: %s", loaded.id,
@@ -205,15 +214,16 @@ class PairingDriver:
         assert match_id is not None
         end = await matches.ended(self.rooms, state, pairing, room)
         if end is not None:
-            return await self._record(loaded.id, match_id, end)
+            return await self._record(loaded, match_id, end)
         absent = self._absent(loaded, pairing, room)
         if not absent:
             return None
-        now = self.rooms.clock.now()
+        now, since = self.rooms.clock.now(), time.perf_counter()
         after = await self.service.run(
             loaded.id,
             lambda t: commands.no_show(t, match_id, absent, at=now, match_ids=matches.new_match_id),
         )
+        self._note_paired(loaded, after, since)
         self._waiting.pop(match_id, None)
         for player in absent:
             await matches.forfeit(room, state, pairing, player)
@@ -234,8 +244,9 @@ class PairingDriver:
             return []
         return [p for p in pairing.players if p not in watch.seen]
 
-    async def _record(self, tournament_id: str, match_id: str, end: matches.Ended) -> Loaded | None:
-        now = self.rooms.clock.now()
+    async def _record(self, loaded: Loaded, match_id: str, end: matches.Ended) -> Loaded | None:
+        tournament_id = loaded.id
+        now, since = self.rooms.clock.now(), time.perf_counter()
         after = None
         try:
             after = await self.service.run(
@@ -246,14 +257,20 @@ class PairingDriver:
             )
         except TournamentError as exc:  # decided meanwhile (a no-show, a withdrawal)
             log.info("tournament %s: result of %s not recorded: %s", tournament_id, match_id, exc)
+        self._note_paired(loaded, after, since)
         self._waiting.pop(match_id, None)
         return after
+
+    def _note_paired(self, before: Loaded, after: Loaded | None, since: float) -> None:
+        """A change begun at ``since`` paired the next round: its turnover runs from then."""
+        if after is not None and len(after.state.rounds) > len(before.state.rounds):
+            self._paired.setdefault(before.id, since)
 
     async def _play_computers(self, loaded: Loaded, pairing: Pairing) -> None:
         assert pairing.match_id is not None
         try:
             end = await matches.play_computers(loaded.state, pairing)
-            await self._record(loaded.id, pairing.match_id, end)
+            await self._record(loaded, pairing.match_id, end)
         except Exception:
             log.exception("tournament %s: the computers' match %s failed", loaded.id,
                           pairing.match_id)  # fmt: skip
