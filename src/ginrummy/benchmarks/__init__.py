@@ -1,0 +1,1 @@
+"""``ginrummy bench NAME``: speed, load, abuse and fault benchmarks (bench/RESULTS.md)."""

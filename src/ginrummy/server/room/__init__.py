@@ -4,7 +4,8 @@ The parts (docs/architecture.md): ``log`` (snapshots and the fold), ``master`` (
 commands), ``room`` (state, lock, the one place of effects), ``duties`` with ``timers``,
 ``driver`` and ``lease`` (what runs in time), ``presence``, ``follower``, ``chat``,
 ``outcome`` (results), ``fair`` (the fair deal's commitment and seeds), ``presenter``
-(what a room shows), ``registry`` and ``lobby``.
+(what a room shows), ``registry`` and ``lobby``; ``base`` (what every loaded room,
+chouette too, is made of), ``seats``, ``people``, ``context`` and ``errors``.
 """
 
 from ginrummy.server.room.chat import chat_message, valid_chat

@@ -1,6 +1,7 @@
 // The renderer: a pure function of the client state (the last server view plus a little
 // presentation state) into DOM. It never touches the network and computes no rule: melds,
-// deadwood, legal actions and scores all come from the server.
+// deadwood, legal actions and scores all come from the view frames (the server's, or in a
+// device game those of device/game.js, which runs engine/).
 import { h } from "./dom.js";
 import { t, tn, language } from "./i18n.js";
 import { renderLobby } from "./lobby.js";

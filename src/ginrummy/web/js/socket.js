@@ -1,6 +1,7 @@
-// One WebSocket per seat or spectator: hello on every (re)connect, reconnect with backoff
-// and jitter (backoff.js; after a server's 1012 "restarting" too, which lands on another
-// server), versioned messages (duplicates dropped, a gap triggers a resync), keep-alive pings.
+// One WebSocket per seat or spectator (GameSocket), or for the lobby's feed (LobbySocket):
+// hello on every (re)connect, reconnect with backoff and jitter (backoff.js; after a
+// server's 1012 "restarting" too, which lands on another server), versioned messages
+// (duplicates dropped, a gap triggers a resync), keep-alive pings.
 
 import { retryDelay } from "./backoff.js";
 

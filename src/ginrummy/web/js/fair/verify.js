@@ -1,8 +1,9 @@
 // The browser's verifier of fair deals (docs/fairness.md, construction gin-fair-v1).
 // Pure: WebCrypto only (`crypto.subtle`, also globalThis.crypto in Node 20), no DOM.
 // It does what `ginrummy verify` does up to the replay: reading the record, then per
-// round the commitment, the context and the deck. Replaying the actions needs the rules,
-// which are never computed in JavaScript; the page points to the command for that.
+// round the commitment, the context and the deck. It does not replay the actions (that
+// would need web/js/engine/, which the verify page does not load); the page points to the
+// command for that.
 
 export const VERSION = "gin-fair-v1";
 const DEFAULT_SEED_LABEL = `${VERSION}/default-seat-seed`;
