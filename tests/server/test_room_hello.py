@@ -4,6 +4,7 @@ instance is answered with one view of the version that won."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 from ginrummy.engine import Rules, legal_actions
 from ginrummy.server.pubsub.memory import MemoryBus
-from ginrummy.server.room import RoomManager
+from ginrummy.server.room import RoomError, RoomManager
 from ginrummy.server.sockets import frames as ws_module
 from ginrummy.server.store import StoreConflict, StoredRoom, StoreError
 
@@ -111,11 +112,12 @@ def test_a_move_lost_to_another_instance_is_answered_with_one_view(
 def test_a_hello_to_a_room_broken_meanwhile_shows_the_log_not_the_broken_copy(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Another instance wrote a move; this instance's follower, reading it, times out
-    (a store busy with a burst of reconnections) and breaks the room while a seat's
-    hello waits for the room's lock. The hello must show the move (the seat may have
-    seen it on the other instance before it reconnected here), read from the room
-    rebuilt from the log, never the broken copy's older version."""
+    """Another instance wrote a move this instance has not heard of; a write of this
+    instance's copy of the room times out (a store busy with a burst of reconnections)
+    and breaks the room while a seat's hello waits for the room's lock. The hello must
+    show the move (the seat may have seen it on the other instance before it reconnected
+    here), read from the room rebuilt from the log, never the broken copy's older
+    version."""
     with client() as c:
         ann, bob = identity(c), identity(c)
         room_id = create(c, ann, kind="room")
@@ -125,37 +127,40 @@ def test_a_hello_to_a_room_broken_meanwhile_shows_the_log_not_the_broken_copy(
         store = rooms.store
         here = c.portal.call(rooms.get, room_id)
         before = here.current.version
+        match = here.current.match
+        turn, action = match.turn, str(legal_actions(match.round)[0])
 
         async def write_elsewhere() -> None:
             other = RoomManager(store, MemoryBus(), 0.0, rng=random.Random(2))
             try:
                 room = await other.get(room_id)
-                match = room.current.match
-                action = legal_actions(match.round)[0]
-                await room.act(match.turn, room.current.version, str(action))
+                await room.act(turn, before, action)
             finally:
                 await other.close()
 
         c.portal.call(write_elsewhere)
-        real_load = store.load_room
-        reading = asyncio.Event()
+        real_append = store.append_events
+        writing = asyncio.Event()
         timeouts: list[int] = []
 
-        async def load_room(room: str, after: int = 0) -> StoredRoom | None:
-            if after and not timeouts:  # the follower's read of the new move
-                timeouts.append(after)
-                reading.set()
+        async def append_events(room: str, events: Any, outcome: Any = None) -> None:
+            if not timeouts:  # this instance's write of the same move
+                timeouts.append(events[0].seq)
+                writing.set()
                 await asyncio.sleep(0.3)  # the hello waits for the lock meanwhile
                 raise StoreError("timed out")
-            return await real_load(room, after)
+            await real_append(room, events, outcome)
 
-        monkeypatch.setattr(store, "load_room", load_room)
-        notice = {"kind": "action", "version": before + 1, "seat": "one"}
-        c.portal.call(rooms.bus.publish, here.topic, notice)
-        c.portal.call(reading.wait)
+        async def act_here() -> None:
+            with contextlib.suppress(RoomError):
+                await here.act(turn, before, action)
+
+        monkeypatch.setattr(store, "append_events", append_events)
+        c.portal.start_task_soon(act_here)
+        c.portal.call(writing.wait)
         with c.websocket_connect("/ws") as ws:
             _, view = hello(ws, room_id, ann)
-        assert timeouts == [before] and here.broken
+        assert timeouts == [before + 1] and here.broken
         assert view["version"] == before + 1
         assert c.portal.call(rooms.get, room_id).current.version == before + 1
 
