@@ -3,15 +3,20 @@ instance is answered with one view of the version that won."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import random
 from typing import Any
 
 import pytest
 
-from ginrummy.engine import Rules
+from ginrummy.engine import Rules, legal_actions
+from ginrummy.server.pubsub.memory import MemoryBus
+from ginrummy.server.room import RoomError, RoomManager
 from ginrummy.server.sockets import frames as ws_module
-from ginrummy.server.store import StoreConflict, StoredRoom
+from ginrummy.server.store import StoreConflict, StoredRoom, StoreError
 
-from .helpers import Message, client, create, hello, identity, receive, receive_until
+from .helpers import Message, auth, client, create, hello, identity, receive, receive_until
 
 
 def test_a_hello_reads_the_log_once_and_hashes_the_token_once(
@@ -102,6 +107,62 @@ def test_a_move_lost_to_another_instance_is_answered_with_one_view(
         kinds = [m["type"] for m in got if m["type"] in ("view", "error")]
         views = [m["version"] for m in got if m["type"] == "view"]
         assert "error" in kinds and views.count(version + 1) == 1, got
+
+
+def test_a_hello_to_a_room_broken_meanwhile_shows_the_log_not_the_broken_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another instance wrote a move this instance has not heard of; a write of this
+    instance's copy of the room times out (a store busy with a burst of reconnections)
+    and breaks the room while a seat's hello waits for the room's lock. The hello must
+    show the move (the seat may have seen it on the other instance before it reconnected
+    here), read from the room rebuilt from the log, never the broken copy's older
+    version."""
+    with client() as c:
+        ann, bob = identity(c), identity(c)
+        room_id = create(c, ann, kind="room")
+        r = c.post(f"/api/rooms/{room_id}/join", json={"name": "Bob"}, headers=auth(bob))
+        assert r.status_code == 200, r.text
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        store = rooms.store
+        here = c.portal.call(rooms.get, room_id)
+        before = here.current.version
+        match = here.current.match
+        turn, action = match.turn, str(legal_actions(match.round)[0])
+
+        async def write_elsewhere() -> None:
+            other = RoomManager(store, MemoryBus(), 0.0, rng=random.Random(2))
+            try:
+                room = await other.get(room_id)
+                await room.act(turn, before, action)
+            finally:
+                await other.close()
+
+        c.portal.call(write_elsewhere)
+        real_append = store.append_events
+        writing = asyncio.Event()
+        timeouts: list[int] = []
+
+        async def append_events(room: str, events: Any, outcome: Any = None) -> None:
+            if not timeouts:  # this instance's write of the same move
+                timeouts.append(events[0].seq)
+                writing.set()
+                await asyncio.sleep(0.3)  # the hello waits for the lock meanwhile
+                raise StoreError("timed out")
+            await real_append(room, events, outcome)
+
+        async def act_here() -> None:
+            with contextlib.suppress(RoomError):
+                await here.act(turn, before, action)
+
+        monkeypatch.setattr(store, "append_events", append_events)
+        c.portal.start_task_soon(act_here)
+        c.portal.call(writing.wait)
+        with c.websocket_connect("/ws") as ws:
+            _, view = hello(ws, room_id, ann)
+        assert timeouts == [before + 1] and here.broken
+        assert view["version"] == before + 1
+        assert c.portal.call(rooms.get, room_id).current.version == before + 1
 
 
 def _unasked(*args: object) -> None:

@@ -197,7 +197,12 @@ class RoomBase(Generic[D]):
         try:
             stored = await self.ctx.store.load_room(self.id, after=self.current.version)
         except StoreError as exc:
-            self.fail(exc)
+            # Only a read failed: the room is as it was, behind the log at worst, and the
+            # next notice, hello or resync reads again. Broken, it would be rebuilt from
+            # its whole log by every socket of it: more reads for a store already too
+            # slow (a burst of reconnections in a rolling restart).
+            log.warning("room %s: cannot read its log: %s", self.id, exc)
+            raise RoomError("unavailable", "the game cannot be read right now; try again") from exc
         return stored is not None and await self.take_in(stored)
 
     async def take_in(self, stored: StoredRoom) -> bool:

@@ -24,7 +24,7 @@ from ginrummy.server.chouette.team import TEAM_NOTICES, team_frame
 from ginrummy.server.logcontext import log_context
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import RoomError
-from ginrummy.server.sockets.frames import Connection, Identity, release
+from ginrummy.server.sockets.frames import Connection, Identity, read_log, release
 
 log = logging.getLogger("ginrummy.server.sockets")
 
@@ -86,7 +86,8 @@ class ChouetteSocket:
             self.sub = self.conn.rooms.bus.subscribe(
                 room.topic, limit=self.conn.settings.socket_queue, on_overflow=self.conn.fell_behind
             )
-            if await room.catch_up():
+            room, news = await read_log(self._live_room)
+            if news:
                 # News this instance was never told of (its writer may have died between
                 # writing and telling): the room's other sockets reload it too.
                 await self.conn.rooms.bus.publish(room.topic, {"kind": "resync"})
@@ -182,6 +183,8 @@ class ChouetteSocket:
 
     async def send_view(self, force: bool = False) -> None:
         snap = self.room.current
+        if snap.version < self.sent_version:
+            return  # a room that broke behind what this socket showed: never back
         if force or snap.version > self.sent_version:
             self.sent_version = snap.version
             await self.conn.send(presenter.view_message(self.room, snap, self.position))
@@ -214,7 +217,7 @@ class ChouetteSocket:
         return self.position
 
     async def _resync(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
-        await room.catch_up()
+        await read_log(self._live_room)
         await self.send_view(force=True)
 
     async def _chat(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Hashable, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -108,6 +108,35 @@ class Present(Protocol):
     async def watch(self, delta: int) -> None: ...
 
     async def disconnect(self, key: Hashable) -> None: ...
+
+
+class Readable(Protocol):
+    """A room as a socket reads the log into it."""
+
+    @property
+    def broken(self) -> bool: ...
+
+    async def catch_up(self, version: int | None = None) -> bool: ...
+
+
+R = TypeVar("R", bound=Readable)
+READ_TRIES = 3  # rooms rebuilt one after the other before a socket gives up (unavailable)
+
+
+async def read_log(live_room: Callable[[], Awaitable[R]]) -> tuple[R, bool]:
+    """The socket's room with everything the log holds now, and whether that was news
+    to it. ``live_room`` gives the socket's room, or the one rebuilt from the log once it
+    broke. A room that broke while this waited for its lock (another socket's write or
+    its follower's read failed, a store timing out under a burst of reconnections)
+    reads nothing: its snapshot may be older than the log, older than what the client
+    was shown on another instance, so the room rebuilt from the log is read instead
+    (a hello never sends a client back in versions)."""
+    for _ in range(READ_TRIES):
+        room = await live_room()
+        news = await room.catch_up()
+        if not room.broken:
+            return room, news
+    raise RoomError("unavailable", "the room is being reloaded; try again")
 
 
 async def release(

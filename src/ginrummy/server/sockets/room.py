@@ -21,7 +21,7 @@ from ginrummy.protocol import ClientMessage, encode_own_view, encode_view_frame,
 from ginrummy.server.logcontext import log_context
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import Room, RoomError, Snapshot, fair_frame
-from ginrummy.server.sockets.frames import Connection, Identity, release
+from ginrummy.server.sockets.frames import Connection, Identity, read_log, release
 from ginrummy.server.tips import TipsError, TipsState, TipsUnavailable, tip_for
 
 log = logging.getLogger("ginrummy.server.sockets")
@@ -106,7 +106,8 @@ class RoomSocket:
             # Read the log once, now that notices are kept: another instance may have
             # written to it, and an event written meanwhile would otherwise reach this
             # socket only with the next.
-            if await room.catch_up():
+            room, news = await read_log(self._live_room)
+            if news:
                 # News this instance was never told of: its writer may have died between
                 # writing and publishing. The room's other sockets reload it too.
                 await self.conn.rooms.bus.publish(room.topic, {"kind": "resync"})
@@ -200,6 +201,8 @@ class RoomSocket:
 
     async def send_view(self, force: bool = False) -> None:
         snap = self.room.current
+        if snap.version < self.sent_version:
+            return  # a room that broke behind what this socket showed: never back
         if force or snap.version > self.sent_version:
             self.sent_version = snap.version
             await self.conn.send(self._view_message(snap))
@@ -225,7 +228,7 @@ class RoomSocket:
                 if notice["kind"] == "resync":
                     # The bus lost notices (Redis was away, or this socket fell behind):
                     # reload and resend the view.
-                    await room.catch_up()
+                    await read_log(self._live_room)
                     await self.send_view()
                     continue
                 version = notice.get("version")
@@ -285,7 +288,7 @@ class RoomSocket:
         return self.seat
 
     async def _resync(self, room: Room, fields: Mapping[str, Any]) -> None:
-        await room.catch_up()
+        await read_log(self._live_room)
         await self.send_view(force=True)
 
     async def _chat(self, room: Room, fields: Mapping[str, Any]) -> None:

@@ -60,7 +60,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 CONNECT_TIMEOUT = 5.0  # seconds to open a connection (asyncpg's and psycopg's)
 ACQUIRE_TIMEOUT = 5.0  # seconds to get a pooled connection, connecting included
 COMMAND_TIMEOUT = 15.0  # seconds for one statement
-POOL_SIZE = 10
+POOL_SIZE = 20  # per instance: three instances stay well within max_connections (100)
 # Alembic keeps its migration context in module globals: one upgrade at a time per
 # process (across processes, env.py's advisory lock does the same).
 _MIGRATING = threading.Lock()
@@ -70,8 +70,16 @@ NOW = "extract(epoch FROM now())::double precision"
 COUNT_WAITING = f"SELECT COUNT(*) FROM quick_queue WHERE room IS NULL AND confirmed > {NOW}"
 # PostgreSQL's spelling where the dialects differ (sql.py has the statements they share):
 # text is ordered byte by byte (COLLATE "C"), as SQLite and the memory store order it.
-SELECT_SEATS = (
-    'SELECT seat, identity_hash, name, bot FROM seats WHERE room = $1 ORDER BY seat COLLATE "C"'
+# A room with its seats, its events after $2 and its clock, in one statement (rows as
+# anonymous records, which asyncpg reads as tuples).
+LOAD_ROOM = (
+    "SELECT r.id, r.kind, r.rules, r.created, r.options,"
+    " ARRAY(SELECT ROW(s.seat, s.identity_hash, s.name, s.bot) FROM seats s"
+    ' WHERE s.room = r.id ORDER BY s.seat COLLATE "C"),'
+    " ARRAY(SELECT ROW(e.seq, e.kind, e.payload) FROM events e"
+    " WHERE e.room = r.id AND e.seq > $2 ORDER BY e.seq),"
+    " (SELECT ROW(k.version, k.remaining_ms) FROM clocks k WHERE k.room = r.id)"
+    " FROM rooms r WHERE r.id = $1"
 )
 # ->> gives SQL NULL for a missing key and for JSON null, like SQLite's json_extract.
 LISTED_ROOMS = (
@@ -182,6 +190,15 @@ class PostgresStore:
         async with self._connection() as conn, conn.transaction():
             return await fn(conn)
 
+    async def _one(self, fn: Callable[[Any], Awaitable[T]]) -> T:
+        """``fn(connection)`` making ONE statement, without BEGIN and COMMIT: a single
+        statement is a transaction of its own (atomic, one snapshot). One round trip
+        rather than three: a connection is held for each round trip's wait on a busy
+        event loop too, and a burst of reconnections (a rolling restart) is made of
+        these reads (docs/operations.md, "Rolling restarts")."""
+        async with self._connection() as conn:
+            return await fn(conn)
+
     async def _read(self, fn: Callable[[Any], Awaitable[T]]) -> T:
         """``fn(connection)`` in one read-only snapshot."""
         async with (
@@ -191,16 +208,16 @@ class PostgresStore:
             return await fn(conn)
 
     async def _rows(self, query: str, *args: Any) -> list[Any]:
-        return list(await self._read(lambda c: c.fetch(query, *args)))
+        return list(await self._one(lambda c: c.fetch(query, *args)))
 
     async def _row(self, query: str, *args: Any) -> Any:
         """The first row of ``query``'s answer, or None."""
-        return await self._read(lambda c: c.fetchrow(query, *args))
+        return await self._one(lambda c: c.fetchrow(query, *args))
 
     # -- the Store calls -------------------------------------------------------------
 
     async def add_identity(self, token_hash: str) -> None:
-        await self._write(lambda c: c.execute(pg(sql.INSERT_IDENTITY), token_hash, time.time()))
+        await self._one(lambda c: c.execute(pg(sql.INSERT_IDENTITY), token_hash, time.time()))
 
     async def has_identity(self, token_hash: str) -> bool:
         return await self._row(pg(sql.HAS_IDENTITY), token_hash) is not None
@@ -232,6 +249,11 @@ class PostgresStore:
     async def append_events(
         self, room_id: str, events: Sequence[Event], outcome: Outcome | None = None
     ) -> None:
+        if len(events) == 1 and outcome is None:  # a move: one INSERT, one round trip
+            values = sql.event_values(room_id, events, time.time())[0]
+            await self._one(lambda c: c.execute(pg(sql.INSERT_EVENT), *values))
+            return
+
         async def write(c: Any) -> None:
             await _insert_events(c, room_id, events)
             if outcome is not None:
@@ -240,18 +262,11 @@ class PostgresStore:
         await self._write(write)
 
     async def load_room(self, room_id: str, after: int = 0) -> StoredRoom | None:
-        async def read(c: Any) -> StoredRoom | None:
-            row = await c.fetchrow(pg(sql.SELECT_ROOM), room_id)
-            if row is None:
-                return None
-            return sql.stored_room(
-                row,
-                await c.fetch(SELECT_SEATS, room_id),
-                await c.fetch(pg(sql.SELECT_EVENTS), room_id, after),
-                await c.fetchrow(pg(sql.SELECT_CLOCK), room_id),
-            )
-
-        return await self._read(read)
+        # One statement, one snapshot: every hello and catch-up reads this.
+        row = await self._one(lambda c: c.fetchrow(LOAD_ROOM, room_id, after))
+        if row is None:
+            return None
+        return sql.stored_room(row[:5], row[5], row[6], row[7])
 
     async def games_of(self, identity_hash: str, limit: int = 20) -> list[GameRef]:
         rows = await self._rows(pg(sql.GAMES_OF), identity_hash, limit)
@@ -288,7 +303,7 @@ class PostgresStore:
     async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
         # One statement: the upsert's WHERE lets only a free, expired or own lease change
         # hands (a concurrent upsert waits for the row lock and then sees the winner).
-        row = await self._write(
+        row = await self._one(
             lambda c: c.fetchrow(
                 "INSERT INTO leases (room, holder, expires)"
                 " VALUES ($1, $2, now() + make_interval(secs => $3))"
@@ -304,7 +319,7 @@ class PostgresStore:
         return row is not None
 
     async def release_lease(self, room_id: str, holder: str) -> None:
-        await self._write(lambda c: c.execute(pg(sql.RELEASE_LEASE), room_id, holder))
+        await self._one(lambda c: c.execute(pg(sql.RELEASE_LEASE), room_id, holder))
 
     async def add_chat(
         self, room_id: str, line: ChatLine, keep: int, channel: str = ROOM_CHAT
