@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setCatalog } from "../../src/ginrummy/web/js/i18n.js";
-import { computerName, setLevels } from "../../src/ginrummy/web/js/levels.js";
+import { computerName, setLevels } from "../../src/ginrummy/web/js/i18n.js";
 import { shownName } from "../../src/ginrummy/web/js/chouette/state.js";
 import { entrantName } from "../../src/ginrummy/web/js/tournament.js";
 import { seatName } from "../../src/ginrummy/web/js/status.js";

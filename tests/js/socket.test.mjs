@@ -1,11 +1,11 @@
 // The page's socket after a server restart (close code 1012, docs/protocol.md "Restarts"):
 // it says it reconnects (not that the connection was lost), waits by the backoff schedule
-// (backoff.js: exponential, half random) and resumes its seat from its version with the
+// (socket.js retryDelay: exponential, half random) and resumes its seat from its version with the
 // seat's token on the new socket, to whichever server answers.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, retryDelay } from "../../src/ginrummy/web/js/backoff.js";
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, retryDelay } from "../../src/ginrummy/web/js/socket.js";
 import { GameSocket, SERVICE_RESTART } from "../../src/ginrummy/web/js/socket.js";
 
 test("each wait is between half and all of the doubled cap, never above the maximum", () => {

@@ -38,7 +38,7 @@ BAD_CODES = {
 def retry_delay(attempt: int, rng: random.Random) -> float:
     """Seconds to wait before reconnect attempt ``attempt`` (0: the first after a drop):
     exponential, with half of it random so that the sockets of a restarted instance do
-    not all come back in the same instant (the page's schedule: web/js/backoff.js).
+    not all come back in the same instant (the page's schedule: web/js/socket.js retryDelay).
 
     >>> [round(retry_delay(a, random.Random(1)), 3) for a in range(6)]
     [0.113, 0.227, 0.454, 0.907, 1.815, 2.836]

@@ -51,6 +51,10 @@ BUILD_LINE = re.compile(r"^const BUILD = .*;$", re.MULTILINE)
 # not the type definitions that only the type checker reads (no page loads them).
 OFFLINE_SUFFIXES = frozenset({".html", ".css", ".js", ".json", ".svg", ".webmanifest"})
 NOT_KEPT = frozenset({"js/types.js"})
+# A file's ETag and its entry in the worker's list: 64 bits of its SHA-256 tell the
+# versions of one file apart as surely as more would, and each hex digit is on a first
+# visit's wire about 150 times (every response's ETag, the worker's list).
+DIGEST_HEX = 16
 # What the worker keeps at install (docs/offline.md): the page, every file it names (its
 # modules, all preloaded: tests/js/offline.test.mjs), and the game on the device with the
 # computer players, which the page loads after its first paint or on "Play". Every other
@@ -99,7 +103,7 @@ class Asset:
         except ValueError as exc:  # SlimError, or not UTF-8, or not JSON
             raise StaticBuildError(f"web/{name} cannot be shipped: {exc}") from exc
         encoded = _compressed(body) if suffix in COMPRESSIBLE else {}
-        return cls(media_type, body, encoded, hashlib.sha256(body).hexdigest()[:20])
+        return cls(media_type, body, encoded, hashlib.sha256(body).hexdigest()[:DIGEST_HEX])
 
     def coding_for(self, accept_encoding: str) -> str | None:
         """The content coding to send for this Accept-Encoding (None: the plain bytes)."""

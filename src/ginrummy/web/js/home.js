@@ -1,9 +1,8 @@
 // The start page: play alone, open a room, resume a game, and the rules in brief.
 // A pure function of the client state.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, computerName, levelId, levelName } from "./i18n.js";
 import { renderDeviceResume, renderTally } from "./device/page.js";
-import { computerName, levelId, levelName } from "./levels.js";
 
 /** @typedef {import("./types.js").State} State */
 

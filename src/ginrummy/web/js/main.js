@@ -12,16 +12,13 @@ import { render, useChouetteRenderer } from "./render.js";
 import { copyField, keepingFocus } from "./dom.js";
 import { announcementText, tipText } from "./words.js";
 import { normaliseLevels } from "./home.js";
-import { levelId, levelsKnown, setLevels } from "./levels.js";
+import { levelId, levelsKnown, setLevels, catalogPath, loadLanguage, rememberLanguage, t } from "./i18n.js";
 import { patchClocks } from "./table.js";
 import { seatName } from "./status.js";
 import { chatIntents, resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
 import { atTable, routeOf } from "./routes.js";
 import { reviewJob } from "./reviewjob.js";
-import {
-  catalogPath, loadLanguage, rememberLanguage, t,
-} from "./i18n.js";
 import { cardName, sortedByRank, sortedBySuit } from "./cards.js";
 import {
   afterPaint, keepFile, knownLevels, needsConnection, watchNetwork,
@@ -217,7 +214,7 @@ async function enterHome() {
   await local.warm();
 }
 
-/** The computer levels, whose names are the computer players' (levels.js): asked once
+/** The computer levels, whose names are the computer players' (i18n.js): asked once
  * where no page of this browser had them yet, then drawn again. */
 function loadLevels() {
   api.levels().then((data) => {

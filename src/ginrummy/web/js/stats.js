@@ -1,8 +1,7 @@
 // A player's statistics page (with the rating history drawn as inline SVG) and the
 // leaderboard. Pure functions of the client state; the numbers all come from the server.
 import { h } from "./dom.js";
-import { t, tn, language } from "./i18n.js";
-import { computerName } from "./levels.js";
+import { t, tn, language, computerName } from "./i18n.js";
 import { playerLabel, playerTag, ratingText } from "./lobby.js";
 
 /** @typedef {import("./types.js").State} State */

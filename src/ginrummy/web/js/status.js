@@ -1,9 +1,8 @@
 // What the table asks of this page now. One pure function of the state (the last server
 // view and a few local flags) decides both the status sentence and the buttons, so the
 // page can never tell someone to press a button it does not show, nor the other way round.
-import { t, has } from "./i18n.js";
+import { t, has, computerName } from "./i18n.js";
 import { cardName } from "./cards.js";
-import { computerName } from "./levels.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Seat} Seat */

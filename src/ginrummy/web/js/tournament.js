@@ -3,8 +3,7 @@
 // watch, the winner) and the lobby's section (open and running tournaments, the create
 // form). Pure functions of the client state; the server decides everything shown.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import { computerName } from "./levels.js";
+import { t, computerName } from "./i18n.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {Record<string, any>} Tournament  the body of GET /api/tournaments/<id> */

@@ -4,8 +4,7 @@
 // box, seat two the team, played by its captain (a partner sees the captain's seat
 // without playing it: status.js `isMine`).
 import { applyMessage, splitAction } from "../store.js";
-import { t, has } from "../i18n.js";
-import { computerName } from "../levels.js";
+import { t, has, computerName } from "../i18n.js";
 import { cardName } from "../cards.js";
 
 /** @typedef {import("../types.js").State} State */

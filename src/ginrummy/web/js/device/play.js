@@ -2,8 +2,7 @@
 // list them for the start page, discard a damaged one, keep the local statistics, and
 // hand out a finished match's record. main.js uses it as a transport like the socket.
 import { Rules } from "../engine/index.js";
-import { t } from "../i18n.js";
-import { computerName, levelId } from "../levels.js";
+import { t, computerName, levelId } from "../i18n.js";
 import { DeviceGame, newDeviceGame } from "./game.js";
 import { DamagedGameError, GameStore, browserStorage } from "./saved.js";
 import { addMatch, loadTally, saveTally } from "./tally.js";
