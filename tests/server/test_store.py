@@ -4,7 +4,7 @@ conflicts on races, ordered logs."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,12 +26,31 @@ from ginrummy.server.store import (
     StoreConflict,
     open_store,
 )
+from ginrummy.server.store.memory import MemoryStore
+from ginrummy.server.store.sqlite import SQLiteStore
 
 from .test_postgres import fresh_schema
 
 
+class FakeClock:
+    """The memory and SQLite stores' clock in these tests: it moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.system)])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+async def store(
+    request: pytest.FixtureRequest, tmp_path: Path, clock: FakeClock
+) -> AsyncIterator[Store]:
     if request.param == "postgres":  # a schema of its own on the machine's PostgreSQL
         with fresh_schema() as url:
             s = open_store(url)
@@ -39,11 +58,27 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
             yield s
             await s.close()
         return
-    url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path / 's.sqlite3'}"
-    s = open_store(url)
+    s: Store
+    if request.param == "memory":
+        s = MemoryStore(now=clock, monotonic=clock)
+    else:
+        s = SQLiteStore(tmp_path / "s.sqlite3", now=clock)
     await s.open()
     yield s
     await s.close()
+
+
+@pytest.fixture
+def wait(request: pytest.FixtureRequest, clock: FakeClock) -> Callable[[float], Awaitable[None]]:
+    """Let ``seconds`` pass for the store: the fake clock moves, but PostgreSQL keeps
+    leases and the quick match by its own now(), so there time really passes."""
+    if request.node.callspec.params["store"] == "postgres":
+        return asyncio.sleep
+
+    async def move(seconds: float) -> None:
+        clock.now += seconds
+
+    return move
 
 
 async def test_rooms_seats_and_events_round_trip(store: Store) -> None:
@@ -174,21 +209,25 @@ async def test_instances_asking_at_once_get_one_lease(store: Store) -> None:
     assert sorted(got) == [False] * 7 + [True]
 
 
-async def test_an_expired_lease_goes_to_the_next_asker(store: Store) -> None:
+async def test_an_expired_lease_goes_to_the_next_asker(
+    store: Store, wait: Callable[[float], Awaitable[None]]
+) -> None:
     await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [])
     assert await store.acquire_lease("r1", "a", 0.3)
     assert not await store.acquire_lease("r1", "b", 0.3)
-    await asyncio.sleep(0.45)
+    await wait(0.45)
     assert await store.acquire_lease("r1", "b", 30.0)
     assert not await store.acquire_lease("r1", "a", 30.0)
 
 
-async def test_renewing_a_lease_keeps_it_past_its_first_expiry(store: Store) -> None:
+async def test_renewing_a_lease_keeps_it_past_its_first_expiry(
+    store: Store, wait: Callable[[float], Awaitable[None]]
+) -> None:
     await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [])
     assert await store.acquire_lease("r1", "a", 0.5)
-    await asyncio.sleep(0.3)
+    await wait(0.3)
     assert await store.acquire_lease("r1", "a", 0.5)
-    await asyncio.sleep(0.3)  # past the first expiry, within the renewed one
+    await wait(0.3)  # past the first expiry, within the renewed one
     assert not await store.acquire_lease("r1", "b", 0.5)
 
 
@@ -305,15 +344,17 @@ async def test_people_entering_at_once_are_paired_exactly_once(store: Store) -> 
     assert await store.quick_waiting(LIVE) == 0
 
 
-async def test_a_stale_waiting_entry_is_never_paired_and_is_removed(store: Store) -> None:
+async def test_a_stale_waiting_entry_is_never_paired_and_is_removed(
+    store: Store, wait: Callable[[float], Awaitable[None]]
+) -> None:
     short = 0.5  # stale after half a second unconfirmed, deleted after one
     assert await store.quick_enter(_entry("ann", 1.0), short) is None
     assert await store.quick_waiting(short) == 1
-    await asyncio.sleep(0.6)  # Ann's instance died: nobody confirms her entry
+    await wait(0.6)  # Ann's instance died: nobody confirms her entry
     assert await store.quick_waiting(short) == 0
     assert await store.quick_entry("h_ann", short) is None
     assert await store.quick_enter(_entry("bob", 2.0), short) is None  # not paired with Ann
-    await asyncio.sleep(0.5)  # Ann unconfirmed for over twice the staleness: deleted
+    await wait(0.5)  # Ann unconfirmed for over twice the staleness: deleted
     assert await store.quick_confirm(["h_ann", "h_bob"], short) == 1  # not brought back
     assert await store.quick_entry("h_bob", short) == _entry("bob", 2.0)
     assert not await store.quick_leave("h_ann")
@@ -321,13 +362,13 @@ async def test_a_stale_waiting_entry_is_never_paired_and_is_removed(store: Store
 
 
 async def test_confirmed_entries_live_and_released_ones_wait_for_a_confirmation(
-    store: Store,
+    store: Store, wait: Callable[[float], Awaitable[None]]
 ) -> None:
     live = 1.0
     assert await store.quick_enter(_entry("ann", 1.0), live) is None
-    await asyncio.sleep(0.6)
+    await wait(0.6)
     assert await store.quick_confirm(["h_ann", "h_nobody"], live) == 1
-    await asyncio.sleep(0.6)  # over the staleness since she entered, not since confirmed
+    await wait(0.6)  # over the staleness since she entered, not since confirmed
     assert await store.quick_enter(_entry("bob", 2.0), live) == _entry("ann", 1.0)
     # Cid's last lobby socket on one instance closed: stale at once...
     assert await store.quick_enter(_entry("cid", 3.0), live) is None

@@ -27,7 +27,15 @@ from ginrummy.server.store.outcomes import settle
 
 
 class MemoryStore:
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        now: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        # The clocks are passed in (the wall clock for what the store records and for the
+        # quick match's staleness; the monotonic one for leases): tests move a fake one.
+        self._now = now
+        self._monotonic = monotonic
         self._identities: set[str] = set()
         self._rooms: dict[str, RoomRow] = {}
         self._seats: dict[str, dict[str, SeatRow]] = {}
@@ -158,7 +166,7 @@ class MemoryStore:
         return sorted((r for r in self._results if r.player == player_id), key=lambda r: r.t)
 
     async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
-        now = time.monotonic()
+        now = self._monotonic()
         current = self._leases.get(room_id)
         if current is not None and current[0] != holder and current[1] > now:
             return False
@@ -204,7 +212,7 @@ class MemoryStore:
                 self._drop(e.identity_hash)
 
     async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
-        now = time.time()
+        now = self._now()
         if entry.identity_hash in self._quick:
             self._drop(entry.identity_hash)
         self._sweep(stale_after, now)
@@ -227,12 +235,12 @@ class MemoryStore:
         for old in list(self._quick.values()):
             if old.room is not None and old.since < forget_before:
                 self._drop(old.identity_hash)
-        now = time.time()
+        now = self._now()
         for entry in entries:
             self._put(entry, now)
 
     async def quick_confirm(self, identity_hashes: Sequence[str], stale_after: float) -> int:
-        now = time.time()
+        now = self._now()
         self._sweep(stale_after, now)  # first: what is deleted stays deleted
         for identity_hash in identity_hashes:
             entry = self._quick.get(identity_hash)
@@ -241,7 +249,7 @@ class MemoryStore:
         return await self.quick_waiting(stale_after)
 
     async def quick_release(self, identity_hash: str, stale_after: float) -> bool:
-        now = time.time()
+        now = self._now()
         entry = self._quick.get(identity_hash)
         if entry is None or entry.room is not None or not self._live(entry, stale_after, now):
             return False
@@ -257,12 +265,12 @@ class MemoryStore:
 
     async def quick_entry(self, identity_hash: str, stale_after: float) -> QuickEntry | None:
         entry = self._quick.get(identity_hash)
-        if entry is None or not self._live(entry, stale_after, time.time()):
+        if entry is None or not self._live(entry, stale_after, self._now()):
             return None
         return entry
 
     async def quick_waiting(self, stale_after: float) -> int:
-        now = time.time()
+        now = self._now()
         return sum(e.room is None and self._live(e, stale_after, now) for e in self._quick.values())
 
     async def create_tournament(

@@ -83,8 +83,9 @@ QUICK_ENTRY = (
 
 
 class SQLiteStore:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, now: Callable[[], float] = time.time) -> None:
         self.path = path
+        self._now = now  # the clock of leases, the quick match and what is recorded
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         self._db: sqlite3.Connection | None = None
         self._pending: list[Write[Any]] = []  # writes waiting for the next commit
@@ -199,7 +200,7 @@ class SQLiteStore:
             columns = {row[1] for row in db.execute("PRAGMA table_info(quick_queue)")}
             if "confirmed" not in columns:  # a version-4 file
                 db.execute(QUEUE_CONFIRMED)
-                db.execute("UPDATE quick_queue SET confirmed = ?", (time.time(),))
+                db.execute("UPDATE quick_queue SET confirmed = ?", (self._now(),))
             db.executescript(TOURNAMENTS)
             if db.execute("PRAGMA foreign_key_list(leases)").fetchall():  # before version 6
                 db.executescript(f"BEGIN IMMEDIATE; {LEASES_OF_ANY_KEY} COMMIT;")
@@ -221,7 +222,7 @@ class SQLiteStore:
         self._executor.shutdown(wait=True)
 
     async def add_identity(self, token_hash: str) -> None:
-        await self._write(lambda db: db.execute(sql.INSERT_IDENTITY, (token_hash, time.time())))
+        await self._write(lambda db: db.execute(sql.INSERT_IDENTITY, (token_hash, self._now())))
 
     async def has_identity(self, token_hash: str) -> bool:
         return await self._row(sql.HAS_IDENTITY, token_hash) is not None
@@ -310,7 +311,7 @@ class SQLiteStore:
         # One statement: the upsert's WHERE lets only a free, expired or own lease change
         # hands; instances sharing the file share the machine's clock.
         def write(db: sqlite3.Connection) -> bool:
-            now = time.time()
+            now = self._now()
             cursor = db.execute(
                 "INSERT INTO leases (room, holder, expires) VALUES (?, ?, ?)"
                 " ON CONFLICT (room) DO UPDATE SET holder = excluded.holder,"
@@ -347,7 +348,7 @@ class SQLiteStore:
         # One write transaction: two instances never take the same waiting entry, and
         # two people entering at once see each other (the second pairs with the first).
         def write(db: sqlite3.Connection) -> QuickEntry | None:
-            now = time.time()
+            now = self._now()
             db.execute(sql.DROP_QUICK, (entry.identity_hash,))
             _sweep_quick(db, now - 2 * stale_after)
             row = db.execute(
@@ -366,7 +367,7 @@ class SQLiteStore:
     async def quick_save(self, entries: Sequence[QuickEntry], forget_before: float) -> None:
         def write(db: sqlite3.Connection) -> None:
             db.execute(sql.FORGET_PAIRINGS, (forget_before,))
-            now = time.time()
+            now = self._now()
             for entry in entries:
                 _put_quick(db, entry, now)
 
@@ -374,7 +375,7 @@ class SQLiteStore:
 
     async def quick_confirm(self, identity_hashes: Sequence[str], stale_after: float) -> int:
         def write(db: sqlite3.Connection) -> int:
-            now = time.time()
+            now = self._now()
             _sweep_quick(db, now - 2 * stale_after)  # first: what is deleted stays deleted
             db.executemany(
                 "UPDATE quick_queue SET confirmed = ? WHERE identity_hash = ? AND room IS NULL",
@@ -386,7 +387,7 @@ class SQLiteStore:
 
     async def quick_release(self, identity_hash: str, stale_after: float) -> bool:
         def write(db: sqlite3.Connection) -> bool:
-            now = time.time()
+            now = self._now()
             cursor = db.execute(
                 "UPDATE quick_queue SET confirmed = ? WHERE identity_hash = ? AND room IS NULL"
                 " AND confirmed > ?",
@@ -407,11 +408,11 @@ class SQLiteStore:
         return await self._write(write)
 
     async def quick_entry(self, identity_hash: str, stale_after: float) -> QuickEntry | None:
-        row = await self._row(QUICK_ENTRY, identity_hash, time.time() - stale_after)
+        row = await self._row(QUICK_ENTRY, identity_hash, self._now() - stale_after)
         return None if row is None else sql.quick_of(row)
 
     async def quick_waiting(self, stale_after: float) -> int:
-        return await self._run(lambda db: _count_waiting(db, time.time() - stale_after))
+        return await self._run(lambda db: _count_waiting(db, self._now() - stale_after))
 
     async def create_tournament(
         self, row: TournamentRow, events: Sequence[Event], identities: Mapping[str, str]
