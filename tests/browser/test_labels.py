@@ -100,3 +100,23 @@ def test_every_control_of_the_table_is_named_as_it_shows(
     # the end of the round with its buttons and links.
     assert {w.upcard, w.draw, w.discard, w.press_next} <= seen, seen
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_page_links_its_help_for_agents_without_fetching_it(server: Any, new_page: Any) -> None:
+    page = new_page()
+    page.goto(server.url + "/")
+    expect(page.get_by_role("button", name="Play against the computer")).to_be_enabled()
+    link = page.evaluate(
+        """() => [...document.head.querySelectorAll('link[rel="help"]')]
+          .map((l) => [l.getAttribute("href"), l.getAttribute("type")])"""
+    )
+    assert link == [["/llms.txt", "text/plain"]]
+    # A link only: a first visit does not fetch it (it costs no bytes there).
+    fetched = page.evaluate(
+        """() => performance.getEntriesByType("resource")
+          .filter((e) => new URL(e.name).pathname === "/llms.txt").length"""
+    )
+    assert fetched == 0
+    # And it is there for whoever follows it.
+    answer = page.request.get(server.url + "/llms.txt")
+    assert answer.ok and answer.headers["content-type"].startswith("text/plain")
