@@ -124,8 +124,10 @@ def decide(
         expect(st).not_to_contain_text(w.press_next)
         return "next_round"
     if w.upcard in text:
-        name = w.take if rng.random() < 0.3 else w.pass_
-        page.get_by_role("button", name=name, exact=True).click()
+        # The pile is named as it shows, its card first ("9♦, take the upcard"): a part of
+        # the name for it, the whole name for Pass.
+        take = rng.random() < 0.3
+        page.get_by_role("button", name=w.take if take else w.pass_, exact=not take).click()
         return "upcard"
     if w.last_discard in text:
         page.get_by_role("button", name=w.pass_, exact=True).click()
@@ -134,7 +136,7 @@ def decide(
         names = [w.draw_stock]
         if page.get_by_role("button", name=w.draw_discard).count():
             names.append(w.draw_discard)
-        page.get_by_role("button", name=rng.choice(names), exact=True).click()
+        page.get_by_role("button", name=rng.choice(names)).click()
         return "draw"
     if w.discard in text:
         if w.can_gin in text:

@@ -79,7 +79,8 @@ def give_and_take_advice(partner: Seat, captain: Seat) -> None:
     c_name, c_page, cw = captain
     hand = p_page.get_by_role("group", name=re.compile(c_name))
     first_card = hand.get_by_role("button").first
-    card_name = first_card.get_attribute("aria-label")
+    # "Q♥, Queen of hearts": the advice names the card in words.
+    card_name = str(first_card.get_attribute("aria-label")).split(", ", 1)[-1]
     first_card.click()
     advice = c_page.get_by_role("complementary", name=cw.advice)
     expect(advice).to_contain_text(p_name)

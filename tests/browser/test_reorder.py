@@ -57,7 +57,8 @@ SUITS = ["clubs", "diamonds", "spades", "hearts"]  # black and red alternating
 
 
 def _rank_of(name: str) -> int:
-    word = name.split(maxsplit=1)[0]
+    # "K♠, King of spades": the face's label, then the card in words.
+    word = name.split(", ", 1)[-1].split(maxsplit=1)[0]
     return RANK_WORDS.get(word) or int(word)
 
 

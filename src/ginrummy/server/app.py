@@ -31,7 +31,7 @@ from ginrummy.server.reviews import ReviewJobs
 from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
-from ginrummy.server.static import SERVICE_WORKER, StaticFiles
+from ginrummy.server.static import LLMS_TXT, SERVICE_WORKER, StaticFiles
 from ginrummy.server.store import Store, open_store
 from ginrummy.server.timed import timed_bus, timed_store
 from ginrummy.server.tournaments import TournamentService
@@ -158,6 +158,10 @@ def _page_routes(static: StaticFiles) -> list[Route]:
         # At the root, so that its scope is the whole site.
         return static.response(request, SERVICE_WORKER)
 
+    async def llms_txt(request: Request) -> Response:
+        # How the table works, for AI agents that drive a browser (the llms.txt convention).
+        return static.response(request, LLMS_TXT)
+
     review = "/r/{room_id}/review/{seat}"  # the match review (web/js/review.js)
     tournament = "/t/{tournament_id}"  # a tournament's page (web/js/tournament.js)
     device = "/d/{game_id}"  # a game on the device itself (docs/device.md): the page plays it
@@ -167,5 +171,6 @@ def _page_routes(static: StaticFiles) -> list[Route]:
     return [
         *(Route(path, index, methods=["GET", "HEAD"]) for path in pages),
         Route("/sw.js", service_worker, methods=["GET", "HEAD"]),
+        Route(f"/{LLMS_TXT}", llms_txt, methods=["GET", "HEAD"]),
         Route("/static/{name:path}", static_file, methods=["GET", "HEAD"]),
     ]

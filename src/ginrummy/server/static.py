@@ -43,8 +43,11 @@ MEDIA_TYPES = {
     ".json": "application/json",
     ".svg": "image/svg+xml",
     ".webmanifest": "application/manifest+json",
+    ".txt": "text/plain; charset=utf-8",
 }
 SERVICE_WORKER = "sw.js"
+# Served at /llms.txt: how the table works, for AI agents (no page loads it; not kept offline).
+LLMS_TXT = "llms.txt"
 # The line of web/sw.js that the build replaces (the file stays valid JavaScript).
 BUILD_LINE = re.compile(r"^const BUILD = .*;$", re.MULTILINE)
 # Files the service worker keeps: the page and what it loads; not the worker itself, and

@@ -26,6 +26,24 @@ export function cardName(code) {
   return t("card.name", { rank: rankWord, suit: t(`suit.${suitOf(code)}`) });
 }
 
+/**
+ * What a card's face shows in its corner: "7♥", "K♠", "10♦" (the same in every language).
+ * @param {string} code
+ */
+export function cardLabel(code) {
+  return `${rankLabel(code)}${SUIT_SYMBOLS[suitOf(code)]}`;
+}
+
+/**
+ * The name of a control that shows a card: what the face shows first, then the card in
+ * words ("K♠, King of spades"), so that the name begins with the visible label (WCAG 2.5.3:
+ * a voice-control user says what they see).
+ * @param {string} code
+ */
+export function cardControlName(code) {
+  return t("card.control", { label: cardLabel(code), name: cardName(code) });
+}
+
 /** @param {string[]} codes */
 export function cardList(codes) {
   return codes.map(cardName).join(", ");
@@ -171,6 +189,7 @@ export function cardElement(code, { small = false } = {}) {
   const el = document.createElement("span");
   el.className = `card face suit-${suitOf(code)}${small ? " small" : ""}`;
   el.dataset.card = code;
+  el.dataset.label = cardLabel(code);  // what the face shows (tests compare names with it)
   el.append(cardFace(code));
   return el;
 }

@@ -83,7 +83,38 @@ function say(text) {
 
 /** `drawingOnce` calls running: the state's changes are drawn once at their end. */
 let held = 0;
-store.subscribe((state) => { if (!held) draw(state); });
+/** A pointer is pressed: a render now would replace the pressed button before its release,
+ * and the click would be lost (it goes to the button's old parent, not to any button). The
+ * state's changes are drawn right after the click instead; at most PRESS_HOLD_MS later, so
+ * that a release the page never hears of (outside the window) cannot freeze the table. */
+let pressed = false;
+/** A render waits for the release. */
+let owed = false;
+const PRESS_HOLD_MS = 1000;
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let pressTimer;
+store.subscribe((state) => {
+  if (held) return;
+  if (pressed) owed = true;
+  else draw(state);
+});
+function released() {
+  if (!pressed) return;
+  pressed = false;
+  clearTimeout(pressTimer);
+  // After the click that follows the release (same task): then draw what waited.
+  setTimeout(() => {
+    if (owed && !pressed && !held) draw(store.get());
+    if (!pressed) owed = false;
+  }, 0);
+}
+window.addEventListener("pointerdown", (event) => {
+  if (event.button !== 0) return;
+  pressed = true;
+  clearTimeout(pressTimer);
+  pressTimer = setTimeout(released, PRESS_HOLD_MS);
+}, true);
+for (const type of ["pointerup", "pointercancel", "blur"]) window.addEventListener(type, released, true);
 
 /**
  * Run `work`, which changes the state several times in a row (the first frames of a
@@ -96,7 +127,8 @@ function drawingOnce(work) {
     work();
   } finally {
     held -= 1;
-    if (!held) draw(store.get());
+    if (!held && pressed) owed = true;
+    else if (!held) draw(store.get());
   }
 }
 

@@ -3,7 +3,7 @@
 // state; the buttons are exactly what status.js offers.
 import { h } from "./dom.js";
 import { t, tn, has } from "./i18n.js";
-import { cardName, cardList, cardElement, cardBack } from "./cards.js";
+import { cardName, cardLabel, cardControlName, cardList, cardElement, cardBack } from "./cards.js";
 import { handOrder, meldIndex, actionsByCard, preferredCardAction, splitAction, timeLeft, graceLeft } from "./store.js";
 import { playerTag, ratingText } from "./lobby.js";
 import { timerSentence, tipText } from "./words.js";
@@ -343,8 +343,10 @@ function renderPiles(state, advised) {
   let discard;
   if (takeAction) {
     const name = takeAction === "take" ? t("act.take") : t("act.draw_discard");
+    // Named as it shows, the card first ("2♥, take the discard"; WCAG 2.5.3).
+    const shown = top ? t(takeAction === "take" ? "act.take.card" : "act.draw_discard.card", { label: cardLabel(top) }) : name;
     discard = h("button", {
-      type: "button", class: `pile discard lit${recommended(state, advised, takeAction)}`, "aria-label": name,
+      type: "button", class: `pile discard lit${recommended(state, advised, takeAction)}`, "aria-label": shown,
       "aria-description": pileLabel, dataset: { act: takeAction, key: `act-${takeAction.replace(" ", "-")}`, drag: "pile" },
     }, h("span", { class: "pile-stack" }, topEl), h("span", { class: "pile-caption" }, name));
   } else {
@@ -473,7 +475,7 @@ function renderOwnHand(state, advised) {
     if ((tip && action && tip === action) || (action && advised.actions.has(action)) || advised.cards.has(card)) classes.push("recommended");
     previousGroup = group;
     const button = h("button", {
-      type: "button", class: classes.join(" "), "aria-label": name,
+      type: "button", class: classes.join(" "), "aria-label": cardControlName(card),
       "aria-description": [description, inMeld ? t("hand.meld") : t("hand.deadwood")].filter(Boolean).join(". "),
       "aria-disabled": action || pointing ? null : "true",
       dataset: {
