@@ -181,7 +181,10 @@ def test_a_request_id_is_echoed_and_a_bad_one_replaced() -> None:
             answer = c.get("/api/health", headers={"X-Request-ID": bad})
             made = answer.headers["x-request-id"]
             assert made.encode() != bad and len(made) == 16
-        assert len(c.get("/api/health").headers["x-request-id"]) == 16
+        # Unasked, only an error answer carries one (the id a person reports).
+        assert "x-request-id" not in c.get("/api/health").headers
+        missing = c.get("/api/rooms/no-such-room")
+        assert missing.status_code == 404 and len(missing.headers["x-request-id"]) == 16
         # Not on the client's files, which the browser keeps (docs/offline.md's budget).
         for path in ("/", "/static/app.js", "/sw.js"):
             assert "x-request-id" not in c.get(path, headers={"X-Request-ID": "f-1"}).headers

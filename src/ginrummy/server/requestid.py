@@ -1,11 +1,14 @@
 """The request id: taken from a request's ``X-Request-ID`` when it is a short safe
-token, else made up; in the log context of everything its handling logs, and echoed in
-the answers of the API and the WebSocket's handshake (docs/operations.md, "Logs").
+token, else made up; in the log context of everything its handling logs. The API and
+the WebSocket's handshake echo it when the request carried one (a proxy or a client that
+traces its requests) and on every error answer of the API, the one a person reports
+(docs/operations.md, "Logs").
 
-The client's own files (the pages, ``/static/``, the service worker) go without it:
-the browser and the service worker keep them, so an id on them would name a request
-long past, and the first visit's budget (docs/offline.md, ~69 files in 150 KB) has no
-room for 32 bytes more on each.
+The client's own files (the pages, ``/static/``, the service worker) go without it,
+and so do the API's plain answers to a page that did not ask: the browser and the
+service worker keep the files, so an id on them would name a request long past, and the
+first visit's budget (docs/offline.md, ~69 requests in 150 KB) has no room for 32 bytes
+more on each.
 """
 
 from __future__ import annotations
@@ -48,11 +51,15 @@ class RequestIds:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        rid = request_id(Headers(scope=scope).get(HEADER))
+        given = Headers(scope=scope).get(HEADER)
+        rid = request_id(given)
         echoed = (HEADER.encode("latin-1"), rid.encode("latin-1"))
+        asked = given is not None
 
         async def send_with_id(message: Message) -> None:
-            if message["type"] in ("http.response.start", "websocket.accept"):
+            kind = message["type"]
+            error = kind == "http.response.start" and message["status"] >= 400
+            if kind in ("http.response.start", "websocket.accept") and (asked or error):
                 message = {**message, "headers": [*message.get("headers", ()), echoed]}
             await send(message)
 
