@@ -93,7 +93,8 @@ WATCH = """(log) => {
       }
     }
   }).observe(log, { childList: true });
-  let last = null;
+  // A move the page was told of before the watch began was announced before it too.
+  let last = window.ginrummy.store.get().animation?.version ?? null;
   window.ginrummy.store.subscribe((s) => {
     const a = s.animation;
     if (a && a.seat === "two" && a.action && a.version !== last) {

@@ -14,6 +14,7 @@ from ginrummy.server.store import Event, Store, StoreConflict, TournamentRow
 from . import test_store
 
 store = test_store.store  # the same fixture
+clock = test_store.clock  # which it takes
 
 
 def _row(tid: str, created: float, public: bool = True) -> TournamentRow:
