@@ -228,8 +228,9 @@ def test_three_people_play_a_chouette_match_with_advice_then_the_next_match(
 
 def seat_with_a_computer_partner(new_page: Any, url: str) -> list[Seat]:
     """Ann and Bob open tables with a computer in the third seat until the seat draw makes
-    the computer a partner (one table in three), so that the captain can ask it."""
-    for _ in range(12):
+    the computer a partner (one table in three), so that the captain can ask it: 20 tables
+    miss it with a chance of (2/3)^20, 0.03%."""
+    for _ in range(20):
         ann = new_page()
         link = open_chouette(ann, url, "Ann", ["friend", "bot:casual"], "first-to-knock")
         bob = new_page(width=400, height=860)
