@@ -81,7 +81,7 @@ def test_every_control_of_the_table_is_named_as_it_shows(
 ) -> None:
     rng = random.Random(2)
     page = device_page(new_page, locale="de-DE" if w is DE else "en-US")
-    start_solo(page, server.url, target="50", w=w)
+    start_solo(page, server.url, target="200", w=w)
     st = status(page, w)
     seen: set[str] = set()
     # The decisions with a card on the discard pile to take, the hand's cards to play, and
