@@ -54,7 +54,9 @@ class MasterPlan:
     spread: float = 3.0  # ... each scored by the expert within this much of its best
     margin: float = 1.0  # round points a candidate must gain over the expert's choice
     sure: float = 1.0  # ... and standard errors of that gain
-    budget: int = 20_000  # rollout moves per decision, at most
+    # Rollout moves per decision, at most: about 0.5 s of one core at the 61 us a move
+    # measured (docs/computer-players.md). Searches of 12 worlds used 866 moves at most.
+    budget: int = 8_000
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discards < 1 or self.budget < 0:
