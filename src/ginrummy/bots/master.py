@@ -4,8 +4,8 @@ For each decision with a real choice, ``master``
 
 1. asks the expert (``bots/expert.py``) what it would do, and keeps a few
    *candidates*: every legal action when drawing (take or pass, stock or pile); when
-   discarding, the expert's choice, its best knock and the discards the expert scores
-   within ``spread`` of its best (``discards`` in all);
+   discarding, the expert's choice and the discards the expert scores within
+   ``spread`` of its best (``discards`` in all; with ``knocks``, its best knock too);
 2. samples ``worlds`` worlds consistent with its view (``bots/worlds.py``: the
    opponent's hidden cards drawn by the expert's inference from what it took,
    discarded and passed on, the stock shuffled), the same worlds the match review
@@ -18,7 +18,8 @@ For each decision with a real choice, ``master``
    errors of the paired differences; otherwise the expert's choice (a few worlds are
    noisy: the expert's choice is the default, not one candidate among equals).
 
-Gin (and Big Gin) is always taken; a decision with one legal action costs nothing.
+Gin (and Big Gin) is always taken, the expert's knock too (unless ``knocks``); a
+decision with one legal action costs nothing.
 
 The *budget* is work, not time: rollout moves (one bot decision in a rollout each).
 A world whose rollouts would go over it is not played; the choice is made on the
