@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO, TypeVar
 
-from ginrummy.bots import LEVELS, PortableRandom, make_bot
+from ginrummy.bots import PLAYABLE, PortableRandom, make_bot
 from ginrummy.engine import (
     PRESETS,
     Action,
@@ -175,12 +175,12 @@ class External(Contestant):
 
 
 def check_player(spec: str) -> str:
-    if spec == "coach" or spec in LEVELS:
+    if spec == "coach" or spec in PLAYABLE:
         return spec
     if spec.startswith("cmd:") and spec[4:].strip():
         return spec
     raise argparse.ArgumentTypeError(
-        f"unknown player {spec!r}: use one of {', '.join(LEVELS)}, coach, or cmd:<program>"
+        f"unknown player {spec!r}: use one of {', '.join(PLAYABLE)}, coach, or cmd:<program>"
     )
 
 
@@ -395,7 +395,7 @@ def parser() -> argparse.ArgumentParser:
         prog="ginrummy arena",
         description="Play computer players against each other; print one JSON object.",
     )
-    players = ", ".join(LEVELS)
+    players = ", ".join(PLAYABLE)
     p.add_argument("--a", required=True, type=check_player, help=f"{players}, coach, cmd:<prog>")
     p.add_argument("--b", required=True, type=check_player, help="the other side, same choices")
     p.add_argument("--matches", type=int, default=100, help="matches to play (default 100)")

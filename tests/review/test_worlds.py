@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from ginrummy.bots.worlds import WorldError, sample_worlds
 from ginrummy.engine import Phase, Rules, Seat, StockRule, view_for_seat
 from ginrummy.review import Decision, decisions
-from ginrummy.review.worlds import WorldError, sample_worlds
 
 from .helpers import bot_match, first_rounds
 

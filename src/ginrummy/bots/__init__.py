@@ -6,6 +6,8 @@
 ['baseline', 'beginner', 'casual', 'expert', 'random', 'strong']
 >>> LEVELS["casual"].names["de"]
 'Gelegenheitsspieler'
+>>> sorted(TRIALS), "master" in PLAYABLE
+(['master'], True)
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import Expert
 from ginrummy.bots.heuristic import BEGINNER, CASUAL, STRONG, Player
+from ginrummy.bots.master import Master
 from ginrummy.bots.portable import PortableRandom
 from ginrummy.bots.simple import choose_baseline, choose_random
 from ginrummy.engine import Action, SeatView
@@ -41,15 +44,27 @@ LEVELS: dict[str, Level] = {
         "baseline", {"de": "Grundstrategie", "en": "Baseline"}, choose_baseline, offered=False
     ),
 }
-"""Every level by key; ``offered`` ones are for the UI, the others for measurement."""
+"""Every level by key; ``offered`` ones are for the UI, the others for measurement.
+Each has a browser port (``web/js/bots``) that ``tests/conformance`` holds equal, and
+a server may seat any of them."""
+
+TRIALS: dict[str, Level] = {
+    "master": Level("master", {"de": "Meister", "en": "Master"}, Master(), offered=False),
+}
+"""Levels in the making, in Python only: no browser port yet (so no conformance
+check), never offered and not seated by the server; the arena and the benches play
+them (docs/computer-players.md)."""
+
+PLAYABLE: dict[str, Level] = {**LEVELS, **TRIALS}
+"""What ``make_bot`` knows: every level and every trial."""
 
 
 def make_bot(level: str) -> Chooser:
     """The player of ``level``; raises ``KeyError`` naming the levels for an unknown one."""
     try:
-        return LEVELS[level].choose
+        return PLAYABLE[level].choose
     except KeyError:
-        raise KeyError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}") from None
+        raise KeyError(f"unknown level {level!r}; choose one of {', '.join(PLAYABLE)}") from None
 
 
 def choose(level: str, view: SeatView, rng: random.Random) -> Action:
@@ -57,4 +72,13 @@ def choose(level: str, view: SeatView, rng: random.Random) -> Action:
     return make_bot(level)(view, rng)
 
 
-__all__ = ["LEVELS", "Chooser", "Level", "PortableRandom", "choose", "make_bot"]
+__all__ = [
+    "LEVELS",
+    "PLAYABLE",
+    "TRIALS",
+    "Chooser",
+    "Level",
+    "PortableRandom",
+    "choose",
+    "make_bot",
+]

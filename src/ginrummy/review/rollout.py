@@ -16,15 +16,8 @@ from dataclasses import dataclass, replace
 
 from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import PLAN, Expert
-from ginrummy.engine import (
-    Action,
-    MatchState,
-    Seat,
-    SeatView,
-    apply_match,
-    view_for_seat,
-)
-from ginrummy.review.worlds import sample_worlds
+from ginrummy.bots.worlds import play_out, sample_worlds
+from ginrummy.engine import Action, MatchState, SeatView, apply_match
 
 # The rollout player: the expert without its sampled undercut check before a knock
 # (it knocks by its stock table alone), which costs a quarter of the full expert's
@@ -144,19 +137,3 @@ def points(view: SeatView, action: Action, worlds: list[World], player: Chooser)
         play_out(apply_match(world, action), view.seat, random.Random(seed), player)
         for world, seed in worlds
     )
-
-
-def play_out(match: MatchState, seat: Seat, rng: random.Random, player: Chooser) -> int:
-    """Play the round of ``match`` to its end with ``player`` in both seats; the
-    round's points for ``seat`` (negative when the opponent scores)."""
-    rnd = match.round
-    assert rnd is not None
-    while rnd.result is None:
-        turn = rnd.turn
-        match = apply_match(match, player(view_for_seat(match, turn), rng))
-        rnd = match.round
-        assert rnd is not None
-    result = rnd.result
-    if result.winner is None:
-        return 0
-    return result.points if result.winner is seat else -result.points

@@ -10,14 +10,17 @@ knows nothing the seat did not.
 
 A world starts in the middle of the round, so it has no deck order (``deck`` is
 empty) and its history holds no action; its public moves are the view's, which is all
-the players read.
+the players read. :func:`play_out` plays a world's round to its end.
+
+The match review (``review/rollout.py``) and the ``master`` level (``bots/master.py``)
+both judge their choices on these worlds.
 """
 
 from __future__ import annotations
 
 import random
 
-from ginrummy.bots.base import mask_of
+from ginrummy.bots.base import Chooser, mask_of
 from ginrummy.bots.expert import INFERENCE, PLAN
 from ginrummy.bots.expert_model import holding_odds, sample_hands
 from ginrummy.bots.knowledge import Knowledge, read
@@ -30,8 +33,11 @@ from ginrummy.engine import (
     Pair,
     Phase,
     RoundState,
+    Seat,
     SeatView,
+    apply_match,
     legal_actions,
+    view_for_seat,
 )
 
 
@@ -100,3 +106,32 @@ def _world(view: SeatView, know: Knowledge, opponent: int, rng: random.Random) -
         next_dealer=table.dealer,
         round=rnd,
     )
+
+
+def play_out(match: MatchState, seat: Seat, rng: random.Random, player: Chooser) -> int:
+    """Play the round of ``match`` to its end with ``player`` in both seats; the
+    round's points for ``seat`` (negative when the opponent scores, 0 for a void round)."""
+    played = play_out_within(match, seat, rng, player, None)
+    assert played is not None
+    return played[0]
+
+
+def play_out_within(
+    match: MatchState, seat: Seat, rng: random.Random, player: Chooser, limit: int | None
+) -> tuple[int, int] | None:
+    """:func:`play_out` within ``limit`` moves (None: no limit): the round's points for
+    ``seat`` and the moves played, or None when the round needs more moves."""
+    rnd = match.round
+    assert rnd is not None
+    moves = 0
+    while rnd.result is None:
+        if limit is not None and moves >= limit:
+            return None
+        match = apply_match(match, player(view_for_seat(match, rnd.turn), rng))
+        moves += 1
+        rnd = match.round
+        assert rnd is not None
+    result = rnd.result
+    if result.winner is None:
+        return 0, moves
+    return (result.points if result.winner is seat else -result.points), moves

@@ -1,0 +1,163 @@
+"""The master level: legal, deterministic, blind to hidden cards, within its budget."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from itertools import islice
+
+import pytest
+
+from ginrummy.bots import LEVELS, PLAYABLE, TRIALS, PortableRandom, make_bot
+from ginrummy.bots.expert import Expert
+from ginrummy.bots.master import Master, MasterPlan, Search
+from ginrummy.engine import (
+    ActionKind,
+    MatchState,
+    Phase,
+    Rules,
+    SeatView,
+    parse_action,
+    view_for_seat,
+)
+from ginrummy.engine.melds import deadwood_of_mask
+
+from .helpers import hidden_twin, positions
+
+QUICK = Master(MasterPlan(worlds=3))  # the same procedure on fewer worlds: fast tests
+
+
+def views(seed: int, level: str = "expert", rules: Rules | None = None) -> Iterator[SeatView]:
+    for match in positions(seed, level, rules):
+        seat = match.turn
+        assert seat is not None
+        yield view_for_seat(match, seat)
+
+
+def choices(view: SeatView) -> bool:
+    """A decision with more than one legal action (one the search may look at)."""
+    return len(view.legal_actions) > 1
+
+
+def test_master_is_a_trial_level_not_offered_not_served_not_ported() -> None:
+    assert "master" in TRIALS and "master" in PLAYABLE
+    assert "master" not in LEVELS  # the server's levels and the conformance harness
+    assert not TRIALS["master"].offered
+    assert make_bot("master") is TRIALS["master"].choose
+
+
+@pytest.mark.parametrize("preset", ["standard", "oklahoma"])
+def test_master_returns_a_legal_action_in_every_position(preset: str) -> None:
+    for seed in range(2):
+        for i, view in enumerate(views(seed, "casual", Rules.preset(preset))):
+            if i % 3:
+                continue
+            assert QUICK(view, PortableRandom(i)) in view.legal_actions
+
+
+def test_master_with_its_own_plan_decides_legally() -> None:
+    master = make_bot("master")
+    asked = 0
+    for i, view in enumerate(views(3)):
+        if i % 9 or not choices(view):
+            continue
+        assert master(view, PortableRandom(i)) in view.legal_actions
+        asked += 1
+        if asked == 6:
+            break
+    assert asked == 6
+
+
+def test_master_is_deterministic_for_a_seed() -> None:
+    picked = [v for i, v in enumerate(views(5)) if choices(v) and i % 4 == 0][:12]
+    first = [QUICK(v, PortableRandom(i)) for i, v in enumerate(picked)]
+    again = [Master(MasterPlan(worlds=3))(v, PortableRandom(i)) for i, v in enumerate(picked)]
+    assert first == again
+    view = picked[1]
+    candidates = QUICK.candidates(view, Expert()(view, PortableRandom(0)))
+    searches = [QUICK.search(view, candidates, PortableRandom(9)) for _ in range(2)]
+    assert searches[0] == searches[1] and searches[0].worlds == 3
+
+
+def test_master_takes_one_draw_from_the_games_generator() -> None:
+    view = next(v for v in views(2) if choices(v))
+    rng, twin = PortableRandom(4), PortableRandom(4)
+    QUICK(view, rng)
+    twin.getrandbits(64)
+    assert rng.getstate() == twin.getstate()
+
+
+def test_hidden_cards_do_not_change_the_decision() -> None:
+    shuffle = random.Random(11)
+    checked = 0
+    for i, match in enumerate(positions(4, "strong")):
+        seat = match.turn
+        assert seat is not None
+        view = view_for_seat(match, seat)
+        if i % 3 or not choices(view):
+            continue
+        twin = hidden_twin(match, seat, shuffle)
+        assert _hidden(twin, seat) != _hidden(match, seat)
+        twin_view = view_for_seat(twin, seat)
+        assert view == twin_view
+        assert QUICK(twin_view, PortableRandom(i)) == QUICK(view, PortableRandom(i))
+        checked += 1
+    assert checked > 10
+
+
+def _hidden(match: MatchState, seat: object) -> object:
+    rnd = match.round
+    assert rnd is not None
+    return rnd.hands, rnd.stock
+
+
+def test_master_takes_gin_when_gin_is_there() -> None:
+    gins = 0
+    for seed in range(8):
+        for i, view in enumerate(views(seed)):
+            if any(a.kind is ActionKind.GIN for a in view.legal_actions):
+                assert QUICK(view, PortableRandom(i)).kind is ActionKind.GIN
+                gins += 1
+    assert gins >= 2
+
+
+@pytest.mark.parametrize("preset", ["standard", "oklahoma"])
+def test_master_knocks_within_the_knock_limit(preset: str) -> None:
+    knocks = 0
+    for seed in range(3):
+        for i, view in enumerate(views(seed, "expert", Rules.preset(preset))):
+            if view.table.round_phase is not Phase.DISCARD:
+                continue
+            if not any(a.kind is ActionKind.KNOCK for a in view.legal_actions):
+                continue
+            action = QUICK(view, PortableRandom(i))
+            if action.kind is ActionKind.KNOCK:
+                assert action.card is not None
+                hand = sum(c.bit for c in view.hand) & ~action.card.bit
+                assert deadwood_of_mask(hand) <= view.table.knock_limit
+                knocks += 1
+    assert knocks > 0
+
+
+def test_a_spent_budget_gives_the_experts_choice_or_the_best_so_far() -> None:
+    broke = Master(MasterPlan(budget=0))
+    tight = Master(MasterPlan(budget=40))
+    expert = Expert()
+    for i, view in enumerate(islice((v for v in views(6) if choices(v)), 0, 40, 4)):
+        local = PortableRandom(PortableRandom(i).getrandbits(64))  # as the master seeds it
+        assert broke(view, PortableRandom(i)) == expert(view, local)
+        assert tight(view, PortableRandom(i)) in view.legal_actions
+        candidates = tight.candidates(view, view.legal_actions[0])
+        search = tight.search(view, candidates, PortableRandom(i))
+        assert search.moves <= 40
+
+
+def test_the_expert_choice_stands_unless_a_candidate_is_clearly_better() -> None:
+    take, stock = parse_action("draw discard"), parse_action("draw stock")
+    noisy = Search((take, stock), ((0, 30, -30, 0), (30, 0, 0, -30)), 0)
+    assert noisy.best(margin=1.0, sure=1.0) == take  # a mean gain of 0, however spread
+    clear = Search((take, stock), ((0, 0, 0, 0), (5, 4, 6, 5)), 0)
+    assert clear.best(margin=1.0, sure=1.0) == stock
+    small = Search((take, stock), ((0, 0, 0, 0), (1, 1, 1, 1)), 0)
+    assert small.best(margin=1.0, sure=1.0) == take  # a gain within the margin
+    assert Search((take, stock), (), 0).best(1.0, 1.0) == take  # no world played
