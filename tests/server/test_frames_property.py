@@ -108,7 +108,8 @@ def _not_a_message(text: str) -> bool:
         value = json.loads(text)
     except (ValueError, RecursionError):
         return True
-    return not (isinstance(value, dict) and value.get("type") in KNOWN)
+    kind = value.get("type") if isinstance(value, dict) else None
+    return not (isinstance(kind, str) and kind in KNOWN)  # a list or an object is no type
 
 
 frames = st.one_of(
