@@ -26,8 +26,6 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -37,7 +35,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ginrummy.benchmarks.cluster import FaultError, Instance, PrivateRedis, fresh_schema
-from ginrummy.benchmarks.faults import Harness
+from ginrummy.benchmarks.faults import Harness, keep_logs_if
 from ginrummy.benchmarks.faults import Options as FaultOptions
 from ginrummy.benchmarks.load import pct
 
@@ -220,11 +218,7 @@ async def run(options: Options) -> dict[str, Any]:
         "longest_wait_during_deploy_s": round(longest, 3),
         "wait_goal_met": longest <= WAIT_GOAL_S,
         "move_rtt": {"outside_restarts": _rtt(outside), "during_restarts": _rtt(during)},
-        "reconnects": len(s.reconnect_s),
-        "reconnect_s": {
-            "max": round(max(s.reconnect_s), 3) if s.reconnect_s else None,
-            "mean": round(statistics.fmean(s.reconnect_s), 3) if s.reconnect_s else None,
-        },
+        **s.reconnects(),
         "resent_pending": {"sent": s.resent, "applied": s.resent_applied},
         "clients_saw": {
             "error_codes": s.errors,
@@ -235,11 +229,8 @@ async def run(options: Options) -> dict[str, Any]:
         "violations": len(s.violations),
         "violation_list": s.violations[:50],
     }
-    if s.violations or counts["lost"] or counts["duplicated"]:
-        summary["server_logs"] = str(data_dir)  # kept to look into
-    else:
-        shutil.rmtree(data_dir, ignore_errors=True)
-    return summary
+    failed = bool(s.violations or counts["lost"] or counts["duplicated"])
+    return keep_logs_if(failed, data_dir, summary)
 
 
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:

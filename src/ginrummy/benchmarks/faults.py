@@ -84,6 +84,27 @@ class Stats:
     def violation(self, text: str) -> None:
         self.violations.append(text)
 
+    def reconnects(self) -> dict[str, Any]:
+        """How many sockets came back, and how long they took (the summary's part)."""
+        s = self.reconnect_s
+        return {
+            "reconnects": len(s),
+            "reconnect_s": {
+                "max": round(max(s), 3) if s else None,
+                "mean": round(statistics.fmean(s), 3) if s else None,
+            },
+        }
+
+
+def keep_logs_if(failed: bool, data_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
+    """The servers' logs are kept (and named in the summary) when the run failed, else
+    removed."""
+    if failed:
+        summary["server_logs"] = str(data_dir)  # kept to look into
+    else:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    return summary
+
 
 class Harness:
     """The games, their clients, the instances, and the faults done to them."""
@@ -336,11 +357,7 @@ async def run(options: Options) -> dict[str, Any]:
         "computer_moves": counts["computer_moves"],
         "acknowledged_actions": s.acked,
         "server_starts": sum(i.starts for i in harness.instances),
-        "reconnects": len(s.reconnect_s),
-        "reconnect_s": {
-            "max": round(max(s.reconnect_s), 3) if s.reconnect_s else None,
-            "mean": round(statistics.fmean(s.reconnect_s), 3) if s.reconnect_s else None,
-        },
+        **s.reconnects(),
         "resent_pending": {
             "sent": s.resent,
             "applied": s.resent_applied,
@@ -352,11 +369,7 @@ async def run(options: Options) -> dict[str, Any]:
         "violations": len(s.violations),
         "violation_list": s.violations[:50],
     }
-    if s.violations:
-        summary["server_logs"] = str(data_dir)  # kept to look into
-    else:
-        shutil.rmtree(data_dir, ignore_errors=True)
-    return summary
+    return keep_logs_if(bool(s.violations), data_dir, summary)
 
 
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
