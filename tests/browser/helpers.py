@@ -121,7 +121,7 @@ def decide(
         if on_round_end is not None:
             on_round_end()
         page.get_by_role("button", name=w.next_round).click()
-        expect(st).not_to_contain_text(w.press_next)
+        expect(st).not_to_contain_text(w.press_next, timeout=timeout)
         return "next_round"
     if w.upcard in text:
         # The pile is named as it shows, its card first ("9♦, take the upcard"): a part of
