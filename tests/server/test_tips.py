@@ -62,8 +62,13 @@ class Seat:
         return self.round_running()
 
     def switch(self, on: bool) -> Message:
+        """The answer to the switch: a ``tips`` frame sent before it (after the last
+        decision) may still be on its way, so the first one that says ``on`` is it."""
         self.ws.send_json({"type": "tips", "on": on})
-        return self.until("tips")
+        while True:
+            message = self.until("tips")
+            if message.get("on") is on:
+                return message
 
     def act(self) -> str:
         """Play a plain legal choice; returns it once the server accepted it."""
