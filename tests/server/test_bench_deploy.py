@@ -15,6 +15,7 @@ import pytest
 
 from ginrummy.benchmarks.deploy import Restart
 from ginrummy.benchmarks.fault_client import BACKOFF_MAX_S, retry_delay
+from ginrummy.benchmarks.faults import SLOWEST, Stats
 
 from .test_postgres import PG_URL, need_postgres
 
@@ -32,6 +33,15 @@ def test_the_clients_back_off_exponentially_with_jitter() -> None:
     firsts = {round(retry_delay(0, rng), 4) for _ in range(20)}
     assert len(firsts) > 10 and all(0.1 <= d <= 0.2 for d in firsts)
     assert all(BACKOFF_MAX_S / 2 <= retry_delay(40, rng) <= BACKOFF_MAX_S for _ in range(20))
+
+
+def test_the_summary_keeps_the_steps_of_the_longest_waits_only() -> None:
+    stats = Stats()
+    for n in range(SLOWEST + 3):
+        wait = [0.5, 4.0, 0.1, 2.0, 3.0, 0.2, 6.0, 1.0][n]
+        stats.timeline(100.0, 100.0 + wait, [("closed 1012", 100.25), ("welcome", 101.5)])
+    assert [w for w, _ in stats.slowest] == [6.0, 4.0, 3.0, 2.0, 1.0]
+    assert stats.slowest[0][1] == ["+0.25s closed 1012", "+1.50s welcome", "+6.00s answered"]
 
 
 @pytest.mark.system  # a server process
@@ -56,3 +66,4 @@ def test_bench_deploy_loses_nothing_across_a_rolling_restart() -> None:
     assert set(saw["close_codes"]) == {"1012"}, saw
     during = result["move_rtt"]["during_restarts"]
     assert during["moves"] > 0 and result["wait_goal_met"], result
+    assert result["slowest_waits"][0]["steps"][-1].endswith("answered"), result

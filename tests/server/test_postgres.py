@@ -117,6 +117,30 @@ async def opened(url: str) -> AsyncIterator[Store]:
         await store.close()
 
 
+async def test_a_pooled_connection_goes_back_without_a_reset_statement() -> None:
+    """One store call, one round trip: the pool's connections go back without asyncpg's
+    reset statement (server/store/postgres.py, ``keep_session``), and a transaction a
+    call left open is still rolled back."""
+    need_postgres()
+    import asyncpg
+
+    from ginrummy.server.store.postgres import pool_options
+
+    sent: list[str] = []
+    pool = await asyncpg.create_pool(PG_URL, **{**pool_options(None), "max_size": 1})
+    try:
+        async with pool.acquire() as conn:
+            conn.add_query_logger(lambda q: sent.append(q.query))
+            assert await conn.fetchval("SELECT 1") == 1
+        async with pool.acquire() as conn:  # the same connection (max_size 1)
+            await conn.execute("BEGIN")  # left open, as a failed call could
+        async with pool.acquire() as conn:
+            assert not conn.is_in_transaction()
+    finally:
+        await pool.close()
+    assert sent == ["SELECT 1", "BEGIN", "ROLLBACK"], sent
+
+
 def test_urls_select_the_postgres_store() -> None:
     from ginrummy.server.store.postgres import PostgresStore
 

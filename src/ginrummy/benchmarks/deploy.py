@@ -218,6 +218,7 @@ async def run(options: Options) -> dict[str, Any]:
         "longest_wait_during_deploy_s": round(longest, 3),
         "wait_goal_met": longest <= WAIT_GOAL_S,
         "move_rtt": {"outside_restarts": _rtt(outside), "during_restarts": _rtt(during)},
+        "slowest_waits": [{"wait_s": round(w, 3), "steps": steps} for w, steps in s.slowest],
         **s.reconnects(),
         "resent_pending": {"sent": s.resent, "applied": s.resent_applied},
         "clients_saw": {

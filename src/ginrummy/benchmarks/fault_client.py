@@ -59,6 +59,7 @@ class Client:
         self.fresh = False  # take the next view even if not newer (after hello, a refusal)
         self.pending: tuple[int, str] | None = None  # an act sent, not yet answered
         self.sent_at = 0.0  # when the pending act was first sent (monotonic)
+        self.steps: list[tuple[str, float]] = []  # what befell the pending act, and when
         self.resending = False
         self.rehello = False  # the next view answers a hello on a new socket
         self.asked: tuple[object, ...] = ()  # the last between-rounds request sent
@@ -95,6 +96,7 @@ class Client:
                 self.h.stats.close_codes[code] = self.h.stats.close_codes.get(code, 0) + 1
                 self.dropped_at = time.monotonic()
                 self.h.stats.drops += 1
+                self._step(f"closed {code}")
 
     async def move_home(self) -> None:
         """Close the socket on purpose and reconnect to the home instance."""
@@ -124,7 +126,9 @@ class Client:
                     )
                 except (OSError, TimeoutError, websockets.InvalidHandshake) as exc:
                     self._refused(exc)
+                    self._step(f"refused by {index}")
                     continue
+                self._step(f"open to {index}")
                 self.at, self.prefer, self.ws = index, self.home, ws
                 self.fresh = self.rehello = True
                 hello = {"type": "hello", "room": self.game.room, "token": self.token}
@@ -154,6 +158,7 @@ class Client:
     async def _on(self, ws: Any, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "welcome":
+            self._step("welcome")
             self.seat = msg.get("seat") or ""
             self.asked = ()
             self.welcomed.set()
@@ -191,6 +196,7 @@ class Client:
 
         code = str(msg.get("code"))
         self.h.stats.errors[code] = self.h.stats.errors.get(code, 0) + 1
+        self._step(f"error {code}")
         if code in BAD_CODES:
             self.h.stats.violation(f"room {self.game.room}: error {code}: {msg.get('message')}")
         if code in ("stale_version", "not_your_turn", *BAD_CODES) and self.pending is not None:
@@ -235,6 +241,7 @@ class Client:
             # No answer came before the socket dropped: send it again, as it was.
             self.resending = True
             self.h.stats.resent += 1
+            self._step("view, resent")
             await self._send_act(ws, *pending)
             return
         if pending is not None:
@@ -253,9 +260,18 @@ class Client:
         mine = {"seat": self.seat, "action": public_text(pending[1])}
         return version == pending[0] + 1 and view["moves"][-1:] == [mine]
 
+    def _step(self, what: str) -> None:
+        """Note what befell the pending act (nothing pending: nothing to note)."""
+        if self.pending is not None:
+            self.steps.append((what, time.monotonic()))
+
     def _answered(self) -> None:
-        """The pending act got its answer: how long the player waited for it."""
-        self.h.stats.waits.append((self.sent_at, time.monotonic() - self.sent_at))
+        """The pending act got its answer: how long the player waited for it, and the
+        steps of the wait (``Stats.slowest`` keeps those of the longest)."""
+        now = time.monotonic()
+        self.h.stats.waits.append((self.sent_at, now - self.sent_at))
+        self.h.stats.timeline(self.sent_at, now, self.steps)
+        self.steps = []
 
     async def _send_act(self, ws: Any, version: int, action: str) -> None:
         import websockets
@@ -284,4 +300,5 @@ class Client:
         # Recorded before it leaves: it may be applied even if the socket dies now.
         self.game.sent.add((version, self.seat, action))
         self.pending, self.sent_at = (version, action), time.monotonic()
+        self.steps = []
         await self._send_act(ws, version, action)

@@ -51,6 +51,7 @@ from ginrummy.benchmarks.fault_client import Client
 PROGRESS_LIMIT = 30.0  # seconds every game has to move on after a fault
 RESUME_LIMIT = 2.0  # seconds after Redis is back for live updates to resume
 AFTERWARDS = 10  # versions every game must still make after the last fault
+SLOWEST = 5  # the longest waits whose steps a summary shows
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,18 @@ class Stats:
     waits: list[tuple[float, float]] = field(default_factory=list)  # (sent, seconds) per act
     close_codes: dict[int, int] = field(default_factory=dict)  # sockets the server closed
     refused: dict[str, int] = field(default_factory=dict)  # failed connects, by why
+    slowest: list[tuple[float, list[str]]] = field(default_factory=list)  # the longest waits
+
+    def timeline(self, sent: float, answered: float, steps: list[tuple[str, float]]) -> None:
+        """Keep the steps of the ``SLOWEST`` longest waits for an answer, each as the
+        seconds after the act was sent (where a wait's time went)."""
+        wait = answered - sent
+        if len(self.slowest) >= SLOWEST and wait <= self.slowest[-1][0]:
+            return
+        told = [f"+{at - sent:.2f}s {what}" for what, at in steps]
+        self.slowest.append((wait, [*told, f"+{wait:.2f}s answered"]))
+        self.slowest.sort(key=lambda entry: -entry[0])
+        del self.slowest[SLOWEST:]
 
     def violation(self, text: str) -> None:
         self.violations.append(text)

@@ -65,6 +65,7 @@ POOL_SIZE = 20  # per instance: three instances stay well within max_connections
 # process (across processes, env.py's advisory lock does the same).
 _MIGRATING = threading.Lock()
 
+
 # Quick-match entries are confirmed on the database's clock, shared by every instance.
 NOW = "extract(epoch FROM now())::double precision"
 COUNT_WAITING = f"SELECT COUNT(*) FROM quick_queue WHERE room IS NULL AND confirmed > {NOW}"
@@ -110,6 +111,31 @@ PLAYER_TOURNAMENTS = (
 _UNAVAILABLE = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
 
+def pool_options(search_path: str | None) -> dict[str, Any]:
+    """How the store's asyncpg pool is made: its size, timeouts, the schema, and what a
+    connection gets on its way back to the pool (``keep_session``)."""
+    settings = {"search_path": search_path} if search_path else {}
+    return {
+        "min_size": 1,
+        "max_size": POOL_SIZE,
+        "timeout": CONNECT_TIMEOUT,
+        "command_timeout": COMMAND_TIMEOUT,
+        "server_settings": settings,
+        "reset": keep_session,
+    }
+
+
+async def keep_session(conn: Any) -> None:
+    """What a pooled connection needs on its way back to the pool: nothing beyond what
+    asyncpg always does first (a transaction left open is rolled back). asyncpg's
+    default reset sends one more statement on every release (``RESET ALL``,
+    ``UNLISTEN *``, releasing advisory locks): a second round trip for each
+    one-statement store call, which under a burst of reconnections (a rolling restart,
+    docs/operations.md) doubles the queue for the pool. This store never sets a session
+    variable, listens, or takes an advisory lock on a pooled connection (the migrations'
+    lock is on Alembic's own connection), so there is nothing to reset."""
+
+
 class PostgresStore:
     def __init__(self, url: str) -> None:
         self.url, self.search_path = postgres_parts(url)
@@ -125,16 +151,8 @@ class PostgresStore:
             raise
         except Exception as exc:
             raise StoreError(f"PostgreSQL at {self._where}: migrations failed: {exc}") from exc
-        settings = {"search_path": self.search_path} if self.search_path else {}
         try:
-            self._pool = await asyncpg.create_pool(
-                self.url,
-                min_size=1,
-                max_size=POOL_SIZE,
-                timeout=CONNECT_TIMEOUT,
-                command_timeout=COMMAND_TIMEOUT,
-                server_settings=settings,
-            )
+            self._pool = await asyncpg.create_pool(self.url, **pool_options(self.search_path))
         except _UNAVAILABLE as exc:
             raise StoreError(f"PostgreSQL at {self._where} is unavailable: {exc}") from exc
 
