@@ -110,7 +110,11 @@ class Client:
 
         n = len(self.h.instances)
         if self.dropped_at is not None:
-            order = sorted(range(n), key=lambda i: i == self.at)  # the one that failed last
+            # Any other instance, as a load balancer spreads them (a random one, not the
+            # first alive: the sockets of a restarted instance share the rest evenly);
+            # the one that failed last.
+            order = self.jitter.sample(range(n), n)
+            order.sort(key=lambda i: i == self.at)
         else:
             order = sorted(range(n), key=lambda i: i != self.prefer)  # home first
         deadline = time.monotonic() + RECONNECT_LIMIT
