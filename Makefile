@@ -96,10 +96,10 @@ quick: check-lock $(VENV)/.installed-test node_modules/.installed
 # A module's tests stay on one worker (--dist loadscope): a browser module shares one
 # Chromium. Modules are handed out in the suite's order, the costly layers first
 # (tests/conftest.py), not by their number of tests (xdist's default, which left the
-# long browser modules for last). pytest runs last so that its summary is the last line
-# CI prints.
+# long browser modules for last). The 15 slowest tests are listed (what bounds the
+# suite's time). pytest runs last so that its summary is the last line CI prints.
 unit: $(VENV)/.installed-test browser-deps node_modules/.installed
-	$(PYTEST) --dist loadscope --no-loadscope-reorder --cov=ginrummy.engine --cov-report=term-missing:skip-covered --cov-fail-under=100
+	$(PYTEST) --dist loadscope --no-loadscope-reorder --durations=15 --cov=ginrummy.engine --cov-report=term-missing:skip-covered --cov-fail-under=100
 
 test: check-lock lint typecheck js-typecheck unit
 

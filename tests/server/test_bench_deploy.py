@@ -16,6 +16,7 @@ import pytest
 from ginrummy.benchmarks.deploy import Restart
 from ginrummy.benchmarks.fault_client import BACKOFF_MAX_S, retry_delay
 from ginrummy.benchmarks.faults import SLOWEST, Stats
+from ginrummy.benchmarks.serverside import Tally, parse
 
 from .test_postgres import PG_URL, need_postgres
 
@@ -44,6 +45,34 @@ def test_the_summary_keeps_the_steps_of_the_longest_waits_only() -> None:
     assert stats.slowest[0][1] == ["+0.25s closed 1012", "+1.50s welcome", "+6.00s answered"]
 
 
+def _scrape(hellos: list[float], appends: list[float]) -> str:
+    """A server's metrics text with ``hellos`` and ``appends`` observed (seconds)."""
+    from prometheus_client import CollectorRegistry, Histogram, generate_latest
+
+    from ginrummy.server.metrics import MOVE_BUCKETS, STORE_BUCKETS
+
+    r = CollectorRegistry()
+    hello = Histogram("ginrummy_hello_seconds", "h", buckets=MOVE_BUCKETS, registry=r)
+    store = Histogram("ginrummy_store_seconds", "s", ["op"], buckets=STORE_BUCKETS, registry=r)
+    for s in hellos:
+        hello.observe(s)
+    for s in appends:
+        store.labels("append_events").observe(s)
+    return generate_latest(r).decode()
+
+
+def test_the_servers_figures_count_from_the_start_and_across_processes() -> None:
+    tally = Tally()
+    tally.start(parse(_scrape([0.01] * 10, [0.002] * 4)))  # before measuring: not counted
+    tally.add(parse(_scrape([0.01] * 10 + [0.02, 3.0], [0.002] * 4 + [0.004])))
+    tally.add(parse(_scrape([1.5, 6.0], [])))  # a process started during the run
+    summary = tally.summary()
+    assert summary["hellos"] == 4
+    assert summary["hello_mean_ms"] == pytest.approx(1000 * (0.02 + 3.0 + 1.5 + 6.0) / 4, 0.01)
+    assert summary["hellos_slower"] == {"over_1s": 3, "over_2.5s": 2, "over_5s": 1}
+    assert summary["store"] == {"append_events": {"calls": 1, "mean_ms": 4.0}}
+
+
 @pytest.mark.system  # a server process
 def test_bench_deploy_loses_nothing_across_a_rolling_restart() -> None:
     need_postgres()
@@ -67,3 +96,5 @@ def test_bench_deploy_loses_nothing_across_a_rolling_restart() -> None:
     during = result["move_rtt"]["during_restarts"]
     assert during["moves"] > 0 and result["wait_goal_met"], result
     assert result["slowest_waits"][0]["steps"][-1].endswith("answered"), result
+    measured = result["servers_measured"]  # the new processes' hellos at least
+    assert measured["hellos"] > 0 and measured["store"]["append_events"]["calls"] > 0, measured

@@ -154,10 +154,13 @@ def test_sockets_are_counted_by_what_they_are_bound_to() -> None:
         samples = scrape(c)
         assert value(samples, "ginrummy_sockets_open", kind="unbound") == 0
         assert value(samples, "ginrummy_sockets_open", kind="room_spectator") == 1
+        assert value(samples, "ginrummy_hello_seconds_count") == 1  # the hello, timed
         with c.websocket_connect("/ws") as lobby:
             lobby.send_json({"type": "hello_lobby", "token": token})
             receive(lobby)
-            assert value(scrape(c), "ginrummy_sockets_open", kind="lobby") == 1
+            samples = scrape(c)
+            assert value(samples, "ginrummy_sockets_open", kind="lobby") == 1
+            assert value(samples, "ginrummy_hello_seconds_count") == 2
         app = c.app
     assert value(_registry_samples(app), "ginrummy_sockets_open", kind="room_spectator") == 0
 

@@ -16,7 +16,11 @@ Printed (one JSON object on stdout, a progress line on stderr): acknowledged act
 lost and duplicated actions (both must be 0), the longest time a player waited for a
 move to be answered during the deploy (goal: at most 5 s), the move round trip outside
 and during the restarts, what the clients saw (error frames, close codes, refused
-connection attempts) and each restart's timings. Exit status 1 on any violation.
+connection attempts), each restart's timings, the steps of the five longest waits,
+and what the servers measured from the first restart on (``servers_measured``: how many
+hellos and how long they took, the store's calls by operation; the instances run with
+their metrics on for 127.0.0.1, benchmarks/serverside.py). Exit status 1 on any
+violation.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from ginrummy.benchmarks.cluster import FaultError, Instance, PrivateRedis, fres
 from ginrummy.benchmarks.faults import Harness, keep_logs_if
 from ginrummy.benchmarks.faults import Options as FaultOptions
 from ginrummy.benchmarks.load import pct
+from ginrummy.benchmarks.serverside import Key, Tally, parse
 
 WAIT_GOAL_S = 5.0  # the longest a player should wait for a move during a deploy
 # Error frames the page answers by itself (a resync), which no person sees as an error.
@@ -87,7 +92,8 @@ async def cluster(options: Options, data_dir: Path) -> AsyncIterator[tuple[Harne
         redis = PrivateRedis(options.redis_server, data_dir)
         stack.callback(redis.stop)
         await redis.start()
-        env = {"GINRUMMY_DRAIN_S": str(options.drain_s)}
+        # The metrics on for the bench's own address: what the servers measured.
+        env = {"GINRUMMY_DRAIN_S": str(options.drain_s), "GINRUMMY_METRICS_ALLOW": "127.0.0.1"}
         instances = [
             Instance(i, store_url, redis.url, data_dir, options.bot_delay, env)
             for i in range(options.instances)
@@ -118,6 +124,25 @@ class Deploy:
         self.options, self.h = options, harness
         self.restarts: list[Restart] = []
         self.started = time.monotonic()
+        self.measured = Tally()  # the servers' own figures from the first restart on
+
+    async def scrape(self, index: int) -> dict[Key, float]:
+        """Instance ``index``'s hello and store histograms (its ``GET /metrics``)."""
+        import httpx
+
+        async with httpx.AsyncClient(timeout=10) as client:
+            r = await client.get(f"{self.h.instances[index].base}/metrics")
+        if r.status_code != 200:
+            raise FaultError(f"server {index}: GET /metrics answered {r.status_code}")
+        return parse(r.text)
+
+    async def measure_from_now(self) -> None:
+        for instance in self.h.instances:
+            self.measured.start(await self.scrape(instance.index))
+
+    async def measure_to_now(self) -> None:
+        for instance in self.h.instances:
+            self.measured.add(await self.scrape(instance.index))
 
     async def play(self, seconds: float, what: str) -> None:
         until = time.monotonic() + seconds
@@ -130,6 +155,7 @@ class Deploy:
             if n:
                 await self.play(self.options.between, "between restarts")
             self.progress(f"restarting server {instance.index}")
+            self.measured.add(await self.scrape(instance.index))  # its figures die with it
             signalled = time.monotonic()
             status = await instance.drain()
             exited = time.monotonic()
@@ -180,9 +206,11 @@ async def run(options: Options) -> dict[str, Any]:
         await harness.open_games()
         await deploy.play(options.warmup, "playing")
         marks = harness.marks()
+        await deploy.measure_from_now()
         await deploy.roll()
         await deploy.play(options.after, "after the deploy")
         await harness.wait_progress(marks, "the deploy", by=2)  # no game stuck
+        await deploy.measure_to_now()
         if options.progress:
             print(file=sys.stderr)
         await harness.settle()
@@ -218,6 +246,7 @@ async def run(options: Options) -> dict[str, Any]:
         "longest_wait_during_deploy_s": round(longest, 3),
         "wait_goal_met": longest <= WAIT_GOAL_S,
         "move_rtt": {"outside_restarts": _rtt(outside), "during_restarts": _rtt(during)},
+        "servers_measured": deploy.measured.summary(),
         "slowest_waits": [{"wait_s": round(w, 3), "steps": steps} for w, steps in s.slowest],
         **s.reconnects(),
         "resent_pending": {"sent": s.resent, "applied": s.resent_applied},

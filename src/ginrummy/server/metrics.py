@@ -133,6 +133,7 @@ class Metrics:
         self._error_children: dict[tuple[str, str], Counting] = {}
         if not on:
             self.move: Observing = OFF
+            self.hello: Observing = OFF
             self.turnover: Observing = OFF
             self.bus_publish: Observing = OFF
             self.bus_reconnects: Counting = OFF
@@ -147,6 +148,12 @@ class Metrics:
         self.move = Histogram(
             "ginrummy_move_seconds",
             "Move round trip: from an act frame's arrival to its result published on the bus.",
+            buckets=MOVE_BUCKETS,
+            registry=r,
+        )
+        self.hello = Histogram(
+            "ginrummy_hello_seconds",
+            "From a hello's arrival to the room's first frames sent (a reconnect's wait here).",
             buckets=MOVE_BUCKETS,
             registry=r,
         )

@@ -354,6 +354,7 @@ class Connection:
         self.binding = binding
         self.greeted = True
         self._count_as(binding.kind)
+        self.metrics.hello.observe(time.perf_counter() - self.received)
 
     async def unbind(self) -> None:
         binding, self.binding = self.binding, None
