@@ -185,6 +185,11 @@ def test_home_lobby_room_seat_and_spectator_results_statistics_leaderboard(
         "link", name="Watch"
     ).click()
     expect(status(eve)).to_contain_text("You are watching.")
+    # A line of chat and a quick phrase: the log has lines, the mute buttons show.
+    ann.get_by_role("textbox", name="Message").fill("Hello Bob")
+    ann.get_by_role("button", name="Send", exact=True).click()
+    bob.get_by_role("button", name="Good game!").click()
+    expect(eve.get_by_role("log", name="Chat")).to_contain_text("Good game!")
     audit(eve, "room table, spectator")
     # Nobody moves while the seats are checked: the table waits for a person.
     for page in (ann, bob):
@@ -224,6 +229,9 @@ def test_device_table_round_and_match_results_and_device_statistics(
     decide(page, rng)  # the first decision of a round: the upcard or a draw
     wait_for_decision(page)
     audit(page, "device table, after a move")
+    page.get_by_role("button", name=EN.tips).click()
+    expect(page.get_by_role("complementary", name="Tip")).to_be_visible()
+    audit(page, "device table, with a tip")
     for _ in range(400):
         text = wait_for_decision(page)
         if EN.press_next in text or EN.match_over in text:
