@@ -61,7 +61,8 @@ node-deps:
 	  else echo "error: node and npm are needed for the client's checks" >&2; exit 1; fi; \
 	fi
 
-# typescript and fast-check, exactly as package-lock.json pins them.
+# typescript, fast-check and axe-core (tests/browser/test_axe.py), exactly as
+# package-lock.json pins them.
 node_modules/.installed: package.json package-lock.json | node-deps
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@

@@ -116,20 +116,22 @@ function suitShape(suit, x, y, size) {
   return g;
 }
 
-/**
- * @param {string} text
- * @param {number} x
- * @param {number} y
- * @param {number} size
- */
-function label(text, x, y, size) {
-  const el = document.createElementNS(SVG_NS, "text");
-  el.setAttribute("x", String(x));
-  el.setAttribute("y", String(y));
-  el.setAttribute("font-size", String(size));
-  el.setAttribute("text-anchor", "middle");
-  el.setAttribute("font-weight", "700");
-  el.textContent = text;
+// The big letter in a face card's frame, drawn as strokes (centred on x = 37, from y = 40
+// to 56) rather than written: a card's only text is its corner index, so that a control
+// showing a card shows the text its name begins with ("Q♠, Queen of spades"; WCAG 2.5.3),
+// not "Q" twice.
+/** @type {Record<string, string>} */
+const FACE_LETTERS = {
+  J: "M35 40H43M40.5 40V50.5C40.5 54.2 38.6 55.6 36.2 55.6C33.6 55.6 32 54 31.6 51.6",
+  Q: "M37 39.6C29.6 39.6 29.6 55.4 37 55.4C44.4 55.4 44.4 39.6 37 39.6ZM38.6 50.8L43.6 56.6",
+  K: "M32 39.6V55.6M42.6 39.6L32.4 50.4M35.6 47L43 55.6",
+};
+
+/** @param {string} rank  J, Q or K */
+function faceLetter(rank) {
+  const el = document.createElementNS(SVG_NS, "path");
+  el.setAttribute("d", FACE_LETTERS[rank]);
+  el.classList.add("card-letter");
   return el;
 }
 
@@ -172,7 +174,7 @@ export function cardFace(code) {
     frame.setAttribute("rx", "3");
     frame.classList.add("card-frame");
     svg.append(frame);
-    svg.append(label(rank, 37, 55, 22));
+    svg.append(faceLetter(rank));
     svg.append(suitShape(suit, 37, 68, 13));
   } else {
     svg.append(suitShape(suit, 37, 56, rank === "A" ? 34 : 28));

@@ -69,7 +69,10 @@ export function render(state, { topbar, main, now = 0 }) {
     if (route === "chouette") {
       placeChouetteChats(main, state);
     } else {
+      // A new language builds a new chat panel (web/js/chat.js): the old one goes, or
+      // each switch would leave one more panel behind, with the same ids and labels.
       const chat = renderChat(state);
+      for (const el of [...main.children]) if (el !== area && el !== chat) el.remove();
       if (chat.parentNode !== main) main.append(chat);
     }
     main.className = `page page-room with-chat${route === "chouette" ? " page-chouette" : ""}`;

@@ -343,12 +343,14 @@ function renderPiles(state, advised) {
   let discard;
   if (takeAction) {
     const name = takeAction === "take" ? t("act.take") : t("act.draw_discard");
-    // Named as it shows, the card first ("2♥, take the discard"; WCAG 2.5.3).
+    // Named as it shows, the card first ("2♥, take the discard"; WCAG 2.5.3). A space
+    // parts the card from the caption (the pile is a flex box: it takes no room), so that
+    // the text it shows reads "2 Take the discard", not "2Take the discard".
     const shown = top ? t(takeAction === "take" ? "act.take.card" : "act.draw_discard.card", { label: cardLabel(top) }) : name;
     discard = h("button", {
       type: "button", class: `pile discard lit${recommended(state, advised, takeAction)}`, "aria-label": shown,
       "aria-description": pileLabel, dataset: { act: takeAction, key: `act-${takeAction.replace(" ", "-")}`, drag: "pile" },
-    }, h("span", { class: "pile-stack" }, topEl), h("span", { class: "pile-caption" }, name));
+    }, h("span", { class: "pile-stack" }, topEl), " ", h("span", { class: "pile-caption" }, name));
   } else {
     discard = h("div", {
       class: `pile discard${discardLegal ? " drop-target" : ""}`, role: "img", "aria-label": pileLabel,
