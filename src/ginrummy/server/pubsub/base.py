@@ -1,8 +1,10 @@
 """The bus interface: publish a small public notice on a room's topic, subscribe to it.
 
 Notices carry no hidden card (they are JSON-ready dicts such as
-``{"kind": "action", "version": 7, "seat": "one"}``); each subscriber derives what its
-socket may see from the room itself.
+``{"kind": "action", "version": 7, "seat": "one", "action": "discard 7h"}``: a public
+move carries itself, so that other instances need not read the log for it,
+server/room/log.py ``notice_of``); each subscriber derives what its socket may see from
+the room itself.
 
 Every subscription's queue is bounded. A subscriber that falls ``limit`` notices behind
 loses the waiting ones and finds a single ``RESYNC`` notice instead (the same one the

@@ -11,7 +11,7 @@ chouette too, is made of), ``seats``, ``people``, ``context`` and ``errors``.
 from ginrummy.server.room.chat import chat_message, valid_chat
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.lobby import LOBBY_TOPIC
-from ginrummy.server.room.log import Snapshot, fold, replay
+from ginrummy.server.room.log import Snapshot, carried, fold, replay
 from ginrummy.server.room.outcome import outcome
 from ginrummy.server.room.presenter import fair_frame, round_record
 from ginrummy.server.room.registry import RoomManager
@@ -25,6 +25,7 @@ __all__ = [
     "RoomManager",
     "SeatInfo",
     "Snapshot",
+    "carried",
     "chat_message",
     "fair_frame",
     "fold",

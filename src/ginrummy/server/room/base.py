@@ -23,7 +23,7 @@ from ginrummy.server.room.log import Versioned
 from ginrummy.server.room.presence import PRESENCE_LIFETIME, Presence, key_label
 from ginrummy.server.room.timers import Grace, MoveClock
 from ginrummy.server.store import Clock as StoredClock
-from ginrummy.server.store import Player, RoomRow, StoredRoom, StoreError
+from ginrummy.server.store import Event, Player, RoomRow, StoredRoom, StoreError
 
 log = logging.getLogger("ginrummy.server.room")
 
@@ -182,14 +182,26 @@ class RoomBase(Generic[D]):
 
     # --- catching up with other instances ----------------------------------------------
 
-    async def catch_up(self, version: int | None = None) -> bool:
+    async def catch_up(self, version: int | None = None, move: Event | None = None) -> bool:
         """Take in events another server instance appended; True if the room moved on.
         With ``version``: none to read if the room has it by the time it holds the lock
-        (another socket or the follower read it meanwhile)."""
+        (another socket or the follower read it meanwhile). ``move``: the event of
+        ``version`` as its notice carried it (``log.carried``): if it is the next
+        version, it is taken in without reading the log; otherwise (a notice missed
+        before it) the log is read."""
         async with self.lock:
             if version is not None and version <= self.current.version:
                 return False
+            if move is not None and not self.broken and move.seq == self.current.version + 1:
+                taken = await self.take_carried(move)
+                if taken is not None:
+                    return taken
             return await self.catch_up_locked()
+
+    async def take_carried(self, event: Event) -> bool | None:
+        """Take in the next version's event as a notice carried it (True if the room
+        moved on); None: this kind of room reads its log instead."""
+        return None
 
     async def catch_up_locked(self) -> bool:
         if self.broken:

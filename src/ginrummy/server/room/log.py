@@ -9,12 +9,13 @@ folds it while checking it (``fold_action``) and the room commits that snapshot.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from ginrummy.engine import (
     Action,
+    ActionKind,
     FairBlock,
     ForfeitReason,
     GinRummyError,
@@ -25,6 +26,7 @@ from ginrummy.engine import (
     deal,
     forfeit,
     new_match,
+    parse_action,
     parse_cards,
 )
 from ginrummy.protocol import decode_action
@@ -33,6 +35,42 @@ from ginrummy.server.room.seats import SeatInfo, seats_of
 from ginrummy.server.store import Event, StoredRoom
 
 REPLAY_ERRORS = (GinRummyError, KeyError, TypeError, ValueError)  # a log that does not fold
+# Moves whose event a notice carries: every card in them is face up. A knock's or gin's
+# card is laid face down, so its notice does not carry it (docs/protocol.md; the bus's
+# notices carry no hidden card: server/pubsub/base.py).
+CARRIED = frozenset(
+    {ActionKind.TAKE, ActionKind.PASS, ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD}
+    | {ActionKind.DISCARD}
+)
+
+
+def notice_of(event: Event) -> dict[str, Any]:
+    """The bus notice of an event written to the log: its kind, version and seat. A
+    public move's notice carries the move too (``action``), so that an instance that
+    has the version before it takes it in without reading the log (``carried``)."""
+    seat = event.payload.get("seat")
+    notice: dict[str, Any] = {"kind": event.kind, "version": event.seq, "seat": seat}
+    text = event.payload.get("action")
+    if event.kind == "action" and isinstance(text, str) and _public(text):
+        notice["action"] = text
+    return notice
+
+
+def carried(notice: Mapping[str, Any]) -> Event | None:
+    """The event a notice carries (a public move), None if it carries none."""
+    version, seat, text = notice.get("version"), notice.get("seat"), notice.get("action")
+    if notice.get("kind") != "action" or not isinstance(version, int):
+        return None
+    if not isinstance(seat, str) or not isinstance(text, str) or not _public(text):
+        return None
+    return Event(version, "action", {"seat": seat, "action": text})
+
+
+def _public(text: str) -> bool:
+    try:
+        return parse_action(text).kind in CARRIED
+    except GinRummyError:
+        return False
 
 
 class Versioned(Protocol):
@@ -169,6 +207,12 @@ def news(current: Snapshot, stored: StoredRoom) -> News:
     raises what ``fold`` raises if it does not replay."""
     newer = tuple(e for e in stored.events if e.seq > current.version)
     return News(seats_of(stored.seats), newer, fold_all(current, newer))
+
+
+def moved(current: Snapshot, seats: Mapping[Seat, SeatInfo], event: Event) -> News:
+    """Catch-up by a notice: the move it carried (``carried``), the next version after
+    ``current``; the seats as they are (a move seats nobody)."""
+    return News(dict(seats), (event,), fold_all(current, (event,)))
 
 
 S = TypeVar("S", bound=Versioned)

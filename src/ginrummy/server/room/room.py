@@ -23,7 +23,7 @@ from ginrummy.server.room.base import RoomBase
 from ginrummy.server.room.context import RoomContext
 from ginrummy.server.room.duties import Duties
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.log import REPLAY_ERRORS, History, Snapshot, news
+from ginrummy.server.room.log import REPLAY_ERRORS, History, News, Snapshot, moved, news, notice_of
 from ginrummy.server.room.master import Change, Table
 from ginrummy.server.room.outcome import outcome
 from ginrummy.server.room.seats import SeatInfo, free_seat, is_person, seat_of
@@ -290,8 +290,7 @@ class Room(RoomBase[Duties]):
         self.history.extend(snaps)
         self.duties.rearm(remaining_ms)
         for event in published:
-            notice = {"kind": event.kind, "version": event.seq, "seat": event.payload.get("seat")}
-            await self.ctx.bus.publish(self.topic, notice)
+            await self.ctx.bus.publish(self.topic, notice_of(event))
         if tell:
             await self.ctx.owner.room_changed(self)
 
@@ -318,6 +317,17 @@ class Room(RoomBase[Duties]):
             new = news(self.current, stored)
         except REPLAY_ERRORS as exc:
             self.damaged(exc)
+        return await self._take(new)
+
+    async def take_carried(self, event: Event) -> bool:
+        try:
+            new = moved(self.current, self.seats, event)
+        except REPLAY_ERRORS as exc:
+            self.damaged(exc)
+        return await self._take(new)
+
+    async def _take(self, new: News) -> bool:
+        """Settle what another instance wrote (read from the log, or carried)."""
         seated, self.seats = new.seats != self.seats, new.seats
         if not new.events:
             return False

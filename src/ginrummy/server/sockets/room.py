@@ -20,7 +20,7 @@ from ginrummy.engine import ForfeitReason, Seat, SeatView
 from ginrummy.protocol import ClientMessage, encode_own_view, encode_view_frame, to_json
 from ginrummy.server.logcontext import log_context
 from ginrummy.server.pubsub import Subscription
-from ginrummy.server.room import Room, RoomError, Snapshot, fair_frame
+from ginrummy.server.room import Room, RoomError, Snapshot, carried, fair_frame
 from ginrummy.server.sockets.frames import Connection, Identity, read_log, release
 from ginrummy.server.tips import TipsError, TipsState, TipsUnavailable, tip_for
 
@@ -233,7 +233,8 @@ class RoomSocket:
                     continue
                 version = notice.get("version")
                 if isinstance(version, int) and version > room.current.version:
-                    await room.catch_up(version)  # written by another server instance
+                    # Written by another server instance (a move: carried by its notice).
+                    await room.catch_up(version, carried(notice))
             except RoomError as exc:
                 log.warning("room %s: cannot follow a notice: %s", self.room.id, exc.message)
                 continue
