@@ -3,6 +3,7 @@ new seat, and around a match's end."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 
 from ginrummy.engine import Seat
@@ -12,14 +13,15 @@ from ginrummy.server.store import Player, Store
 
 
 async def players_of(owner: Owner, seats: Mapping[Seat, SeatInfo]) -> dict[Seat, Player]:
-    """The players of the seats people hold (created on first use)."""
-    return {
-        seat: await owner.player(info.identity_hash)
-        for seat, info in seats.items()
-        if info.identity_hash is not None
-    }
+    """The players of the seats people hold (created on first use), read side by side:
+    a room loaded for a reconnecting seat waits for one round trip, not one per seat."""
+    people = [(seat, i.identity_hash) for seat, i in seats.items() if i.identity_hash is not None]
+    players = await asyncio.gather(*(owner.player(identity) for _, identity in people))
+    return {seat: player for (seat, _), player in zip(people, players, strict=True)}
 
 
 async def reread(store: Store, player_of: Mapping[Seat, Player]) -> dict[Seat, Player]:
     """The players as the store has them now (the known record if it has none)."""
-    return {seat: await store.player(p.id) or p for seat, p in player_of.items()}
+    seats = list(player_of)
+    now = await asyncio.gather(*(store.player(player_of[seat].id) for seat in seats))
+    return {seat: p or player_of[seat] for seat, p in zip(seats, now, strict=True)}
