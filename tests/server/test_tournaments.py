@@ -140,6 +140,7 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
             (mine,) = [p for p in pairings if me[tok] in (p["first"], p["second"])]
             room = c.get(f"/api/rooms/{mine['room']}").json()
             assert room["rules"]["target_score"] == 10 and room["tournament"] == tid, room
+            assert (room["tournament_name"], room["tournament_round"]) == ("Friday Cup", 1)
             _play_to_the_end(c, tok, mine["room"])
         done = _wait(c, tid, lambda x: x["phase"] == "finished")
         assert done["finish"] == "completed" and len(done["rounds"]) == 2
@@ -442,6 +443,10 @@ def test_a_matchs_end_pairs_the_next_round_at_once_without_waiting_for_a_sweep(
             assert time.monotonic() < deadline, "the final's room never opened"
             time.sleep(0.02)
         assert final["room"] not in looked_up
+        info = c.get(f"/api/rooms/{final['room']}").json()  # the table names its tournament
+        assert (info["tournament"], info["tournament_name"], info["tournament_round"]) == (
+            tid, "Friday Cup", 2,
+        )  # fmt: skip
 
 
 def test_commands_of_one_tournament_at_once_on_one_instance_never_race(
