@@ -89,6 +89,28 @@ def test_joins_leaves_and_refusals() -> None:
         assert private["id"] not in [x["id"] for x in c.get("/api/lobby").json()["tournaments"]]
 
 
+def test_create_and_play_enters_the_creator_in_the_same_write() -> None:
+    with client(**FAST) as c:
+        ann = identity(c)
+        me = c.get("/api/me", headers=auth(ann)).json()["player"]
+        t = _create(c, ann, join=True)
+        assert [e["id"] for e in t["entrants"]] == [me["id"]] and t["creator"] == me["id"]
+        assert t["phase"] == "open" and t["version"] == 2  # created and joined, one write
+        read = c.get(f"/api/tournaments/{t['id']}").json()["tournament"]
+        assert read["entrants"] == t["entrants"]
+        assert [x["players"] for x in c.get("/api/lobby").json()["tournaments"]] == [1]
+        tid = t["id"]
+        assert _error(c.post(f"/api/tournaments/{tid}/join", headers=auth(ann))) == (
+            409, "already_joined",
+        )  # fmt: skip
+        assert _create(c, ann, name="Watch Cup")["entrants"] == []  # without: not playing
+        post = lambda body: c.post("/api/tournaments", json=body, headers=auth(ann))  # noqa: E731
+        base = {"name": "Cup", "format": "knockout", "max_players": 4}
+        assert _error(post({**base, "join": "yes"})) == (400, "bad_request")
+        assert _error(post({**base, "max_players": 3, "join": True})) == (400, "size_out_of_range")
+        assert len(c.get("/api/lobby").json()["tournaments"]) == 2  # no half-made one
+
+
 def _play_to_the_end(c: TestClient, token: str, room: str) -> None:
     """Resign at once: the computer wins the match."""
     with c.websocket_connect("/ws") as ws:
