@@ -245,12 +245,13 @@ def test_a_knockout_of_eight_is_drawn_as_a_bracket_on_a_phone(
 ) -> None:
     """Eight computers play it out (the creator does not play); on a 390-px phone each
     round is a column, each match centred between the two it comes from, the bracket
-    scrolls sideways inside its own region, and the final standings list all eight."""
+    scrolls sideways inside its own region, the third-place match lies under it, and
+    the final standings list all eight."""
     phone = new_page(width=390, height=844)
     enter_lobby(phone, server.url, "Pia Phone")
     body = {
         "name": "Phone Cup", "format": "knockout", "max_players": 8,
-        "rules_preset": "first-to-knock", "computer_level": "beginner",
+        "rules_preset": "first-to-knock", "computer_level": "beginner", "third_place": True,
     }  # fmt: skip
     tid = phone.evaluate(CREATE, body)
     phone.goto(f"{server.url}/t/{tid}")
@@ -273,6 +274,12 @@ def test_a_knockout_of_eight_is_drawn_as_a_bracket_on_a_phone(
             top, bottom = earlier[2 * i], earlier[2 * i + 1]
             assert box["x"] > top["x"] + top["width"] - 1
             assert abs(_centre_y(box) - (_centre_y(top) + _centre_y(bottom)) / 2) < 2
+    third = bracket.get_by_role("list", name="Match for third place").get_by_role("listitem")
+    expect(third).to_have_text(re.compile(r"^beginner \d versus beginner \d – ", re.I))
+    below, region = third.bounding_box(), bracket.bounding_box()
+    assert third.evaluate("el => el.scrollHeight <= el.clientHeight")  # its box fits in it
+    assert below["y"] > max(b["y"] + b["height"] for b in boxes[0])  # under the columns
+    assert below["y"] + below["height"] <= region["y"] + region["height"]  # inside the panel
     # the bracket is wider than the phone: it scrolls inside its own region, not the page
     scroller = bracket.get_by_role("group", name="Bracket")
     widths = scroller.evaluate("el => [el.scrollWidth, el.clientWidth]")
@@ -285,7 +292,7 @@ def test_a_knockout_of_eight_is_drawn_as_a_bracket_on_a_phone(
     places = standings.get_by_role("row").filter(has=phone.get_by_role("rowheader"))
     expect(places).to_have_count(8)
     places_text = [row.get_by_role("cell").first.inner_text() for row in places.all()]
-    assert places_text == ["1", "2", "3", "3", "5", "5", "5", "5"]
+    assert places_text == ["1", "2", "3", "4", "5", "5", "5", "5"]  # third place decided
     scroller.evaluate("el => el.scrollLeft = el.scrollWidth")
     bracket.screenshot(path=str(artifacts / "tournament-bracket-phone-final.png"))
     assert not phone.errors
