@@ -1,9 +1,12 @@
-"""A tournament in the page: created from the lobby's form, joined from two browsers,
-computers fill the empty places, the start takes each person to their table, and the
-bracket shows the result of a finished match."""
+"""A tournament in the page: created from the lobby's form (its creator playing unless
+they say not), joined from two browsers, computers fill the empty places, the start
+takes each person to their table (which names the tournament and leads back to it), the
+bracket shows the result of a finished match, and a finished knockout its final
+standings."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -35,12 +38,15 @@ def test_a_knockout_from_the_lobby_to_a_result_in_the_bracket(
     section.get_by_role("combobox", name="Places", exact=True).select_option("4")
     section.get_by_role("combobox", name="Rules", exact=True).select_option("first-to-knock")
     section.get_by_role("combobox", name="Empty places at the start").select_option("beginner")
-    section.get_by_role("button", name="Create tournament").click()
+    expect(section.get_by_role("checkbox", name="I will play in it")).to_be_checked()
+    section.get_by_role("button", name="Create and play").click()  # the default: she plays
     expect(ann).to_have_url(TOURNAMENT_URL)
+    tournament_url = ann.url
     expect(ann.get_by_role("heading", level=1)).to_have_text("Browser Cup")
-    ann.get_by_role("button", name="Join").click()
     players = ann.get_by_role("region", name=re.compile("^Players"))
-    expect(players).to_contain_text("Ann Cup")
+    expect(players).to_contain_text("Ann Cup")  # in by creating, no Join
+    expect(ann.get_by_role("button", name="Leave")).to_be_visible()
+    expect(ann.get_by_text("You are not playing in this tournament")).to_have_count(0)
 
     bob = new_page(locale="de-DE")
     enter_lobby(bob, server.url, "Bob Cup", field="Dein Spitzname", change="Spitznamen ändern")
@@ -54,18 +60,29 @@ def test_a_knockout_from_the_lobby_to_a_result_in_the_bracket(
     for page in (ann, bob):  # each person is taken to their table
         expect(page).to_have_url(ROOM_URL)
     expect(ann.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+    # the table names its tournament and round, a link to the tournament's page
+    to_tournament = ann.get_by_role("link", name="Browser Cup · round 1")
+    expect(to_tournament).to_have_attribute("href", tournament_url.removeprefix(server.url))
+    expect(bob.get_by_role("link", name="Browser Cup · Runde 1")).to_be_visible()
     ann.screenshot(path=str(artifacts / "tournament-table.png"))
 
+    back = ann.get_by_role("link", name="Back to the tournament")
+    expect(back).to_have_count(0)  # offered once the match is over
     ann.get_by_role("button", name="Resign").click()
     ann.get_by_role("button", name="Yes, resign").click()
-    ann.goto(server.url + "/lobby")
-    ann.get_by_role("region", name=re.compile("^Tournaments")).get_by_role(
-        "link", name="Browser Cup"
-    ).click()
+    expect(status(ann)).to_contain_text("The match is over")
+    ann.screenshot(path=str(artifacts / "tournament-table-over.png"), full_page=True)
+    back.click()
+    expect(ann).to_have_url(tournament_url)
     bracket = ann.get_by_role("region", name="Bracket")
+    semis = bracket.get_by_role("list", name="Round 1 · Semi-finals")
     # The result is recorded by the pairing instance's next look (every second); slow
-    # under load, so wait longer than the default 5 s.
-    expect(bracket).to_contain_text(re.compile(r"wins \d+:\d+"), timeout=30_000)
+    # under load, so wait longer than the default 5 s. Each match reads "A versus B – result".
+    expect(semis.get_by_role("listitem").filter(has_text="Ann Cup")).to_have_text(
+        re.compile(r"^Ann Cup versus (\w+ \d) – \1 wins \d+:\d+$", re.I), timeout=30_000
+    )
+    final = bracket.get_by_role("list", name="Round 2 · Final")
+    expect(final.get_by_role("listitem")).to_have_text("To be decided")
     expect(bracket.get_by_role("link", name="Watch")).to_have_count(1)  # bob's match runs on
     ann.screenshot(path=str(artifacts / "tournament-bracket.png"), full_page=True)
     assert not ann.errors and not bob.errors
@@ -104,22 +121,74 @@ def test_winners_are_taken_from_their_table_to_the_next_round(server: Any, new_p
         expect(winner).to_have_url(final)
     assert bob.url == dan.url
     expect(bob.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+    to_tournament = bob.get_by_role("link", name="Four Cup · round 2")
+    expect(to_tournament).to_have_attribute("href", f"/t/{tid}")
     # ann, out in round one, watches the bracket while the final is played to the end
     ann.goto(url)
     bracket = ann.get_by_role("region", name="Bracket")
-    expect(bracket.get_by_role("region", name="Round 2")).to_contain_text("Bob Four")
+    final_list = bracket.get_by_role("list", name="Round 2 · Final")
+    expect(final_list.get_by_role("listitem")).to_have_text("Bob Four versus Dan Four Watch")
     expect(bracket.get_by_role("link", name="Watch")).to_have_count(1)
+    expect(ann.get_by_role("table", name="Final standings")).to_have_count(0)  # not yet
     dan.get_by_role("button", name="Resign").click()
     dan.get_by_role("button", name="Yes, resign").click()
-    expect(bracket.get_by_role("region", name="Round 2")).to_contain_text(
-        re.compile(r"Bob Four wins \d+:\d+"), timeout=30_000
+    expect(final_list.get_by_role("listitem")).to_have_text(
+        re.compile(r"^Bob Four versus Dan Four – Bob Four wins \d+:\d+$"), timeout=30_000
     )  # live: no reload
     expect(ann.get_by_text("Winner: Bob Four")).to_be_visible()
     expect(bracket.get_by_role("link", name="Watch")).to_have_count(0)
-    # the final's room played its one match: no "New match" at the table
+    # every entrant's place: no third-place match, so both losing semi-finalists are third
+    standings = ann.get_by_role("table", name="Final standings")
+    rows = standings.get_by_role("row")
+    expect(rows).to_have_count(5)  # the header and four players
+    expect(standings.get_by_role("columnheader")).to_have_text(
+        ["Place", "Player", "Reached", "Game points"]
+    )
+    for n, (place, name, reached) in enumerate(
+        [
+            ("1", "Bob Four", "Won the tournament"),
+            ("2", "Dan Four", "Final"),
+            ("3", "Ann Four", "Semi-finals"),
+            ("3", "Cat Four", "Semi-finals"),
+        ],
+        start=1,
+    ):
+        cells = rows.nth(n).get_by_role("cell")
+        expect(cells.nth(0)).to_have_text(place)
+        expect(rows.nth(n).get_by_role("rowheader")).to_have_text(name)
+        expect(cells.nth(1)).to_have_text(reached)
+    # the final's room played its one match: no "New match" at the table, the way back
     expect(status(bob)).to_contain_text("The match is over")
     expect(bob.get_by_role("button", name=EN.new_match)).to_have_count(0)
+    bob.get_by_role("link", name="Back to the tournament").click()
+    expect(bob).to_have_url(url)
+    expect(bob.get_by_role("table", name="Final standings")).to_be_visible()
     assert not any(page.errors for page in pages)
+
+
+def test_a_creator_who_does_not_play_is_told_so_and_may_join(server: Any, new_page: Any) -> None:
+    ann = new_page()
+    enter_lobby(ann, server.url, "Ann Host")
+    section = ann.get_by_role("region", name=re.compile("^Tournaments"))
+    section.get_by_role("textbox", name="Name", exact=True).fill("Host Cup")
+    section.get_by_role("checkbox", name="I will play in it").uncheck()
+    expect(section.get_by_role("button", name="Create and play")).to_have_count(0)
+    section.get_by_role("button", name="Create tournament").click()
+    expect(ann).to_have_url(TOURNAMENT_URL)
+    expect(ann.get_by_text("You are not playing in this tournament.")).to_be_visible()
+    players = ann.get_by_role("region", name=re.compile("^Players"))
+    expect(players).not_to_contain_text("Ann Host")
+    ann.get_by_role("button", name="Join").click()
+    expect(players).to_contain_text("Ann Host")
+    expect(ann.get_by_text("You are not playing in this tournament.")).to_have_count(0)
+
+    german = new_page(locale="de-DE")  # the same in German, on a tournament made by the API
+    enter_lobby(german, server.url, "Gina Host", field="Dein Spitzname", change="Spitznamen ändern")
+    tid = german.evaluate(CREATE, {"name": "Gast Cup", "format": "swiss", "max_players": 4})
+    german.goto(f"{server.url}/t/{tid}")
+    expect(german.get_by_text("Du spielst in diesem Turnier nicht mit.")).to_be_visible()
+    expect(german.get_by_role("button", name="Anmelden")).to_be_visible()
+    assert not ann.errors and not german.errors
 
 
 def test_a_swiss_of_one_person_and_computers_runs_to_the_end(
@@ -138,8 +207,10 @@ def test_a_swiss_of_one_person_and_computers_runs_to_the_end(
     watcher.goto(url)
     expect(watcher.get_by_role("region", name=re.compile("^Players"))).to_contain_text("Ann Swiss")
     standings = watcher.get_by_role("region", name="Standings")
+    expect(standings.get_by_role("table", name="Standings")).to_have_count(0)  # not yet
     ann.get_by_role("button", name="Start now").click()
-    expect(standings.get_by_role("row")).to_have_count(5)  # live: the header and four players
+    table = standings.get_by_role("table", name="Standings")  # named by its heading
+    expect(table.get_by_role("row")).to_have_count(5)  # live: the header and four players
     rooms: list[str] = []
     for number in (1, 2, 3):  # three rounds for four players; ann resigns each match
         expect(ann).to_have_url(ROOM_URL)
@@ -164,3 +235,65 @@ def test_a_swiss_of_one_person_and_computers_runs_to_the_end(
     expect(row).to_contain_text("4 of 4")
     expect(row.get_by_role("link", name="Swiss Cup")).to_have_attribute("href", f"/t/{tid}")
     assert not ann.errors and not watcher.errors
+
+
+def _centre_y(box: dict[str, float]) -> float:
+    return box["y"] + box["height"] / 2
+
+
+def test_a_knockout_of_eight_is_drawn_as_a_bracket_on_a_phone(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    """Eight computers play it out (the creator does not play); on a 390-px phone each
+    round is a column, each match centred between the two it comes from, the bracket
+    scrolls sideways inside its own region, the third-place match lies under it, and
+    the final standings list all eight."""
+    phone = new_page(width=390, height=844)
+    enter_lobby(phone, server.url, "Pia Phone")
+    body = {
+        "name": "Phone Cup", "format": "knockout", "max_players": 8,
+        "rules_preset": "first-to-knock", "computer_level": "beginner", "third_place": True,
+    }  # fmt: skip
+    tid = phone.evaluate(CREATE, body)
+    phone.goto(f"{server.url}/t/{tid}")
+    expect(phone.get_by_text("You are not playing in this tournament.")).to_be_visible()
+    phone.get_by_role("button", name="Start now").click()
+    expect(phone.get_by_text(re.compile(r"Winner: beginner \d", re.I))).to_be_visible(
+        timeout=60_000
+    )
+    bracket = phone.get_by_role("region", name="Bracket")
+    titles = ["Round 1 · Quarter-finals", "Round 2 · Semi-finals", "Round 3 · Final"]
+    rounds = [bracket.get_by_role("list", name=title) for title in titles]
+    for matches, count in zip(rounds, (4, 2, 1), strict=True):
+        expect(matches.get_by_role("listitem")).to_have_count(count)
+        expect(matches.get_by_role("listitem").first).to_have_text(
+            re.compile(r"^beginner \d versus beginner \d – beginner \d wins \d+:\d+$", re.I)
+        )
+    boxes = [[item.bounding_box() for item in r.get_by_role("listitem").all()] for r in rounds]
+    for earlier, later in itertools.pairwise(boxes):
+        for i, box in enumerate(later):  # a column further right, between its two feeders
+            top, bottom = earlier[2 * i], earlier[2 * i + 1]
+            assert box["x"] > top["x"] + top["width"] - 1
+            assert abs(_centre_y(box) - (_centre_y(top) + _centre_y(bottom)) / 2) < 2
+    third = bracket.get_by_role("list", name="Match for third place").get_by_role("listitem")
+    expect(third).to_have_text(re.compile(r"^beginner \d versus beginner \d – ", re.I))
+    below, region = third.bounding_box(), bracket.bounding_box()
+    assert third.evaluate("el => el.scrollHeight <= el.clientHeight")  # its box fits in it
+    assert below["y"] > max(b["y"] + b["height"] for b in boxes[0])  # under the columns
+    assert below["y"] + below["height"] <= region["y"] + region["height"]  # inside the panel
+    # the bracket is wider than the phone: it scrolls inside its own region, not the page
+    scroller = bracket.get_by_role("group", name="Bracket")
+    widths = scroller.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert widths[0] > widths[1]
+    standings = phone.get_by_role("table", name="Final standings")
+    for part in (bracket, standings):  # nothing of the page is wider than the phone
+        box = part.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    phone.screenshot(path=str(artifacts / "tournament-bracket-phone.png"), full_page=True)
+    places = standings.get_by_role("row").filter(has=phone.get_by_role("rowheader"))
+    expect(places).to_have_count(8)
+    places_text = [row.get_by_role("cell").first.inner_text() for row in places.all()]
+    assert places_text == ["1", "2", "3", "4", "5", "5", "5", "5"]  # third place decided
+    scroller.evaluate("el => el.scrollLeft = el.scrollWidth")
+    bracket.screenshot(path=str(artifacts / "tournament-bracket-phone-final.png"))
+    assert not phone.errors

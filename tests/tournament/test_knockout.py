@@ -93,6 +93,26 @@ def test_placings_rank_the_third_place_winner_before_its_loser():
     placings = run.state.placings()
     assert [(p.player, p.reached) for p in placings] == [("p4", 3), ("p3", 2), ("p1", 1), ("p2", 1)]
     assert [p.rank for p in placings] == [1, 2, 3, 4]
+    assert [p.place for p in placings] == [1, 2, 3, 4]  # the third-place match decides
+
+
+def test_without_a_third_place_match_players_out_in_the_same_round_share_a_place():
+    run = full("knockout", 8)
+    play_out(run, better_seed(run))
+    placings = run.state.placings()
+    # p1 beat p2 in the final; p3 and p4 lost the semi-finals, p5 to p8 round one
+    assert [(p.player, p.place) for p in placings] == [
+        ("p1", 1), ("p2", 2), ("p3", 3), ("p4", 3), ("p5", 5), ("p6", 5), ("p7", 5), ("p8", 5),
+    ]  # fmt: skip
+    assert [p.rank for p in placings] == list(range(1, 9))  # the order stays distinct
+
+
+def test_a_player_out_after_a_bye_shares_the_place_of_that_round():
+    run = full("knockout", 5)  # p1, p2, p3 have byes; p4 beats p5, then p1 beats p4
+    play_out(run, better_seed(run))
+    assert [(p.player, p.reached, p.place) for p in run.state.placings()] == [
+        ("p1", 4, 1), ("p2", 3, 2), ("p3", 2, 3), ("p4", 2, 3), ("p5", 1, 5),
+    ]  # fmt: skip
 
 
 def test_a_withdrawn_winner_gives_the_next_opponent_a_walkover():

@@ -90,9 +90,13 @@ def _loser(pairing: Pairing, winner: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Placing:
     """A player's place: ``reached`` is the round they lost in (the rounds plus one for
-    the champion); ties in the same round go to the better seed."""
+    the champion). ``rank`` orders the field (ties in the same round go to the better
+    seed); ``place`` is what the player finished, shared by everyone who went out in
+    the same round (both losing semi-finalists are third without a third-place match,
+    the four losing quarter-finalists fifth)."""
 
     rank: int
+    place: int
     player: str
     reached: int
     wins: int
@@ -103,7 +107,15 @@ def placings(
     rounds: Sequence[Sequence[tuple[Pairing, Game]]], seeds: Sequence[str]
 ) -> tuple[Placing, ...]:
     """Places after the rounds played so far: the champion, the finalist, the third-place
-    winner before its loser, then by the round each player went out in."""
+    winner before its loser, then by the round each player went out in.
+
+    >>> from ginrummy.tournament.games import Game
+    >>> semis = [(Pairing(1, "a", "d"), Game("a", "d", "a", 100, 40)),
+    ...          (Pairing(2, "b", "c"), Game("b", "c", "c", 80, 100))]
+    >>> final = [(Pairing(1, "a", "c"), Game("a", "c", "a", 100, 90))]
+    >>> [(p.place, p.player) for p in placings([semis, final], "abcd")]
+    [(1, 'a'), (2, 'c'), (3, 'b'), (3, 'd')]
+    """
     reached = dict.fromkeys(seeds, len(rounds) + 1)
     third = dict.fromkeys(seeds, 0)
     wins = dict.fromkeys(seeds, 0)
@@ -121,5 +133,9 @@ def placings(
                 elif not pairing.third_place:
                     reached[player] = number
     rank = {player: i for i, player in enumerate(seeds)}
-    order = sorted(seeds, key=lambda p: (-reached[p], third[p], rank[p]))
-    return tuple(Placing(i + 1, p, reached[p], wins[p], scored[p]) for i, p in enumerate(order))
+    out = {p: (-reached[p], third[p]) for p in seeds}  # how far each got: less is further
+    order = sorted(seeds, key=lambda p: (*out[p], rank[p]))
+    place = {p: 1 + sum(out[q] < out[p] for q in seeds) for p in seeds}
+    return tuple(
+        Placing(i + 1, place[p], p, reached[p], wins[p], scored[p]) for i, p in enumerate(order)
+    )

@@ -138,6 +138,8 @@ def info(room: Room, your_seat: Seat | None) -> dict[str, Any]:
         "timer": room.rules.move_timer_seconds,
         "watchers": room.watching,
         "tournament": room.tournament,
+        "tournament_name": room.tournament_name,
+        "tournament_round": room.tournament_round,
         "chat": True,
         "spectator_chat": room.spectator_chat,
         "version": room.current.version,

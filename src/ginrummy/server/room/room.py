@@ -56,6 +56,10 @@ class Room(RoomBase[Duties]):
         self.visibility = str(row.options.get("visibility", "private"))
         self.rated = bool(row.options.get("rated", False))
         self.tournament: str | None = row.options.get("tournament")  # its match's tournament
+        # the tournament's name and the match's round, for the table (None: not a
+        # tournament's room, or one opened before rooms kept them)
+        self.tournament_name: str | None = row.options.get("tournament_name")
+        self.tournament_round: int | None = row.options.get("tournament_round")
         dealer = row.options.get("first_dealer")  # chosen by the tournament, else drawn
         self.first_dealer = None if dealer is None else Seat.parse(str(dealer))
         self.seats: dict[Seat, SeatInfo] = dict(seats)

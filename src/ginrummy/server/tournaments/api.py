@@ -91,13 +91,19 @@ async def _answer(request: Request, action: Any, status: int = 200) -> JSONRespo
 
 
 async def create(request: Request) -> JSONResponse:
+    """A new tournament from the settings; ``"join": true`` enters its creator at once
+    (create and play, docs/protocol.md, Tournaments)."""
     identity, player = await _caller(request)
     data = await json_body(request)
+    play = data.pop("join", False)
+    if not isinstance(play, bool):
+        raise ApiError("bad_request", "join has the wrong type")
     try:
         settings = settings_of(data)
     except TournamentError as exc:
         raise ApiError(exc.code.value, exc.message, STATUS.get(exc.code, 400)) from None
-    return await _answer(request, _service(request).create(settings, identity, player), 201)
+    created = _service(request).create(settings, identity, player, play=play)
+    return await _answer(request, created, 201)
 
 
 async def read(request: Request) -> JSONResponse:

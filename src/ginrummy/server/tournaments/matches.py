@@ -2,11 +2,12 @@
 is the room's id), read how its match ended, end it for a no-show; a match of two
 computer players has no room and is played here, off the event loop.
 
-Seat one is the pairing's ``first`` player, or the person when a person meets a
-computer; the ``first`` player deals the first round either way (the room option
-``first_dealer``), and the room plays that one match (no new match after it). Both
-seats are bound to the players' identities when the room opens, as a quick match
-binds them, so each player's lobby takes them to their table.
+The room's options name its tournament (id, name and round: the table links back to
+the tournament's page). Seat one is the pairing's ``first`` player, or the person when
+a person meets a computer; the ``first`` player deals the first round either way (the
+room option ``first_dealer``), and the room plays that one match (no new match after
+it). Both seats are bound to the players' identities when the room opens, as a quick
+match binds them, so each player's lobby takes them to their table.
 """
 
 from __future__ import annotations
@@ -58,6 +59,13 @@ def first_dealer(where: dict[Seat, str], pairing: Pairing) -> Seat:
     return next(s for s, p in where.items() if p == pairing.first)
 
 
+def round_of(state: Tournament, pairing: Pairing) -> int:
+    """The number of the round the pairing belongs to (the table names it)."""
+    found = None if pairing.match_id is None else state.find(pairing.match_id)
+    assert found is not None, "a room's pairing is one of the tournament's"
+    return found[0].number
+
+
 def _computer(state: Tournament, player: str) -> str | None:
     entrant = state.entrant(player)
     return None if entrant is None else entrant.computer
@@ -102,6 +110,8 @@ async def open_room(
                 "visibility": "public" if settings.public else "private",
                 "rated": settings.rated and two.computer is None,
                 "tournament": tournament_id,
+                "tournament_name": settings.name,
+                "tournament_round": round_of(state, pairing),
                 "first_dealer": first_dealer(where, pairing).label,
             },
             room_id=pairing.match_id,

@@ -79,13 +79,20 @@ async def load(store: Store, tournament_id: str, kept: Loaded | None = None) -> 
 
 
 async def create(
-    store: Store, tournament_id: str, created: Created, identities: Mapping[str, str]
+    store: Store,
+    tournament_id: str,
+    created: Created,
+    identities: Mapping[str, str],
+    then: Sequence[Event] = (),
 ) -> Loaded:
-    row = TournamentRow(
-        tournament_id, created.settings.name, "open", created.settings.public, created.at
-    )
-    await store.create_tournament(row, numbered([created], 0), identities)
-    return Loaded(tournament_id, rebuild([created]), dict(identities))
+    """Store a new tournament's log: ``created`` and the events ``then`` decided on it
+    (the creator's join), in one write, so a refused or failed write leaves nothing."""
+    events = (created, *then)
+    state = rebuild(events)
+    name, public = created.settings.name, created.settings.public
+    row = TournamentRow(tournament_id, name, state.phase.value, public, created.at)
+    await store.create_tournament(row, numbered(events, 0), identities)
+    return Loaded(tournament_id, state, dict(identities))
 
 
 async def append(

@@ -35,6 +35,7 @@ from ginrummy.tournament import (
     Tournament,
     TournamentError,
     commands,
+    fold,
 )
 
 log = logging.getLogger("ginrummy.server.tournaments")
@@ -256,13 +257,22 @@ class TournamentService:
             return after
         raise Contended(f"tournament {tournament_id}: other writers kept winning")
 
-    async def create(self, settings: Settings, identity_hash: str, player: Player) -> Loaded:
-        created = commands.create(settings, player.id, at=self.rooms.clock.now())
+    async def create(
+        self, settings: Settings, identity_hash: str, player: Player, *, play: bool = False
+    ) -> Loaded:
+        """A new tournament; ``play``: its creator takes the first place in the same
+        write (create and play: never a tournament created without its creator)."""
+        now = self.rooms.clock.now()
+        created = commands.create(settings, player.id, at=now)
+        joined: tuple[Event, ...] = ()
+        if play:
+            entrant = Entrant(player.id, player.name, player.rating)
+            joined = commands.join(fold(None, created), entrant, at=now, match_ids=new_match_id)
         loaded = await records.create(
-            self.rooms.store, new_room_id(), created, {player.id: identity_hash}
+            self.rooms.store, new_room_id(), created, {player.id: identity_hash}, joined
         )
-        log.info("tournament %s created: %s, %d places", loaded.id, settings.format.value,
-                 settings.max_players)  # fmt: skip
+        log.info("tournament %s created: %s, %d places%s", loaded.id, settings.format.value,
+                 settings.max_players, ", its creator playing" if play else "")  # fmt: skip
         await self.changed(loaded)
         return loaded
 

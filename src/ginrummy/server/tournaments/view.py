@@ -55,16 +55,20 @@ def full(loaded: Loaded) -> dict[str, Any]:
 
 def played(loaded: Loaded, player: str) -> dict[str, Any] | None:
     """A tournament on ``player``'s statistics page: their place (``placing`` of
-    ``of``, by the placings or standings so far) once it started with them, else None."""
+    ``of``, by the placings or standings so far; a knockout's place is shared by the
+    players out in the same round) once it started with them, else None."""
     t = loaded.state
     if t.started_at is None or player not in t.players:
         return None
-    ranked = t.placings() if t.is_knockout else t.standings()
+    if t.is_knockout:
+        placing = next(p.place for p in t.placings() if p.player == player)
+    else:
+        placing = next(s.rank for s in t.standings() if s.player == player)
     return {
         "id": loaded.id,
         "name": t.settings.name,
         "format": t.settings.format.value,
-        "placing": next(r.rank for r in ranked if r.player == player),
+        "placing": placing,
         "of": len(t.players),
         "finished": t.phase is Phase.FINISHED,
         "started": t.started_at,

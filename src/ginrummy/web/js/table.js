@@ -11,6 +11,7 @@ import { renderFairMark } from "./fair/mark.js";
 import { renderRoundEnd } from "./results.js";
 import { tableStatus, seatName, sideName, otherSeat, displaySeats, isMine, SEATS } from "./status.js";
 import { canAdvise, pointCommand, pointText, suggested } from "./chouette/pointing.js";
+import { backToTournament, tournamentLink } from "./tournament.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").TableState} TableState */
@@ -222,6 +223,9 @@ export function renderInfoBar(state, more = []) {
     }, t("act.resign")));
   }
   const info = state.info;
+  // A tournament's room plays one match: after it, the way back to the tournament.
+  const back = table.match_phase === "over" ? backToTournament(info) : null;
+  if (back) controls.push(back);
   const extra = [...more];
   if (info?.rated) extra.push(h("span", { class: "badge rated" }, t("lobby.rated")));
   if (info?.spectators === false) extra.push(h("span", { class: "watchers" }, t("table.no_watchers")));
@@ -229,8 +233,10 @@ export function renderInfoBar(state, more = []) {
     extra.push(h("span", { class: "watchers", id: "watchers" }, tn("table.watchers", state.watchers, { n: state.watchers })));
   }
   if (state.fair) extra.push(renderFairMark(state.fair, state.seat, state.route.name === "chouette" ? "chouette" : "room"));
+  const tournament = tournamentLink(info);
   return h("div", { class: "infobar" },
     h("div", { class: "match-info" },
+      ...(tournament ? [tournament, " · "] : []),
       h("span", {}, t("table.round", { n: Math.max(1, table.round) })), " · ",
       h("span", {}, has(presetKey) ? t(presetKey) : rules.name ?? ""), " · ",
       h("span", {}, target), ...extra.flatMap((el) => [" · ", el])),

@@ -1,7 +1,8 @@
 // Tournaments in the page (docs/protocol.md, Tournaments): the tournament page (players,
-// the live bracket of a knockout, the standings of a Swiss, pairings with links to play or
-// watch, the winner) and the lobby's section (open and running tournaments, the create
-// form). Pure functions of the client state; the server decides everything shown.
+// the live bracket of a knockout and its final standings, the standings of a Swiss,
+// pairings with links to play or watch, the winner), the lobby's section (open and
+// running tournaments, the create form) and, at a tournament's table, the way back to
+// its page. Pure functions of the client state; the server decides everything shown.
 import { h } from "./dom.js";
 import { t, computerName } from "./i18n.js";
 
@@ -11,13 +12,14 @@ import { t, computerName } from "./i18n.js";
 /**
  * The create form's values, as its fields hold them.
  * @typedef {{name: string, format: string, size: string, preset: string, target: string,
- *   timer: string, rated: boolean, start: string, public: boolean, fill: string}} TournamentForm
+ *   timer: string, rated: boolean, start: string, public: boolean, fill: string,
+ *   play: boolean}} TournamentForm
  */
 
 /** @type {Readonly<TournamentForm>} */
 export const TOURNAMENT_DEFAULTS = Object.freeze({
   name: "", format: "knockout", size: "8", preset: "standard", target: "100", timer: "off",
-  rated: false, start: "full", public: true, fill: "casual",
+  rated: false, start: "full", public: true, fill: "casual", play: true,
 });
 const SIZES = ["4", "8", "16", "32", "64"];
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
@@ -52,6 +54,7 @@ export function createBody(form, now) {
     start_at: form.start === "full" ? null : now + 60 * Number(form.start),
     public: Boolean(form.public),
     computer_level: form.fill === "none" ? null : form.fill,
+    join: Boolean(form.play),  // create and play: the creator takes a place in the same write
   };
 }
 
@@ -119,7 +122,9 @@ export function renderTournamentsSection(state) {
     choice("fill", FILLS, form.fill, (v) => v === "none" ? t("tournament.form.fill.none") : t("tournament.form.fill.level", { level: computerName(v) })),
     flag("rated", Boolean(form.rated)),
     flag("public", Boolean(form.public)),
-    h("button", { type: "button", class: "button primary", dataset: { cmd: "t-create", key: "t-create" } }, t("tournament.create")));
+    flag("play", Boolean(form.play)),
+    h("button", { type: "button", class: "button primary", dataset: { cmd: "t-create", key: "t-create" } },
+      t(form.play ? "tournament.create_play" : "tournament.create")));
 }
 
 /**
@@ -162,11 +167,32 @@ export function renderTournament(state) {
     h("h1", { class: "page-title" }, tour.name),
     h("p", { role: "status", "aria-label": t("tournament.status") }, statusLine(tour)),
     error ? h("p", { class: "notice error", role: "alert" }, error) : null,
+    notPlaying(tour, me),
     actions(tour, me),
     tour.winner ? h("p", { class: "notice winner" }, t("tournament.winner", { name: nameOf(tour, tour.winner) })) : null,
+    tour.format === "knockout" && tour.phase === "finished" && tour.rounds.length ? renderPlacings(tour, me) : null,
     renderPlayers(tour, me),
     tour.format === "knockout" ? renderBracket(tour, me) : renderSwiss(tour, me),
   ];
+}
+
+/**
+ * @param {Tournament} tour
+ * @param {string|null} me
+ */
+function joined(tour, me) {
+  return (tour.entrants ?? []).some((/** @type {any} */ e) => e.id === me);
+}
+
+/**
+ * Said plainly to a creator who did not take a place: a tournament created without
+ * playing (the form's "I will play in it" unchecked) is played out by the others.
+ * @param {Tournament} tour
+ * @param {string|null} me
+ */
+function notPlaying(tour, me) {
+  if (me === null || me !== tour.creator || joined(tour, me)) return null;
+  return h("p", { class: "notice not-playing" }, t("tournament.not_playing"));
 }
 
 /** @param {Tournament} tour */
@@ -183,15 +209,15 @@ function statusLine(tour) {
  * @param {string|null} me
  */
 function actions(tour, me) {
-  const joined = (tour.entrants ?? []).some((/** @type {any} */ e) => e.id === me);
+  const playing = joined(tour, me);
   /** @type {HTMLElement[]} */
   const buttons = [];
   /** @param {string} cmd */
   const button = (cmd) => h("button", { type: "button", class: "button", dataset: { cmd: `t-${cmd}`, key: `t-${cmd}` } }, t(`tournament.act.${cmd}`));
   if (tour.phase === "open") {
-    buttons.push(button(joined ? "leave" : "join"));
+    buttons.push(button(playing ? "leave" : "join"));
     if (me === tour.creator) buttons.push(button("start"));
-  } else if (tour.phase === "running" && joined) {
+  } else if (tour.phase === "running" && playing) {
     const out = (tour.entrants ?? []).some((/** @type {any} */ e) => e.id === me && e.withdrawn);
     if (!out) buttons.push(button("withdraw"));
   }
@@ -223,11 +249,7 @@ function pairingItem(tour, p, me) {
   const second = nameOf(tour, p.second);
   const r = p.result;
   const mine = me === p.first || me === p.second;
-  const score = r
-    ? (r.reason === "played"
-      ? t("tournament.result", { winner: nameOf(tour, r.winner), a: r.first_points, b: r.second_points })
-      : t(`tournament.result.${r.reason}`, { winner: r.winner ? nameOf(tour, r.winner) : "–" }))
-    : null;
+  const score = r ? resultText(tour, r) : null;
   const link = !r && p.room
     ? h("a", { class: "button secondary", href: `/r/${encodeURIComponent(p.room)}`, dataset: { nav: `/r/${p.room}` } },
       t(mine ? "tournament.play" : "tournament.watch"))
@@ -238,17 +260,136 @@ function pairingItem(tour, p, me) {
 }
 
 /**
- * The knockout's bracket: a column per round.
+ * A knockout round's heading: its number, and the final, semi-finals and
+ * quarter-finals by name.
+ * @param {number} number
+ * @param {number} total  the rounds of the bracket
+ */
+function roundTitle(number, total) {
+  const stage = stageName(number, total);
+  return stage ? t("tournament.round_stage", { n: number, stage }) : t("tournament.round_n", { n: number });
+}
+
+/**
+ * The final, semi-finals or quarter-finals by name; null for earlier rounds.
+ * @param {number} number
+ * @param {number} total  the rounds of the bracket
+ */
+function stageName(number, total) {
+  const stage = ["final", "semi", "quarter"][total - number];
+  return stage ? t(`tournament.stage.${stage}`) : null;
+}
+
+/**
+ * One match of the bracket as a box: the two players (the winner marked), then the
+ * result or the link to play or watch. Its text reads "A versus B – result" (the
+ * joining words are there for screen readers, the box shows the players one above
+ * the other).
+ * @param {Tournament} tour
+ * @param {any} p  a pairing; null: not paired yet
+ * @param {string|null} me
+ */
+function matchBox(tour, p, me) {
+  if (!p) return h("div", { class: "match tbd" }, t("tournament.tbd"));
+  if (!p.second) return h("div", { class: "match bye" }, t("tournament.has_bye", { name: nameOf(tour, p.first) }));
+  const r = p.result;
+  const mine = me === p.first || me === p.second;
+  /** @param {string} id */
+  const slot = (id) => h("span", { class: `slot${r && r.winner === id ? " won" : ""}${id === me ? " me" : ""}` }, nameOf(tour, id));
+  return h("div", { class: `match${mine ? " mine" : ""}` },
+    slot(p.first),
+    h("span", { class: "visually-hidden" }, ` ${t("tournament.vs")} `),
+    slot(p.second),
+    r ? h("span", { class: "visually-hidden" }, " – ") : null,
+    r ? h("span", { class: "outcome" }, resultText(tour, r)) : null,
+    r || !p.room ? null : " ",
+    r || !p.room ? null : h("a", { class: "button secondary", href: `/r/${encodeURIComponent(p.room)}`, dataset: { nav: `/r/${p.room}` } },
+      t(mine ? "tournament.play" : "tournament.watch")));
+}
+
+/**
+ * How a decided match ended, in words.
+ * @param {Tournament} tour
+ * @param {any} r  a pairing's result
+ */
+function resultText(tour, r) {
+  return r.reason === "played"
+    ? t("tournament.result", { winner: nameOf(tour, r.winner), a: r.first_points, b: r.second_points })
+    : t(`tournament.result.${r.reason}`, { winner: r.winner ? nameOf(tour, r.winner) : "–" });
+}
+
+/**
+ * One column of the bracket: a list named by its heading, with a box for every match
+ * of the round (those of rounds not yet paired to be decided), in board order, so
+ * that each box sits between the two it comes from (the CSS draws the lines).
+ * @param {string} id  the heading's id
+ * @param {string} title
+ * @param {any[]} slots  pairings, null where not paired yet
+ * @param {Tournament} tour
+ * @param {string|null} me
+ */
+function bracketColumn(id, title, slots, tour, me) {
+  return h("div", { class: "bracket-round" },
+    h("h3", { id }, title),
+    h("ol", { class: "bracket-matches", "aria-labelledby": id },
+      ...slots.map((p) => h("li", { class: "bracket-slot" }, matchBox(tour, p, me)))));
+}
+
+/**
+ * The knockout's bracket: a column per round of the whole bracket (the server's
+ * `planned_rounds`: round r has 2^(rounds - r) boards, docs/tournaments.md), scrolling
+ * sideways on its own where the page is narrower; the third-place match under it.
  * @param {Tournament} tour
  * @param {string|null} me
  */
 function renderBracket(tour, me) {
+  const total = Math.max(tour.planned_rounds ?? 0, tour.rounds.length);
+  /** @type {any[]} */
+  const paired = tour.rounds;
+  const columns = Array.from({ length: total }, (_, i) => {
+    const pairings = paired[i]?.pairings.filter((/** @type {any} */ p) => !p.third_place) ?? [];
+    const slots = Array.from({ length: 2 ** (total - i - 1) }, (_, b) => pairings.find((/** @type {any} */ p) => p.board === b + 1) ?? null);
+    return bracketColumn(`t-round-${i + 1}-h`, roundTitle(i + 1, total), slots, tour, me);
+  });
+  const last = paired.length === total ? paired[total - 1] : null;
+  const third = last?.pairings.find((/** @type {any} */ p) => p.third_place) ?? null;
+  const thirdShown = third || (total > 1 && tour.settings?.third_place && !last);
   return h("section", { class: "panel bracket", "aria-labelledby": "t-bracket-h" },
     h("h2", { id: "t-bracket-h" }, t("tournament.bracket")),
-    tour.rounds.length ? null : h("p", { class: "hint" }, t("tournament.not_started")),
-    h("div", { class: "bracket-rounds" }, ...tour.rounds.map((/** @type {any} */ r) => h("section", { class: "bracket-round", "aria-label": t("tournament.round_n", { n: r.round }) },
-      h("h3", {}, t("tournament.round_n", { n: r.round })),
-      h("ul", {}, ...r.pairings.map((/** @type {any} */ p) => pairingItem(tour, p, me)))))));
+    total ? null : h("p", { class: "hint" }, t("tournament.not_started")),
+    total ? h("div", { class: "bracket-scroll", role: "group", tabindex: "0", "aria-labelledby": "t-bracket-h" },
+      h("div", { class: "bracket-rounds" }, ...columns)) : null,
+    thirdShown ? h("div", { class: "bracket-third" },
+      bracketColumn("t-third-h", t("tournament.third_place_match"), [third], tour, me)) : null);
+}
+
+/**
+ * How far a knockout player got: the tournament won, else the round they went out in.
+ * @param {any} placing
+ * @param {number} total  the rounds of the bracket
+ */
+function reachedText(placing, total) {
+  if (placing.reached > total) return t("tournament.reached.won");
+  return stageName(placing.reached, total) ?? t("tournament.round_n", { n: placing.reached });
+}
+
+/**
+ * A finished knockout's standings: every entrant's place (shared by the players out in
+ * the same round; the server's `placings`, docs/tournaments.md), how far they got.
+ * @param {Tournament} tour
+ * @param {string|null} me
+ */
+function renderPlacings(tour, me) {
+  const total = Math.max(tour.planned_rounds ?? 0, tour.rounds.length);
+  const rows = tour.placings ?? [];
+  return h("section", { class: "panel standings", "aria-labelledby": "t-final-h" },
+    h("h2", { id: "t-final-h" }, t("tournament.final_standings")),
+    h("table", { class: "data-table placings", "aria-labelledby": "t-final-h" },
+      h("thead", {}, h("tr", {}, ...["place", "player", "reached", "points_scored"]
+        .map((c) => h("th", { scope: "col" }, t(`tournament.col.${c}`))))),
+      h("tbody", {}, ...rows.map((/** @type {any} */ p) => h("tr", { class: p.player === me ? "me" : null },
+        h("td", {}, p.place), h("th", { scope: "row" }, nameOf(tour, p.player)), h("td", {}, reachedText(p, total)),
+        h("td", {}, p.points_scored))))));
 }
 
 /**
@@ -261,7 +402,7 @@ function renderSwiss(tour, me) {
   return h("section", { class: "panel swiss", "aria-labelledby": "t-standings-h" },
     h("h2", { id: "t-standings-h" }, t("tournament.standings")),
     rows.length
-      ? h("table", {},
+      ? h("table", { class: "data-table", "aria-labelledby": "t-standings-h" },
         h("thead", {}, h("tr", {}, ...["rank", "player", "match_points", "buchholz", "sonneborn_berger", "head_to_head", "points_scored"]
           .map((c) => h("th", { scope: "col" }, t(`tournament.col.${c}`))))),
         h("tbody", {}, ...rows.map((/** @type {any} */ s) => h("tr", {},
@@ -271,4 +412,26 @@ function renderSwiss(tour, me) {
     ...tour.rounds.map((/** @type {any} */ r) => h("section", { "aria-label": t("tournament.round_n", { n: r.round }) },
       h("h3", {}, t("tournament.round_n", { n: r.round })),
       h("ul", {}, ...r.pairings.map((/** @type {any} */ p) => pairingItem(tour, p, me))))));
+}
+
+/**
+ * At a tournament's table: "<tournament> · round n", a link to the tournament's page
+ * (room info `tournament`, `tournament_name`, `tournament_round`); null at other tables.
+ * @param {import("./types.js").RoomInfo|null|undefined} info
+ */
+export function tournamentLink(info) {
+  if (!info?.tournament) return null;
+  const name = info.tournament_name ?? t("tournament.default_name");
+  const text = info.tournament_round ? t("tournament.at_table", { name, n: info.tournament_round }) : name;
+  return h("a", { class: "tournament-link", href: `/t/${encodeURIComponent(info.tournament)}`, dataset: { nav: `/t/${info.tournament}`, key: "tournament-link" } }, text);
+}
+
+/**
+ * After a tournament's match: the way back to the tournament (it plays no new match,
+ * and a finished tournament leaves the lobby's list); null at other tables.
+ * @param {import("./types.js").RoomInfo|null|undefined} info
+ */
+export function backToTournament(info) {
+  if (!info?.tournament) return null;
+  return h("a", { class: "button primary", href: `/t/${encodeURIComponent(info.tournament)}`, dataset: { nav: `/t/${info.tournament}`, key: "tournament-back" } }, t("tournament.back"));
 }

@@ -107,7 +107,9 @@ export function tournamentPlay({ store, say, navigate }) {
    */
   function field(name, value, el) {
     const v = el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : value;
-    store.update((s) => ({ ...s, tournamentForm: { ...tournamentForm(s), [name]: v } }), { silent: name !== "preset" });
+    // The preset shows or hides the target score, "I will play" names the button.
+    const shown = name === "preset" || name === "play";
+    store.update((s) => ({ ...s, tournamentForm: { ...tournamentForm(s), [name]: v } }), { silent: !shown });
   }
 
   async function create() {

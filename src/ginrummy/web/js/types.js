@@ -52,6 +52,8 @@
  * @property {number|null} [timer]
  * @property {number} [watchers]
  * @property {string|null} [tournament]  the tournament this room is a match of
+ * @property {string|null} [tournament_name]  that tournament's name
+ * @property {number|null} [tournament_round]  the round of the tournament this match is in
  * @property {Seat|null} [your_seat]
  */
 
