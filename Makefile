@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test quick lock check-lock check lint typecheck unit browser-deps node-deps js-typecheck js-test bench clean
+.PHONY: run test quick screenshots lock check-lock check lint typecheck unit browser-deps node-deps js-typecheck js-test bench clean
 
 LOCK := requirements/build.txt requirements/run.txt requirements/test.txt
 UV_VERSION := 0.13.9
@@ -103,6 +103,12 @@ unit: $(VENV)/.installed-test browser-deps node_modules/.installed
 	$(PYTEST) --dist loadscope --no-loadscope-reorder --durations=15 --cov=ginrummy.engine --cov-report=term-missing:skip-covered --cov-fail-under=100
 
 test: check-lock lint typecheck js-typecheck unit
+
+# The table views (device, room seat and spectator, chouette box, captain and partner,
+# tournament) at 1366×768 and 390×844 into docs/screenshots/, taken while the
+# accessibility check visits them (tests/browser/test_axe.py, SHOTS).
+screenshots: $(VENV)/.installed-test browser-deps node_modules/.installed
+	GINRUMMY_SCREENSHOTS=docs/screenshots $(BIN)/pytest -p no:cacheprovider -n 2 --dist loadscope tests/browser/test_axe.py -k "not planted" -q
 
 bench: $(VENV)/.installed
 	$(BIN)/ginrummy bench engine

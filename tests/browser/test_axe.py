@@ -90,6 +90,28 @@ def axe_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
+# `make screenshots` (GINRUMMY_SCREENSHOTS=docs/screenshots): the table views a person plays
+# in, saved in English at both sizes as the viewport shows them (nothing scrolled) while
+# they are audited: docs/screenshots/<name>-<width>x<height>.png.
+SHOTS = {
+    "device table, after a move": "device-table",
+    "round results (device)": "device-round-result",
+    "room table, seat": "room-seat",
+    "room table, spectator": "room-spectator",
+    "chouette table, box": "chouette-box",
+    "chouette table, captain": "chouette-captain",
+    "chouette table, partner": "chouette-partner",
+    "tournament table": "tournament-table",
+    "tournament page, finished": "tournament-page",
+}
+
+
+def screenshots_dir() -> Path | None:
+    """Where `make screenshots` wants the table views saved (none: not saved)."""
+    where = os.environ.get("GINRUMMY_SCREENSHOTS")
+    return (ROOT / where) if where else None
+
+
 @dataclass
 class Audit:
     """The violations found so far, by view; `check` fails with all of them at once."""
@@ -97,6 +119,7 @@ class Audit:
     script: Path
     found: dict[str, list[str]] = field(default_factory=dict)
     rules: dict[str, set[str]] = field(default_factory=dict)  # rule: where it failed
+    shots: Path | None = field(default_factory=screenshots_dir)
 
     def __call__(self, page: Any, view: str) -> None:
         """Check the page as it is, in both languages at both sizes; ends in English at
@@ -106,6 +129,9 @@ class Audit:
             for width, height in SIZES:
                 page.set_viewport_size({"width": width, "height": height})
                 settle(page)
+                if self.shots is not None and lang == "en" and view in SHOTS:
+                    self.shots.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(self.shots / f"{SHOTS[view]}-{width}x{height}.png"))
                 where = f"{view} [{lang} {width}×{height}]"
                 for v in self.run(page):
                     self.rules.setdefault(v["id"], set()).add(where)
