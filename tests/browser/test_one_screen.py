@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS
-from .helpers import DE, EN, Words, decide, play_round, status
+from .helpers import DE, EN, Words, actionable, decide, play_round, status
 from .test_device import NOTICE, device_page
 from .test_solo import start_solo
 
@@ -60,12 +60,13 @@ MEASURE = """() => {
   for (const el of felt ? felt.querySelectorAll(".piles > .pile") : []) add("pile", el);
   add("status", document.getElementById("game-status"));
   add("score", document.querySelector("main .infobar .scores"));
-  add("opponent", felt?.querySelector(":scope > .opponent"));
+  for (const el of felt ? felt.querySelectorAll(":scope > .opponent") : []) add("opponent", el);
   add("tip", felt?.querySelector(".tip-box"));
   add("device note", document.querySelector("main .device-notes"));
   add("timer", document.querySelector("main .timer"));
   for (const el of document.querySelectorAll("main .table-screen button:not([disabled])")) {
-    if (!el.closest('[data-drop="hand"]')) add("button", el);
+    // Every button shown (not those of a closed disclosure, as the fair mark's).
+    if (!el.closest('[data-drop="hand"]') && el.checkVisibility()) add("button", el);
   }
   return {
     scrollX: window.scrollX, scrollY: window.scrollY,
@@ -108,10 +109,23 @@ def fmt(part: dict[str, Any]) -> str:
     return f"{part['kind']} {part['name']!r} at {where}"
 
 
-def one_screen_problems(page: Any, kind: str, size: tuple[int, int]) -> list[str]:
+# The parts each kind of table must show.
+DEVICE_PARTS = ("hand card", "pile", "status", "score", "opponent", "tip", "device note")
+SEAT_PARTS = ("hand card", "pile", "status", "score", "opponent")
+WATCHER_PARTS = ("pile", "status", "score", "opponent")
+
+
+def one_screen_problems(
+    page: Any,
+    kind: str,
+    size: tuple[int, int],
+    needed: tuple[str, ...] = DEVICE_PARTS,
+    whole: bool = True,
+) -> list[str]:
     """What keeps the table from being one screen at ``size``: a scrolled or scrolling
-    document, a needed part outside the window, a card or button too small to hit, a
-    rank too small to read. Empty when all is well."""
+    document, a ``needed`` part missing or outside the window, a card or button too small
+    to hit, a rank too small to read. Empty when all is well. ``whole``: the document is
+    no taller than the window with a mouse (a room's chat may lie below the fold)."""
     width, height = size
     page.set_viewport_size({"width": width, "height": height})
     page.evaluate(SETTLE)
@@ -123,14 +137,14 @@ def one_screen_problems(page: Any, kind: str, size: tuple[int, int]) -> list[str
     # With a mouse (laptop, desktop, tablet) all of it fits: the document is no taller
     # than the window. On a phone the tip and the note may reach below the fold (checked
     # part by part below). Wider than the window, never.
-    if kind == "mouse" and m["docHeight"] > m["height"]:
+    if whole and kind == "mouse" and m["docHeight"] > m["height"]:
         problems.append(f"{at}: the document is {m['docHeight']} px high, the window {m['height']}")
     if m["docWidth"] > m["width"]:
         problems.append(f"{at}: the document is {m['docWidth']} px wide, the window {m['width']}")
     kinds = {p["kind"] for p in m["parts"]}
-    for needed in ("hand card", "pile", "status", "score", "opponent", "tip", "device note"):
-        if needed not in kinds:
-            problems.append(f"{at}: no {needed} on the table")
+    for part_kind in needed:
+        if part_kind not in kinds:
+            problems.append(f"{at}: no {part_kind} on the table")
     for part in m["parts"]:
         if kind == "touch" and part["kind"] in SECONDARY:
             if part["w"] < 1 or part["h"] < 1:
@@ -200,8 +214,18 @@ def hand(page: Any, w: Words) -> Any:
     return page.get_by_role("group", name=w.hand).get_by_role("button")
 
 
-def check_sizes(page: Any, kind: str, sizes: list[tuple[int, int]]) -> list[str]:
-    return [problem for size in sizes for problem in one_screen_problems(page, kind, size)]
+def check_sizes(
+    page: Any,
+    kind: str,
+    sizes: list[tuple[int, int]],
+    needed: tuple[str, ...] = DEVICE_PARTS,
+    whole: bool = True,
+) -> list[str]:
+    return [
+        problem
+        for size in sizes
+        for problem in one_screen_problems(page, kind, size, needed, whole)
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -343,3 +367,65 @@ def test_round_result_keeps_next_round_in_the_window(server: Any, new_page: Any)
     button.click()
     expect(status(page)).not_to_contain_text(EN.press_next)
     assert not page.errors
+
+
+def test_room_table_is_one_screen_for_a_seat_and_a_watcher(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    """A room of two people with a spectator, the chat beside or below the table: the
+    seat to discard (eleven cards) by mouse at the four desktop and tablet sizes, the other
+    seat (ten cards) by touch at the three phone sizes, and the spectator (both hands
+    face down, no buttons) at all seven: every needed part wholly in the window, the
+    document not scrolled, cards and buttons large enough to hit."""
+    ann = new_page(width=1366, height=768)
+    ann.goto(server.url + "/")
+    ann.get_by_role("textbox", name="Your name").fill("Ann")
+    ann.get_by_role("button", name="Open a room").click()
+    invite = ann.get_by_role("textbox", name="Invite link")
+    expect(invite).to_have_value(re.compile(r"/r/[\w-]+"))
+    link = invite.input_value()
+    bob = new_page(width=390, height=844, has_touch=True, is_mobile=True)
+    bob.goto(link)
+    bob.get_by_role("textbox", name="Your name").fill("Bob")
+    bob.get_by_role("button", name="Take the seat").click()
+    expect(hand(bob, EN)).to_have_count(10)
+    eve = new_page(width=1366, height=768)
+    eve.goto(link)
+    expect(status(eve)).to_contain_text("You are watching.")
+    # Play until one seat has drawn: that seat holds eleven cards, the other ten.
+    rng = random.Random(23)
+    drawn = None
+    for _ in range(60):
+        for page in (ann, bob):
+            text = status(page).inner_text()
+            if EN.your_turn in text and EN.discard in text and EN.upcard not in text:
+                drawn = page
+                break
+            if actionable(EN).search(text) and EN.press_next not in text:
+                decide(page, rng, knock=False, timeout=5_000)
+        if drawn is not None:
+            break
+        ann.wait_for_timeout(100)
+    assert drawn is not None, "no seat came to discard"
+    other = bob if drawn is ann else ann
+    expect(hand(drawn, EN)).to_have_count(11)
+    expect(hand(other, EN)).to_have_count(10)
+    sizes = MOUSE_SIZES if drawn is ann else TOUCH_SIZES
+    kinds = "mouse" if drawn is ann else "touch"
+    problems = check_sizes(drawn, kinds, sizes, SEAT_PARTS, whole=False)
+    problems += check_sizes(
+        other,
+        "touch" if other is bob else "mouse",
+        TOUCH_SIZES if other is bob else MOUSE_SIZES,
+        SEAT_PARTS,
+        whole=False,
+    )
+    problems += check_sizes(eve, "mouse", MOUSE_SIZES + TOUCH_SIZES, WATCHER_PARTS, whole=False)
+    eve.set_viewport_size({"width": 1366, "height": 768})
+    eve.screenshot(path=str(artifacts / "one-screen-watcher-1366x768.png"))
+    ann.set_viewport_size({"width": 1366, "height": 768})
+    ann.screenshot(path=str(artifacts / "one-screen-room-1366x768.png"))
+    bob.set_viewport_size({"width": 390, "height": 844})
+    bob.screenshot(path=str(artifacts / "one-screen-room-390x844.png"))
+    assert not problems, "\n".join(problems)
+    assert not ann.errors and not bob.errors and not eve.errors
