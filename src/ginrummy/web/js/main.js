@@ -3,7 +3,7 @@ import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
 import { tournamentPlay } from "./tournamentplay.js";
-import { NAME_KEY, COLOUR_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
+import { NAME_KEY, COLOUR_KEY, LARGE_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
 import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
   handOrder, moveCard, placeCard,
@@ -185,6 +185,7 @@ function enter(route) {
     ...fresh,
     lang: s.lang,
     fourColour: s.fourColour,
+    largeCards: s.largeCards,
     home: { ...s.home, busy: false, error: null },
     me: s.me,
     muted: s.muted,
@@ -450,6 +451,10 @@ const commands = {
   "four-colour": () => {
     store.update((s) => ({ ...s, fourColour: !s.fourColour }));
     remember(COLOUR_KEY, store.get().fourColour ? "1" : "0");
+  },
+  "large-cards": () => {
+    store.update((s) => ({ ...s, largeCards: !s.largeCards }));
+    remember(LARGE_KEY, store.get().largeCards ? "1" : "0");
   },
   // The server decides: it answers with `tips` (then a tip is asked for) or an error.
   tips: () => socket?.send(tipsSwitch(store.get())),

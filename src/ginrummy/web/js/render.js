@@ -53,9 +53,14 @@ const PAGES = {
 export function render(state, { topbar, main, now = 0 }) {
   topbar.replaceChildren(...renderTopbar(state));
   const route = state.route.name;
+  // At a table the page is a game screen: the table fills the window (css/app.css, "the
+  // table as a game screen"); the notes, the chat and the rest go beside it or below it.
+  const table = Boolean(state.view) && (state.route.device || (atTable(state.route) && state.room.phase === "table"));
+  document.body.classList.toggle("at-table", table);
   if (state.route.device) {
-    // A game on this device: its notes above the table, no chat (docs/device.md).
-    if (state.view) main.replaceChildren(h("div", { class: "table-area" }, ...renderDeviceNotes(state), ...renderTable(state, now)));
+    // A game on this device: its notes in a line below the table, never above the hand;
+    // no chat (docs/device.md).
+    if (state.view) main.replaceChildren(h("div", { class: "table-area" }, ...onScreen([...renderTable(state, now), ...renderDeviceNotes(state)])));
     else main.replaceChildren(...renderDevicePage(state));
     main.className = "page page-room page-device";
   } else if (atTable(state.route) && state.room.phase === "table" && state.view) {
@@ -65,7 +70,7 @@ export function render(state, { topbar, main, now = 0 }) {
       area = h("div", { class: "table-area" });
       main.replaceChildren(area);
     }
-    area.replaceChildren(...(route === "chouette" ? renderChouetteTable(state, now) : renderTable(state, now)));
+    area.replaceChildren(...onScreen(route === "chouette" ? renderChouetteTable(state, now) : renderTable(state, now)));
     if (route === "chouette") {
       placeChouetteChats(main, state);
     } else {
@@ -84,7 +89,21 @@ export function render(state, { topbar, main, now = 0 }) {
     main.className = `page page-${route}`;
   }
   document.body.classList.toggle("four-colour", state.fourColour);
+  document.body.classList.toggle("large-cards", state.largeCards);
   document.title = pageTitle(state);
+}
+
+/**
+ * The parts of a table in one screen (`table-screen`, as tall as the window below the top
+ * bar), and after it what may lie below the fold: the parts marked `table-more` (a
+ * chouette's ledger, the invite once both seats are taken).
+ * @param {(HTMLElement|null)[]} parts
+ * @returns {HTMLElement[]}
+ */
+function onScreen(parts) {
+  const shown = /** @type {HTMLElement[]} */ (parts.filter((el) => el !== null));
+  const more = shown.filter((el) => el.classList.contains("table-more"));
+  return [h("div", { class: "table-screen" }, ...shown.filter((el) => !more.includes(el))), ...more];
 }
 
 /**
@@ -135,6 +154,10 @@ function renderTopbar(state) {
         type: "button", class: "chip", "aria-pressed": String(state.fourColour),
         dataset: { cmd: "four-colour", key: "four-colour" },
       }, t("act.four_colour")),
+      h("button", {
+        type: "button", class: "chip", "aria-pressed": String(state.largeCards),
+        dataset: { cmd: "large-cards", key: "large-cards" },
+      }, t("act.large_cards")),
       h("div", { class: "lang-switch", role: "group", "aria-label": t("lang.label") },
         ...["de", "en"].map((code) => h("button", {
           type: "button", class: "chip", lang: code, "aria-pressed": String(code === lang),

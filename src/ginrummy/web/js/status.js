@@ -24,6 +24,9 @@ export const SEATS = ["one", "two"];
  * @property {string} text            the sentence of the "Game status" region
  * @property {string[]} actions       the legal actions the page offers as buttons now
  * @property {Between|null} between   the next-round or new-match button, if any
+ * @property {string} [seen]          the part of `text` the table shows anyway (the top
+ *   discard, the scores, the target, the deadwood): a small window hides it from sight
+ *   (table.js renderStatus), a screen reader still reads the whole sentence
  */
 
 /**
@@ -213,13 +216,13 @@ export function tableStatus(state) {
     else parts.push(between.disabled ? t("status.waiting_ready", { name: other }) : t("status.press_next"));
   }
   if (!state.seat) parts.unshift(t("status.spectator"));
-  if (inRound) parts.push(top ? t("status.discard_top", { card: topName }) : t("status.discard_none"));
+  const seen = [];
+  if (inRound) seen.push(top ? t("status.discard_top", { card: topName }) : t("status.discard_none"));
   const { me, them } = displaySeats(state);
-  parts.push(t("status.scores", { a: seatName(state, me), sa: table.scores[me], b: seatName(state, them), sb: table.scores[them] }));
-  if (table.rules?.target_score) parts.push(t("status.target", { n: table.rules.target_score }));
-  if (state.seat && view.arrangement && inRound) parts.push(t("status.deadwood", { n: view.arrangement.deadwood }));
+  seen.push(t("status.scores", { a: seatName(state, me), sa: table.scores[me], b: seatName(state, them), sb: table.scores[them] }));
+  if (table.rules?.target_score) seen.push(t("status.target", { n: table.rules.target_score }));
+  if (state.seat && view.arrangement && inRound) seen.push(t("status.deadwood", { n: view.arrangement.deadwood }));
   if (state.pending != null) parts.unshift(t("status.sending"));
   const conn = connectionText(state);
-  if (conn) parts.push(conn);
-  return { text: parts.join(" "), actions, between };
+  return { text: [...parts, ...seen, conn].filter(Boolean).join(" "), actions, between, seen: seen.join(" ") };
 }

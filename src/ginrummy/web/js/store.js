@@ -47,6 +47,7 @@ export function initialState() {
     tips: { allowed: false, on: false, left: 0, requested: null, tip: null, message: null },
     notice: null,
     fourColour: false,
+    largeCards: false,
     copied: false,
     // Public play.
     me: null,

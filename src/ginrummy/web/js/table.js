@@ -63,8 +63,7 @@ export function renderTable(rawState, now = 0) {
   const out = [];
   const inRound = table.match_phase === "round" && table.round_phase !== "over";
   out.push(renderInfoBar(state));
-  out.push(h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" }, status.text,
-    " ", h("span", { id: "status-timer" }, timerSentence(state, now))));
+  out.push(renderStatus(state, status, now));
   const timer = renderTimer(state, now);
   if (timer) out.push(timer);
   out.push(...renderAbsence(state, now));
@@ -76,8 +75,28 @@ export function renderTable(rawState, now = 0) {
   if (invite && waitingForPlayer) out.push(invite);
   if (inRound && table.round > 0) out.push(renderFelt(state));
   else if (!inRound && (table.round > 0 || status.between)) out.push(renderRoundEnd(state, status.between));
-  if (invite && !waitingForPlayer) out.push(invite);
+  if (invite && !waitingForPlayer) {
+    invite.classList.add("table-more");  // below the fold: the seats are taken
+    out.push(invite);
+  }
   return out;
+}
+
+/**
+ * The "Game status" region: the whole sentence, its part the table shows anyway (the
+ * top discard, the scores, the deadwood) in a span a small window hides from sight
+ * (css/app.css, .status-seen), the move timer's words.
+ * @param {TableState} state
+ * @param {import("./status.js").TableStatus} status
+ * @param {number} now
+ */
+export function renderStatus(state, status, now) {
+  const { text, seen } = status;
+  const at = seen ? text.indexOf(seen) : -1;
+  const words = at < 0 || !seen ? [text]
+    : [text.slice(0, at), h("span", { class: "status-seen" }, seen), text.slice(at + seen.length)];
+  return h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" }, ...words,
+    " ", h("span", { id: "status-timer" }, timerSentence(state, now)));
 }
 
 /**
@@ -228,7 +247,8 @@ export function renderInfoBar(state, more = []) {
   if (back) controls.push(back);
   const extra = [...more];
   if (info?.rated) extra.push(h("span", { class: "badge rated" }, t("lobby.rated")));
-  if (info?.spectators === false) extra.push(h("span", { class: "watchers" }, t("table.no_watchers")));
+  // A game on this device has no watchers to speak of.
+  if (info?.spectators === false && !state.route.device) extra.push(h("span", { class: "watchers" }, t("table.no_watchers")));
   else if (typeof state.watchers === "number" && state.watchers > 0) {
     extra.push(h("span", { class: "watchers", id: "watchers" }, tn("table.watchers", state.watchers, { n: state.watchers })));
   }
@@ -245,8 +265,10 @@ export function renderInfoBar(state, more = []) {
 }
 
 /**
- * The felt of a running round: the other side, the piles, the buttons, the tip (and what
- * a kind of table adds there, `more`), the own hand.
+ * The felt of a running round: the other side, the piles beside the buttons and the tip
+ * (and what a kind of table adds there, `more`), the own hand. The felt fills the rest of
+ * the window (css/app.css, "the table as a game screen"): the centre takes what the other
+ * side and the hand leave.
  * @param {TableState} state
  * @param {(HTMLElement|null)[]} [more]
  */
@@ -257,12 +279,14 @@ export function renderFelt(state, more = []) {
   const advised = suggested(state);  // a chouette partner's suggestions, once for the felt
   return h("section", { class: "felt", "aria-label": t("app.title") },
     renderOpponent(state, them),
-    renderPiles(state, advised),
-    renderActions(state, advised),
-    renderTip(state),
-    ...more,
-    state.seat ? renderOwnHand(state, advised) : renderOpponent(state, me, true),
-    table.doubled ? h("p", { class: "hint" }, t("table.doubled")) : null);
+    h("div", { class: "felt-centre" },
+      renderPiles(state, advised),
+      h("div", { class: "felt-side" },
+        renderActions(state, advised),
+        renderTip(state),
+        ...more,
+        table.doubled ? h("p", { class: "hint doubled" }, t("table.doubled")) : null)),
+    state.seat ? renderOwnHand(state, advised) : renderOpponent(state, me, true));
 }
 
 /**

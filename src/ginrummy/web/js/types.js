@@ -381,6 +381,7 @@
  * @property {boolean} online          whether the browser has a network (navigator.onLine)
  * @property {{code: string, message: string}|null} notice
  * @property {boolean} fourColour
+ * @property {boolean} largeCards     larger cards at the table (a remembered setting)
  * @property {boolean} copied
  * @property {PlayerSummary|null} me
  * @property {LobbyState} lobby

@@ -104,12 +104,12 @@ export function chouetteStatus(state) {
     parts.push(t("chouette.status.waiting_round", { box: positionName(state, c.info.box), captain: positionName(state, c.info.captain) }));
   }
   parts.unshift(roleText(state));
-  if (inRound) parts.push(top ? t("status.discard_top", { card: topName }) : t("status.discard_none"));
-  parts.push(t("chouette.status.scores", { box: sideName(state, "one"), a: table.scores.one, team: sideName(state, "two"), b: table.scores.two }));
-  if (table.rules?.target_score) parts.push(t("status.target", { n: table.rules.target_score }));
-  if (plays && view.arrangement && inRound) parts.push(t("status.deadwood", { n: view.arrangement.deadwood }));
+  const seen = [];
+  if (inRound) seen.push(top ? t("status.discard_top", { card: topName }) : t("status.discard_none"));
+  seen.push(t("chouette.status.scores", { box: sideName(state, "one"), a: table.scores.one, team: sideName(state, "two"), b: table.scores.two }));
+  if (table.rules?.target_score) seen.push(t("status.target", { n: table.rules.target_score }));
+  if (plays && view.arrangement && inRound) seen.push(t("status.deadwood", { n: view.arrangement.deadwood }));
   if (state.pending != null) parts.unshift(t("status.sending"));
   const conn = connectionText(state);
-  if (conn) parts.push(conn);
-  return { text: parts.filter(Boolean).join(" "), actions, between };
+  return { text: [...parts, ...seen, conn].filter(Boolean).join(" "), actions, between, seen: seen.join(" ") };
 }

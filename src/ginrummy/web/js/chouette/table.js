@@ -4,9 +4,8 @@
 // settlement of each match. A pure function of the state, like table.js.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { renderInfoBar, renderTimer, renderFelt, renderResignConfirm, noticeText } from "../table.js";
+import { renderInfoBar, renderStatus, renderTimer, renderFelt, renderResignConfirm, noticeText } from "../table.js";
 import { renderRoundEnd } from "../results.js";
-import { timerSentence } from "../words.js";
 import { chouetteStatus } from "./status.js";
 import { choiceText, positionName, suggestionText, tableFull } from "./state.js";
 import { canAdvise, currentSuggestions } from "./pointing.js";
@@ -73,8 +72,7 @@ export function renderChouetteTable(rawState, now = 0) {
   /** @type {(HTMLElement|null)[]} */
   const out = [];
   out.push(renderInfoBar(state, [h("span", {}, t("chouette.match", { n: c.info.number }))]));
-  out.push(h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" }, status.text,
-    " ", h("span", { id: "status-timer" }, timerSentence(state, now))));
+  out.push(renderStatus(state, status, now));
   out.push(renderTimer(state, now));
   out.push(...renderGrace(state, now));
   if (state.confirmResign) out.push(renderResignConfirm());
@@ -143,7 +141,8 @@ function renderPlayers(state) {
       h("td", { class: "num" }, signed(info.ledger[position] ?? 0)));
   });
   const order = captainsFromNow(info).map((p) => positionName(state, p)).join(" → ");
-  return h("section", { class: "panel chouette-players", "aria-labelledby": "chouette-h" },
+  // Below the table, not above the hand (css/app.css, "the table as a game screen").
+  return h("section", { class: "panel chouette-players table-more", "aria-labelledby": "chouette-h" },
     h("h2", { id: "chouette-h" }, t("chouette.table.title")),
     h("table", { class: "totals chouette-ledger" },
       h("caption", {}, t("chouette.table.caption")),

@@ -7,7 +7,7 @@ import { averagePoints } from "./tally.js";
 
 /** @typedef {import("../types.js").State} State */
 
-/** Above the table of a device game. @param {State} state @returns {HTMLElement[]} */
+/** In a line below the table of a device game. @param {State} state @returns {HTMLElement[]} */
 export function renderDeviceNotes(state) {
   const device = state.device;
   if (!device) return [];
