@@ -332,6 +332,7 @@ def test_large_cards_setting_is_kept_and_the_hand_still_fits_across(
     page.reload()
     expect(cards).to_have_count(10)
     expect(page.get_by_role("button", name="Large cards")).to_have_attribute("aria-pressed", "true")
+    page.evaluate(SETTLE)  # the reloaded page laid out at the remembered size
     again = cards.first.bounding_box()
     assert again is not None and abs(again["width"] - after["width"]) < 1, (after, again)
     boxes = cards.evaluate_all("els => els.map((e) => e.getBoundingClientRect().toJSON())")
