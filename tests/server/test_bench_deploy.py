@@ -71,6 +71,7 @@ def test_the_servers_figures_count_from_the_start_and_across_processes() -> None
     assert summary["hello_mean_ms"] == pytest.approx(1000 * (0.02 + 3.0 + 1.5 + 6.0) / 4, 0.01)
     assert summary["hellos_slower"] == {"over_1s": 3, "over_2.5s": 2, "over_5s": 1}
     assert summary["store"] == {"append_events": {"calls": 1, "mean_ms": 4.0}}
+    assert summary["moves"] == 0 and summary["move_mean_ms"] is None
 
 
 @pytest.mark.system  # a server process

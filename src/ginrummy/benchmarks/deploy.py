@@ -117,6 +117,15 @@ async def cluster(options: Options, data_dir: Path) -> AsyncIterator[tuple[Harne
                 instance.stop()
 
 
+async def loop_lag(lags: list[float], every: float = 0.05) -> None:
+    """How late this process's event loop wakes (the clients' own delay, not the
+    servers'): appended to ``lags`` until cancelled."""
+    while True:
+        asked = time.monotonic()
+        await asyncio.sleep(every)
+        lags.append(time.monotonic() - asked - every)
+
+
 class Deploy:
     """The restarts, one instance after the other, with play going on."""
 
@@ -207,7 +216,10 @@ async def run(options: Options) -> dict[str, Any]:
         await deploy.play(options.warmup, "playing")
         marks = harness.marks()
         await deploy.measure_from_now()
+        lags: list[float] = []
+        probe = asyncio.create_task(loop_lag(lags))
         await deploy.roll()
+        probe.cancel()
         await deploy.play(options.after, "after the deploy")
         await harness.wait_progress(marks, "the deploy", by=2)  # no game stuck
         await deploy.measure_to_now()
@@ -247,6 +259,9 @@ async def run(options: Options) -> dict[str, Any]:
         "wait_goal_met": longest <= WAIT_GOAL_S,
         "move_rtt": {"outside_restarts": _rtt(outside), "during_restarts": _rtt(during)},
         "servers_measured": deploy.measured.summary(),
+        # The bench's own event loop (every client's socket is in it): how late it ran
+        # during the restarts, part of every wait above and not the servers' doing.
+        "clients_loop_lag_ms": {"p99": pct(lags, 0.99), "max": pct(lags, 1.0)},
         "slowest_waits": [{"wait_s": round(w, 3), "steps": steps} for w, steps in s.slowest],
         **s.reconnects(),
         "resent_pending": {"sent": s.resent, "applied": s.resent_applied},

@@ -1,6 +1,6 @@
 """What the servers themselves measured during a bench run, read from their ``GET
-/metrics`` (docs/operations.md, "Metrics"): how long hellos took and how long each
-store operation took, summed over every process of the run.
+/metrics`` (docs/operations.md, "Metrics"): how long hellos and moves took and how long
+each store operation took, summed over every process of the run.
 
 A process's counters start at zero and die with it, so a rolling restart reads each
 instance twice: when the part of the run to measure starts (``Tally.start``, subtracted
@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 HELLO = "ginrummy_hello_seconds"
+MOVE = "ginrummy_move_seconds"
 STORE = "ginrummy_store_seconds"
-SLOW_S = (1.0, 2.5, 5.0)  # hellos slower than these are counted (bucket bounds)
+SLOW_S = (1.0, 2.5, 5.0)  # hellos and moves slower than these are counted (bucket bounds)
 
 # (metric, op label or "", le bound or "sum"/"count") -> value
 Key = tuple[str, str, str]
@@ -30,7 +31,7 @@ def parse(text: str) -> dict[Key, float]:
 
     values: dict[Key, float] = {}
     for family in text_string_to_metric_families(text):
-        if family.name not in (HELLO, STORE):
+        if family.name not in (HELLO, MOVE, STORE):
             continue
         for s in family.samples:
             op = s.labels.get("op", "")
@@ -64,10 +65,7 @@ class Tally:
         """Hellos (how many, mean, how many slower than ``SLOW_S``) and the store's
         operations by the time they took in all (count, mean), the costliest first."""
         t = self.total
-        hellos = t[(HELLO, "", "count")]
-        slower = {
-            f"over_{bound:g}s": round(hellos - t[(HELLO, "", _le(bound))]) for bound in SLOW_S
-        }
+        hellos, moves = t[(HELLO, "", "count")], t[(MOVE, "", "count")]
         ops = sorted(
             {op for (name, op, _) in t if name == STORE}, key=lambda op: -t[(STORE, op, "sum")]
         )
@@ -82,9 +80,18 @@ class Tally:
         return {
             "hellos": round(hellos),
             "hello_mean_ms": _mean_ms(t[(HELLO, "", "sum")], hellos),
-            "hellos_slower": slower,
+            "hellos_slower": self._slower(HELLO),
+            "moves": round(moves),
+            "move_mean_ms": _mean_ms(t[(MOVE, "", "sum")], moves),
+            "moves_slower": self._slower(MOVE),
             "store": store,
         }
+
+    def _slower(self, metric: str) -> dict[str, int]:
+        """How many observations of ``metric`` took longer than each of ``SLOW_S``."""
+        t = self.total
+        count = t[(metric, "", "count")]
+        return {f"over_{b:g}s": round(count - t[(metric, "", _le(b))]) for b in SLOW_S}
 
 
 def _le(bound: float) -> str:

@@ -71,7 +71,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return app
 
 
-def _room_manager(settings: Settings, store: Store, bus: Bus, metrics: Metrics) -> RoomManager:
+def _room_manager(
+    settings: Settings, store: Store, bus: Bus, metrics: Metrics, drain: Drain
+) -> RoomManager:
     clock: Clock = ManualClock() if settings.test_clock else SystemClock()
     return RoomManager(
         store,
@@ -88,6 +90,7 @@ def _room_manager(settings: Settings, store: Store, bus: Bus, metrics: Metrics) 
         max_rooms=settings.max_rooms,
         seed_timeout=settings.seed_timeout,
         metrics=metrics,
+        leaving=lambda: drain.draining,
     )
 
 
@@ -103,7 +106,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         bus = timed_bus(
             open_bus(settings.bus_url, on_reconnect=metrics.bus_reconnects.inc), metrics
         )
-        rooms = _room_manager(settings, store, bus, metrics)
+        rooms = _room_manager(settings, store, bus, metrics, app.state.drain)
         metrics.count_games(rooms.in_play)
         rooms.kinds[CHOUETTE] = REBUILD_CHOUETTE  # chouette rooms replay their own log
         app.state.rooms = rooms

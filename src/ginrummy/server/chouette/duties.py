@@ -67,8 +67,7 @@ class ChouetteDuties(DutiesBase):
         absent = [p for p in people if room.presence.anywhere(p) == 0]
         if not room.full or room.broken or len(people) < 2:
             absent = []
-        if self.graces.update(absent, room.presence.settled):
-            self.lease.want()
+        self.run_graces(absent, room.presence.settled)
 
     def _mover(self) -> tuple[Seat, SeatInfo] | None:
         """The match seat to move now and who holds it; None between rounds and

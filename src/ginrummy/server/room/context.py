@@ -151,3 +151,6 @@ class RoomContext:
     tuning: Tuning = field(default_factory=Tuning)
     counters: Counters = field(default_factory=Counters)
     metrics: Metrics = field(default_factory=lambda: Metrics(on=False))
+    # The instance drains for a restart (server/drain.py): it will be gone before any
+    # grace period it could start ends, so it takes no lease for one.
+    leaving: Callable[[], bool] = lambda: False

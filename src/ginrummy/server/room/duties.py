@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ginrummy.engine import ForfeitReason, Seat
@@ -54,6 +54,14 @@ class DutiesBase:
             room_id, t.bot_delay, ctx.rng, to_move=self.bot_to_move, current=current,
             lease=self.lease.wait, act=act, moved=self._count_move, metrics=ctx.metrics,
         )  # fmt: skip
+
+    def run_graces(self, absent: Iterable[Hashable], settled: bool) -> None:
+        """A grace period for each of ``absent`` (once the room's presence has
+        ``settled``), ended for whoever is back; the lease is wanted to end them, but
+        not by an instance that drains for a restart: it is gone before any ends, and
+        the instances its sockets come back to run them without waiting for its lease."""
+        if self.graces.update(absent, settled) and not self._ctx.leaving():
+            self.lease.want()
 
     def bot_to_move(self) -> tuple[Seat, str | None] | None:
         """The match seat of the computer to move and its level, if a computer moves."""
@@ -138,8 +146,7 @@ class Duties(DutiesBase):
             and not room.broken
         )
         absent = [s for s in Seat if applies and room.presence.anywhere(s) == 0]
-        if self.graces.update(absent, room.presence.settled):
-            self.lease.want()
+        self.run_graces(absent, room.presence.settled)
 
     def schedule_computer(self) -> None:
         """Start the computer's move if it is its turn and it is not already thinking."""

@@ -70,10 +70,12 @@ class RoomManager:
         max_rooms: int = MAX_ROOMS,
         seed_timeout: float = 0.0,
         metrics: Metrics | None = None,
+        leaving: Callable[[], bool] = lambda: False,
     ) -> None:
         """``seed_timeout``: seconds a deal waits for the people's seeds (0: none, their
         default seeds at once; the app passes ``Settings.seed_timeout``); ``metrics``:
-        where the rooms tell what they do (None: nowhere)."""
+        where the rooms tell what they do (None: nowhere); ``leaving``: the instance
+        drains for a restart (``RoomContext.leaving``)."""
         tuning = Tuning(
             bot_delay, grace_seconds, lease_ttl, lease_renew, presence_interval, seed_timeout
         )
@@ -82,7 +84,7 @@ class RoomManager:
         rng = rng or secrets.SystemRandom()
         self.ctx = RoomContext(
             store, bus, clock or SystemClock(), rng, instance, self, tuning, Counters(),
-            metrics or Metrics(on=False),
+            metrics or Metrics(on=False), leaving,
         )  # fmt: skip
         self.idle_s = idle_s
         self.max_rooms = max_rooms
