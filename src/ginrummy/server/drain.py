@@ -40,11 +40,13 @@ log = logging.getLogger("ginrummy.server.drain")
 SHUTDOWN_RESERVE_S = 3.0
 """Seconds of the grace period kept for uvicorn's own shutdown and the app's lifespan
 (rooms, leases, store) after the sockets: at most a quarter of it."""
-SPREAD_S = 5.0
+SPREAD_S = 10.0
 """Seconds over which the open sockets are told to restart, one after the other: a
 thousand sockets closed in one instant come back to the other instances in one
-instant, and their hellos (each a room read from the store) queued for seconds
-(bench/RESULTS.md, "Rolling restarts"). At most half the sockets' budget."""
+instant, and their hellos (each a room read from the store) queued for seconds. Over
+5 s, the longest wait for a move at 1,000 games was 5.0–5.7 s; over 8.5 s (the
+default grace period's cap, below), 2.4 s (bench/RESULTS.md, "Rolling restarts"). At
+most half the sockets' budget."""
 OVERRUN_EXIT = 1  # the exit status when the grace period ran out
 
 
