@@ -90,7 +90,8 @@ async function startGame(storage = new MemoryStorage(), extra = {}) {
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2));
-const lastView = (frames) => frames.filter((f) => f.type === "view").at(-1);
+/** The last view frame (looked for from the end: it is asked after every frame). */
+const lastView = (frames) => frames.findLast((f) => f.type === "view");
 
 /** Until the person decides again (or the round or match is over): the messages sent so
  * far are handled (a deal waits for WebCrypto), then the computer's moves, which run on

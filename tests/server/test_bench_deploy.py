@@ -82,7 +82,8 @@ def test_bench_deploy_loses_nothing_across_a_rolling_restart() -> None:
             pytest.fail("redis-server is required in CI for the deploy bench")
         pytest.skip("redis-server not installed")
     args = ["--games", "4", "--think", "0.3", "--warmup", "2", "--between", "1"]
-    args += ["--after", "2", "--bot-delay", "0.1", "--db", PG_URL]
+    # A grace period of 6 s: the sockets are told over 2.25 s (server/drain.py), not 8.5.
+    args += ["--after", "2", "--bot-delay", "0.1", "--drain-s", "6", "--db", PG_URL]
     done = subprocess.run([*BENCH, *args], capture_output=True, text=True, timeout=240, check=False)
     assert done.returncode == 0, (done.stdout[-3000:], done.stderr[-2000:])
     result = json.loads(done.stdout)

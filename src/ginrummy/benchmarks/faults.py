@@ -64,6 +64,10 @@ class Options:
     database_url: str = ""  # PostgreSQL server for the two-instance modes
     redis_server: str = "redis-server"
     outage: float = 30.0
+    # The instances' GINRUMMY_PRESENCE_INTERVAL (None: the server's default, 5 s): a
+    # test's short outage outlasts the presence of the other instance's sockets (three
+    # intervals) as the bench's 30 s outage outlasts the default's.
+    presence_interval: float | None = None
     progress: bool = True
 
 
@@ -325,7 +329,9 @@ async def _cluster(options: Options, data_dir: Path) -> AsyncIterator[tuple[Harn
             redis = PrivateRedis(options.redis_server, data_dir)
             stack.callback(redis.stop)
             await redis.start()
-            instances = [Instance(i, store_url, redis.url, data_dir) for i in range(2)]
+            presence = options.presence_interval
+            env = {} if presence is None else {"GINRUMMY_PRESENCE_INTERVAL": str(presence)}
+            instances = [Instance(i, store_url, redis.url, data_dir, env=env) for i in range(2)]
         harness = Harness(options, instances)
         try:
             for instance in instances:
