@@ -295,6 +295,9 @@ def test_focused_card_is_whole_and_above_its_neighbours(server: Any, new_page: A
         start_solo(page, server.url)
         cards = hand(page, EN)
         expect(cards).to_have_count(10)
+        # The person's decision: no computer move re-renders the hand while it is measured
+        # (a card measured as it is replaced is detached: a box of zeros).
+        expect(status(page)).to_have_text(actionable(EN), timeout=15_000)
         page.keyboard.press("Tab")  # the keyboard was used: focus shows (:focus-visible)
         middle = cards.nth(4)
         middle.focus()
