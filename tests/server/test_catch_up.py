@@ -8,12 +8,14 @@ import asyncio
 import random
 from collections.abc import Callable
 
-from ginrummy.engine import Rules, legal_actions
+from ginrummy.engine import legal_actions
 from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.room import Room, RoomManager, carried
 from ginrummy.server.room.log import notice_of
 from ginrummy.server.store import Event, Player, StoredRoom
 from ginrummy.server.store.memory import MemoryStore
+
+from .room.helpers import two_people
 
 
 class CountingStore(MemoryStore):
@@ -44,19 +46,8 @@ async def play_one(room: Room) -> None:
 async def test_catch_up_reads_only_what_it_lacks() -> None:
     store = CountingStore()
     await store.open()
-    a = RoomManager(store, MemoryBus(), 0.0, rng=random.Random(1))
-    b = RoomManager(store, MemoryBus(), 0.0, rng=random.Random(2))
+    a, b, room_a = await _rooms(store, MemoryBus(), MemoryBus())  # b hears nothing of a
     try:
-        room_a = await a.create(
-            kind="room",
-            rules=Rules(),
-            creator_hash="h1",
-            name="Ann",
-            opponent_bot=None,
-            spectators=True,
-            opponent_name="Bob",
-            opponent_hash="h2",
-        )
         room_b = await b.get(room_a.id)
         assert room_b is not None and room_b.current.version == room_a.current.version
         for _ in range(3):
@@ -81,17 +72,7 @@ async def _rooms(
     """Two instances (one bus: each hears the other's notices) and a room made by one."""
     a = RoomManager(store, bus_a, 0.0, rng=random.Random(1))
     b = RoomManager(store, bus_b, 0.0, rng=random.Random(2))
-    room = await a.create(
-        kind="room",
-        rules=Rules(),
-        creator_hash="h1",
-        name="Ann",
-        opponent_bot=None,
-        spectators=True,
-        opponent_name="Bob",
-        opponent_hash="h2",
-    )
-    return a, b, room
+    return a, b, await two_people(a)
 
 
 async def _until(done: Callable[[], bool]) -> None:

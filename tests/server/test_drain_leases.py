@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import random
 
-from ginrummy.engine import Rules, Seat
+from ginrummy.engine import Seat
 from ginrummy.server.pubsub.memory import MemoryBus
-from ginrummy.server.room import Room, RoomManager
+from ginrummy.server.room import RoomManager
 from ginrummy.server.store.memory import MemoryStore
+
+from .room.helpers import two_people
 
 
 class CountingStore(MemoryStore):
@@ -34,11 +36,7 @@ async def _grace_and_leases(draining: bool) -> tuple[bool, int]:
         leaving=lambda: draining,
     )  # fmt: skip
     try:
-        room = await rooms.create(
-            kind="room", rules=Rules(), creator_hash="h1", name="Ann", opponent_bot=None,
-            spectators=True, opponent_name="Bob", opponent_hash="h2",
-        )  # fmt: skip
-        assert isinstance(room, Room)
+        room = await two_people(rooms)
         for seat in Seat:
             await room.connect(seat)
         await asyncio.sleep(0.01)
