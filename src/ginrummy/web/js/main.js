@@ -76,7 +76,8 @@ function draw(state) {
   if (follow) follow(state);
   else if (state.view && !followLoading) {
     followLoading = true;
-    import("./follow.js").then((m) => { follow = m.follower(() => draw(store.get())); }, () => { followLoading = false; });
+    // Offline before it was ever kept (docs/offline.md), the table shows its moves without motion.
+    import("./follow.js").then((m) => { follow = m.follower(() => draw(store.get())); }, () => {});
   }
 }
 
