@@ -3,7 +3,7 @@ import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
 import { tournamentPlay } from "./tournamentplay.js";
-import { NAME_KEY, COLOUR_KEY, LARGE_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
+import { NAME_KEY, COLOUR_KEY, LARGE_KEY, SOUND_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
 import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
   handOrder, moveCard, placeCard,
@@ -59,6 +59,11 @@ const device = afterPaint().then(() => import("./device/play.js")).then((m) => m
 
 // ---------------------------------------------------------------- rendering
 
+/** Moves shown moving, the title and the sound of a turn (web/js/follow.js), once a table
+ * is drawn: after the drawing, purely visual. @type {((state: State) => void)|null} */
+let follow = null;
+let followLoading = false;
+
 /**
  * @param {State} state
  */
@@ -68,7 +73,14 @@ function draw(state) {
     announcer.setAttribute("aria-label", t("ann.label"));
     skip.textContent = t("skip");
   });
+  if (follow) follow(state);
+  else if (state.view && !followLoading) {
+    followLoading = true;
+    // Offline before it was ever kept (docs/offline.md), the table shows its moves without motion.
+    import("./follow.js").then((m) => { follow = m.follower(() => draw(store.get())); }, () => {});
+  }
 }
+
 
 /**
  * @param {string} text
@@ -186,6 +198,7 @@ function enter(route) {
     lang: s.lang,
     fourColour: s.fourColour,
     largeCards: s.largeCards,
+    turnSound: s.turnSound,
     home: { ...s.home, busy: false, error: null },
     me: s.me,
     muted: s.muted,
@@ -455,6 +468,11 @@ const commands = {
   "large-cards": () => {
     store.update((s) => ({ ...s, largeCards: !s.largeCards }));
     remember(LARGE_KEY, store.get().largeCards ? "1" : "0");
+  },
+  "turn-sound": async () => {
+    store.update((s) => ({ ...s, turnSound: !s.turnSound }));
+    remember(SOUND_KEY, store.get().turnSound ? "1" : "0");
+    if (store.get().turnSound) (await import("./follow.js")).chime();  // how it sounds
   },
   // The server decides: it answers with `tips` (then a tip is asked for) or an error.
   tips: () => socket?.send(tipsSwitch(store.get())),

@@ -6,6 +6,7 @@ import { cleanText } from "./store.js";
 export const NAME_KEY = "ginrummy.name";
 export const COLOUR_KEY = "ginrummy.fourColour";
 export const LARGE_KEY = "ginrummy.largeCards";
+export const SOUND_KEY = "ginrummy.turnSound";
 export const MUTED_KEY = "ginrummy.muted";
 
 /**

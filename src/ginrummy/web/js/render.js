@@ -158,6 +158,10 @@ function renderTopbar(state) {
         type: "button", class: "chip", "aria-pressed": String(state.largeCards),
         dataset: { cmd: "large-cards", key: "large-cards" },
       }, t("act.large_cards")),
+      state.view ? h("button", {
+        type: "button", class: "chip", "aria-pressed": String(state.turnSound),
+        dataset: { cmd: "turn-sound", key: "turn-sound" },
+      }, t("act.turn_sound")) : null,
       h("div", { class: "lang-switch", role: "group", "aria-label": t("lang.label") },
         ...["de", "en"].map((code) => h("button", {
           type: "button", class: "chip", lang: code, "aria-pressed": String(code === lang),

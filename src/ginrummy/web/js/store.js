@@ -40,6 +40,7 @@ export function initialState() {
     players: null,
     connection: { connected: false, retryIn: null, everConnected: false },
     animation: null,
+    lastMoves: [],
     fresh: [],
     pending: null,
     manualOrder: null,
@@ -48,6 +49,7 @@ export function initialState() {
     notice: null,
     fourColour: false,
     largeCards: false,
+    turnSound: false,
     copied: false,
     // Public play.
     me: null,
@@ -106,6 +108,23 @@ export function createStore(state) {
   };
 }
 
+/**
+ * The other side's moves since this seat's last one, shown on the table (marked, named in
+ * the status) until the person acts: an `event` of `kind` by `seat` adds its move, or
+ * clears them (an own move, a deal).
+ * @param {State} state
+ * @param {string|undefined} kind
+ * @param {Seat|null|undefined} seat
+ * @param {unknown} action
+ * @param {string|null} top  the discard pile's top before the event
+ * @returns {Announcement[]}
+ */
+export function followMoves(state, kind, seat, action, top) {
+  if (kind === "deal" || (kind === "action" && seat === state.seat)) return [];
+  if (kind !== "action" || !seat || typeof action !== "string") return state.lastMoves;
+  return [...state.lastMoves, { kind: "move", seat, action, top }];
+}
+
 /** @param {View|null} view */
 function roundKey(view) {
   return view ? `${view.table.round}:${view.table.match_phase === "over" ? "over" : ""}` : "";
@@ -144,11 +163,12 @@ export function applyMessage(state, msg) {
       break;
     }
     case "event": {
+      const prevTop = state.view?.table.discard_pile.at(-1) ?? null;
       next = {
         ...state,
-        animation: { version: msg.version, seat: msg.seat ?? null, action: msg.action ?? null, kind: msg.kind ?? null },
+        animation: { version: msg.version, seat: msg.seat ?? null, action: msg.action ?? null, kind: msg.kind ?? null, top: prevTop },
+        lastMoves: followMoves(state, msg.kind, msg.seat, msg.action, prevTop),
       };
-      const prevTop = state.view?.table.discard_pile.at(-1) ?? null;
       if (typeof msg.action === "string" && msg.seat && msg.seat !== state.seat) {
         announce.push({ kind: "move", seat: msg.seat, action: msg.action, top: prevTop });
       }
@@ -348,7 +368,7 @@ function presenceChanges(before, after, mySeat) {
 /** The state after this seat confirmed a decision: the shown tip is spent (the server counts). */
 /** @param {State} state */
 export function afterOwnDecision(state) {
-  return { ...state, choose: null, tips: { ...state.tips, tip: null, message: null } };
+  return { ...state, choose: null, lastMoves: [], tips: { ...state.tips, tip: null, message: null } };
 }
 
 /** The message that asks the server to switch tips over (it answers with `tips`). */

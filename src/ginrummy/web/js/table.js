@@ -6,7 +6,7 @@ import { t, tn, has } from "./i18n.js";
 import { cardName, cardLabel, cardControlName, cardList, cardElement, cardBack } from "./cards.js";
 import { handOrder, meldIndex, actionsByCard, preferredCardAction, splitAction, timeLeft, graceLeft } from "./store.js";
 import { playerTag, ratingText } from "./lobby.js";
-import { timerSentence, tipText } from "./words.js";
+import { timerSentence, tipText, announcementText } from "./words.js";
 import { renderFairMark } from "./fair/mark.js";
 import { renderRoundEnd } from "./results.js";
 import { tableStatus, seatName, sideName, otherSeat, displaySeats, isMine, SEATS } from "./status.js";
@@ -95,7 +95,10 @@ export function renderStatus(state, status, now) {
   const at = seen ? text.indexOf(seen) : -1;
   const words = at < 0 || !seen ? [text]
     : [text.slice(0, at), h("span", { class: "status-seen" }, seen), text.slice(at + seen.length)];
-  return h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" }, ...words,
+  // The other side's moves since the person's last one, named until the person acts.
+  const last = state.lastMoves.map((move) => announcementText(state, move)).join(" ");
+  return h("p", { class: "status", role: "status", "aria-label": t("status.label"), id: "game-status" },
+    ...(last ? [h("span", { class: "status-last" }, last), " "] : []), ...words,
     " ", h("span", { id: "status-timer" }, timerSentence(state, now)));
 }
 
@@ -323,24 +326,35 @@ function renderOpponent(state, seat, bottom = false) {
   const label = known.length
     ? t("table.opponent_hand.known", { name, n: size, cards: cardList(known) })
     : t("table.opponent_hand", { name, n: size });
-  const anim = state.animation;
-  const justDrew = anim && anim.seat === seat && typeof anim.action === "string" && anim.action.startsWith("draw");
+  const taken = lastMoved(state, seat, /^(take|draw discard)$/);
   const cards = [];
-  for (let i = known.length; i < size; i += 1) {
-    const back = cardBack({ small: true });
-    if (justDrew && i === size - 1) back.classList.add("anim-draw");
-    cards.push(back);
-  }
+  for (let i = known.length; i < size; i += 1) cards.push(cardBack({ small: true }));
   // Known cards last, so no back covers them.
   for (const card of known) {
     const el = cardElement(card, { small: true });
     el.classList.add("known");
+    if (taken.includes(card)) el.classList.add("last-move");
     el.title = t("table.known");
     cards.push(el);
   }
-  return h("section", { class: `opponent${bottom ? " bottom" : ""}${table.turn === seat ? " on-turn" : ""}` },
+  return h("section", { class: `opponent${bottom ? " bottom" : ""}${table.turn === seat ? " on-turn" : ""}`, dataset: { seat } },
     h("div", { class: "player-line" }, h("span", { class: "player-name" }, name), ...playerBadges(state, seat)),
     h("div", { class: "fan small-fan", role: "img", "aria-label": label }, ...cards));
+}
+
+/**
+ * The cards the other side's last moves (state.lastMoves) whose verb matches `verb` moved
+ * (by `seat`, or by anyone): marked on the table until the person acts.
+ * @param {TableState} state
+ * @param {Seat|null} seat
+ * @param {RegExp} verb
+ */
+function lastMoved(state, seat, verb) {
+  return state.lastMoves.flatMap((move) => {
+    const [what, card] = splitAction(move.action ?? "");
+    const moved = card ?? move.top;
+    return verb.test(what) && moved && (!seat || move.seat === seat) ? [moved] : [];
+  });
 }
 
 /**
@@ -352,7 +366,6 @@ function renderPiles(state, advised) {
   const table = view.table;
   const legal = view.legal_actions;
   const top = table.discard_pile.at(-1);
-  const anim = state.animation;
   const stockLegal = legal.includes("draw stock");
   const stockLabel = t("table.stock", { n: table.stock_size });
   const stockArt = h("span", { class: "pile-stack" }, table.stock_size > 0 ? cardBack() : h("span", { class: "card empty" }));
@@ -364,9 +377,7 @@ function renderPiles(state, advised) {
     : h("div", { class: "pile stock", role: "img", "aria-label": stockLabel }, stockArt,
       h("span", { class: "pile-caption" }, stockLabel));
   const topEl = top ? cardElement(top) : h("span", { class: "card empty" });
-  if (top && anim && anim.seat && anim.seat !== state.seat && typeof anim.action === "string" && anim.action.startsWith("discard")) {
-    topEl.classList.add("anim-discard");
-  }
+  if (top && lastMoved(state, null, /^discard$/).includes(top)) topEl.classList.add("last-move");
   const takeAction = legal.includes("take") ? "take" : legal.includes("draw discard") ? "draw discard" : null;
   const pileLabel = `${t("table.discard_pile")}: ${top ? t("table.discard_top", { card: cardName(top) }) : t("table.discard_empty")}`;
   const discardLegal = legal.some((a) => a.startsWith("discard "));

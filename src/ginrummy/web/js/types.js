@@ -372,7 +372,9 @@
  * @property {number|null} version
  * @property {Players|null} players
  * @property {{connected: boolean, retryIn?: number|null, attempt?: number, restart?: boolean, everConnected: boolean}} connection
- * @property {{version: number, seat: Seat|null, action: string|null, kind: string|null}|null} animation
+ * @property {{version: number, seat: Seat|null, action: string|null, kind: string|null, top?: string|null}|null} animation
+ *   the last event (`top`: the discard pile's top card before it)
+ * @property {Announcement[]} lastMoves  the other side's moves since this seat's last (store.followMoves)
  * @property {string[]} fresh          cards just drawn
  * @property {number|null} pending     the version an own move was sent at
  * @property {string[]|null} manualOrder
@@ -382,6 +384,7 @@
  * @property {{code: string, message: string}|null} notice
  * @property {boolean} fourColour
  * @property {boolean} largeCards     larger cards at the table (a remembered setting)
+ * @property {boolean} turnSound      a sound when the turn comes (a remembered setting; web/js/follow.js)
  * @property {boolean} copied
  * @property {PlayerSummary|null} me
  * @property {LobbyState} lobby

@@ -3,7 +3,7 @@
 // two-player parts of the state, so that the two-player table draws it: seat one is the
 // box, seat two the team, played by its captain (a partner sees the captain's seat
 // without playing it: status.js `isMine`).
-import { applyMessage, splitAction } from "../store.js";
+import { applyMessage, splitAction, followMoves } from "../store.js";
 import { t, has, computerName } from "../i18n.js";
 import { cardName } from "../cards.js";
 
@@ -217,11 +217,15 @@ function foldEvent(state, c, msg) {
   const seat = seatOfPosition(c.info, msg.position);
   /** @type {Announcement[]} */
   const announce = [];
+  const top = state.view?.table.discard_pile.at(-1) ?? null;
   if (typeof msg.action === "string" && msg.kind === "action" && msg.position !== c.position && seat) {
-    announce.push({ kind: "move", seat, action: msg.action, top: state.view?.table.discard_pile.at(-1) ?? null });
+    announce.push({ kind: "move", seat, action: msg.action, top });
   }
   return {
-    state: { ...state, animation: { version: msg.version, seat, action: msg.action ?? null, kind: msg.kind ?? null } },
+    state: {
+      ...state, animation: { version: msg.version, seat, action: msg.action ?? null, kind: msg.kind ?? null, top },
+      lastMoves: followMoves(state, msg.kind, seat, msg.action, top),
+    },
     announce,
   };
 }
