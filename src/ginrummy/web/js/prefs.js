@@ -7,6 +7,7 @@ export const NAME_KEY = "ginrummy.name";
 export const COLOUR_KEY = "ginrummy.fourColour";
 export const LARGE_KEY = "ginrummy.largeCards";
 export const MUTED_KEY = "ginrummy.muted";
+export const NOTE_KEY = "ginrummy.deviceNoteHidden";
 
 /**
  * @param {string} key

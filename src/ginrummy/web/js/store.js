@@ -48,6 +48,8 @@ export function initialState() {
     notice: null,
     fourColour: false,
     largeCards: false,
+    deviceNoteHidden: false,  // the "played on this device" note was dismissed (remembered)
+    settingsOpen: false,  // the top bar's settings menu is open (a narrow window)
     copied: false,
     // Public play.
     me: null,

@@ -382,6 +382,8 @@
  * @property {{code: string, message: string}|null} notice
  * @property {boolean} fourColour
  * @property {boolean} largeCards     larger cards at the table (a remembered setting)
+ * @property {boolean} deviceNoteHidden  the device note was dismissed (a remembered setting)
+ * @property {boolean} settingsOpen   the top bar's settings menu is open (a narrow window)
  * @property {boolean} copied
  * @property {PlayerSummary|null} me
  * @property {LobbyState} lobby
