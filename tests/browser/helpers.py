@@ -89,6 +89,35 @@ def status(page: Any, w: Words = EN) -> Any:
     return page.get_by_role("status", name=w.status)
 
 
+# The top bar's settings button, by page language (on a narrow window the switches are in
+# its menu: web/js/render.js renderTopbar).
+SETTINGS = {"en": "Settings", "de": "Einstellungen"}
+
+
+def setting(page: Any, name: str) -> Any:
+    """The top bar's switch called ``name`` ("Deutsch", "Large cards", …), its settings menu
+    opened first where a narrow window keeps it there."""
+    switch = page.get_by_role("button", name=name, exact=True)
+    if not switch.is_visible():
+        lang = page.locator("html").get_attribute("lang") or "en"
+        menu = page.get_by_role("button", name=SETTINGS.get(lang, SETTINGS["en"]))
+        if menu.get_attribute("aria-expanded") != "true":
+            menu.click()
+        expect(switch).to_be_visible()
+    return switch
+
+
+def use_setting(page: Any, name: str) -> None:
+    """Press the top bar's switch ``name``; a settings menu opened for it is closed again
+    (Escape), so that it lies over nothing afterwards."""
+    switch = page.get_by_role("button", name=name, exact=True)
+    opened = not switch.is_visible()
+    setting(page, name).click()
+    if opened:
+        page.keyboard.press("Escape")
+        expect(page.locator("#settings-menu")).to_be_hidden()
+
+
 def actionable(w: Words) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(x) for x in (w.your_turn, w.press_next, w.match_over)))
 

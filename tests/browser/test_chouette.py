@@ -26,6 +26,7 @@ from .helpers import (
     open_chouette,
     status,
     try_decide,
+    use_setting,
 )
 
 pytestmark = pytest.mark.browser
@@ -301,13 +302,13 @@ def test_one_person_and_four_computers_at_a_table_of_five(
     expect(ann.get_by_role("heading", name="Invite your friends")).to_have_count(0)
     for n in range(2, 6):
         expect(table).to_contain_text(f"Casual {n}")
-    ann.get_by_role("button", name="Deutsch").click()
+    use_setting(ann, "Deutsch")
     german = ann.get_by_role("table", name=CH_DE.ledger_caption)
     for n in range(2, 6):
         expect(german).to_contain_text(f"Gelegenheitsspieler {n}")
     expect(german).not_to_contain_text("Casual")
     expect(ann.get_by_role("heading", name="Lade deine Freunde ein")).to_have_count(0)
-    ann.get_by_role("button", name="English").click()
+    use_setting(ann, "English")
     ann.screenshot(path=str(artifacts / "chouette-five-phone.png"), full_page=True)
     play_to_match_end(seats, rng)
     expect(ann.get_by_role("heading", name="Settlement of match 1")).to_be_visible()

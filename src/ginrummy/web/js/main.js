@@ -3,7 +3,7 @@ import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { GameSocket } from "./socket.js";
 import { publicPlay } from "./publicplay.js";
 import { tournamentPlay } from "./tournamentplay.js";
-import { NAME_KEY, COLOUR_KEY, LARGE_KEY, SOUND_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
+import { NAME_KEY, COLOUR_KEY, LARGE_KEY, SOUND_KEY, NOTE_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
 import {
   initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
   handOrder, moveCard, placeCard,
@@ -199,6 +199,7 @@ function enter(route) {
     fourColour: s.fourColour,
     largeCards: s.largeCards,
     turnSound: s.turnSound,
+    deviceNoteHidden: s.deviceNoteHidden,
     home: { ...s.home, busy: false, error: null },
     me: s.me,
     muted: s.muted,
@@ -474,6 +475,12 @@ const commands = {
     remember(SOUND_KEY, store.get().turnSound ? "1" : "0");
     if (store.get().turnSound) (await import("./follow.js")).chime();  // how it sounds
   },
+  settings: () => store.update((s) => ({ ...s, settingsOpen: !s.settingsOpen })),
+  "hide-device-note": () => {
+    store.update((s) => ({ ...s, deviceNoteHidden: true }));
+    remember(NOTE_KEY, "1");
+    main.focus({ preventScroll: true });  // the note's button is gone: the focus stays on the page
+  },
   // The server decides: it answers with `tips` (then a tip is asked for) or an error.
   tips: () => socket?.send(tipsSwitch(store.get())),
   choose: (kind) => store.update((s) => ({ ...s, choose: kind || null })),
@@ -543,6 +550,18 @@ attachInput(document.body, {
 });
 
 window.addEventListener("popstate", () => enter(routeOf(location.pathname)));
+// The settings menu (render.js renderTopbar) closes with Escape, the focus back on its
+// button, and with a press anywhere outside it.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || !store.get().settingsOpen) return;
+  store.update((s) => ({ ...s, settingsOpen: false }));
+  const toggle = document.querySelector("button[data-key='settings']");
+  if (toggle instanceof HTMLElement) toggle.focus();
+});
+document.addEventListener("pointerdown", (event) => {
+  const inside = event.target instanceof Element && event.target.closest(".top-controls");
+  if (!inside && store.get().settingsOpen) store.update((s) => ({ ...s, settingsOpen: false }));
+}, true);
 document.addEventListener("keydown", (event) => reviews.key(event));
 
 watchNetwork((online) => {

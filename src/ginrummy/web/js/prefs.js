@@ -8,6 +8,7 @@ export const COLOUR_KEY = "ginrummy.fourColour";
 export const LARGE_KEY = "ginrummy.largeCards";
 export const SOUND_KEY = "ginrummy.turnSound";
 export const MUTED_KEY = "ginrummy.muted";
+export const NOTE_KEY = "ginrummy.deviceNoteHidden";
 
 /**
  * @param {string} key

@@ -149,24 +149,32 @@ function renderTopbar(state) {
     h("nav", { class: "top-nav", "aria-label": t("nav.label") },
       h("a", { href: "/lobby", "aria-current": state.route.name === "lobby" ? "page" : null, dataset: { nav: "/lobby", key: "nav-lobby" } }, t("nav.lobby")),
       h("a", { href: "/leaderboard", "aria-current": state.route.name === "leaderboard" ? "page" : null, dataset: { nav: "/leaderboard", key: "nav-leaderboard" } }, t("nav.leaderboard"))),
-    h("div", { class: "top-controls" },
+    h("div", { class: `top-controls${state.settingsOpen ? " open" : ""}` },
+      // On a narrow window the switches are in a menu this button opens (css/app.css,
+      // "the table as a game screen"); on a wide one they are in the bar, the button hidden.
       h("button", {
-        type: "button", class: "chip", "aria-pressed": String(state.fourColour),
-        dataset: { cmd: "four-colour", key: "four-colour" },
-      }, t("act.four_colour")),
-      h("button", {
-        type: "button", class: "chip", "aria-pressed": String(state.largeCards),
-        dataset: { cmd: "large-cards", key: "large-cards" },
-      }, t("act.large_cards")),
-      state.view ? h("button", {
-        type: "button", class: "chip", "aria-pressed": String(state.turnSound),
-        dataset: { cmd: "turn-sound", key: "turn-sound" },
-      }, t("act.turn_sound")) : null,
-      h("div", { class: "lang-switch", role: "group", "aria-label": t("lang.label") },
-        ...["de", "en"].map((code) => h("button", {
-          type: "button", class: "chip", lang: code, "aria-pressed": String(code === lang),
-          dataset: { cmd: "lang", arg: code, key: `lang-${code}` },
-        }, code === "de" ? "Deutsch" : "English")),
+        type: "button", class: "chip settings-toggle", "aria-expanded": String(state.settingsOpen),
+        "aria-controls": "settings-menu", dataset: { cmd: "settings", key: "settings" },
+      }, h("span", { class: "settings-icon", "aria-hidden": "true" }, "\u2699"), h("span", { class: "settings-label" }, t("act.settings"))),
+      h("div", { class: "settings-menu", id: "settings-menu", role: "group", "aria-label": t("act.settings") },
+        h("button", {
+          type: "button", class: "chip", "aria-pressed": String(state.fourColour),
+          dataset: { cmd: "four-colour", key: "four-colour" },
+        }, t("act.four_colour")),
+        h("button", {
+          type: "button", class: "chip", "aria-pressed": String(state.largeCards),
+          dataset: { cmd: "large-cards", key: "large-cards" },
+        }, t("act.large_cards")),
+        state.view ? h("button", {
+          type: "button", class: "chip", "aria-pressed": String(state.turnSound),
+          dataset: { cmd: "turn-sound", key: "turn-sound" },
+        }, t("act.turn_sound")) : null,
+        h("div", { class: "lang-switch", role: "group", "aria-label": t("lang.label") },
+          ...["de", "en"].map((code) => h("button", {
+            type: "button", class: "chip", lang: code, "aria-pressed": String(code === lang),
+            dataset: { cmd: "lang", arg: code, key: `lang-${code}` },
+          }, code === "de" ? "Deutsch" : "English")),
+        ),
       ),
     ),
   ];

@@ -173,5 +173,25 @@ function renderCalculation(state, result) {
       lines.push(t("line.no_points"));
     }
   }
-  return h("div", { class: "calc" }, h("h3", {}, t("result.calc")), h("ol", { class: "calc-lines" }, ...lines.map((line) => h("li", {}, line))));
+  // A short table: each line's label beside its figure; the last line (who scores) whole.
+  const rows = lines.map((line, i) => {
+    const [label, figure] = calcCells(line);
+    const last = i === lines.length - 1;
+    return h("tr", { class: last ? "total-row" : "" }, figure === null
+      ? h("th", { scope: "row", colspan: "2" }, label)
+      : [h("th", { scope: "row" }, label), h("td", {}, figure)]);
+  });
+  return h("table", { class: "calc" }, h("caption", {}, t("result.calc")), h("tbody", {}, ...rows));
+}
+
+/**
+ * A line of the calculation as a table row's two cells: "Gin bonus: +25" is
+ * ["Gin bonus", "+25"]; a line without a figure after a colon ("You score 22 points.")
+ * is one cell, [line, null].
+ * @param {string} line
+ * @returns {[string, string|null]}
+ */
+export function calcCells(line) {
+  const at = line.lastIndexOf(": ");
+  return at < 0 ? [line, null] : [line.slice(0, at), line.slice(at + 2)];
 }

@@ -4,7 +4,7 @@
 import { api, configUntilAnswered } from "./api.js";
 import { LANGUAGES, catalogPath, detectLanguage, language, loadLanguage, setCatalog } from "./i18n.js";
 import { afterPaint, keepFile, registerWorker, rememberConfig, rememberedConfig } from "./offline.js";
-import { COLOUR_KEY, LARGE_KEY, SOUND_KEY, MUTED_KEY, remembered } from "./prefs.js";
+import { COLOUR_KEY, LARGE_KEY, SOUND_KEY, MUTED_KEY, NOTE_KEY, remembered } from "./prefs.js";
 import { routeOf } from "./routes.js";
 
 /**
@@ -78,7 +78,7 @@ export async function startPage({ store, enter, homeEntry }) {
   try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
   store.update((s) => ({
     ...s, lang: language(), fourColour: remembered(COLOUR_KEY) === "1", largeCards: remembered(LARGE_KEY) === "1",
-    turnSound: remembered(SOUND_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
+    turnSound: remembered(SOUND_KEY) === "1", deviceNoteHidden: remembered(NOTE_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
   }), { silent: true });
   enter(routeOf(location.pathname));
   await afterPaint();

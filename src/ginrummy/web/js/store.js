@@ -50,6 +50,8 @@ export function initialState() {
     fourColour: false,
     largeCards: false,
     turnSound: false,
+    deviceNoteHidden: false,  // the "played on this device" note was dismissed (remembered)
+    settingsOpen: false,  // the top bar's settings menu is open (a narrow window)
     copied: false,
     // Public play.
     me: null,

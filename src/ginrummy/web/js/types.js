@@ -385,6 +385,8 @@
  * @property {boolean} fourColour
  * @property {boolean} largeCards     larger cards at the table (a remembered setting)
  * @property {boolean} turnSound      a sound when the turn comes (a remembered setting; web/js/follow.js)
+ * @property {boolean} deviceNoteHidden  the device note was dismissed (a remembered setting)
+ * @property {boolean} settingsOpen   the top bar's settings menu is open (a narrow window)
  * @property {boolean} copied
  * @property {PlayerSummary|null} me
  * @property {LobbyState} lobby

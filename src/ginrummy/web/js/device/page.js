@@ -12,8 +12,11 @@ export function renderDeviceNotes(state) {
   const device = state.device;
   if (!device) return [];
   const over = state.view?.table.match_phase === "over";
+  if (state.deviceNoteHidden && device.saved && !over) return [];
   return [h("section", { class: "panel device-notes", "aria-label": t("device.label") },
-    h("p", { class: "notice" }, t("device.notice")),
+    state.deviceNoteHidden ? null : h("p", { class: "notice device-note" }, h("span", { class: "note-text" }, t("device.notice")), " ",
+      h("button", { type: "button", class: "note-close", dataset: { cmd: "hide-device-note", key: "hide-device-note" } },
+        h("span", { "aria-hidden": "true" }, "\u00d7"), h("span", { class: "visually-hidden" }, t("device.hide_note")))),
     device.saved ? null : h("p", { class: "notice error", role: "status" }, t("device.unsaved")),
     over ? h("button", { type: "button", class: "button secondary", dataset: { cmd: "device-record", key: "device-record" } }, t("device.record")) : null)];
 }
