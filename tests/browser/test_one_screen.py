@@ -326,6 +326,8 @@ def test_large_cards_setting_is_kept_and_the_hand_still_fits_across(
     start_solo(page, server.url)
     cards = hand(page, EN)
     expect(cards).to_have_count(10)
+    # The person's decision: no computer move re-renders the hand while it is measured.
+    expect(status(page)).to_have_text(actionable(EN), timeout=15_000)
     before = cards.first.bounding_box()
     switch = page.get_by_role("button", name="Large cards")
     expect(switch).to_have_attribute("aria-pressed", "false")
@@ -338,6 +340,7 @@ def test_large_cards_setting_is_kept_and_the_hand_still_fits_across(
     page.reload()
     expect(cards).to_have_count(10)
     expect(page.get_by_role("button", name="Large cards")).to_have_attribute("aria-pressed", "true")
+    expect(status(page)).to_have_text(actionable(EN), timeout=15_000)
     page.evaluate(SETTLE)  # the reloaded page laid out at the remembered size
     again = cards.first.bounding_box()
     assert again is not None and abs(again["width"] - after["width"]) < 1, (after, again)
