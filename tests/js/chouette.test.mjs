@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { setCatalog } from "../../src/ginrummy/web/js/i18n.js";
 import { initialState } from "../../src/ginrummy/web/js/store.js";
 import { isMine, seatName, sideName } from "../../src/ginrummy/web/js/status.js";
-import { applyChouetteMessage, positionName } from "../../src/ginrummy/web/js/chouette/state.js";
+import { applyChouetteMessage, positionName, suggestionText } from "../../src/ginrummy/web/js/chouette/state.js";
 import { suggested, pointCommand } from "../../src/ginrummy/web/js/chouette/pointing.js";
 import { chouetteStatus } from "../../src/ginrummy/web/js/chouette/status.js";
 import { chouetteBody } from "../../src/ginrummy/web/js/chouette/play.js";
@@ -119,9 +119,11 @@ test("advice: kept for its decision, one per adviser, gone with the next view; t
   const moved = applyChouetteMessage(two.state, frame({ position: 0, version: 6 })).state;
   assert.equal(moved.chouette.suggestions.length, 0);
   assert.equal(suggested(moved).actions.size + suggested(moved).cards.size, 0);
-  // The own advice comes back to the partner without being said aloud.
+  // The own advice comes back to the partner without being said aloud, in its own words.
   const partner = fold(frame({ position: 1, version: 5 }));
   assert.deepEqual(applyChouetteMessage(partner, { type: "advice", version: 5, from, action: "pass", card: null }).announce, []);
+  assert.equal(suggestionText(partner, { from, action: "pass", card: null }), "You suggest: pass.");
+  assert.match(suggestionText(captain, { from, action: "pass", card: null }), /^Bob suggests: /);
 });
 
 test("team chat: the history, then new lines once each", () => {

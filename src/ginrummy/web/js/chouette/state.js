@@ -271,7 +271,10 @@ export function choiceText(action, card = null) {
 export function suggestionText(state, s) {
   const position = s.from?.position;
   const seated = typeof position === "number" && Boolean(state.chouette?.players[position]);
+  const choice = choiceText(s.action, s.card);
+  // One's own suggestion has a text of its own: "You suggest", never "You suggests".
+  if (seated && state.chouette?.position === position) return t("chouette.suggests.you", { choice });
   const name = seated ? positionName(state, position) : s.from?.name ?? "";
   const key = s.from?.computer ? "chouette.suggests.computer" : "chouette.suggests";
-  return t(key, { name, choice: choiceText(s.action, s.card) });
+  return t(key, { name, choice });
 }
