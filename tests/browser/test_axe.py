@@ -32,15 +32,16 @@ from .helpers import (
     CH_EN,
     EN,
     actionable,
-    chouette_role,
     decide,
-    join_chouette,
     open_chouette,
     status,
     use_setting,
 )
 from .public import create_table, enter_lobby, join_from_lobby
-from .test_chouette import Seat, play_to_match_end, play_until_captain_decides, wait_all_seated
+from .test_chouette import (
+    advised_table,
+    play_to_match_end,
+)
 from .test_device import device_page
 from .test_solo import start_solo
 from .test_tournament import CREATE
@@ -359,19 +360,8 @@ def test_chouette_as_box_captain_and_partner(
     bob.goto(link)
     expect(bob.get_by_role("textbox", name=CH_EN.your_name)).to_be_visible()
     audit(bob, "chouette invitation")
-    join_chouette(bob, link, "Bob")
-    join_chouette(cleo, link, "Cleo")
-    seats: list[Seat] = [("Ann", ann, CH_EN), ("Bob", bob, CH_EN), ("Cleo", cleo, CH_EN)]
-    wait_all_seated(seats)
-    parts = {chouette_role(page, w): (name, page, w) for name, page, w in seats}
-    assert set(parts) == {"box", "captain", "partner"}, parts
-    play_until_captain_decides(seats, parts["captain"], rng)
-    captain_name, captain, _ = parts["captain"]
-    _, partner, _ = parts["partner"]
-    partner.get_by_role("group", name=re.compile(captain_name)).get_by_role("button").first.click()
-    suggest = partner.get_by_role("button", name=re.compile("^" + re.escape(CH_EN.suggest)))
-    suggest.first.click()
-    expect(captain.get_by_role("complementary", name=CH_EN.advice)).to_be_visible()
+    parts = advised_table(ann, bob, cleo, link, rng)
+    seats = list(parts.values())
     for part in ("box", "captain", "partner"):
         audit(parts[part][1], f"chouette table, {part}")
     play_to_match_end(seats, rng)

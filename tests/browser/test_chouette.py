@@ -64,6 +64,26 @@ def play_until_captain_decides(seats: list[Seat], captain: Seat, rng: random.Ran
                 try_decide(other, rng, ow.base)
 
 
+def advised_table(ann: Any, bob: Any, cleo: Any, link: str, rng: random.Random) -> dict[str, Seat]:
+    """Bob and Cleo join Ann's three-seat chouette; play until the captain decides, and
+    the partner points at the captain's first card and suggests an action, which the
+    captain sees. The seats by role: box, captain, partner."""
+    join_chouette(bob, link, "Bob")
+    join_chouette(cleo, link, "Cleo")
+    seats: list[Seat] = [("Ann", ann, CH_EN), ("Bob", bob, CH_EN), ("Cleo", cleo, CH_EN)]
+    wait_all_seated(seats)
+    parts = {chouette_role(page, w): (name, page, w) for name, page, w in seats}
+    assert set(parts) == {"box", "captain", "partner"}, parts
+    play_until_captain_decides(seats, parts["captain"], rng)
+    captain_name, captain, _ = parts["captain"]
+    _, partner, _ = parts["partner"]
+    partner.get_by_role("group", name=re.compile(captain_name)).get_by_role("button").first.click()
+    suggest = partner.get_by_role("button", name=re.compile("^" + re.escape(CH_EN.suggest)))
+    suggest.first.click()
+    expect(captain.get_by_role("complementary", name=CH_EN.advice)).to_be_visible()
+    return parts
+
+
 def click_highlighted(page: Any) -> str:
     """The captain takes the advice: the control the suggestion lit up, by its name."""
     lit = page.locator(".felt .recommended").first

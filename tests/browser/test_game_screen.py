@@ -18,15 +18,13 @@ from .helpers import (
     CH_EN,
     EN,
     actionable,
-    chouette_role,
     decide,
-    join_chouette,
     open_chouette,
     play_round,
     status,
 )
 from .public import enter_lobby
-from .test_chouette import Seat, play_until_captain_decides, wait_all_seated
+from .test_chouette import advised_table
 from .test_device import NOTICE, device_page
 from .test_one_screen import SEAT_PARTS, SETTLE, SLACK, check_sizes
 from .test_solo import start_solo
@@ -117,19 +115,7 @@ def test_chouette_table_is_one_screen_as_box_captain_and_partner(
     ann = new_page(width=1366, height=768)
     link = open_chouette(ann, server.url, "Ann", ["friend", "friend"], "first-to-knock")
     bob, cleo = new_page(width=1366, height=768), new_page(width=1366, height=768)
-    join_chouette(bob, link, "Bob")
-    join_chouette(cleo, link, "Cleo")
-    seats: list[Seat] = [("Ann", ann, CH_EN), ("Bob", bob, CH_EN), ("Cleo", cleo, CH_EN)]
-    wait_all_seated(seats)
-    parts = {chouette_role(page, w): (name, page, w) for name, page, w in seats}
-    assert set(parts) == {"box", "captain", "partner"}, parts
-    play_until_captain_decides(seats, parts["captain"], rng)
-    captain_name, captain, _ = parts["captain"]
-    _, partner, _ = parts["partner"]
-    partner.get_by_role("group", name=re.compile(captain_name)).get_by_role("button").first.click()
-    suggest = partner.get_by_role("button", name=re.compile("^" + re.escape(CH_EN.suggest)))
-    suggest.first.click()
-    expect(captain.get_by_role("complementary", name=CH_EN.advice)).to_be_visible()
+    parts = advised_table(ann, bob, cleo, link, rng)
     problems = []
     for part in ("box", "captain", "partner"):
         page = parts[part][1]
@@ -152,7 +138,7 @@ def test_chouette_table_is_one_screen_as_box_captain_and_partner(
         phone.screenshot(path=str(artifacts / f"game-screen-chouette-{part}-390x844.png"))
         assert not phone.errors
     assert not problems, "\n".join(problems)
-    for _, page, _w in seats:
+    for _, page, _w in parts.values():
         assert not page.errors
 
 
