@@ -39,8 +39,13 @@ REPLAY_ERRORS = (GinRummyError, KeyError, TypeError, ValueError)  # a log that d
 # card is laid face down, so its notice does not carry it (docs/protocol.md; the bus's
 # notices carry no hidden card: server/pubsub/base.py).
 CARRIED = frozenset(
-    {ActionKind.TAKE, ActionKind.PASS, ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD}
-    | {ActionKind.DISCARD}
+    {
+        ActionKind.TAKE,
+        ActionKind.PASS,
+        ActionKind.DRAW_STOCK,
+        ActionKind.DRAW_DISCARD,
+        ActionKind.DISCARD,
+    }
 )
 
 
