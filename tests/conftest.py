@@ -18,6 +18,9 @@ from typing import Any
 
 import pytest
 
+# What each test costs, when GINRUMMY_TEST_COSTS names a file (tests/suite_costs.py).
+pytest_plugins = ["suite_costs"]
+
 LAYERS = ("unit", "system", "browser")
 SERVICE_PORTS = {5432: "PostgreSQL", 6379: "Redis"}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ginrummy.arena import elo, main, run, wilson
+from ginrummy.arena import MatchOutcome, elo, main, run, summarise, wilson
 from ginrummy.engine import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,3 +86,47 @@ def test_a_command_that_does_not_exist_forfeits() -> None:
     summary = run("cmd:/nonexistent/bot", "random", 1, Rules(), seed=1)
     assert summary["forfeits"]["a"] == 1
     assert "cannot start" in summary["errors"][0]
+
+
+def test_a_match_the_bot_reports_as_differing_is_not_counted(tmp_path: Path) -> None:
+    # Plays the sample bot's way but says a rule differed in one of its answers.
+    body = (
+        f"sys.path.insert(0, {str(ROOT / 'examples')!r})\n"
+        "from sample_bot import decide\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] != 'decide':\n        break\n"
+        "    a = {'id': m['id'], 'action': decide(m['view'])}\n"
+        "    if m['id'] == 2:\n        a['uncounted'] = 'deal differs'\n"
+        "    print(json.dumps(a), flush=True)\n"
+    )
+    summary = run(bot(tmp_path, body), "baseline", 2, Rules(), seed=1)
+    assert summary["forfeits"] == {"a": 0, "b": 0}, summary["errors"]
+    assert summary["matches"] == 0 and summary["uncounted_matches"] == 2
+    assert summary["match_wins"] == {"a": 0, "b": 0}
+    assert summary["uncounted"][0].endswith("(a) deal differs")
+
+
+def test_rule_overrides_change_the_rules_played(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--a", "baseline", "--b", "random", "--matches", "1", "--quiet"]
+    assert (
+        main([*argv, "--rule", "eleven_card_deal=true", "--rule", "stock_rule=last_discard"]) == 0
+    )
+    rules = json.loads(capsys.readouterr().out)["rules"]
+    assert rules["eleven_card_deal"] is True and rules["stock_rule"] == "last_discard"
+    assert main([*argv, "--rule", "oklahoma=true", "--rule", "eleven_card_deal=true"]) == 2
+    assert "Oklahoma" in capsys.readouterr().err
+
+
+def test_forfeits_and_errors_of_uncounted_matches_are_still_told() -> None:
+    """A bot that timed out in a match whose rules differed still timed out: the summary
+    leaves the match out of the results, not out of the forfeits and errors."""
+    outcomes = [
+        MatchOutcome(winner=1, forfeit=0, error="a timed out", uncounted="deal differs"),
+        MatchOutcome(winner=0, rounds=3, round_wins=[2, 1], points=[110, 30]),
+    ]
+    summary = summarise("x", "y", Rules(), 1, outcomes)
+    assert summary["matches"] == 1 and summary["uncounted_matches"] == 1
+    assert summary["match_wins"] == {"a": 1, "b": 0}
+    assert summary["forfeits"] == {"a": 1, "b": 0}
+    assert summary["errors"] == ["a timed out"]

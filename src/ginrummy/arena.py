@@ -9,6 +9,10 @@ between matches, and matches ``2k`` and ``2k+1`` are dealt from the same card st
 so luck of the deal evens out. Everything is derived from ``--seed``: the same seed
 gives the same result, whatever ``--workers``. A progress bar goes to stderr; one
 JSON object goes to stdout.
+
+``--rule FIELD=VALUE`` overrides one field of the preset. An external bot that plays
+another game's rules may answer ``"uncounted"`` when a rule differed in a way that
+matters (docs/computer-players.md, "Anchors"); that match is reported, not counted.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from ginrummy.engine import (
     MatchPhase,
     ResultKind,
     Rules,
+    RulesError,
     Seat,
     SeatView,
     apply_match,
@@ -95,6 +100,7 @@ class External(Contestant):
         self.timeout = timeout
         self.buffer = b""
         self.asked = 0
+        self.uncounted: str | None = None  # the first rule difference the bot reported
         try:
             self.proc = subprocess.Popen(
                 shlex.split(command),
@@ -151,6 +157,9 @@ class External(Contestant):
             raise BotFailure(f'answer must be an object with "action", got {line[:80]!r}')
         if answer.get("id", self.asked) != self.asked:
             raise BotFailure(f"answered id {answer.get('id')!r}, expected {self.asked}")
+        differs = answer.get("uncounted")
+        if differs is not None and self.uncounted is None:
+            self.uncounted = str(differs)[:200] or "rules differ"
         try:
             action = decode_action(answer["action"])
         except ProtocolError as exc:
@@ -206,6 +215,7 @@ class MatchOutcome:
     points: list[int] = field(default_factory=lambda: [0, 0])
     forfeit: int | None = None  # the side that forfeited
     error: str | None = None
+    uncounted: str | None = None  # an external bot said a rule of its game differed
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,8 +280,13 @@ def play_match(job: Job) -> MatchOutcome:
         out.error = f"match {job.index}: {specs[starting]} ({SIDES[starting]}) {exc}"
         return out
     finally:
-        for player in players.values():
+        for seat, player in players.items():
             player.close()
+            if isinstance(player, External) and player.uncounted and out.uncounted is None:
+                side = side_of[seat]
+                out.uncounted = (
+                    f"match {job.index}: {specs[side]} ({SIDES[side]}) {player.uncounted}"
+                )
 
 
 def run(
@@ -354,6 +369,13 @@ def elo(p: float) -> float:
 def summarise(
     a: str, b: str, rules: Rules, seed: int, outcomes: Sequence[MatchOutcome]
 ) -> dict[str, Any]:
+    # Forfeits and errors are told for every match (a bot that timed out in an uncounted
+    # match still timed out); the results only for the matches that count.
+    played = len(outcomes)
+    uncounted = [o.uncounted for o in outcomes if o.uncounted]
+    errors = [o.error for o in outcomes if o.error]
+    forfeits = {s: sum(1 for o in outcomes if o.forfeit == i) for i, s in enumerate(SIDES)}
+    outcomes = [o for o in outcomes if not o.uncounted]
     n = len(outcomes)
 
     def per_side(get: Callable[[MatchOutcome], list[int]]) -> dict[str, int]:
@@ -364,13 +386,15 @@ def summarise(
     points = per_side(lambda o: o.points)
     rate = wins["a"] / n if n else 0.0
     lo, hi = wilson(wins["a"], n)
-    errors = [o.error for o in outcomes if o.error]
     return {
         "a": a,
         "b": b,
         "preset": rules.name,
+        "rules": rules.to_dict(),
         "seed": seed,
         "matches": n,
+        "uncounted_matches": played - n,
+        "uncounted": uncounted[:10],
         "match_wins": wins,
         "rounds": rounds,
         "round_wins": per_side(lambda o: o.round_wins),
@@ -385,7 +409,7 @@ def summarise(
         "win_rate_a_ci95": [round(lo, 4), round(hi, 4)],
         "elo_diff_a": round(elo(rate), 1),
         "elo_diff_a_ci95": [round(elo(lo), 1), round(elo(hi), 1)],
-        "forfeits": {s: sum(1 for o in outcomes if o.forfeit == i) for i, s in enumerate(SIDES)},
+        "forfeits": forfeits,
         "errors": errors[:10],
     }
 
@@ -401,11 +425,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--matches", type=int, default=100, help="matches to play (default 100)")
     common_options(p)
     p.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        type=rule_override,
+        metavar="FIELD=VALUE",
+        help="override one field of the preset (docs/rules.md §4), e.g. eleven_card_deal=true",
+    )
+    p.add_argument(
         "--chouette",
         action="store_true",
         help="tables of three to five players instead; --chouette --help for their options",
     )
     return p
+
+
+def rule_override(text: str) -> tuple[str, Any]:
+    """``FIELD=VALUE`` with VALUE read as JSON (true, 10, null) or else as text."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected FIELD=VALUE, got {text!r}")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw
+    return key.strip(), value
 
 
 def common_options(p: argparse.ArgumentParser) -> None:
@@ -430,7 +474,11 @@ def main(argv: list[str]) -> int:
     if args.matches < 1 or args.workers < 1:
         print("ginrummy arena: --matches and --workers must be at least 1", file=sys.stderr)
         return 2
-    rules = Rules.preset(args.preset)
+    try:
+        rules = Rules.preset(args.preset, **dict(args.rule))
+    except RulesError as exc:
+        print(f"ginrummy arena: {exc}", file=sys.stderr)
+        return 2
     summary = run(
         args.a,
         args.b,

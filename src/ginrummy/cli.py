@@ -18,7 +18,7 @@ commands:
   settle    score a knock: knocker's and defender's hands
   replay    print a recorded round or match move by move
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
-  review    judge one seat's decisions of a recorded match (docs/review.md)
+  review    judge each seat's decisions of a recorded match (docs/review.md)
   arena     play computer players against each other and print statistics
   bench     measure: bench engine | bots | load | faults | deploy | web | abuse | review |
             tournament

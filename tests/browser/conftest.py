@@ -31,6 +31,11 @@ CHROMIUM_ARGS = [
 ]
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
+# An expectation waits up to 10 s (Playwright's default is 5): the suite runs three
+# workers on two cores, each with its own Chromium and server, and a first render under
+# that load has taken more than 5 s (a CI run found no hand 5 s after the table's status
+# showed). A test that fails still fails; it only waits longer to say so.
+playwright_sync.expect.set_options(timeout=10_000)
 
 
 def free_port() -> int:
@@ -157,8 +162,8 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         )
         ctx.set_default_timeout(15_000)
         # The computer of a game on the device answers after 50 ms, not the page's 600
-        # (main.js, a test hook): its delay is no test's subject but cost the suite about
-        # 1.3 s per turn. A test that needs another delay adds its own script after.
+        # (pages/tableparts.js, a test hook): its delay is no test's subject but cost the
+        # suite about 1.3 s per turn. A test that needs another delay adds its own script after.
         ctx.add_init_script("window.ginrummyDeviceDelayMs ??= 50")
         contexts.append(ctx)
         page = ctx.new_page()

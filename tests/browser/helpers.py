@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 
@@ -107,15 +108,52 @@ def setting(page: Any, name: str) -> Any:
     return switch
 
 
+# The button that opens a closed result's dialog again (web/js/results.js), in either language.
+SHOW_RESULT = re.compile(r"^(Show the (match )?result|Ergebnis der (Runde \d+|Partie) zeigen)")
+
+
+def close_result(page: Any) -> None:
+    """Close a result's dialog if one shows (Escape): it is modal, the page behind it cannot
+    be pressed until it is closed (web/js/results.js)."""
+    dialog = page.get_by_role("dialog")
+    if dialog.count() > 0 and dialog.first.is_visible():
+        page.keyboard.press("Escape")
+        expect(dialog).to_have_count(0)
+
+
 def use_setting(page: Any, name: str) -> None:
     """Press the top bar's switch ``name``; a settings menu opened for it is closed again
-    (Escape), so that it lies over nothing afterwards."""
-    switch = page.get_by_role("button", name=name, exact=True)
-    opened = not switch.is_visible()
-    setting(page, name).click()
-    if opened:
-        page.keyboard.press("Escape")
-        expect(page.locator("#settings-menu")).to_be_hidden()
+    (Escape), so that it lies over nothing afterwards. A result's dialog, modal, is closed
+    for it first (Escape), as a person would, and opened again after; so is one that opens
+    while the switch is being reached or before the menu's Escape (the computers may end
+    a round at any moment: the dialog takes that Escape, a second closes the menu)."""
+    dialog = page.get_by_role("dialog")
+    shown = False
+    for _ in range(3):
+        if dialog.count() > 0 and dialog.first.is_visible():
+            shown = True
+            page.keyboard.press("Escape")
+            expect(dialog).to_have_count(0)
+        switch = page.get_by_role("button", name=name, exact=True)
+        opened = not switch.is_visible()
+        try:
+            setting(page, name).click(timeout=5000)
+        except PlaywrightTimeout:
+            if dialog.count() == 0:
+                raise
+            continue  # a result came up over the menu: close it and reach the switch again
+        if opened:
+            menu = page.locator("#settings-menu")
+            page.keyboard.press("Escape")
+            if menu.is_visible():  # a result came up meanwhile and took that Escape
+                page.keyboard.press("Escape")
+            expect(menu).to_be_hidden()
+        break
+    else:
+        raise AssertionError(f"a result's dialog kept covering the switch {name!r}")
+    if shown:
+        page.get_by_role("button", name=SHOW_RESULT).click()
+        expect(page.get_by_role("dialog")).to_be_visible()
 
 
 def actionable(w: Words) -> re.Pattern[str]:
@@ -328,6 +366,16 @@ CH_DE = ChouetteWords(
     send="Senden",
     dealer="Geber",
 )
+
+
+def open_room(page: Any, url: str, name: str) -> str:
+    """Open a room for two people from the start page as ``name``; the invite link."""
+    page.goto(url + "/")
+    page.get_by_role("textbox", name="Your name").fill(name)
+    page.get_by_role("button", name="Open a room").click()
+    invite = page.get_by_role("textbox", name="Invite link")
+    expect(invite).to_have_value(re.compile(r"/r/[\w-]+"))
+    return str(invite.input_value())
 
 
 def open_chouette(page: Any, url: str, name: str, seats: list[str], preset: str) -> str:

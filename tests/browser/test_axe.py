@@ -166,7 +166,7 @@ def switch_language(page: Any, lang: str) -> None:
     """The page's own language switch (it keeps the game); waits for the page to speak it."""
     html = page.locator("html")
     if html.get_attribute("lang") != lang:
-        use_setting(page, LANGUAGES[lang])
+        use_setting(page, LANGUAGES[lang])  # (a result's dialog closed and opened again)
     expect(html).to_have_attribute("lang", lang)
     # (in a narrow window's closed settings menu it is hidden, still there)
     switch = page.get_by_role("button", name=LANGUAGES[lang], exact=True, include_hidden=True)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import CH_EN, chouette_role, open_chouette, status
+from .helpers import CH_EN, chouette_role, open_chouette, status, use_setting
 from .test_chouette import Seat, play_to_match_end, record_frames, wait_all_seated
 
 pytestmark = pytest.mark.browser
@@ -79,8 +79,9 @@ def test_a_finished_chouette_round_verifies_through_the_tables_link(
     fair_round = re.compile(r"Round \d+: fair – the deck follows from the seeds\.")
     expect(result).to_contain_text(fair_round)
     verify.screenshot(path=str(artifacts / "chouette-fair-verified.png"))
-    # In German: the mark, its title and the link say the same.
-    page.get_by_role("button", name="Deutsch").click()
+    # In German: the mark, its title and the link say the same (the result's dialog closed
+    # for the switch and opened again).
+    use_setting(page, "Deutsch")
     mark = page.get_by_text(re.compile(r"^Faires Austeilen · [0-9a-f]{8}…$"))
     expect(mark).to_be_visible()
     assert "Standard-Startwerte" in (mark.get_attribute("title") or "")

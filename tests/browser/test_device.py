@@ -27,8 +27,8 @@ from ginrummy.engine import (
 )
 
 from .conftest import ROOT
-from .helpers import EN, actionable, decide, hand_cards, status
-from .test_offline import wait_for_worker
+from .helpers import EN, actionable, close_result, decide, hand_cards, status
+from .test_offline import wait_for_worker, wait_kept
 
 pytestmark = pytest.mark.browser
 
@@ -155,6 +155,10 @@ def test_offline_device_game_reload_resume_and_hidden_cards(server: Any, new_pag
     expect(page.get_by_role("heading", name="How Gin Rummy works")).to_be_visible()
     wait_for_worker(page)
     online_ms = start_device(page)
+    # The table's later modules, loaded by this first visit's page (no worker serves it
+    # yet), are kept once the page names them: offline the table has its score sheet and its motion.
+    for module in ("/static/js/sheet.js", "/static/js/follow.js"):
+        wait_kept(page, module)
     page.goto(server.url + "/")
     page.context.set_offline(True)
     page.reload()
@@ -183,6 +187,7 @@ def test_offline_device_game_reload_resume_and_hidden_cards(server: Any, new_pag
     # random deal let the computer win a match (to 50) already.
     running = [t for t in saved_games(page).values() if replayed(t).phase is not MatchPhase.OVER]
     assert running, "the game just played is over, and so is the one left at its start"
+    close_result(page)  # should the computer have ended the round
     page.get_by_role("link", name="Gin Rummy").first.click()
     resume = page.get_by_role("link", name=re.compile(r"^Resume: game against .* on this device"))
     expect(resume).to_have_count(len(running))
@@ -234,6 +239,7 @@ def test_restarted_browser_resumes_from_storage(server: Any, new_page: Any, brow
     assert verified.returncode == 0, verified.stdout + verified.stderr
     rounds_ok = re.findall(r"^round \d+: OK$", verified.stdout, re.MULTILINE)
     assert len(rounds_ok) == len(data["rounds"]), verified.stdout
+    close_result(again)  # the match's result
     again.get_by_role("link", name="Gin Rummy").first.click()
     stats = again.get_by_role("region", name="Your games on this device")
     expect(stats).to_contain_text("Matches1")

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from .helpers import (
     CH_EN,
     EN,
+    Words,
     actionable,
     decide,
     open_chouette,
@@ -88,7 +89,7 @@ def test_round_result_is_compact_and_in_the_window(
     assert not page.errors
 
 
-def on_touch(new_page: Any, page: Any) -> Any:
+def on_touch(new_page: Any, page: Any, w: Words = EN) -> Any:
     """The same person's table on a phone (a touch screen, 390×844): a new browser with the
     page's storage (its token) opens the page's address."""
     phone = new_page(
@@ -99,7 +100,7 @@ def on_touch(new_page: Any, page: Any) -> Any:
         storage_state=page.context.storage_state(),
     )
     phone.goto(page.url)
-    expect(status(phone)).to_be_visible()
+    expect(status(phone, w)).to_be_visible()
     return phone
 
 
@@ -290,7 +291,8 @@ def test_text_twice_as_large_keeps_the_whole_hand_apart(
     """The page's text at 200% (the root font size, as a browser's text size does): the
     eleven cards of the hand lie across the window (in more rows if need be), no card's
     uncovered strip overlaps another, and a press on each reaches it, at a laptop's size
-    and on a phone."""
+    and on a phone; the top bar does not make the page scroll sideways (it wraps or its
+    switches go into the settings menu), stays low and keeps its controls in the window."""
     page = device_page(new_page, width=1366, height=768)
     start_solo(page, server.url, "200")
     to_discard(page)
@@ -302,8 +304,43 @@ def test_text_twice_as_large_keeps_the_whole_hand_apart(
         page.evaluate(SETTLE)
         page.screenshot(path=str(artifacts / f"font-200-{width}x{height}.png"), full_page=True)
         problems += strip_problems(page, f"{width}×{height} at 200%")
+        problems += top_bar_problems(page, f"{width}×{height} at 200%")
     assert not problems, "\n".join(problems)
     assert not page.errors
+
+
+# The top bar and the page's width: whether the page scrolls sideways, the bar's box, and
+# each of its visible controls' boxes.
+TOP_BAR = """() => {
+  const bar = document.getElementById("topbar").getBoundingClientRect();
+  const controls = [...document.querySelectorAll("#topbar a, #topbar button")]
+    .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden")
+    .map((el) => {
+      const r = el.getBoundingClientRect();
+      const name = el.getAttribute("aria-label") || el.textContent.trim();
+      return {name, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+    });
+  return {width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth,
+    bottom: bar.bottom, right: bar.right, controls};
+}"""
+
+
+def top_bar_problems(page: Any, where: str) -> list[str]:
+    """What is wrong with the top bar at a large text size: the page scrolls sideways, the
+    bar reaches past the window's edge or takes more than a quarter of its height, or a
+    control of it lies outside the window."""
+    bar = page.evaluate(TOP_BAR)
+    problems = []
+    if bar["scrollWidth"] > bar["width"]:
+        problems.append(f"{where}: the page is {bar['scrollWidth']} px wide (sideways scroll)")
+    if bar["right"] > bar["width"] + 0.5:
+        problems.append(f"{where}: the top bar reaches to x = {bar['right']:.0f}")
+    if bar["bottom"] > bar["height"] / 4:
+        problems.append(f"{where}: the top bar is {bar['bottom']:.0f} px high")
+    for c in bar["controls"]:
+        if c["left"] < -0.5 or c["right"] > bar["width"] + 0.5 or c["bottom"] > bar["height"]:
+            problems.append(f"{where}: the top bar's {c['name']!r} lies outside the window")
+    return problems
 
 
 # The points of an element's middle cross (a pill's rounded corners are not its) that a

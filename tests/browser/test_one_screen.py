@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS
-from .helpers import DE, EN, Words, actionable, decide, play_round, status
+from .helpers import DE, EN, Words, actionable, decide, open_room, play_round, status
 from .test_device import NOTICE, device_page
 from .test_solo import start_solo
 
@@ -38,6 +38,13 @@ SECONDARY = ("tip", "device note", "note button")
 TARGETS = ("button", "pile", "note button")
 # Rounding of layout boxes.
 SLACK = 0.5
+
+
+def in_window(left: float, top: float, right: float, bottom: float, w: int, h: int) -> bool:
+    """Whether a box lies wholly in a ``w``×``h`` window (within ``SLACK``)."""
+    return left >= -SLACK and top >= -SLACK and right <= w + SLACK and bottom <= h + SLACK
+
+
 TIP = {"en": "Tip", "de": "Tipp"}
 LARGE = {"en": "Large cards", "de": "Große Karten"}
 DEVICE_NOTE = {"en": NOTICE, "de": "nicht vom Server geprüft"}
@@ -158,13 +165,8 @@ def one_screen_problems(
             if part["w"] < 1 or part["h"] < 1:
                 problems.append(f"{at}: {fmt(part)} is not shown")
             continue
-        inside = (
-            part["x"] >= -SLACK
-            and part["y"] >= -SLACK
-            and part["x"] + part["w"] <= m["width"] + SLACK
-            and part["y"] + part["h"] <= m["height"] + SLACK
-        )
-        if not inside:
+        x, y = part["x"], part["y"]
+        if not in_window(x, y, x + part["w"], y + part["h"], m["width"], m["height"]):
             problems.append(f"{at}: {fmt(part)} is not wholly in the window")
         if part["kind"] in ("button", "note button") and not part["reached"]:
             problems.append(f"{at}: a press in the middle of {fmt(part)} misses it")
@@ -388,12 +390,7 @@ def test_room_table_is_one_screen_for_a_seat_and_a_watcher(
     face down, no buttons) at all seven: every needed part wholly in the window, the
     document not scrolled, cards and buttons large enough to hit."""
     ann = new_page(width=1366, height=768)
-    ann.goto(server.url + "/")
-    ann.get_by_role("textbox", name="Your name").fill("Ann")
-    ann.get_by_role("button", name="Open a room").click()
-    invite = ann.get_by_role("textbox", name="Invite link")
-    expect(invite).to_have_value(re.compile(r"/r/[\w-]+"))
-    link = invite.input_value()
+    link = open_room(ann, server.url, "Ann")
     bob = new_page(width=390, height=844, has_touch=True, is_mobile=True)
     bob.goto(link)
     bob.get_by_role("textbox", name="Your name").fill("Bob")

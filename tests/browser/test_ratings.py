@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import DE, EN, status
+from .helpers import DE, EN, close_result, status
 from .public import create_table, enter_lobby, join_from_lobby
 
 pytestmark = pytest.mark.browser
@@ -38,6 +38,7 @@ def test_resigning_a_rated_match_changes_both_ratings(
     expect(status(ann)).to_contain_text("resigned.")
 
     # Ann's statistics page: higher rating, one match, one win, a chart.
+    close_result(ann)  # the match's result, modal
     ann.get_by_role("navigation").get_by_role("link", name="Lobby").click()
     ann.get_by_role("link", name="Your statistics").click()
     expect(ann).to_have_url(re.compile(r"/p/p_[\w-]+$"))

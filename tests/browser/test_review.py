@@ -94,6 +94,44 @@ def test_review_a_match_by_button_and_by_keyboard(
     assert page.locator("#review-played").inner_text().strip()
     page.screenshot(path=str(artifacts / "review.png"), full_page=True)
 
+    # How sure each verdict is: the summary counts the sure errors and the unclear
+    # decisions; a decision not played best says how sure its grade is, with the loss,
+    # its interval and the worlds it rests on (then back to where we were).
+    summary = page.get_by_role("region", name="Summary")
+    expect(summary).to_contain_text(
+        re.compile(r"Sure: \d+ of \d+\. Unclear \(graded good\): \d+\.")
+    )
+    verdict = page.get_by_text(
+        re.compile(r"^(Sure|Likely|Unclear): estimated loss -?\d+\.\d( ± \d+\.\d)? points \(")
+    )
+    moved = 0
+    while not verdict.count() and moved < 80:
+        page.keyboard.press("ArrowRight")
+        moved += 1
+    expect(verdict).to_be_visible()
+    page.screenshot(path=str(artifacts / "review-certainty.png"), full_page=True)
+    text = verdict.inner_text()
+    shown = grade.inner_text()
+    assert re.search(r"\d+ sampled deals\)|one sampled deal", text)
+    if text.startswith("Unclear"):  # an apparent error the worlds cannot confirm
+        assert shown == "good"
+        expect(page.get_by_text(re.compile(r"^Better: "))).to_be_visible()
+    else:
+        assert shown in ("good", "inaccuracy", "mistake", "blunder")
+        assert ("range or above" in text or "but not down to 0" in text) == (shown != "good")
+    page.get_by_role("button", name="Deutsch").click()
+    expect(
+        page.get_by_text(
+            re.compile(r"^(Sicher|Wahrscheinlich|Unklar): geschätzter Verlust -?\d+,\d")
+        )
+    ).to_be_visible()
+    expect(page.get_by_role("region", name="Zusammenfassung")).to_contain_text(
+        re.compile(r"Sicher: \d+ von \d+\. Unklar \(als gut gewertet\): \d+\.")
+    )
+    page.get_by_role("button", name="English").click()
+    for _ in range(moved):
+        page.keyboard.press("ArrowLeft")
+
     # The first round's end: both hands.
     end = page.get_by_role("heading", name=re.compile(r"^End of round 1 "))
     for _ in range(200):

@@ -66,6 +66,31 @@ def test_home_page_in_english_and_german(server: Any, new_page: Any, artifacts: 
     assert not en.errors and not de.errors
 
 
+def test_the_level_menu_says_how_each_level_plays(server: Any, new_page: Any) -> None:
+    """Each level has a character (docs/computer-players.md); the menu says it in
+    the page's language as the chosen level's description."""
+    en = new_page(locale="en-US")
+    en.goto(server.url + "/")
+    level = en.get_by_role("combobox", name="Computer level")
+    expect(level).to_have_accessible_description(re.compile("^Chases melds"))  # Casual first
+    level.select_option(label="Beginner")
+    expect(level).to_have_accessible_description(re.compile("^Counts points only"))
+    level.select_option(label="Strong")
+    expect(level).to_have_accessible_description(re.compile("knocks as soon as it may"))
+    level.select_option(label="Expert")
+    expect(level).to_have_accessible_description(re.compile("^Reads your hand"))
+    expect(en.get_by_text("Reads your hand from what you take")).to_be_visible()
+
+    de = new_page(locale="de-DE")
+    de.goto(server.url + "/")
+    stufe = de.get_by_role("combobox", name="Spielstärke des Computers")
+    stufe.select_option(label="Stark")
+    expect(stufe).to_have_accessible_description(re.compile("klopft aber, sobald er darf"))
+    stufe.select_option(label="Anfänger")
+    expect(stufe).to_have_accessible_description(re.compile("^Zählt nur Punkte"))
+    assert not en.errors and not de.errors
+
+
 def test_full_match_against_the_computer(server: Any, new_page: Any, artifacts: Path) -> None:
     page = new_page()
     rng = random.Random(7)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,13 @@ pytestmark = pytest.mark.browser
 
 
 def tips_left(box: Any, w: Any) -> int:
-    """The number of tips left, as the tip box shows it."""
+    """The number of tips left, as the tip box shows it (within 5 s: while the coach
+    thinks, the box says so instead for a moment)."""
     pattern = r"(\d+) left" if w is EN else r"noch (\d+)"
-    found = re.search(pattern, box.inner_text())
-    assert found, box.inner_text()
+    deadline = time.monotonic() + 5
+    while not (found := re.search(pattern, text := box.inner_text())):
+        assert time.monotonic() < deadline, text
+        time.sleep(0.05)
     return int(found.group(1))
 
 

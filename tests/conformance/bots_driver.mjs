@@ -10,7 +10,12 @@
 
 import { createInterface } from "node:readline";
 
-import { deal, apply, matchTurn, newMatch } from "../../src/ginrummy/web/js/engine/match.js";
+import {
+  deal,
+  apply,
+  matchTurn,
+  newMatch,
+} from "../../src/ginrummy/web/js/engine/match.js";
 import { matchRecordFromDict } from "../../src/ginrummy/web/js/engine/record.js";
 import { viewForSeat } from "../../src/ginrummy/web/js/engine/views.js";
 import { PortableRandom, makeBot, tip } from "../../src/ginrummy/web/js/bots/index.js";
@@ -43,7 +48,11 @@ function tipOrError(view) {
     const t = tip(view);
     return [t.action.text, t.key, t.params];
   } catch (exc) {
-    if (exc instanceof RangeError || (exc instanceof Error && exc.message.startsWith("no "))) return ["error"];
+    if (
+      exc instanceof RangeError ||
+      (exc instanceof Error && exc.message.startsWith("no "))
+    )
+      return ["error"];
     throw exc;
   }
 }

@@ -21,9 +21,18 @@ import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
 
 import { parseAction } from "../../src/ginrummy/web/js/engine/actions.js";
-import { encodeSeatView, encodeSpectatorView } from "../../src/ginrummy/web/js/engine/codec.js";
+import {
+  encodeSeatView,
+  encodeSpectatorView,
+} from "../../src/ginrummy/web/js/engine/codec.js";
 import { GinRummyError } from "../../src/ginrummy/web/js/engine/errors.js";
-import { apply, deal, forfeit, legalActions, newMatch } from "../../src/ginrummy/web/js/engine/match.js";
+import {
+  apply,
+  deal,
+  forfeit,
+  legalActions,
+  newMatch,
+} from "../../src/ginrummy/web/js/engine/match.js";
 import { matchRecordFromDict } from "../../src/ginrummy/web/js/engine/record.js";
 import { handOf } from "../../src/ginrummy/web/js/engine/round.js";
 import { Rules } from "../../src/ginrummy/web/js/engine/rules.js";
@@ -47,24 +56,27 @@ function canonicalState(m) {
     rounds_won: { one: m.roundsWon.one, two: m.roundsWon.two },
     rounds: m.rounds.length,
     played: m.played.length,
-    round: r === null ? null : {
-      dealer: seatLabel(r.dealer),
-      phase: r.phase,
-      turn: seatLabel(r.turn),
-      deck: texts(r.deck).join(" "),
-      hands: { one: texts(handOf(r, 0)), two: texts(handOf(r, 1)) },
-      stock: texts(r.stock),
-      discard_pile: texts(r.discardPile),
-      first_upcard: r.firstUpcard?.text ?? null,
-      knock_limit: r.knockLimit,
-      doubled: r.doubled,
-      upcard_passes: r.upcardPasses.map(seatLabel),
-      taken: r.taken?.text ?? null,
-      stock_only: r.stockOnly,
-      must_knock: r.mustKnock,
-      knock_discard: r.knockDiscard?.text ?? null,
-      history: r.history.map(([seat, action]) => [seatLabel(seat), action.text]),
-    },
+    round:
+      r === null
+        ? null
+        : {
+            dealer: seatLabel(r.dealer),
+            phase: r.phase,
+            turn: seatLabel(r.turn),
+            deck: texts(r.deck).join(" "),
+            hands: { one: texts(handOf(r, 0)), two: texts(handOf(r, 1)) },
+            stock: texts(r.stock),
+            discard_pile: texts(r.discardPile),
+            first_upcard: r.firstUpcard?.text ?? null,
+            knock_limit: r.knockLimit,
+            doubled: r.doubled,
+            upcard_passes: r.upcardPasses.map(seatLabel),
+            taken: r.taken?.text ?? null,
+            stock_only: r.stockOnly,
+            must_knock: r.mustKnock,
+            knock_discard: r.knockDiscard?.text ?? null,
+            history: r.history.map(([seat, action]) => [seatLabel(seat), action.text]),
+          },
   };
 }
 
@@ -123,14 +135,20 @@ function handle(req) {
     case "match": {
       /** @type {string[]} */
       const steps = [];
-      const error = walk(req.record, (m) => { steps.push(digest(m)); return true; });
+      const error = walk(req.record, (m) => {
+        steps.push(digest(m));
+        return true;
+      });
       return { id: req.id, steps, error };
     }
     case "detail": {
       let seen = 0;
       let found = null;
       walk(req.record, (m) => {
-        if (seen++ === req.step) { found = parts(m); return false; }
+        if (seen++ === req.step) {
+          found = parts(m);
+          return false;
+        }
         return true;
       });
       return { id: req.id, parts: found };
@@ -138,11 +156,21 @@ function handle(req) {
     case "analyze":
       return { id: req.id, out: guarded(() => analyzeHand(req.hand)) };
     case "settle":
-      return { id: req.id, out: guarded(() => settleHands(req.knocker, req.defender, req.preset, req.knock_limit ?? null)) };
+      return {
+        id: req.id,
+        out: guarded(() =>
+          settleHands(req.knocker, req.defender, req.preset, req.knock_limit ?? null),
+        ),
+      };
     case "rules":
       return { id: req.id, out: guarded(() => Rules.fromDict(req.rules).toDict()) };
     case "parse":
-      return { id: req.id, out: req.actions.map((/** @type {string} */ t) => guarded(() => parseAction(t).text)) };
+      return {
+        id: req.id,
+        out: req.actions.map((/** @type {string} */ t) =>
+          guarded(() => parseAction(t).text),
+        ),
+      };
     default:
       throw new Error(`unknown op ${req.op}`);
   }
@@ -153,7 +181,8 @@ function guarded(fn) {
   try {
     return fn();
   } catch (exc) {
-    if (exc instanceof GinRummyError) return { error_code: exc.code, message: exc.message };
+    if (exc instanceof GinRummyError)
+      return { error_code: exc.code, message: exc.message };
     throw exc;
   }
 }

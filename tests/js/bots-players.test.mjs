@@ -4,11 +4,23 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseAction } from "../../src/ginrummy/web/js/engine/actions.js";
 import { parseCard, parseCards } from "../../src/ginrummy/web/js/engine/cards.js";
-import { MatchPhase, apply, deal, matchTurn, newMatch } from "../../src/ginrummy/web/js/engine/match.js";
+import {
+  MatchPhase,
+  apply,
+  deal,
+  matchTurn,
+  newMatch,
+} from "../../src/ginrummy/web/js/engine/match.js";
 import { Rules } from "../../src/ginrummy/web/js/engine/rules.js";
 import { viewForSeat } from "../../src/ginrummy/web/js/engine/views.js";
 import { DECK } from "../../src/ginrummy/web/js/engine/cards.js";
-import { LEVELS, PortableRandom, advise, makeBot, tip } from "../../src/ginrummy/web/js/bots/index.js";
+import {
+  LEVELS,
+  PortableRandom,
+  advise,
+  makeBot,
+  tip,
+} from "../../src/ginrummy/web/js/bots/index.js";
 
 /** A seeded Fisher-Yates shuffle on PortableRandom (the tests' decks only). */
 function shuffled(rng) {
@@ -26,7 +38,10 @@ function playMatch(levelOne, levelTwo, seed) {
   let m = newMatch(Rules.preset("standard", { target_score: 50 }), 0);
   let steps = 0;
   while (m.phase !== MatchPhase.OVER && steps < 5000) {
-    if (m.phase === MatchPhase.DEAL) { m = deal(m, shuffled(rng)); continue; }
+    if (m.phase === MatchPhase.DEAL) {
+      m = deal(m, shuffled(rng));
+      continue;
+    }
     const seat = matchTurn(m);
     const view = viewForSeat(m, seat);
     const action = bots[seat](view, rng);
@@ -47,17 +62,25 @@ test("every level plays whole matches with legal actions only", () => {
 });
 
 test("the same seed gives the same match", () => {
-  const a = playMatch("expert", "strong", 9), b = playMatch("expert", "strong", 9);
+  const a = playMatch("expert", "strong", 9),
+    b = playMatch("expert", "strong", 9);
   assert.deepEqual(a.scores, b.scores);
   assert.equal(a.rounds.length, b.rounds.length);
 });
 
 test("an unknown level is refused with the levels named", () => {
-  assert.throws(() => makeBot("grandmaster"), (e) => e instanceof RangeError && /beginner, casual/.test(e.message));
+  assert.throws(
+    () => makeBot("grandmaster"),
+    (e) => e instanceof RangeError && /beginner, casual/.test(e.message),
+  );
 });
 
 test("the coach's example of coach.py: take 7h for 5h 6h 7h", () => {
-  const t = advise(parseCards("5h 6h 2c 9d Kc Qs 3s 4d 8c Jh"), [parseAction("draw stock"), parseAction("draw discard")], parseCard("7h"));
+  const t = advise(
+    parseCards("5h 6h 2c 9d Kc Qs 3s 4d 8c Jh"),
+    [parseAction("draw stock"), parseAction("draw discard")],
+    parseCard("7h"),
+  );
   assert.equal(t.action.text, "draw discard");
   assert.equal(t.key, "take_completes_meld");
   assert.deepEqual(t.params, { card: "7h", meld: "5h 6h 7h", before: 67, after: 46 });
@@ -65,7 +88,11 @@ test("the coach's example of coach.py: take 7h for 5h 6h 7h", () => {
 });
 
 test("the coach advises the only pass on the last discard, as coach.py does", () => {
-  const t = advise(parseCards("2c 5d 9h Js Kc 3s 7d 8c Qh 4h"), [parseAction("pass")], parseCard("6s"));
+  const t = advise(
+    parseCards("2c 5d 9h Js Kc 3s 7d 8c Qh 4h"),
+    [parseAction("pass")],
+    parseCard("6s"),
+  );
   assert.equal(t.action.text, "pass");
   assert.equal(t.key, "pass_only");
 });

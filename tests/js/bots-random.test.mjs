@@ -6,7 +6,10 @@ import { PortableRandom, seedWords } from "../../src/ginrummy/web/js/bots/random
 
 test("seed one gives the documented words", () => {
   const rng = new PortableRandom(1);
-  assert.deepEqual([0, 1, 2, 3].map(() => rng.getrandbits(32)), [1695105466, 1423115009, 634581793, 1068227753]);
+  assert.deepEqual(
+    [0, 1, 2, 3].map(() => rng.getrandbits(32)),
+    [1695105466, 1423115009, 634581793, 1068227753],
+  );
 });
 
 test("a 64-bit seed, random() and getrandbits agree with Python", () => {
@@ -20,7 +23,10 @@ test("a 64-bit seed, random() and getrandbits agree with Python", () => {
 
 test("randrange and choice reject like Python's _randbelow_with_getrandbits", () => {
   const rng = new PortableRandom(7);
-  assert.deepEqual(Array.from({ length: 10 }, () => rng.randrange(7)), [3, 2, 5, 6, 3, 1, 6, 0, 0, 3]);
+  assert.deepEqual(
+    Array.from({ length: 10 }, () => rng.randrange(7)),
+    [3, 2, 5, 6, 3, 1, 6, 0, 0, 3],
+  );
   assert.equal(rng.choice(Array.from({ length: 100 }, (_, i) => i)), 98);
   assert.equal(rng.randrange(1), 0);
   assert.throws(() => rng.choice([]), RangeError);

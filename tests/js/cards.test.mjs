@@ -14,11 +14,13 @@ test("by suit and by rank, ace low", () => {
 });
 
 test("sorting keeps the cards and is idempotent", () => {
-  fc.assert(fc.property(fc.shuffledSubarray(DECK, { minLength: 1, maxLength: 11 }), (hand) => {
-    for (const sort of [sortedBySuit, sortedByRank]) {
-      const once = sort(hand);
-      assert.deepEqual([...once].sort(), [...hand].sort());
-      assert.deepEqual(sort(once), once);
-    }
-  }));
+  fc.assert(
+    fc.property(fc.shuffledSubarray(DECK, { minLength: 1, maxLength: 11 }), (hand) => {
+      for (const sort of [sortedBySuit, sortedByRank]) {
+        const once = sort(hand);
+        assert.deepEqual([...once].sort(), [...hand].sort());
+        assert.deepEqual(sort(once), once);
+      }
+    }),
+  );
 });

@@ -2,12 +2,11 @@
 // muting an author, announced and remembered.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { setCatalog } from "../../src/ginrummy/web/js/i18n.js";
 import { chatIntents } from "../../src/ginrummy/web/js/chat.js";
 import { createStore, initialState } from "../../src/ginrummy/web/js/store.js";
+import { EN } from "./catalogs.mjs";
 
-const EN = JSON.parse(readFileSync(new URL("../../src/ginrummy/web/js/i18n/en.json", import.meta.url), "utf8"));
 setCatalog("en", EN);
 const LIMITS = {
   name: { min: 2, max: 20, pattern: "^[\\p{L}\\p{N} \\-_.]+$", punctuation: " -_." },
@@ -16,12 +15,20 @@ const LIMITS = {
 
 /** A page with a chat draft: the store, what was said, what was sent. */
 function page(draft, sends = true) {
-  const store = createStore({ ...initialState(), chat: { ...initialState().chat, draft } });
+  const store = createStore({
+    ...initialState(),
+    chat: { ...initialState().chat, draft },
+  });
   const said = [];
   const sent = [];
   const chat = chatIntents({
-    store, say: (text) => said.push(text), limits: () => LIMITS,
-    send: (msg) => { sent.push(msg); return sends; },
+    store,
+    say: (text) => said.push(text),
+    limits: () => LIMITS,
+    send: (msg) => {
+      sent.push(msg);
+      return sends;
+    },
   });
   return { store, said, sent, chat };
 }

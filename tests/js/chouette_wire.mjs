@@ -10,7 +10,15 @@ import { applyChouetteMessage } from "../../src/ginrummy/web/js/chouette/state.j
 import { chouetteStatus } from "../../src/ginrummy/web/js/chouette/status.js";
 import { partText } from "../../src/ginrummy/web/js/chouette/table.js";
 
-setCatalog("en", JSON.parse(readFileSync(new URL("../../src/ginrummy/web/js/i18n/en.json", import.meta.url), "utf8")));
+setCatalog(
+  "en",
+  JSON.parse(
+    readFileSync(
+      new URL("../../src/ginrummy/web/js/i18n/en.json", import.meta.url),
+      "utf8",
+    ),
+  ),
+);
 const lines = readFileSync(process.argv[2], "utf-8").split("\n").filter(Boolean);
 const out = [];
 for (const line of lines) {
@@ -18,12 +26,19 @@ for (const line of lines) {
   const state = applyChouetteMessage(start, { ...JSON.parse(line), receivedAt: 0 }).state;
   const status = chouetteStatus(state);
   const info = state.chouette?.info;
-  out.push(JSON.stringify({
-    seat: state.seat, role: state.chouette?.role ?? null, hand: state.view?.hand ?? null,
-    plays: state.seat ? isMine(state, state.seat) : false,
-    one: seatName(state, "one"), two: seatName(state, "two"),
-    offered: status.actions, advice: state.chouette?.advice ?? [], between: status.between?.cmd ?? null,
-    parts: info ? info.drawn.map((_, p) => partText(info, p)) : null,
-  }));
+  out.push(
+    JSON.stringify({
+      seat: state.seat,
+      role: state.chouette?.role ?? null,
+      hand: state.view?.hand ?? null,
+      plays: state.seat ? isMine(state, state.seat) : false,
+      one: seatName(state, "one"),
+      two: seatName(state, "two"),
+      offered: status.actions,
+      advice: state.chouette?.advice ?? [],
+      between: status.between?.cmd ?? null,
+      parts: info ? info.drawn.map((_, p) => partText(info, p)) : null,
+    }),
+  );
 }
 process.stdout.write(out.join("\n") + "\n");

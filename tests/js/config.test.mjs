@@ -8,10 +8,19 @@ import { initialState, nicknameProblem } from "../../src/ginrummy/web/js/store.j
 import { phraseText } from "../../src/ginrummy/web/js/chat.js";
 import { nameProblemText } from "../../src/ginrummy/web/js/lobby.js";
 
-const catalog = (lang) => JSON.parse(readFileSync(new URL(`../../src/ginrummy/web/js/i18n/${lang}.json`, import.meta.url), "utf8"));
+const catalog = (lang) =>
+  JSON.parse(
+    readFileSync(
+      new URL(`../../src/ginrummy/web/js/i18n/${lang}.json`, import.meta.url),
+      "utf8",
+    ),
+  );
 
 const SERVED = {
-  limits: { name: { min: 3, max: 6, pattern: "^[a-z#]+$", punctuation: " #" }, chat: { max: 10 } },
+  limits: {
+    name: { min: 3, max: 6, pattern: "^[a-z#]+$", punctuation: " #" },
+    chat: { max: 10 },
+  },
   phrases: [{ key: "wp", text: { de: "Gut gespielt!", en: "Well played!" } }],
 };
 
@@ -29,8 +38,17 @@ test("quick phrases are the served ones, in the page language", () => {
 test("the name rule's words come from the served limits", () => {
   setCatalog("en", catalog("en"));
   const limits = SERVED.limits;
-  assert.equal(nameProblemText(nicknameProblem("ab", limits), limits), "The nickname needs at least 3 characters.");
-  assert.equal(nameProblemText(nicknameProblem("abcdefg", limits), limits), "The nickname may have at most 6 characters.");
-  assert.equal(nameProblemText(nicknameProblem("Abc", limits), limits), "Only letters, digits and these are allowed: space #.");
+  assert.equal(
+    nameProblemText(nicknameProblem("ab", limits), limits),
+    "The nickname needs at least 3 characters.",
+  );
+  assert.equal(
+    nameProblemText(nicknameProblem("abcdefg", limits), limits),
+    "The nickname may have at most 6 characters.",
+  );
+  assert.equal(
+    nameProblemText(nicknameProblem("Abc", limits), limits),
+    "Only letters, digits and these are allowed: space #.",
+  );
   assert.equal(nicknameProblem("ab#c", limits), null);
 });

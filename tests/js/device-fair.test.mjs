@@ -3,11 +3,23 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { Rules, loadRecord, matchRecordToDict } from "../../src/ginrummy/web/js/engine/index.js";
+import {
+  Rules,
+  loadRecord,
+  matchRecordToDict,
+} from "../../src/ginrummy/web/js/engine/index.js";
 import { RecordError } from "../../src/ginrummy/web/js/engine/errors.js";
-import { fairBlockFromDict, fairBlockToDict } from "../../src/ginrummy/web/js/engine/record.js";
+import {
+  fairBlockFromDict,
+  fairBlockToDict,
+} from "../../src/ginrummy/web/js/engine/record.js";
 import { dealRound, fairDeal } from "../../src/ginrummy/web/js/device/deck.js";
-import { CANONICAL, commitment, dealDeck, fromHex } from "../../src/ginrummy/web/js/fair/verify.js";
+import {
+  CANONICAL,
+  commitment,
+  dealDeck,
+  fromHex,
+} from "../../src/ginrummy/web/js/fair/verify.js";
 
 const FAIR = {
   version: "gin-fair-v1",
@@ -20,14 +32,27 @@ const FAIR = {
 };
 
 const record = (fair) => ({
-  format: 1, kind: "match", rules: Rules.preset("standard").toDict(), first_dealer: "one",
-  rounds: [{ deck: CANONICAL.join(" "), dealer: "one", actions: [], ...(fair === undefined ? {} : { fair }) }],
+  format: 1,
+  kind: "match",
+  rules: Rules.preset("standard").toDict(),
+  first_dealer: "one",
+  rounds: [
+    {
+      deck: CANONICAL.join(" "),
+      dealer: "one",
+      actions: [],
+      ...(fair === undefined ? {} : { fair }),
+    },
+  ],
 });
 
 test("a round's fair block loads and writes back as the Python engine writes it", () => {
   const loaded = loadRecord(record(FAIR));
   assert.equal(loaded.kind, "match");
-  assert.deepEqual(loaded.match.rounds[0].fair.seeds, { one: FAIR.seeds.one, two: FAIR.seeds.two });
+  assert.deepEqual(loaded.match.rounds[0].fair.seeds, {
+    one: FAIR.seeds.one,
+    two: FAIR.seeds.two,
+  });
   assert.deepEqual(matchRecordToDict(loaded.match).rounds[0].fair, FAIR);
   const revealed = { ...FAIR, server_seed: "00".repeat(32) };
   assert.deepEqual(fairBlockToDict(fairBlockFromDict(revealed)), revealed);
@@ -41,7 +66,10 @@ test("records without fair blocks load as before and write none", () => {
 
 test("a malformed fair block names its field", () => {
   const cases = [
-    [{ ...FAIR, seeds: { one: FAIR.seeds.one } }, "fair.seeds.two: missing or not a text"],
+    [
+      { ...FAIR, seeds: { one: FAIR.seeds.one } },
+      "fair.seeds.two: missing or not a text",
+    ],
     [{ ...FAIR, match: -1 }, "fair.match: missing or not a whole number >= 0"],
     [{ ...FAIR, round: 1.5 }, "fair.round: missing or not a whole number >= 0"],
     [{ ...FAIR, seeds: "x" }, "fair.seeds: missing or not an object"],
@@ -49,23 +77,39 @@ test("a malformed fair block names its field", () => {
     [[], "fair: missing or not an object"],
   ];
   for (const [fair, message] of cases) {
-    assert.throws(() => loadRecord(record(fair)), (exc) => exc instanceof RecordError && exc.message.includes(message), message);
+    assert.throws(
+      () => loadRecord(record(fair)),
+      (exc) => exc instanceof RecordError && exc.message.includes(message),
+      message,
+    );
   }
 });
 
 test("fairDeal: three local seeds, the deck they give, the seed revealed with its commitment", async () => {
   let next = 0;
-  const fill = (words) => { for (let i = 0; i < words.length; i += 1) words[i] = next++; };
+  const fill = (words) => {
+    for (let i = 0; i < words.length; i += 1) words[i] = next++;
+  };
   const { deck, fair } = await fairDeal({ room: "g1", match: 2, round: 3 }, fill);
-  assert.deepEqual([fair.version, fair.room, fair.match, fair.round], ["gin-fair-v1", "g1", 2, 3]);
+  assert.deepEqual(
+    [fair.version, fair.room, fair.match, fair.round],
+    ["gin-fair-v1", "g1", 2, 3],
+  );
   const server = fromHex(fair.serverSeed);
   assert.equal(fair.commitment, await commitment(server));
   assert.notEqual(fair.seeds.one, fair.seeds.two);
   assert.notEqual(fair.seeds.one, fair.serverSeed);
   const expected = await dealDeck(server, {
-    seatOne: fromHex(fair.seeds.one), seatTwo: fromHex(fair.seeds.two), room: "g1", match: 2, round: 3,
+    seatOne: fromHex(fair.seeds.one),
+    seatTwo: fromHex(fair.seeds.two),
+    room: "g1",
+    match: 2,
+    round: 3,
   });
-  assert.deepEqual(deck.map((c) => c.text), expected);
+  assert.deepEqual(
+    deck.map((c) => c.text),
+    expected,
+  );
   assert.equal(new Set(expected).size, 52);
 });
 
@@ -82,5 +126,8 @@ test("dealRound: a fair deal with WebCrypto, a plain shuffle (no fair block, a w
   } finally {
     console.warn = warn;
   }
-  assert.match(warnings.join("\n"), /g1: no crypto.subtle .* round 2 is dealt without a fair block/);
+  assert.match(
+    warnings.join("\n"),
+    /g1: no crypto.subtle .* round 2 is dealt without a fair block/,
+  );
 });

@@ -3,33 +3,64 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { DECK, fromMask, loadRecord, replayMatch, Rules, parseAction } from "../../src/ginrummy/web/js/engine/index.js";
+import {
+  DECK,
+  fromMask,
+  loadRecord,
+  replayMatch,
+  Rules,
+  parseAction,
+} from "../../src/ginrummy/web/js/engine/index.js";
 import { randomBelow, shuffledDeck } from "../../src/ginrummy/web/js/device/deck.js";
 import {
-  DamagedGameError, GameStore, checksum, decodeGame, encodeGame, PREFIX,
+  DamagedGameError,
+  GameStore,
+  checksum,
+  decodeGame,
+  encodeGame,
+  PREFIX,
 } from "../../src/ginrummy/web/js/device/saved.js";
-import { addMatch, averagePoints, emptyTally, loadTally, saveTally } from "../../src/ginrummy/web/js/device/tally.js";
+import {
+  addMatch,
+  averagePoints,
+  emptyTally,
+  loadTally,
+  saveTally,
+} from "../../src/ginrummy/web/js/device/tally.js";
 import { DeviceGame, newDeviceGame } from "../../src/ginrummy/web/js/device/game.js";
 import { verifyRecord } from "../../src/ginrummy/web/js/fair/verify.js";
 import * as bots from "./fixtures/bots/index.js";
 
 /** A Storage stand-in; `full` makes every write throw as a full localStorage does. */
 class MemoryStorage {
-  constructor() { this.map = new Map(); this.full = false; }
-  get length() { return this.map.size; }
-  key(i) { return [...this.map.keys()][i] ?? null; }
-  getItem(k) { return this.map.has(k) ? this.map.get(k) : null; }
+  constructor() {
+    this.map = new Map();
+    this.full = false;
+  }
+  get length() {
+    return this.map.size;
+  }
+  key(i) {
+    return [...this.map.keys()][i] ?? null;
+  }
+  getItem(k) {
+    return this.map.has(k) ? this.map.get(k) : null;
+  }
   setItem(k, v) {
     if (this.full) throw new Error("QuotaExceededError");
     this.map.set(k, String(v));
   }
-  removeItem(k) { this.map.delete(k); }
+  removeItem(k) {
+    this.map.delete(k);
+  }
 }
 
 /** Random words from a list, then zeros. */
 function wordsFrom(list) {
   const queue = [...list];
-  return (words) => { for (let i = 0; i < words.length; i += 1) words[i] = queue.length ? queue.shift() : 0; };
+  return (words) => {
+    for (let i = 0; i < words.length; i += 1) words[i] = queue.length ? queue.shift() : 0;
+  };
 }
 
 test("randomBelow throws away the words of the last incomplete run", () => {
@@ -42,7 +73,10 @@ test("randomBelow throws away the words of the last incomplete run", () => {
 test("a shuffled deck is the 52 cards, from crypto.getRandomValues by default", () => {
   const deck = shuffledDeck();
   assert.equal(new Set(deck).size, 52);
-  assert.deepEqual([...deck].sort((a, b) => a.index - b.index), [...DECK]);
+  assert.deepEqual(
+    [...deck].sort((a, b) => a.index - b.index),
+    [...DECK],
+  );
   // All-zero words: every step swaps with the first card (Fisher–Yates from the end).
   const fixed = shuffledDeck(wordsFrom([]));
   assert.equal(fixed[0], DECK[1]);
@@ -53,7 +87,9 @@ test("a shuffled deck is the 52 cards, from crypto.getRandomValues by default", 
  * at again as each frame comes: the tests wait on the game's own frames, never on the
  * clock, so a loaded machine only makes them slower. */
 class Frames extends Array {
-  static get [Symbol.species]() { return Array; }
+  static get [Symbol.species]() {
+    return Array;
+  }
 
   /** @type {{test: () => boolean, resolve: () => void}[]} */
   waiters = [];
@@ -67,7 +103,9 @@ class Frames extends Array {
   }
 
   until(test) {
-    return test() ? Promise.resolve() : new Promise((resolve) => this.waiters.push({ test, resolve }));
+    return test()
+      ? Promise.resolve()
+      : new Promise((resolve) => this.waiters.push({ test, resolve }));
   }
 }
 
@@ -78,13 +116,25 @@ const MOVES_PER_MATCH = 20_000;
 async function startGame(storage = new MemoryStorage(), extra = {}) {
   const store = new GameStore(storage);
   const rules = Rules.preset("standard", { target_score: 50 });
-  const { game, match } = await newDeviceGame({ id: "g1", level: "random", name: "Ann", botName: "Random", rules });
+  const { game, match } = await newDeviceGame({
+    id: "g1",
+    level: "random",
+    name: "Ann",
+    botName: "Random",
+    rules,
+  });
   const frames = new Frames();
   const saves = [];
   const over = [];
   const device = new DeviceGame(game, match, {
-    bots, store, delayMs: 0, onMessage: (m) => frames.push(m), onConnection: () => {},
-    onSaved: (ok) => saves.push(ok), onMatchOver: (m) => over.push(m), ...extra,
+    bots,
+    store,
+    delayMs: 0,
+    onMessage: (m) => frames.push(m),
+    onConnection: () => {},
+    onSaved: (ok) => saves.push(ok),
+    onMatchOver: (m) => over.push(m),
+    ...extra,
   });
   return { device, store, storage, frames, saves, over };
 }
@@ -125,15 +175,24 @@ test("damaged or foreign data is recognised, never played on", async () => {
     "not a saved game": JSON.stringify({ hello: 1 }),
   };
   for (const [reason, text] of Object.entries(cases)) {
-    assert.throws(() => decodeGame("g1", text), (e) => e instanceof DamagedGameError && e.reason === reason);
+    assert.throws(
+      () => decodeGame("g1", text),
+      (e) => e instanceof DamagedGameError && e.reason === reason,
+    );
   }
   // Another version's format, with a correct checksum.
   const inner = JSON.parse(JSON.parse(good).body);
   const body = JSON.stringify({ ...inner, format: 99 });
-  assert.throws(() => decodeGame("g1", JSON.stringify({ sum: checksum(body), body })), /format 99 is not 1/);
+  assert.throws(
+    () => decodeGame("g1", JSON.stringify({ sum: checksum(body), body })),
+    /format 99 is not 1/,
+  );
   // A record that does not replay (a card the deck does not hold twice), checksum fixed up.
   const record = inner.game.record;
-  const broken = { ...inner.game, record: { ...record, rounds: [{ ...record.rounds[0], deck: "Ac Ac" }] } };
+  const broken = {
+    ...inner.game,
+    record: { ...record, rounds: [{ ...record.rounds[0], deck: "Ac Ac" }] },
+  };
   assert.throws(() => decodeGame("g1", encodeGame(broken)), DamagedGameError);
   // The list keeps the damaged game, to be discarded.
   storage.setItem(key, cases["not JSON"]);
@@ -163,17 +222,40 @@ function personMove(device, frames, pick) {
   const legal = view.view.legal_actions;
   const ending = legal.find((a) => /^(big gin|gin|knock)/.test(a));
   if (ending) return device.send({ type: "act", version: view.version, action: ending });
-  if (legal.length) return device.send({ type: "act", version: view.version, action: legal[pick(legal.length)] });
-  if (view.view.table.match_phase === "deal") return device.send({ type: "next_round", version: view.version });
+  if (legal.length)
+    return device.send({
+      type: "act",
+      version: view.version,
+      action: legal[pick(legal.length)],
+    });
+  if (view.view.table.match_phase === "deal")
+    return device.send({ type: "next_round", version: view.version });
   return false;
+}
+
+/** Moves between two full reads of the saved game in the whole-match test. */
+const REPLAY_EVERY = 40;
+
+/** The saved game, read back as the page reads it (checksum, format, replay), is the live one. */
+function assertSavedIsLive(storage, device) {
+  const saved = new GameStore(storage).load("g1");
+  assert.equal(saved.game.version, device.version);
+  assert.deepEqual(saved.match.result, device.match.result);
+  assert.equal(saved.match.phase, device.match.phase);
 }
 
 test("a whole match against the stand-in bot: frames like the server's, saved after every move", async () => {
   let seed = 11;
-  const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const pick = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
   const { device, storage, frames, over } = await startGame();
   device.open();
-  assert.deepEqual(frames.slice(0, 4).map((f) => f.type), ["welcome", "view", "chat_history", "tips"]);
+  assert.deepEqual(
+    frames.slice(0, 4).map((f) => f.type),
+    ["welcome", "view", "chat_history", "tips"],
+  );
   assert.equal(frames[0].room.rated, false);
   assert.equal(frames[0].seat, "one");
   // One person move a turn: each waits for the deal and the computer's answer.
@@ -181,26 +263,39 @@ test("a whole match against the stand-in bot: frames like the server's, saved af
     assert.ok(moves < MOVES_PER_MATCH, "the match never ends");
     personMove(device, frames, pick);
     await nextDecision(device, frames);
-    // Saved after every change: the stored game is the live one.
-    const saved = new GameStore(storage).load("g1");
-    assert.equal(saved.game.version, device.version);
+    // Saved after every change: the stored text is the live game's own encoding. Reading
+    // it back replays the whole match, a cost that grows with every move, so the replay
+    // (checksum, format, the record's moves) is checked every REPLAY_EVERY moves and at
+    // the end rather than on each of a match's hundreds of moves.
+    assert.equal(storage.getItem(`${PREFIX}game.g1`), encodeGame(device.game));
+    if (moves % REPLAY_EVERY === 0) assertSavedIsLive(storage, device);
     // The computer's hidden cards are nowhere in what the page gets while a round runs.
     const rnd = device.match.round;
     if (rnd.result === null) {
       const { view } = lastView(frames);
       const known = new Set(view.table.known.two);
-      const hidden = fromMask(rnd.hands.two).map((c) => c.text).filter((c) => !known.has(c));
+      const hidden = fromMask(rnd.hands.two)
+        .map((c) => c.text)
+        .filter((c) => !known.has(c));
       // Earlier rounds' results show their final hands, rightly: only this round counts.
       const shown = JSON.stringify({ ...view, table: { ...view.table, rounds: [] } });
-      for (const card of hidden) assert.ok(!shown.includes(`"${card}"`), `${card} of the computer is shown`);
+      for (const card of hidden)
+        assert.ok(!shown.includes(`"${card}"`), `${card} of the computer is shown`);
     }
   }
   assert.equal(device.match.phase, "over");
+  assertSavedIsLive(storage, device);
   assert.equal(over.length, 1);
   const versions = frames.filter((f) => f.type === "event").map((f) => f.version);
-  assert.deepEqual(versions, versions.map((_, i) => versions[0] + i), "one version per event, no gaps");
+  assert.deepEqual(
+    versions,
+    versions.map((_, i) => versions[0] + i),
+    "one version per event, no gaps",
+  );
   // No view shows the computer's hand while a round runs.
-  for (const f of frames.filter((x) => x.type === "view" && x.view.table.round_phase !== "over")) {
+  for (const f of frames.filter(
+    (x) => x.type === "view" && x.view.table.round_phase !== "over",
+  )) {
     assert.equal(f.view.seat, "one");
     assert.equal(f.view.table.result, null);
   }
@@ -223,10 +318,19 @@ test("a resumed game continues from the saved state", async () => {
   device.close();
   const loaded = store.load("g1");
   const frames = new Frames();
-  const again = new DeviceGame(loaded.game, loaded.match, { bots, store, delayMs: 0, onMessage: (m) => frames.push(m), onConnection: () => {} });
+  const again = new DeviceGame(loaded.game, loaded.match, {
+    bots,
+    store,
+    delayMs: 0,
+    onMessage: (m) => frames.push(m),
+    onConnection: () => {},
+  });
   again.open();
   assert.equal(lastView(frames).version, device.version);
-  assert.deepEqual(lastView(frames).view.hand, JSON.parse(JSON.stringify(lastView(frames).view.hand)));
+  assert.deepEqual(
+    lastView(frames).view.hand,
+    JSON.parse(JSON.stringify(lastView(frames).view.hand)),
+  );
   assert.deepEqual(recordText(again), recordText(device));
   again.close();
 });
@@ -235,7 +339,10 @@ const recordText = (d) => JSON.stringify(d.game.record);
 
 /** Play the person's part until the match is over. */
 async function playToEnd(device, frames, seed) {
-  const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const pick = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
   for (let moves = 0; device.match.phase !== "over"; moves += 1) {
     assert.ok(moves < MOVES_PER_MATCH, "the match never ends");
     personMove(device, frames, pick);
@@ -251,10 +358,17 @@ test("a device match deals fairly: its downloaded record verifies, round by roun
   assert.ok(first.rounds.length >= 1);
   const report = await verifyRecord(first);
   assert.equal(report.error, null);
-  assert.deepEqual(report.rounds.map((r) => r.check), first.rounds.map(() => "ok"));
+  assert.deepEqual(
+    report.rounds.map((r) => r.check),
+    first.rounds.map(() => "ok"),
+  );
   first.rounds.forEach((rnd, i) => {
     assert.deepEqual([rnd.fair.room, rnd.fair.match, rnd.fair.round], ["g1", 1, i + 1]);
-    assert.equal(rnd.fair.server_seed.length, 64, "revealed at once: there is no other party");
+    assert.equal(
+      rnd.fair.server_seed.length,
+      64,
+      "revealed at once: there is no other party",
+    );
   });
   // The fair blocks are what the deck came from: another deck does not verify.
   const swapped = structuredClone(first);
@@ -268,13 +382,22 @@ test("a device match deals fairly: its downloaded record verifies, round by roun
   await device.queue;
   device.close();
   const loaded = store.load("g1");
-  const again = new DeviceGame(loaded.game, loaded.match, { bots, store, delayMs: 0, onMessage: (m) => frames.push(m), onConnection: () => {} });
+  const again = new DeviceGame(loaded.game, loaded.match, {
+    bots,
+    store,
+    delayMs: 0,
+    onMessage: (m) => frames.push(m),
+    onConnection: () => {},
+  });
   again.open();
   assert.deepEqual(again.fairs, device.fairs);
   await playToEnd(again, frames, 9);
   const second = again.finishedRecord();
   assert.ok((await verifyRecord(second)).ok);
-  assert.deepEqual(second.rounds.map((r) => [r.fair.match, r.fair.round]), second.rounds.map((_, i) => [2, i + 1]));
+  assert.deepEqual(
+    second.rounds.map((r) => [r.fair.match, r.fair.round]),
+    second.rounds.map((_, i) => [2, i + 1]),
+  );
   again.close();
 });
 
@@ -288,13 +411,21 @@ test("intents are checked as the server checks them", async () => {
   assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "stale_version");
   device.send({ type: "next_round" });
   await device.queue;
-  assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "not_between_rounds");
+  assert.equal(
+    frames.filter((f) => f.type === "error").at(-1).code,
+    "not_between_rounds",
+  );
   device.send({ type: "tip" });
   await device.queue;
   assert.equal(frames.filter((f) => f.type === "error").at(-1).code, "tips_off");
   device.send({ type: "tips", on: true });
   await device.queue;
-  assert.deepEqual(frames.filter((f) => f.type === "tips").at(-1), { type: "tips", allowed: true, on: true, left: 3 });
+  assert.deepEqual(frames.filter((f) => f.type === "tips").at(-1), {
+    type: "tips",
+    allowed: true,
+    on: true,
+    left: 3,
+  });
   const now = lastView(frames);
   device.send({ type: "tip" });
   await device.queue;
@@ -333,7 +464,10 @@ test("a computer that picks an illegal action is logged and the game goes on", a
 
 test("local statistics count wins, gins, undercuts and points", async () => {
   let seed = 5;
-  const pick = (n) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const pick = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
   const { device, frames, over } = await startGame();
   device.open();
   for (let moves = 0; device.match.phase !== "over"; moves += 1) {
@@ -357,13 +491,21 @@ test("local statistics count wins, gins, undercuts and points", async () => {
 });
 
 test("the page's side: start, open, list, damaged and missing games, pruning", async () => {
-  const { devicePlay, KEEP_FINISHED } = await import("../../src/ginrummy/web/js/device/play.js");
-  const { createStore, initialState } = await import("../../src/ginrummy/web/js/store.js");
+  const { devicePlay, KEEP_FINISHED } =
+    await import("../../src/ginrummy/web/js/device/play.js");
+  const { createStore, initialState } =
+    await import("../../src/ginrummy/web/js/store.js");
   const storage = new MemoryStorage();
   const store = createStore(initialState());
   const frames = [];
   const local = devicePlay({
-    store, storage, receive: (m) => frames.push(m), navigate: () => {}, say: () => {}, bots: async () => bots, delayMs: 0,
+    store,
+    storage,
+    receive: (m) => frames.push(m),
+    navigate: () => {},
+    say: () => {},
+    bots: async () => bots,
+    delayMs: 0,
   });
   const enter = async (id) => {
     store.update((s) => ({ ...s, route: { name: "room", room: id, device: true } }));
@@ -371,7 +513,12 @@ test("the page's side: start, open, list, damaged and missing games, pruning", a
   };
   const ids = [];
   for (let i = 0; i < KEEP_FINISHED + 2; i += 1) {
-    const id = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+    const id = await local.start({
+      level: "random",
+      botName: "Random",
+      name: "Ann",
+      targetScore: 100,
+    });
     ids.push(id);
     const game = await enter(id);
     game.open();
@@ -382,7 +529,12 @@ test("the page's side: start, open, list, damaged and missing games, pruning", a
     const created = Date.now();
     while (Date.now() <= created) await settle();
   }
-  const running = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+  const running = await local.start({
+    level: "random",
+    botName: "Random",
+    name: "Ann",
+    targetScore: 100,
+  });
   // The oldest finished games are gone, the newest KEEP_FINISHED stay; finished games are
   // not listed as running.
   const kept = new GameStore(storage).list().map((item) => item.id);
@@ -397,10 +549,22 @@ test("the page's side: start, open, list, damaged and missing games, pruning", a
   assert.equal(await enter("nosuchgame"), null);
   assert.equal(store.get().device.missing, true);
   // The computer players cannot be loaded: the game waits, saved, and the page says why.
-  const saved = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+  const saved = await local.start({
+    level: "random",
+    botName: "Random",
+    name: "Ann",
+    targetScore: 100,
+  });
   const without = devicePlay({
-    store, storage, receive: () => {}, navigate: () => {}, say: () => {}, delayMs: 0,
-    bots: async () => { throw new Error("offline"); },
+    store,
+    storage,
+    receive: () => {},
+    navigate: () => {},
+    say: () => {},
+    delayMs: 0,
+    bots: async () => {
+      throw new Error("offline");
+    },
   });
   const warnings = [];
   const warn = console.warn;
@@ -418,7 +582,8 @@ test("the page's side: start, open, list, damaged and missing games, pruning", a
 
 test("the computer players load once, ahead of the first game; a load that failed is tried again", async () => {
   const { devicePlay } = await import("../../src/ginrummy/web/js/device/play.js");
-  const { createStore, initialState } = await import("../../src/ginrummy/web/js/store.js");
+  const { createStore, initialState } =
+    await import("../../src/ginrummy/web/js/store.js");
   const store = createStore(initialState());
   let loads = 0;
   let failNext = true;
@@ -431,7 +596,13 @@ test("the computer players load once, ahead of the first game; a load that faile
     return bots;
   };
   const local = devicePlay({
-    store, storage: new MemoryStorage(), receive: () => {}, navigate: () => {}, say: () => {}, bots: loadBots, delayMs: 0,
+    store,
+    storage: new MemoryStorage(),
+    receive: () => {},
+    navigate: () => {},
+    say: () => {},
+    bots: loadBots,
+    delayMs: 0,
   });
   const warnings = [];
   const warn = console.warn;
@@ -443,12 +614,20 @@ test("the computer players load once, ahead of the first game; a load that faile
     console.warn = warn;
   }
   assert.equal(loads, 1);
-  assert.ok(warnings.some((w) => w.includes("ahead of a game")), warnings);
+  assert.ok(
+    warnings.some((w) => w.includes("ahead of a game")),
+    warnings,
+  );
   local.warm(); // tried again, and kept
   await settle();
   assert.equal(loads, 2);
   // The start and the open use the module already loaded: no third load.
-  const id = await local.start({ level: "random", botName: "Random", name: "Ann", targetScore: 100 });
+  const id = await local.start({
+    level: "random",
+    botName: "Random",
+    name: "Ann",
+    targetScore: 100,
+  });
   store.update((s) => ({ ...s, route: { name: "room", room: id, device: true } }));
   const game = await local.open(id);
   assert.ok(game);

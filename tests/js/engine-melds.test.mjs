@@ -4,7 +4,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DECK, parseCards, toMask } from "../../src/ginrummy/web/js/engine/cards.js";
 import {
-  allArrangements, arrangementOfMask, bestArrangement, bestDiscards, deadwoodOfMask, discardDeadwoods, isMeld,
+  allArrangements,
+  arrangementOfMask,
+  bestArrangement,
+  bestDiscards,
+  deadwoodOfMask,
+  discardDeadwoods,
+  isMeld,
   meldsInMask,
 } from "../../src/ginrummy/web/js/engine/melds.js";
 import { DuplicateCardError } from "../../src/ginrummy/web/js/engine/errors.js";
@@ -35,7 +41,8 @@ function oracleDeadwood(hand) {
   let best = total(hand);
   const walk = (start, used, covered) => {
     best = Math.min(best, total(hand.filter((_, i) => !((used >> i) & 1))));
-    for (let k = start; k < melds.length; k++) if (!(melds[k] & used)) walk(k + 1, used | melds[k], covered);
+    for (let k = start; k < melds.length; k++)
+      if (!(melds[k] & used)) walk(k + 1, used | melds[k], covered);
   };
   walk(0, 0, 0);
   return best;
@@ -56,10 +63,17 @@ function randomHand(rnd, size) {
 function denseHand(rnd, size) {
   const used = new Set();
   const out = [];
-  const add = (c) => { if (!used.has(c) && out.length < size) { used.add(c); out.push(c); } };
+  const add = (c) => {
+    if (!used.has(c) && out.length < size) {
+      used.add(c);
+      out.push(c);
+    }
+  };
   while (out.length < size - 2) {
     if (rnd() < 0.5) {
-      const s = Math.floor(rnd() * 4), len = 3 + Math.floor(rnd() * 3), start = Math.floor(rnd() * (14 - len));
+      const s = Math.floor(rnd() * 4),
+        len = 3 + Math.floor(rnd() * 3),
+        start = Math.floor(rnd() * (14 - len));
       for (let r = start; r < start + len; r++) add(DECK[s * 13 + r]);
     } else {
       const r = Math.floor(rnd() * 13);
@@ -102,7 +116,10 @@ test("a hand may not hold a card twice; an empty hand has no deadwood", () => {
 test("deadwood of random and meld-dense hands equals the oracle; melds are valid", () => {
   const rnd = seeded(11);
   for (let i = 0; i < 300; i++) {
-    const hand = i % 2 ? randomHand(rnd, 10 + (i % 4 === 1 ? 1 : 0)) : denseHand(rnd, 10 + (i % 4 === 0 ? 1 : 0));
+    const hand =
+      i % 2
+        ? randomHand(rnd, 10 + (i % 4 === 1 ? 1 : 0))
+        : denseHand(rnd, 10 + (i % 4 === 0 ? 1 : 0));
     const a = bestArrangement(hand);
     assert.equal(a.deadwood, oracleDeadwood(hand), hand.map(String).join(" "));
     for (const meld of a.melds) assert.ok(isMeldOracle([...meld.cards]));
@@ -117,9 +134,14 @@ test("best discards give the oracle's deadwood per discard, best first", () => {
     const hand = i % 2 ? randomHand(rnd, 11) : denseHand(rnd, 11);
     const options = bestDiscards(hand);
     assert.equal(options.length, 11);
-    for (const o of options) assert.equal(o.deadwood, oracleDeadwood(hand.filter((c) => c !== o.card)));
-    for (let k = 1; k < options.length; k++) assert.ok(options[k - 1].deadwood <= options[k].deadwood);
-    assert.deepEqual(discardDeadwoods(toMask(hand)).map(([i]) => i), hand.map((c) => c.index).sort((a, b) => a - b));
+    for (const o of options)
+      assert.equal(o.deadwood, oracleDeadwood(hand.filter((c) => c !== o.card)));
+    for (let k = 1; k < options.length; k++)
+      assert.ok(options[k - 1].deadwood <= options[k].deadwood);
+    assert.deepEqual(
+      discardDeadwoods(toMask(hand)).map(([i]) => i),
+      hand.map((c) => c.index).sort((a, b) => a - b),
+    );
   }
 });
 
@@ -130,6 +152,9 @@ test("every meld and every arrangement is enumerated", () => {
     const mask = toMask(hand);
     assert.equal(meldsInMask(mask).length, oracleMelds(hand).length);
     const arrangements = allArrangements(mask);
-    assert.equal(Math.min(...arrangements.map((a) => a.deadwood)), arrangementOfMask(mask).deadwood);
+    assert.equal(
+      Math.min(...arrangements.map((a) => a.deadwood)),
+      arrangementOfMask(mask).deadwood,
+    );
   }
 });

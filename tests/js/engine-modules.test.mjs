@@ -11,7 +11,9 @@ test("every engine module imports only sibling .js modules", () => {
   assert.ok(modules.length >= 12);
   for (const file of modules) {
     const text = readFileSync(new URL(file, DIR), "utf8");
-    for (const [, target] of text.matchAll(/^(?:import|export)[^"]*?from\s+"([^"]+)"/gm)) {
+    for (const [, target] of text.matchAll(
+      /^(?:import|export)[^"]*?from\s+"([^"]+)"/gm,
+    )) {
       assert.match(target, /^\.\/[a-z]+\.js$/, `${file} imports ${target}`);
       assert.ok(modules.includes(target.slice(2)), `${file} imports a missing ${target}`);
     }
@@ -20,9 +22,24 @@ test("every engine module imports only sibling .js modules", () => {
 
 test("the index exports the engine", async () => {
   const engine = await import(new URL("index.js", DIR).href);
-  for (const name of ["parseCards", "bestArrangement", "settle", "newRound", "legalActions", "apply", "newMatch",
-    "viewForSeat", "encodeSeatView", "replayMatch", "Rules", "IllegalActionError"]) {
+  for (const name of [
+    "parseCards",
+    "bestArrangement",
+    "settle",
+    "newRound",
+    "legalActions",
+    "apply",
+    "newMatch",
+    "viewForSeat",
+    "encodeSeatView",
+    "replayMatch",
+    "Rules",
+    "IllegalActionError",
+  ]) {
     assert.ok(name in engine, name);
   }
-  assert.equal(engine.bestArrangement(engine.parseCards("7h 8h 9h Tc Td Ts 2c 3d 4s Kh")).deadwood, 19);
+  assert.equal(
+    engine.bestArrangement(engine.parseCards("7h 8h 9h Tc Td Ts 2c 3d 4s Kh")).deadwood,
+    19,
+  );
 });

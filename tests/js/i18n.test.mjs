@@ -7,8 +7,18 @@ import { setCatalog, tn } from "../../src/ginrummy/web/js/i18n.js";
 import { TEXTS, verdictText } from "../../src/ginrummy/web/js/fair/texts.js";
 
 const catalog = (/** @type {string} */ lang) =>
-  JSON.parse(readFileSync(new URL(`../../src/ginrummy/web/js/i18n/${lang}.json`, import.meta.url), "utf8"));
-const CATALOGS = { de: catalog("de"), en: catalog("en"), "verify de": TEXTS.de, "verify en": TEXTS.en };
+  JSON.parse(
+    readFileSync(
+      new URL(`../../src/ginrummy/web/js/i18n/${lang}.json`, import.meta.url),
+      "utf8",
+    ),
+  );
+const CATALOGS = {
+  de: catalog("de"),
+  en: catalog("en"),
+  "verify de": TEXTS.de,
+  "verify en": TEXTS.en,
+};
 
 test("a count of one takes the singular, other counts the plural", () => {
   setCatalog("en", catalog("en"));
@@ -26,11 +36,19 @@ test("a count of one takes the singular, other counts the plural", () => {
 
 test("every singular has its plural, and both languages have the same singulars", () => {
   for (const [name, messages] of Object.entries(CATALOGS)) {
-    for (const key of Object.keys(messages).filter((k) => k.endsWith(".one") && !k.startsWith("review.seat."))) {
-      assert.ok(typeof messages[key.slice(0, -4)] === "string", `${name}: ${key} without its plural`);
+    for (const key of Object.keys(messages).filter(
+      (k) => k.endsWith(".one") && !k.startsWith("review.seat."),
+    )) {
+      assert.ok(
+        typeof messages[key.slice(0, -4)] === "string",
+        `${name}: ${key} without its plural`,
+      );
     }
   }
-  const singulars = (/** @type {Record<string, unknown>} */ m) => Object.keys(m).filter((k) => k.endsWith(".one")).sort();
+  const singulars = (/** @type {Record<string, unknown>} */ m) =>
+    Object.keys(m)
+      .filter((k) => k.endsWith(".one"))
+      .sort();
   assert.deepEqual(singulars(CATALOGS.de), singulars(CATALOGS.en));
   assert.deepEqual(singulars(CATALOGS["verify de"]), singulars(CATALOGS["verify en"]));
 });

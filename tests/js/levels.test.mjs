@@ -17,14 +17,34 @@ const LEVELS = [
 
 test("a computer is named by its level in the page's language", () => {
   setLevels(LEVELS);
-  for (const [lang, casual] of [["en", "Casual"], ["de", "Gelegenheitsspieler"]]) {
+  for (const [lang, casual] of [
+    ["en", "Casual"],
+    ["de", "Gelegenheitsspieler"],
+  ]) {
     setCatalog(lang, { "name.you": "You" });
     assert.equal(computerName("casual"), casual);
-    const players = [{ name: "Ann", bot: null }, { name: "Casual", bot: "casual" }, { name: "Casual", bot: "casual" }];
-    assert.deepEqual([0, 1, 2].map((p) => shownName(players, p)), ["Ann", `${casual} 2`, `${casual} 3`]);
-    assert.equal(entrantName({ id: "computer:casual:1", name: "casual 1", computer: "casual" }), `${casual} 1`);
+    const players = [
+      { name: "Ann", bot: null },
+      { name: "Casual", bot: "casual" },
+      { name: "Casual", bot: "casual" },
+    ];
+    assert.deepEqual(
+      [0, 1, 2].map((p) => shownName(players, p)),
+      ["Ann", `${casual} 2`, `${casual} 3`],
+    );
+    assert.equal(
+      entrantName({ id: "computer:casual:1", name: "casual 1", computer: "casual" }),
+      `${casual} 1`,
+    );
     assert.equal(entrantName({ id: "p_ann", name: "Ann", computer: null }), "Ann");
-    const state = { ...initialState(), seat: "one", players: { one: { name: "Ann", bot: null }, two: { name: "Casual", bot: "casual" } } };
+    const state = {
+      ...initialState(),
+      seat: "one",
+      players: {
+        one: { name: "Ann", bot: null },
+        two: { name: "Casual", bot: "casual" },
+      },
+    };
     assert.equal(seatName(state, "two"), casual);
   }
   // A level the server does not offer (a measuring stick) is capitalised like the others.

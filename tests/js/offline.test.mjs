@@ -18,7 +18,8 @@ function imported(start) {
     if (seen.has(name)) return;
     seen.add(name);
     const source = readFileSync(new URL(`js/${name}`, WEB), "utf8");
-    for (const match of source.matchAll(IMPORT)) walk(posix.normalize(posix.join(posix.dirname(name), match[1])));
+    for (const match of source.matchAll(IMPORT))
+      walk(posix.normalize(posix.join(posix.dirname(name), match[1])));
   };
   walk(start);
   return seen;
@@ -26,20 +27,40 @@ function imported(start) {
 
 test("index.html preloads exactly the modules main.js imports", () => {
   const page = readFileSync(new URL("index.html", WEB), "utf8");
-  const preloaded = [...page.matchAll(/<link rel="modulepreload" href="\/static\/js\/([^"]+)">/g)].map((m) => m[1]);
-  const needed = [...imported("main.js")].filter((name) => name !== "main.js");
+  const preloaded = [
+    ...page.matchAll(/<link rel="modulepreload" href="\/static\/js\/([^"]+)">/g),
+  ].map((m) => m[1]);
+  // site.json is a JSON module (routes.js, i18n.js): not a script to preload.
+  const needed = [...imported("main.js")].filter(
+    (name) => name !== "main.js" && !name.endsWith(".json"),
+  );
   assert.deepEqual([...preloaded].sort(), needed.sort());
   assert.equal(new Set(preloaded).size, preloaded.length);
 });
 
 test("offline, every page but the start page needs the server; a table shown keeps its own status", () => {
-  const at = (name, extra = {}) => ({ ...initialState(), online: false, route: { name, room: name === "room" ? "r1" : null }, ...extra });
+  const at = (name, extra = {}) => ({
+    ...initialState(),
+    online: false,
+    route: { name, room: name === "room" ? "r1" : null },
+    ...extra,
+  });
   assert.equal(needsConnection(at("home")), false);
-  for (const name of ["lobby", "leaderboard", "player", "room", "chouette"]) assert.equal(needsConnection(at(name)), true, name);
-  assert.equal(needsConnection(at("room", { view: /** @type {any} */ ({ legal_actions: [] }) })), false);
-  assert.equal(needsConnection(at("chouette", { view: /** @type {any} */ ({ legal_actions: [] }) })), false);
+  for (const name of ["lobby", "leaderboard", "player", "room", "chouette"])
+    assert.equal(needsConnection(at(name)), true, name);
+  assert.equal(
+    needsConnection(at("room", { view: /** @type {any} */ ({ legal_actions: [] }) })),
+    false,
+  );
+  assert.equal(
+    needsConnection(at("chouette", { view: /** @type {any} */ ({ legal_actions: [] }) })),
+    false,
+  );
   // A game on this device (docs/device.md) needs no server, even before its table shows.
-  assert.equal(needsConnection({ ...at("room"), route: { name: "room", room: "g1", device: true } }), false);
+  assert.equal(
+    needsConnection({ ...at("room"), route: { name: "room", room: "g1", device: true } }),
+    false,
+  );
   for (const name of ["home", "lobby", "leaderboard", "player", "room"]) {
     assert.equal(needsConnection({ ...at(name), online: true }), false, name);
   }
@@ -47,57 +68,98 @@ test("offline, every page but the start page needs the server; a table shown kee
 
 // index.html's inline script: the page's first requests, sent while the modules load.
 function earlyRequests({ saved = null, languages = ["en-US"], config = null } = {}) {
-  const page = readFileSync(new URL("index.html", WEB), "utf8");
+  // The languages as the server fills them in (server/static.py with_site), from site.json.
+  const site = JSON.parse(readFileSync(new URL("js/site.json", WEB), "utf8"));
+  const known = JSON.stringify({
+    languages: site.languages.map((l) => l.code),
+    fallback: site.fallback_language,
+  });
+  const page = readFileSync(new URL("index.html", WEB), "utf8").replace(
+    /^(\s*)const site = .*;$/m,
+    `$1const site = ${known};`,
+  );
   const script = /<script>([\s\S]*?)<\/script>/.exec(page)?.[1];
   assert.ok(script, "index.html has its inline script");
   const asked = [];
-  const storage = { getItem: (key) => ({ "ginrummy.lang": saved, "ginrummy.config": config })[key] ?? null };
+  const storage = {
+    getItem: (key) =>
+      ({ "ginrummy.lang": saved, "ginrummy.config": config })[key] ?? null,
+  };
   const sandbox = {
     localStorage: storage,
     navigator: { languages, language: languages[0] },
-    fetch: (path) => { asked.push(path); return Promise.resolve({ ok: true }); },
+    fetch: (path) => {
+      asked.push(path);
+      return Promise.resolve({ ok: true });
+    },
   };
   sandbox.globalThis = sandbox;
   new Function("globalThis", "localStorage", "navigator", "fetch", script)(
-    sandbox, sandbox.localStorage, sandbox.navigator, sandbox.fetch,
+    sandbox,
+    sandbox.localStorage,
+    sandbox.navigator,
+    sandbox.fetch,
   );
   return { early: sandbox.ginrummyEarly, asked, storage, navigator: sandbox.navigator };
 }
 
 test("index.html asks early for the language detectLanguage picks, and for the configuration only when none is remembered", () => {
   const cases = [
-    {}, { languages: ["de-AT", "en"] }, { languages: ["fr-FR", "de"] }, { languages: ["fr"] },
-    { saved: "de" }, { saved: "en", languages: ["de-DE"] }, { saved: "xx", languages: ["de"] }, { languages: [] },
+    {},
+    { languages: ["de-AT", "en"] },
+    { languages: ["fr-FR", "de"] },
+    { languages: ["fr"] },
+    { saved: "de" },
+    { saved: "en", languages: ["de-DE"] },
+    { saved: "xx", languages: ["de"] },
+    { languages: [] },
   ];
   for (const options of cases) {
     const { early, asked, storage, navigator } = earlyRequests(options);
     const lang = detectLanguage(storage, navigator);
     assert.equal(early.lang, lang, JSON.stringify(options));
-    assert.deepEqual(asked, [`/static/js/i18n/${lang}.json`, "/api/config"], JSON.stringify(options));
+    assert.deepEqual(
+      asked,
+      [`/static/js/i18n/${lang}.json`, "/api/config"],
+      JSON.stringify(options),
+    );
   }
   const remembered = earlyRequests({ config: "{}" });
   assert.deepEqual(remembered.asked, ["/static/js/i18n/en.json"]); // a repeat visit asks the server nothing
   assert.equal(remembered.early.config, null);
 });
 
-test("the service worker serves the page for every route the page has", async () => {
-  const { routeOf } = await import("../../src/ginrummy/web/js/routes.js");
-  const source = readFileSync(new URL("sw.js", WEB), "utf8");
-  const match = /^const PAGE_ROUTE = \/(.*)\/;$/m.exec(source);
-  assert.ok(match, "sw.js names its PAGE_ROUTE");
-  const pageRoute = new RegExp(match[1]);
-  const paths = ["/", "/lobby", "/leaderboard", "/r/k3Xa_9", "/r/k3Xa_9/review/two", "/c/k3Xa_9", "/p/pl1", "/d/g1", "/t/t1"];
-  for (const path of paths) {
-    assert.ok(pageRoute.test(path), path);
-    assert.equal(routeOf(path).name === "home", path === "/", path);
+test("every route of site.json is its page (routes.js), with a slash at the end too; any other path is the start page", async () => {
+  const { pageOf, routeOf } = await import("../../src/ginrummy/web/js/routes.js");
+  const site = JSON.parse(readFileSync(new URL("js/site.json", WEB), "utf8"));
+  for (const route of site.routes) {
+    const path = route.path.replace(
+      /\{(\w+)\}/g,
+      (_, name) => route.values?.[name]?.[0] ?? "a%2Fb",
+    );
+    for (const shown of [path, path.endsWith("/") ? path : `${path}/`]) {
+      const found = routeOf(shown);
+      assert.equal(pageOf(found), route.page, shown);
+      if (path.includes("a%2Fb"))
+        assert.equal(found.room ?? found.player ?? found.tournament, "a/b", shown);
+    }
   }
-  assert.equal(pageRoute.test("/api/rooms"), false);
+  for (const path of ["/nowhere", "/r/k3Xa_9/review/three", "/r/a/b"])
+    assert.equal(routeOf(path).name, "home", path);
 });
 
 test("a table is a room's, a device game's or a chouette's link; no other page is one", async () => {
   const { atTable, routeOf } = await import("../../src/ginrummy/web/js/routes.js");
   const tables = ["/r/k3Xa_9", "/d/g1", "/c/k3Xa_9"];
-  for (const path of ["/", "/lobby", "/leaderboard", "/r/k3Xa_9/review/two", "/p/pl1", "/t/t1", ...tables]) {
+  for (const path of [
+    "/",
+    "/lobby",
+    "/leaderboard",
+    "/r/k3Xa_9/review/two",
+    "/p/pl1",
+    "/t/t1",
+    ...tables,
+  ]) {
     assert.equal(atTable(routeOf(path)), tables.includes(path), path);
   }
 });

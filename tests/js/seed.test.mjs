@@ -10,11 +10,18 @@ globalThis.localStorage = {
   removeItem: (key) => store.delete(key),
 };
 
-const { newSeed, seedMessage, keptSeeds, dealKey, confirmSeed } = await import("../../src/ginrummy/web/js/fair/seed.js");
-const { seedPhrase, setSeedPhrase, forgetSeedPhrase, phraseSeed } = await import("../../src/ginrummy/web/js/fair/phrase.js");
+const { newSeed, seedMessage, keptSeeds, dealKey, confirmSeed } =
+  await import("../../src/ginrummy/web/js/fair/seed.js");
+const { seedPhrase, setSeedPhrase, forgetSeedPhrase, phraseSeed } =
+  await import("../../src/ginrummy/web/js/fair/phrase.js");
 
 const seeding = (commitment) => ({
-  state: "seeding", room: "r1", match: 1, round: 2, commitment, your_seed: null,
+  state: "seeding",
+  room: "r1",
+  match: 1,
+  round: 2,
+  commitment,
+  your_seed: null,
   seeds_in: { one: false, two: false },
 });
 
@@ -31,7 +38,10 @@ test("a seat sends one seed per commitment and keeps it", async () => {
   assert.equal(msg.commitment, fair.commitment);
   assert.match(msg.seed, /^[0-9a-f]{64}$/);
   assert.equal(await seedMessage(fair, "one"), null); // never twice
-  assert.deepEqual(keptSeeds()[dealKey(fair)], { seed: msg.seed, commitment: fair.commitment });
+  assert.deepEqual(keptSeeds()[dealKey(fair)], {
+    seed: msg.seed,
+    commitment: fair.commitment,
+  });
   confirmSeed({ ...fair, state: "dealt", your_seed: "f".repeat(64) }); // not the one sent
   assert.equal(keptSeeds()[dealKey(fair)].confirmed, undefined);
   confirmSeed({ ...fair, state: "dealt", your_seed: msg.seed });
@@ -48,7 +58,10 @@ test("nothing is sent by a spectator, after the seed is in, or when no deal wait
 
 test("two views in a row send the seed once, even while it is being derived", async () => {
   const fair = seeding("9".repeat(64));
-  const [first, second] = await Promise.all([seedMessage(fair, "two"), seedMessage(fair, "two")]);
+  const [first, second] = await Promise.all([
+    seedMessage(fair, "two"),
+    seedMessage(fair, "two"),
+  ]);
   assert.equal(second, null);
   assert.match(first.seed, /^[0-9a-f]{64}$/);
 });
@@ -61,7 +74,10 @@ test("with a seed phrase set, each deal's seed is derived from it; forgotten, se
   const one = { ...seeding("a1".repeat(32)), room: "k3Xa_9", match: 1, round: 1 };
   const msg = await seedMessage(one, "one");
   // docs/fairness.md's first phrase vector: this phrase, room, match, round and seat
-  assert.equal(msg.seed, "ca9ba0c41e855f285b04da68755843dee7841d6e01aa4197cb893df4843e4986");
+  assert.equal(
+    msg.seed,
+    "ca9ba0c41e855f285b04da68755843dee7841d6e01aa4197cb893df4843e4986",
+  );
   assert.equal(msg.seed, await phraseSeed("correct horse", one, "one"));
   const two = { ...one, commitment: "a2".repeat(32), round: 2 };
   const next = await seedMessage(two, "two");
@@ -70,5 +86,8 @@ test("with a seed phrase set, each deal's seed is derived from it; forgotten, se
   forgetSeedPhrase();
   assert.equal(seedPhrase(), null);
   const three = { ...one, commitment: "a3".repeat(32), round: 3 };
-  assert.notEqual((await seedMessage(three, "one")).seed, await phraseSeed("correct horse", three, "one"));
+  assert.notEqual(
+    (await seedMessage(three, "one")).seed,
+    await phraseSeed("correct horse", three, "one"),
+  );
 });

@@ -5,16 +5,27 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, retryDelay } from "../../src/ginrummy/web/js/socket.js";
+import {
+  BACKOFF_BASE_MS,
+  BACKOFF_MAX_MS,
+  retryDelay,
+} from "../../src/ginrummy/web/js/socket.js";
 import { GameSocket, SERVICE_RESTART } from "../../src/ginrummy/web/js/socket.js";
 
 test("each wait is between half and all of the doubled cap, never above the maximum", () => {
   fc.assert(
-    fc.property(fc.nat(60), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, r) => {
-      const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
-      const delay = retryDelay(attempt, () => r);
-      assert.ok(delay >= Math.floor(cap / 2) && delay <= cap, `${attempt}: ${delay} of ${cap}`);
-    }),
+    fc.property(
+      fc.nat(60),
+      fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+      (attempt, r) => {
+        const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
+        const delay = retryDelay(attempt, () => r);
+        assert.ok(
+          delay >= Math.floor(cap / 2) && delay <= cap,
+          `${attempt}: ${delay} of ${cap}`,
+        );
+      },
+    ),
   );
 });
 
@@ -40,13 +51,25 @@ class FakeWebSocket extends EventTarget {
     FakeWebSocket.made.push(this);
   }
   /** @param {string} data */
-  send(data) { this.sent.push(JSON.parse(data)); }
+  send(data) {
+    this.sent.push(JSON.parse(data));
+  }
   close() {}
-  open() { this.readyState = 1; this.dispatchEvent(new Event("open")); }
+  open() {
+    this.readyState = 1;
+    this.dispatchEvent(new Event("open"));
+  }
   /** @param {unknown} msg */
-  message(msg) { this.dispatchEvent(Object.assign(new Event("message"), { data: JSON.stringify(msg) })); }
+  message(msg) {
+    this.dispatchEvent(
+      Object.assign(new Event("message"), { data: JSON.stringify(msg) }),
+    );
+  }
   /** @param {number} code */
-  closed(code) { this.readyState = 3; this.dispatchEvent(Object.assign(new Event("close"), { code })); }
+  closed(code) {
+    this.readyState = 3;
+    this.dispatchEvent(Object.assign(new Event("close"), { code }));
+  }
 }
 
 test("after a 1012 close the page reconnects and resumes its seat from its version", async (t) => {
@@ -58,8 +81,11 @@ test("after a 1012 close the page reconnects and resumes its seat from its versi
   /** @type {any[]} */
   const got = [];
   const socket = new GameSocket({
-    room: "r1", token: () => "seat-token", url: "ws://example.test/ws",
-    onMessage: (m) => got.push(m), onConnection: (c) => states.push(c),
+    room: "r1",
+    token: () => "seat-token",
+    url: "ws://example.test/ws",
+    onMessage: (m) => got.push(m),
+    onConnection: (c) => states.push(c),
   });
   socket.open();
   const first = FakeWebSocket.made[0];
@@ -71,7 +97,11 @@ test("after a 1012 close the page reconnects and resumes its seat from its versi
   first.closed(SERVICE_RESTART);
   const waiting = states.at(-1);
   assert.equal(waiting.connected, false);
-  assert.equal(waiting.restart, true, "the page says the server restarts, not that all is lost");
+  assert.equal(
+    waiting.restart,
+    true,
+    "the page says the server restarts, not that all is lost",
+  );
   assert.ok(waiting.retryIn >= BACKOFF_BASE_MS / 2 && waiting.retryIn <= BACKOFF_BASE_MS);
   assert.equal(FakeWebSocket.made.length, 1, "it waits its backoff first");
 
@@ -79,12 +109,17 @@ test("after a 1012 close the page reconnects and resumes its seat from its versi
   const second = FakeWebSocket.made[1];
   assert.ok(second, "a new socket after the wait");
   second.open();
-  assert.deepEqual(second.sent, [{ type: "hello", room: "r1", token: "seat-token", version: 7 }]);
+  assert.deepEqual(second.sent, [
+    { type: "hello", room: "r1", token: "seat-token", version: 7 },
+  ]);
   second.message({ type: "welcome", seat: "one" });
   assert.deepEqual(states.at(-1), { connected: true });
   second.message({ type: "view", version: 7, view: {} }); // the same version: a duplicate
   second.message({ type: "view", version: 8, view: {} });
-  assert.deepEqual(got.filter((m) => m.type === "view").map((m) => m.version), [7, 8]);
+  assert.deepEqual(
+    got.filter((m) => m.type === "view").map((m) => m.version),
+    [7, 8],
+  );
   assert.equal(socket.attempt, 0, "the backoff starts over once welcomed");
   socket.close();
 });
@@ -96,8 +131,11 @@ test("a drop that is not a restart says the connection was lost and backs off fu
   /** @type {any[]} */
   const states = [];
   const socket = new GameSocket({
-    room: "r1", token: () => null, url: "ws://example.test/ws",
-    onMessage: () => {}, onConnection: (c) => states.push(c),
+    room: "r1",
+    token: () => null,
+    url: "ws://example.test/ws",
+    onMessage: () => {},
+    onConnection: (c) => states.push(c),
   });
   socket.open();
   FakeWebSocket.made[0].closed(1006);

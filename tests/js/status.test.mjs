@@ -3,14 +3,13 @@
 // what is on the page is what the line talks about.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { setCatalog } from "../../src/ginrummy/web/js/i18n.js";
 import { tableStatus } from "../../src/ginrummy/web/js/status.js";
 import { announcementText } from "../../src/ginrummy/web/js/words.js";
 import { initialState } from "../../src/ginrummy/web/js/store.js";
+import { DE, EN } from "./catalogs.mjs";
 
-const EN = JSON.parse(readFileSync(new URL("../../src/ginrummy/web/js/i18n/en.json", import.meta.url), "utf8"));
 setCatalog("en", EN);
 
 const SEATS = ["one", "two"];
@@ -39,10 +38,14 @@ function ownActions(phase) {
     case "last_discard":
       return fc.constantFrom(["pass"], ["draw discard", "pass"]);
     case "discard":
-      return fc.tuple(cards, fc.subarray(CARDS), fc.subarray(CARDS), fc.boolean()).map(([d, k, g, big]) => [
-        ...d.map((c) => `discard ${c}`), ...k.map((c) => `knock ${c}`), ...g.map((c) => `gin ${c}`),
-        ...(big ? ["big gin"] : []),
-      ]);
+      return fc
+        .tuple(cards, fc.subarray(CARDS), fc.subarray(CARDS), fc.boolean())
+        .map(([d, k, g, big]) => [
+          ...d.map((c) => `discard ${c}`),
+          ...k.map((c) => `knock ${c}`),
+          ...g.map((c) => `gin ${c}`),
+          ...(big ? ["big gin"] : []),
+        ]);
     default:
       return fc.constant([]);
   }
@@ -53,7 +56,13 @@ const stateArb = fc
     seat: fc.option(seatArb, { freq: 4 }),
     players: fc.record({ one: playerArb, two: playerArb }),
     match_phase: fc.constantFrom("deal", "round", "over"),
-    round_phase: fc.constantFrom("first_upcard", "draw", "discard", "last_discard", "over"),
+    round_phase: fc.constantFrom(
+      "first_upcard",
+      "draw",
+      "discard",
+      "last_discard",
+      "over",
+    ),
     round: fc.integer({ min: 0, max: 6 }),
     turn: fc.option(seatArb, { freq: 5 }),
     pending: fc.option(fc.integer({ min: 1, max: 99 }), { freq: 4 }),
@@ -65,7 +74,10 @@ const stateArb = fc
   .chain((s) => {
     // Actions come only to the seat whose turn it is in a running round.
     const decides = s.seat !== null && s.turn === s.seat && s.match_phase === "round";
-    return (decides ? ownActions(s.round_phase) : fc.constant([])).map((legal) => ({ ...s, legal }));
+    return (decides ? ownActions(s.round_phase) : fc.constant([])).map((legal) => ({
+      ...s,
+      legal,
+    }));
   })
   .map((s) => ({
     ...initialState(),
@@ -95,14 +107,20 @@ const stateArb = fc
         scores: { one: 12, two: 30 },
         rounds: [],
         result: null,
-        match_result: s.match_phase === "over"
-          ? { winner: s.winner, forfeit: s.forfeit, forfeited_by: s.forfeit ? s.winner === "one" ? "two" : "one" : null }
-          : null,
+        match_result:
+          s.match_phase === "over"
+            ? {
+                winner: s.winner,
+                forfeit: s.forfeit,
+                forfeited_by: s.forfeit ? (s.winner === "one" ? "two" : "one") : null,
+              }
+            : null,
       },
     },
   }));
 
-const has = (list, prefix) => list.some((a) => a === prefix || a.startsWith(`${prefix} `));
+const has = (list, prefix) =>
+  list.some((a) => a === prefix || a.startsWith(`${prefix} `));
 
 /** Each pair: what the line says, and what must then be offered (and the other way round). */
 const CLAIMS = [
@@ -113,12 +131,22 @@ const CLAIMS = [
   ["Your turn", (s) => s.actions.length > 0],
   ["take the upcard", (s) => has(s.actions, "take") && has(s.actions, "pass")],
   ["draw from the stock", (s) => has(s.actions, "draw stock")],
-  ["take the discard", (s) => has(s.actions, "draw discard") && has(s.actions, "draw stock")],
-  ["take the last discard", (s) => has(s.actions, "draw discard") && !has(s.actions, "draw stock")],
+  [
+    "take the discard",
+    (s) => has(s.actions, "draw discard") && has(s.actions, "draw stock"),
+  ],
+  [
+    "take the last discard",
+    (s) => has(s.actions, "draw discard") && !has(s.actions, "draw stock"),
+  ],
   ["discard a card", (s) => has(s.actions, "discard")],
   ["You can go gin", (s) => has(s.actions, "gin")],
   ["call big gin", (s) => has(s.actions, "big gin") && !has(s.actions, "gin")],
-  ["You may knock", (s) => has(s.actions, "knock") && !has(s.actions, "gin") && !has(s.actions, "big gin")],
+  [
+    "You may knock",
+    (s) =>
+      has(s.actions, "knock") && !has(s.actions, "gin") && !has(s.actions, "big gin"),
+  ],
 ];
 
 test("every 'press X' in the status comes with button X, and every button with its words", () => {
@@ -126,7 +154,11 @@ test("every 'press X' in the status comes with button X, and every button with i
     fc.property(stateArb, (state) => {
       const status = tableStatus(state);
       for (const [words, offered] of CLAIMS) {
-        assert.equal(status.text.includes(words), offered(status), `${words} in ${JSON.stringify(status)}`);
+        assert.equal(
+          status.text.includes(words),
+          offered(status),
+          `${words} in ${JSON.stringify(status)}`,
+        );
       }
       if (has(status.actions, "pass")) assert.match(status.text, /\bpass\b/);
     }),
@@ -156,14 +188,39 @@ function between(phase, me) {
     ...base,
     seat: "one",
     pending: null,
-    players: { one: { name: "Ann", bot: null, connected: true, ready: false, rematch: false, ...me }, two: { name: "Bob", bot: null, connected: true, ready: false, rematch: false } },
-    view: { ...base.view, seat: "one", legal_actions: [], table: { ...base.view.table, round: 2, round_phase: "over", match_phase: phase, match_result: phase === "over" ? { winner: "two", forfeit: null } : null } },
+    players: {
+      one: {
+        name: "Ann",
+        bot: null,
+        connected: true,
+        ready: false,
+        rematch: false,
+        ...me,
+      },
+      two: { name: "Bob", bot: null, connected: true, ready: false, rematch: false },
+    },
+    view: {
+      ...base.view,
+      seat: "one",
+      legal_actions: [],
+      table: {
+        ...base.view.table,
+        round: 2,
+        round_phase: "over",
+        match_phase: phase,
+        match_result: phase === "over" ? { winner: "two", forfeit: null } : null,
+      },
+    },
   };
 }
 
 test("after the match the rematch wish (not readiness) disables New match and says so", () => {
   const asked = tableStatus(between("over", { rematch: true, ready: false }));
-  assert.deepEqual(asked.between, { cmd: "new-match", label: "act.new_match", disabled: true });
+  assert.deepEqual(asked.between, {
+    cmd: "new-match",
+    label: "act.new_match",
+    disabled: true,
+  });
   assert.match(asked.text, /Waiting for Bob to want a rematch/);
   const fresh = tableStatus(between("over", { rematch: false, ready: true }));
   assert.equal(fresh.between?.disabled, false);
@@ -189,25 +246,39 @@ test("a finished round that is not yet between rounds offers no Next round, and 
 
 test("a server restart reads as one, not as a lost connection", async () => {
   const { connectionText } = await import("../../src/ginrummy/web/js/status.js");
-  const state = (/** @type {Record<string, unknown>} */ c) => ({ ...initialState(), connection: { connected: false, everConnected: true, retryIn: 400, ...c } });
-  assert.equal(connectionText(/** @type {any} */ (state({ restart: true }))), EN["conn.restarting"]);
+  const state = (/** @type {Record<string, unknown>} */ c) => ({
+    ...initialState(),
+    connection: { connected: false, everConnected: true, retryIn: 400, ...c },
+  });
+  assert.equal(
+    connectionText(/** @type {any} */ (state({ restart: true }))),
+    EN["conn.restarting"],
+  );
   assert.match(connectionText(/** @type {any} */ (state({}))) ?? "", /Connection lost/);
 });
 
 // "You" needs its own sentence wherever a name is the subject of a verb ("You wins",
 // "Du gibt"): with the own name marked, no status line nor announcement may put the
 // marker before a word (a number after it, as in the scores, is fine).
-const DE = JSON.parse(readFileSync(new URL("../../src/ginrummy/web/js/i18n/de.json", import.meta.url), "utf8"));
 const YOU = "‹you›";
 
-for (const [lang, catalog] of [["en", EN], ["de", DE]]) {
+for (const [lang, catalog] of [
+  ["en", EN],
+  ["de", DE],
+]) {
   test(`no ${lang} status or announcement takes the own name as a third person`, () => {
     setCatalog(lang, { ...catalog, "name.you": YOU });
     try {
       fc.assert(
         fc.property(stateArb, fc.constantFrom("one", "two"), (state, dealer) => {
-          const withDealer = { ...state, view: { ...state.view, table: { ...state.view.table, dealer } } };
-          const texts = [tableStatus(withDealer).text, announcementText(withDealer, { kind: "deal" })];
+          const withDealer = {
+            ...state,
+            view: { ...state.view, table: { ...state.view.table, dealer } },
+          };
+          const texts = [
+            tableStatus(withDealer).text,
+            announcementText(withDealer, { kind: "deal" }),
+          ];
           for (const text of texts) assert.doesNotMatch(text, /‹you› \p{L}/u, text);
         }),
         { numRuns: 2000 },

@@ -9,12 +9,12 @@ from statistics import NormalDist
 import pytest
 
 from ginrummy.engine import MatchRecord, Seat, parse_action
-from ginrummy.review import Budget, Decision, Grade, decisions, judge
+from ginrummy.review import Budget, Decision, Grade, decisions, judge, review_match
 from ginrummy.review.confidence import loss_of
 from ginrummy.review.judgement import Certainty, grade_of
 from ginrummy.review.rollout import points, rollout_player, sample
 
-from .helpers import scenario
+from .helpers import bot_match, first_rounds, scenario
 
 _record = scenario
 
@@ -131,3 +131,71 @@ def test_an_unsure_verdict_gets_more_worlds_and_a_sure_one_stops():
         assert k.measured is not None and k.measured.worlds == 8
         assert k.choices[0].points == j.choices[0].points[: len(k.choices[0].points)]
     assert capped
+
+
+def test_every_grade_of_a_weak_match_agrees_with_its_own_numbers():
+    # The case: a beginner's match against the expert, whose review once said
+    # "No inaccuracies, mistakes or blunders" over decisions that lost 5 points and
+    # more by its own figures. Every decision's grade must follow from its JSON.
+    record = first_rounds(bot_match(3, "beginner", "expert"), 2)
+    budget = Budget(samples=4, screen=1, keep=2, confirm=6, confirm_rounds=2)
+    data = review_match(record, Seat.ONE, budget=budget, seed=1).to_dict()
+    t = data["thresholds"]
+    bands = [(t["blunder"], "blunder"), (t["mistake"], "mistake"), (t["inaccuracy"], "inaccuracy")]
+    errors = 0
+    for rnd in data["rounds"]:
+        for d in rnd["decisions"]:
+            if d["grade"] in ("forced", "best"):
+                assert d["certainty"] is None and d["loss"] == 0 and d["verdict"] is None
+                continue
+            # The verdict in words says the same as the numbers.
+            verdict = d["verdict"]
+            kind = "error" if d["grade"] != "good" else "good"
+            key = (
+                "verdict_unsure"
+                if d["certainty"] == "unsure"
+                else f"verdict_{d['certainty']}_{kind}"
+            )
+            high = d["interval"][1]
+            if key == "verdict_likely_good" and high is not None and high < t["inaccuracy"]:
+                key = "verdict_likely_good_rival"  # not its own interval: another rival's
+            assert verdict["key"] == key, d
+            assert abs(verdict["params"]["estimate"] - d["estimate"]) <= 0.051
+            assert verdict["params"]["worlds"] == d["loss_worlds"]
+            estimate, (low, high) = d["estimate"], d["interval"]
+            band = next((g for start, g in bands if estimate >= start), "good")
+            if low is not None and low > 0:  # a certain loss: graded by its estimate
+                assert d["grade"] == band, d
+            else:  # a loss the worlds cannot tell from none is no error
+                assert d["grade"] == "good", d
+            if d["grade"] == "good":
+                assert low is None or low <= 0 or estimate < t["inaccuracy"], d
+                if band != "good":
+                    assert d["certainty"] == "unsure"
+                elif high is None or high >= t["inaccuracy"]:
+                    assert d["certainty"] == "likely"
+                else:  # sure, unless another rival's interval reaches an inaccuracy
+                    assert d["certainty"] in ("sure", "likely") and d["rivals"] >= 1
+            else:
+                errors += 1
+                sure = low >= t[d["grade"]]
+                assert d["certainty"] == ("sure" if sure else "likely"), d
+    assert errors  # the beginner does err
+    assert sum(data["summary"]["counts"].values()) == errors
+
+
+def test_an_error_is_measured_against_every_choice_that_looked_better():
+    # Round 5 of the beginner's match: throwing Ac loses about 10 points against Ks
+    # (or 7c). With review seed 1, 6h looked best on the first worlds, and on fresh
+    # ones it was no better than Ac: measured against it alone, the decision was
+    # graded good, and sure. Every rival is now played on the fresh worlds.
+    record = bot_match(3, "beginner", "expert")
+    (d,) = [
+        d
+        for d in decisions(record, Seat.ONE)
+        if isinstance(d, Decision) and d.round_number == 5 and str(d.played) == "discard Ac"
+    ]
+    j = judge(d.view, d.played, Budget(), random.Random(f"review:1:5:{d.index}"))
+    assert j.measured is not None and j.measured.rivals >= 2
+    assert j.grade.is_error and j.measured.low > 0, j.measured
+    assert str(j.best) in ("discard Ks", "discard 7c")

@@ -114,7 +114,6 @@ def test_a_record_that_does_not_replay_names_the_round_and_action(capsys, tmp_pa
     "args",
     [
         ("--seat", "three"),
-        (),
         ("--seat", "one", "--samples", "0"),
         ("--seat", "one", "--workers", "0"),
         ("--seat", "one", "--samples", "x"),
@@ -147,6 +146,8 @@ def test_the_text_summary_is_the_default_and_agrees_with_the_json(capsys, tmp_pa
     low, high = knock["interval"]
     assert low <= knock["estimate"] <= high and low >= 12
     assert text.startswith("Review of seat one: 1 round, 3 decisions")
+    assert "with its 90% interval (for all " in text
+    assert "Inaccuracy from 3.0, mistake from 6.0, blunder from 12.0; sure: " in text
     line = next(x for x in text.splitlines() if "knock Qs" in x)
     assert "better: gin Kd" in line and "blunder (sure)" in line
     assert f"loses {knock['estimate']:.1f} ± {knock['error']:.1f}" in line
@@ -157,10 +158,18 @@ def test_the_text_summary_is_the_default_and_agrees_with_the_json(capsys, tmp_pa
         g: grades.count(g) for g in ("inaccuracy", "mistake", "blunder")
     }
     assert (
-        "Match: 0 inaccuracies, 0 mistakes, 2 blunders (sure: 0 inaccuracies, 0 mistakes, 2 "
+        "\nSeat one: 0 inaccuracies, 0 mistakes, 2 blunders (sure: 0 inaccuracies, 0 mistakes, 2 "
         in text
     )
     assert data["summary"]["text"]["en"] in text
+    # The worst decisions, worst first, each with its round and the same row as above.
+    worst = text.split("Worst decisions:\n")[1].split("\n\n")[0].splitlines()
+    assert len(worst) == 2 and worst[0].startswith("  round 1  turn ")
+    assert "knock Qs" in worst[0] and "blunder (sure)" in worst[0]
+    judged = [d for d in rnd["decisions"] if d["grade"] != "forced"]
+    average = sum(d["loss"] for d in judged) / len(judged)
+    assert f"Average loss {average:.1f} points a decision with a choice; " in text
+    assert f"{data['summary']['points_lost']:.1f} points lost by the 2 errors." in text
 
 
 def test_the_text_summary_counts_each_round_as_its_grades_say(capsys, record_file):
@@ -191,3 +200,29 @@ def test_the_text_summary_counts_each_round_as_its_grades_say(capsys, record_fil
         assert len(block.splitlines()) == 2 + max(len(mentioned), 1)  # heading, rows, counts
         for d in mentioned:
             assert f"turn {d['turn']}  {d['played']}" in block
+
+
+def test_without_a_seat_both_seats_are_reviewed(capsys, record_file):
+    args = (str(record_file), *SMALL, "--quiet")
+    code, text, _ = run(capsys, *args)
+    assert code == 0
+    assert [line.split(":")[0] for line in text.splitlines() if line.startswith("Review of")] == [
+        "Review of seat one",
+        "Review of seat two",
+    ]
+    _, out, _ = run(capsys, *args, "--json")
+    data = json.loads(out)
+    assert (data["format"], data["kind"]) == (1, "reviews")
+    assert [r["seat"] for r in data["reviews"]] == ["one", "two"]
+    _, alone, _ = run(capsys, *args, "--seat", "two", "--json")
+    assert json.loads(alone) == data["reviews"][1]  # the same review as on its own
+
+
+def test_the_evaluator_names_whose_choice_is_shown(capsys, record_file):
+    args = (str(record_file), "--seat", "one", *SMALL, "--quiet", "--json")
+    _, out, _ = run(capsys, *args)
+    _, out_master, _ = run(capsys, *args, "--evaluator", "master")
+    expert, master = json.loads(out), json.loads(out_master)
+    assert (expert["evaluator"], master["evaluator"]) == ("expert", "master")
+    code, _, err = run(capsys, *args, "--evaluator", "nobody")
+    assert code == 2 and "--evaluator" in err

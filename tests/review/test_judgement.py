@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from ginrummy.bots.master import Master
 from ginrummy.engine import (
     DECK,
     MatchRecord,
@@ -18,6 +19,7 @@ from ginrummy.engine import (
     replay_match,
 )
 from ginrummy.review import (
+    MASTER,
     THRESHOLDS,
     Budget,
     Decision,
@@ -132,3 +134,15 @@ def test_judge_refuses_anything_but_a_seat_view():
     match = replay_match(_scenario())
     with pytest.raises(TypeError, match="SeatView"):
         judge(match, parse_action("take"), TINY, random.Random(1))  # type: ignore[arg-type]
+
+
+def test_the_master_evaluator_shows_the_masters_choice():
+    # Seat one's second decision of bot match 31: with this generator the master
+    # throws Th where the expert throws Kc (the rollouts judge both alike).
+    d = [d for d in decisions(first_rounds(bot_match(31), 1), Seat.ONE) if isinstance(d, Decision)]
+    (d,) = [x for x in d if x.index == 1]
+    expert = judge(d.view, d.played, TINY, random.Random(1))
+    master = judge(d.view, d.played, TINY, random.Random(1), evaluator=MASTER)
+    assert (str(expert.expert), str(master.expert)) == ("discard Kc", "discard Th")
+    assert master.expert == Master()(d.view, random.Random(random.Random(1).getrandbits(64)))
+    assert len(master.value_of(master.expert).points) >= TINY.samples  # played on all worlds

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ginrummy.engine import ForfeitReason, MatchRecord, Phase, RoundRecord, Rules, Seat, StockRule
-from ginrummy.review import Budget, Grade, review_match
+from ginrummy.review import MASTER, Budget, Grade, cache, review_match
 from ginrummy.review.cache import cache_key
 
 from .helpers import TINY, bot_match, first_rounds
@@ -57,13 +57,23 @@ def test_the_cache_key_changes_with_everything_the_review_depends_on():
         cache_key(record, Seat.ONE, Budget(samples=9), 0),
         cache_key(record, Seat.ONE, Budget(), 1),
         cache_key(first_rounds(bot_match(44), 1), Seat.ONE, Budget(), 0),
+        cache_key(record, Seat.ONE, Budget(), 0, evaluator=MASTER),
     }
-    assert key not in others and len(others) == 4
+    assert key not in others and len(others) == 5
+
+
+def test_a_review_kept_by_an_earlier_method_is_not_found(monkeypatch):
+    record = first_rounds(bot_match(43), 1)
+    key = cache_key(record, Seat.ONE, Budget(), 0)
+    monkeypatch.setattr(cache, "METHOD", cache.METHOD - 1)
+    assert cache_key(record, Seat.ONE, Budget(), 0) != key
 
 
 def test_every_decision_phase_is_judged_under_the_eleven_card_rules():
     rules = Rules(eleven_card_deal=True, stock_rule=StockRule.LAST_DISCARD, big_gin_bonus=31)
-    record = first_rounds(bot_match(10, rules=rules), 2)  # a last-discard decision in round 2
+    # A last-discard decision in round 2; expert against expert, since `strong` knocks
+    # at once and rarely lets a round reach the wall.
+    record = first_rounds(bot_match(4, two="expert", rules=rules), 2)
     phases = set()
     for seat in Seat:
         review = review_match(record, seat, budget=TINY)

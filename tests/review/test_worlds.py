@@ -12,14 +12,15 @@ from ginrummy.review import Decision, decisions
 
 from .helpers import bot_match, first_rounds
 
-VARIANTS = {  # rules and the seed of a bot match under them
+VARIANTS = {  # rules and the seed of an expert-vs-expert match under them
     "standard": (Rules.preset("standard"), 5),
     "oklahoma": (Rules.preset("oklahoma"), 5),
     # 11-card deal (opening discard, no upcard), taking the last discard to knock (in
-    # round 2 of seed 10), Big Gin: every phase a decision may be in
+    # round 2 of seed 4), Big Gin: every phase a decision may be in. Expert against
+    # expert: `strong` knocks at once and rarely lets a round reach the wall.
     "eleven": (
         Rules(eleven_card_deal=True, stock_rule=StockRule.LAST_DISCARD, big_gin_bonus=31),
-        10,
+        4,
     ),
 }
 
@@ -28,7 +29,7 @@ VARIANTS = {  # rules and the seed of a bot match under them
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_each_world_shows_the_seat_exactly_its_view(seat, variant):
     rules, seed = VARIANTS[variant]
-    record = first_rounds(bot_match(seed, rules=rules), 3)
+    record = first_rounds(bot_match(seed, two="expert", rules=rules), 3)
     for d in decisions(record, seat):
         if not isinstance(d, Decision):
             continue
@@ -44,7 +45,7 @@ def test_each_world_shows_the_seat_exactly_its_view(seat, variant):
 
 def test_the_eleven_card_variant_reaches_the_rare_phases():
     rules, seed = VARIANTS["eleven"]
-    record = first_rounds(bot_match(seed, rules=rules), 3)
+    record = first_rounds(bot_match(seed, two="expert", rules=rules), 3)
     views = [d.view for seat in Seat for d in decisions(record, seat) if isinstance(d, Decision)]
     assert any(v.table.round_phase is Phase.LAST_DISCARD for v in views)
     assert any(v.table.round_phase is Phase.DISCARD and not v.moves for v in views)

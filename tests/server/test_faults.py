@@ -160,7 +160,10 @@ def _assert_sound(summary: dict[str, Any]) -> None:
 async def test_kill_nine_across_two_instances_loses_and_doubles_nothing() -> None:
     need_postgres()
     _need_redis_server()
-    options = Options(mode="kill", cycles=3, games=6, database_url=PG_URL, progress=False)
+    # Leases of 3 s, not 10: the survivor takes the rooms over sooner, by the same paths.
+    options = Options(
+        mode="kill", cycles=3, games=6, database_url=PG_URL, lease_ttl=3.0, progress=False
+    )
     summary = await run(options)
     _assert_sound(summary)
     assert summary["games"] == {"cross": 4, "same": 0, "computer": 2}

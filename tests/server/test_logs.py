@@ -261,11 +261,16 @@ def test_serve_writes_json_lines_uvicorns_included(tmp_path: Path) -> None:
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 20
+        attempt = 0
         while True:
+            # A fresh id for each try: a try that timed out on a busy machine may still
+            # have reached the server and written its own access line.
+            attempt += 1
+            request_id = f"smoke-{attempt}"
             try:
                 r = httpx.get(
                     f"http://127.0.0.1:{port}/api/health?token=s3cr3t",
-                    headers={"X-Request-ID": "smoke-1"},
+                    headers={"X-Request-ID": request_id},
                     timeout=1,
                 )
                 break
@@ -273,14 +278,17 @@ def test_serve_writes_json_lines_uvicorns_included(tmp_path: Path) -> None:
                 assert proc.poll() is None, "the server stopped"
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
-        assert r.headers["x-request-id"] == "smoke-1"
+        assert r.headers["x-request-id"] == request_id
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=15)
     parsed = [json.loads(line) for line in err.decode().splitlines()]
     loggers = {line["logger"] for line in parsed}
     assert {"uvicorn.error", "ginrummy.server", "ginrummy.access"} <= loggers
-    (access,) = [line for line in parsed if line.get("request_id") == "smoke-1"]
+    tagged = [line for line in parsed if line.get("request_id") == request_id]
+    accesses = [line for line in tagged if line["logger"] == "ginrummy.access"]
+    assert len(accesses) == 1, tagged
+    (access,) = accesses
     assert (access["path"], access["status"]) == ("/api/health", 200)
     assert "s3cr3t" not in err.decode()
 

@@ -21,7 +21,10 @@ WEB_DIR = ROOT / "src" / "ginrummy" / "web"
     ("source", "shipped"),
     [
         ("a = 1; // note\nb = 2;\n", "a = 1;\nb = 2;\n"),
-        ("  // a whole line\n  x();\n", "\n  x();\n"),
+        ("  // a whole line\n  x();\n", "\nx();\n"),
+        ("if (a) {\n    b(); \n  }\n", "if (a) {\nb();\n}\n"),
+        ("t = `\n    indented text\n`;\n  u();", "t = `\n    indented text\n`;\nu();"),
+        ("t = `${\n    a\n}`;", "t = `${\na\n}`;"),
         ("/**\n * Two lines.\n */\nf();\n", "\n\n\nf();\n"),
         ("f(/** @type {X} */ (y));", "f(  (y));"),
         ('s = "// not a comment /* nor this */";', 's = "// not a comment /* nor this */";'),
@@ -39,7 +42,7 @@ WEB_DIR = ROOT / "src" / "ginrummy" / "web"
         ("t = `line\n// kept\n`;\n", "t = `line\n// kept\n`;\n"),
     ],
 )
-def test_comments_go_and_everything_else_stays(source: str, shipped: str) -> None:
+def test_comments_and_indentation_go_and_everything_else_stays(source: str, shipped: str) -> None:
     assert strip_script(source) == shipped
     assert shipped.count("\n") == source.count("\n")
 
@@ -53,6 +56,8 @@ def test_what_the_scanner_cannot_follow_is_refused(source: str) -> None:
 def test_styles_lose_comments_and_keep_strings_and_lines() -> None:
     source = 'a::after { content: "/* kept */"; } /* gone\nacross lines */ b { }\n'
     assert strip_style(source) == 'a::after { content: "/* kept */"; } \n b { }\n'
+    indented = 'a {\n  color: red;  \n  content: "x\\\n  y";\n}\n'
+    assert strip_style(indented) == 'a {\ncolor: red;\ncontent: "x\\\n  y";\n}\n'
 
 
 def shipped_scripts() -> list[Path]:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from ginrummy.server.room import RoomError
 from ginrummy.tournament import Entrant, commands
 
 from .helpers import Message, auth, client, hello, identity, receive, receive_until
@@ -187,6 +188,55 @@ def test_a_knockout_with_computers_is_played_through_rooms_to_the_end() -> None:
                 }
             ]  # fmt: skip
             assert listed[0]["placing"] == 3 and listed[0]["started"] >= done["created"]
+
+
+def test_a_page_at_a_table_hears_of_the_next_table_it_missed() -> None:
+    """The page at a tournament's table keeps a lobby socket that names the table
+    (``hello_lobby``'s ``table``): when it connects, after the next round was paired
+    while it was away, it is sent ``matched`` for the person's next table at once."""
+    with client(**FAST) as c:
+        ann = identity(c)
+        me = c.get("/api/me", headers=auth(ann)).json()["player"]["id"]
+        t = _create(c, ann, format="swiss", computer_level="random", target_score=5, join=True)
+        tid = t["id"]
+        assert c.post(f"/api/tournaments/{tid}/start", headers=auth(ann)).status_code == 200
+
+        def table(t: dict[str, Any], number: int) -> str:
+            pairings = t["rounds"][number - 1]["pairings"]
+            (mine,) = [p for p in pairings if me in (p["first"], p["second"])]
+            room: str = mine["room"]
+            return room
+
+        running = _wait(c, tid, lambda x: x["phase"] == "running")
+        first = table(running, 1)
+        _wait_room(c, first)
+        _play_to_the_end(c, ann, first)  # her socket at the table is away meanwhile
+        second = table(_wait(c, tid, lambda x: len(x["rounds"]) >= 2), 2)
+        _wait_room(c, second)
+
+        def told(at: str) -> list[Message]:
+            """What a table's socket is sent before its answer to a ping."""
+            with c.websocket_connect("/ws") as ws:
+                at_table = {"token": ann, "tournament": None, "lobby": False, "table": at}
+                ws.send_json({"type": "hello_lobby", **at_table})
+                ws.send_json({"type": "ping", "t": 1})
+                assert receive(ws)["type"] == "lobby"
+                seen = []
+                while (m := receive(ws))["type"] != "pong":
+                    seen.append(m)
+                return seen
+
+        assert told(first) == [{"type": "matched", "room": second, "seat": "one"}]
+        assert told(second) == []  # the page is at its table already
+        assert told("no-such-room") == []
+
+        async def unreadable(room_id: str, player: str) -> None:
+            raise RoomError("unavailable", "the store is unavailable")
+
+        service = c.app.state.tournaments  # type: ignore[attr-defined]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(service, "table_of", unreadable)
+            assert told(first) == []  # the socket still answers: a later connect asks again
 
 
 def test_a_player_who_does_not_come_loses_by_no_show() -> None:

@@ -1,12 +1,24 @@
 """The graded heuristic players: one decision procedure, tuned by a :class:`Style`.
 
 Each decision weighs the own hand (deadwood, and the live cards that would complete
-its loose pairs and sequences), and, from ``strong`` on, what the discard gives away.
-``beginner`` remembers nothing and knocks late; ``casual`` knocks as soon as it may;
-``strong`` tracks every public card and avoids feeding the opponent's known picks;
-``expert`` (see ``expert.py``) builds on this procedure without slips and adds
-inference of the opponent's holdings, a sampled undercut check before knocking and
-its own play near the wall.
+its loose pairs and sequences), and, for ``strong``, what the discard gives away.
+Each level has a character of its own (docs/computer-players.md, "How each level plays"):
+
+- ``beginner`` counts points only: it throws its highest card outside a meld, takes
+  the upcard only when that lowers its count at once, remembers nothing, never looks
+  at what the opponent takes, knocks at the first chance and is often careless (half
+  of its discards are a random card outside its melds);
+- ``casual`` chases melds greedily: it values every live card that would complete a
+  pair or sequence three times as much as ``strong`` does and takes the upcard
+  whenever it helps at all; it remembers nothing, ignores the opponent and knocks at
+  once;
+- ``strong`` plays the expert's heuristic without slips: it tracks every public card,
+  lightly avoids feeding the opponent's picks and values its draws less as the stock
+  runs out, but it infers nothing from the opponent's discards and knocks as soon as
+  it may, which the expert punishes by undercutting;
+- ``expert`` (see ``expert.py``) builds on this procedure and adds inference of the
+  opponent's holdings, a sampled undercut check before knocking and its own play
+  near the wall.
 """
 
 from __future__ import annotations
@@ -51,11 +63,15 @@ class Style:
     # (falling linearly from ``potential`` at a full stock; None: constant)
 
 
-# The slips space the levels apart: each level beats the one below in about two
-# matches of three (bench/RESULTS.md, "Bots"); ``expert`` (expert.py) never slips.
-BEGINNER = Style(False, 0.0, 0.0, False, 0.0, ((16, 0), (0, 10)), slip=0.7)
-CASUAL = Style(False, 0.6, 0.0, False, 1.0, ((0, 10),), slip=0.45)
-STRONG = Style(True, 1.0, 6.0, False, 1.5, ((22, 10), (16, 6), (10, 4), (4, 3), (0, 10)), slip=0.25)
+# Every level's settings were measured (bench/RESULTS.md, "Bots"): each beats the one
+# below in about two matches of three, and ``strong`` beats ``baseline``. No level
+# has a negative ``stock_gain``: a player that takes the upcard when it leaves its hand
+# worse could, with another such player, pass the same cards back and forth for ever
+# (``tests/bots/test_characters.py`` holds this).
+KNOCK_AT_ONCE = ((0, 10),)
+BEGINNER = Style(False, 0.0, 0.0, False, 0.0, KNOCK_AT_ONCE, slip=0.5)
+CASUAL = Style(False, 3.0, 0.0, False, 0.0, KNOCK_AT_ONCE)
+STRONG = Style(True, 1.0, 1.5, False, 1.5, KNOCK_AT_ONCE, late_potential=0.3)
 
 
 class Player:

@@ -12,10 +12,8 @@ from ginrummy.protocol.chouette import (
 )
 from ginrummy.protocol.codec import (
     MAX_FRAME_BYTES,
-    ClientMessage,
     ProtocolError,
     decode_action,
-    decode_client_message,
     encode_match_result,
     encode_own_view,
     encode_public_view,
@@ -27,11 +25,13 @@ from ginrummy.protocol.codec import (
     joined_view,
     with_json,
 )
+from ginrummy.protocol.messages import ClientMessage, Frame, decode_client_message
 from ginrummy.protocol.wire import WireError, parse_json, to_json
 
 __all__ = [
     "MAX_FRAME_BYTES",
     "ClientMessage",
+    "Frame",
     "ProtocolError",
     "WireError",
     "decode_action",

@@ -1,4 +1,4 @@
-"""Encode engine views to JSON-ready dicts and decode what clients send.
+"""Encode engine views to JSON-ready dicts and decode an action a client sends.
 
 Cards travel as their two-character text (``7h``), actions as their engine text
 (``discard Qs``), seats as ``"one"``/``"two"``.
@@ -7,7 +7,6 @@ Cards travel as their two-character text (``7h``), actions as their engine text
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ginrummy.engine import (
@@ -27,7 +26,7 @@ from ginrummy.engine import (
     parse_action,
 )
 from ginrummy.engine.round import PublicMove
-from ginrummy.protocol.wire import WireError, parse_json, to_json
+from ginrummy.protocol.wire import to_json
 
 MAX_FRAME_BYTES = 4096
 """Largest client frame the server reads; anything longer is refused unread."""
@@ -219,73 +218,3 @@ def decode_action(obj: object) -> Action:
         return parse_action(obj)
     except GinRummyError as exc:
         raise ProtocolError("bad_action", str(exc)) from None
-
-
-@dataclass(frozen=True, slots=True)
-class ClientMessage:
-    """A decoded client frame: its ``type`` and the validated fields."""
-
-    type: str
-    fields: Mapping[str, Any]
-
-
-# type -> {field: (python type(s), required)}
-_SCHEMAS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {
-        "room": ((str,), True),
-        "token": ((str, type(None)), False),
-        "version": ((int,), False),
-    },
-    "act": {"version": ((int,), True), "action": ((str,), True)},
-    "next_round": {"version": ((int,), False)},
-    "new_match": {"version": ((int,), False)},
-    "resync": {},
-    "tip": {},
-    "tips": {"on": ((bool,), True)},
-    "ping": {"t": ((int, float, str), False)},
-    "hello_lobby": {
-        "token": ((str, type(None)), False),
-        "tournament": ((str, type(None)), False),
-        "lobby": ((bool,), False),
-    },
-    "chat": {"text": ((str,), False), "phrase": ((str,), False)},
-    "claim": {},
-    "resign": {},
-    "seed": {"seed": ((str,), True), "commitment": ((str,), False)},
-    # chouette rooms (docs/protocol.md, "Chouette rooms")
-    "advice": {"version": ((int,), True), "action": ((str,), False), "card": ((str,), False)},
-    "ask_advice": {"version": ((int,), True)},
-    "team_chat": {"text": ((str,), False), "phrase": ((str,), False)},
-    "next_match": {"version": ((int,), False)},
-}
-
-
-def decode_client_message(raw: str | bytes) -> ClientMessage:
-    """Parse and validate one client frame; raises ``ProtocolError`` with a wire code."""
-    if len(raw) > MAX_FRAME_BYTES:
-        raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
-    try:
-        data = parse_json(raw)
-    except WireError as exc:
-        raise ProtocolError(exc.code, str(exc)) from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _SCHEMAS:
-        known = ", ".join(sorted(_SCHEMAS))
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; known: {known}")
-    schema = _SCHEMAS[kind]
-    extra = sorted(set(data) - set(schema) - {"type"})
-    if extra:
-        raise ProtocolError("bad_message", f"{kind}: unknown field(s) {', '.join(extra)}")
-    fields: dict[str, Any] = {}
-    for name, (types, required) in schema.items():
-        if name not in data:
-            if required:
-                raise ProtocolError("bad_message", f"{kind}: missing field {name!r}")
-            continue
-        value = data[name]
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            raise ProtocolError("bad_message", f"{kind}: field {name!r} has the wrong type")
-        fields[name] = value
-    return ClientMessage(kind, fields)

@@ -17,12 +17,14 @@ from ginrummy.review.judgement import (
 )
 from ginrummy.review.replay import Decision, RoundEnd, decisions
 from ginrummy.review.report import FORMAT, Review, ReviewedRound, review_match
-from ginrummy.review.rollout import EXPERT, Budget, ChoiceValue, Evaluator
+from ginrummy.review.rollout import EVALUATORS, EXPERT, MASTER, Budget, ChoiceValue, Evaluator
 from ginrummy.review.summary import Summary
 
 __all__ = [
+    "EVALUATORS",
     "EXPERT",
     "FORMAT",
+    "MASTER",
     "THRESHOLDS",
     "Budget",
     "Certainty",

@@ -25,6 +25,10 @@ from ginrummy.review.rollout import EXPERT, Budget, Evaluator
 
 log = logging.getLogger(__name__)
 
+# The judging method's revision: a review kept by an earlier method is judged again
+# (2: every rival confirmed on the fresh worlds, verdicts in words; docs/review.md).
+METHOD = 2
+
 
 def cache_key(
     record: MatchRecord,
@@ -37,6 +41,7 @@ def cache_key(
     """The SHA-256 (hex) of everything a review depends on."""
     data = {
         "format": FORMAT,
+        "method": METHOD,
         "record": record.to_dict(),
         "seat": seat.label,
         "budget": asdict(budget),

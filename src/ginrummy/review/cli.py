@@ -1,8 +1,8 @@
-"""``ginrummy review <record.json> --seat one [--json] [--samples N] [--seed S] ...``.
+"""``ginrummy review <record.json> [--seat one] [--json] [--samples N] [--seed S] ...``.
 
-Prints the review as text (docs/review.md, "The text summary"), or with ``--json`` as
-one JSON object (docs/review.md, "Output"), and its progress on stderr. Bad input:
-exit code 2 and one line naming what is wrong.
+Prints the review of one seat, or of both without ``--seat``, as text (docs/review.md,
+"The text summary"), or with ``--json`` as one JSON object (docs/review.md, "Output"),
+and its progress on stderr. Bad input: exit code 2 and one line naming what is wrong.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ginrummy.engine import (
 )
 from ginrummy.review.cache import ReviewCache, cache_key
 from ginrummy.review.report import review_match
-from ginrummy.review.rollout import Budget
+from ginrummy.review.rollout import EVALUATORS, Budget
 from ginrummy.review.textreport import text_report
 
 PROG = "ginrummy review"
@@ -40,9 +40,13 @@ class _Parser(argparse.ArgumentParser):
 
 def parser() -> argparse.ArgumentParser:
     defaults = Budget()
-    p = _Parser(prog=PROG, description="Review one seat's decisions of a recorded match.")
+    p = _Parser(prog=PROG, description="Review the decisions of a recorded match.")
     p.add_argument("file", help="a JSON match record; - for stdin")
-    p.add_argument("--seat", required=True, choices=("one", "two"), help="the seat to review")
+    p.add_argument(
+        "--seat",
+        choices=("one", "two"),
+        help="the seat to review (default: both, one after the other)",
+    )
     p.add_argument("--samples", type=int, default=defaults.samples, help="worlds per decision")
     p.add_argument("--screen", type=int, default=defaults.screen, help="worlds per choice first")
     p.add_argument("--keep", type=int, default=defaults.keep, help="choices played on all worlds")
@@ -56,6 +60,12 @@ def parser() -> argparse.ArgumentParser:
         help="batches of --confirm worlds at most, while a verdict is not sure",
     )
     p.add_argument("--seed", type=int, default=0, help="the review derives from it")
+    p.add_argument(
+        "--evaluator",
+        choices=tuple(EVALUATORS),
+        default="expert",
+        help="whose choice is shown beside the one played (the rollouts are the same)",
+    )
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument("--cache", type=Path, help="a directory to keep reviews in")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -93,30 +103,38 @@ def main(argv: Sequence[str]) -> int:
         data = json.loads(text)
     except ValueError as exc:
         return _fail(f"bad JSON: {exc}")
+    seats = [Seat.parse(args.seat)] if args.seat else list(Seat)
+    evaluator = EVALUATORS[args.evaluator]
+    reviews = []
     try:
         record = load_match(data)
-        seat = Seat.parse(args.seat)
         cache = ReviewCache(args.cache) if args.cache is not None else None
-        key = cache_key(record, seat, budget, args.seed)
-        review = cache.get(key) if cache is not None else None
-        if review is None:
-            review = review_match(
-                record,
-                seat,
-                budget=budget,
-                seed=args.seed,
-                workers=args.workers,
-                progress=None if args.quiet else _Bar(),
-            ).to_dict()
-            if cache is not None:
-                cache.put(key, review)
+        for seat in seats:
+            key = cache_key(record, seat, budget, args.seed, evaluator=evaluator)
+            review = cache.get(key) if cache is not None else None
+            if review is None:
+                label = "" if args.seat else f"seat {seat.label}: "
+                review = review_match(
+                    record,
+                    seat,
+                    budget=budget,
+                    seed=args.seed,
+                    workers=args.workers,
+                    evaluator=evaluator,
+                    progress=None if args.quiet else _Bar(label),
+                ).to_dict()
+                if cache is not None:
+                    cache.put(key, review)
+            reviews.append(review)
     except GinRummyError as exc:  # a record that does not load or replay
         return _fail(str(exc))
     if args.json:
-        sys.stdout.write(json.dumps(review, ensure_ascii=False) + "\n")
+        # One seat: its review as it always was; both: the two in one object.
+        out = reviews[0] if args.seat else {"format": 1, "kind": "reviews", "reviews": reviews}
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
     else:
         try:
-            sys.stdout.write(text_report(review))
+            sys.stdout.write("\n".join(text_report(review) for review in reviews))
         except (KeyError, TypeError, ValueError) as exc:  # a cached file of another shape
             return _fail(f"the review cannot be printed as text ({exc!r}); try --json")
     return 0
@@ -146,11 +164,12 @@ def load_match(data: object) -> MatchRecord:
 class _Bar:
     """Progress on stderr: decisions judged, of how many, and the time so far."""
 
-    def __init__(self) -> None:
+    def __init__(self, label: str = "") -> None:
         self.start = time.monotonic()
+        self.label = label
 
     def __call__(self, done: int, total: int) -> None:
         elapsed = time.monotonic() - self.start
         end = "\n" if done == total else ""
-        sys.stderr.write(f"\r{PROG}: {done}/{total} decisions, {elapsed:.1f} s{end}")
+        sys.stderr.write(f"\r{PROG}: {self.label}{done}/{total} decisions, {elapsed:.1f} s{end}")
         sys.stderr.flush()

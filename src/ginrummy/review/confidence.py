@@ -15,6 +15,15 @@ than the worlds hold).
 (6.25, 4, 3.75)
 >>> round(loss.low, 1), round(loss.high, 1)
 (-2.6, 15.1)
+
+When the choice played is checked against several *rivals* at once (the choices that
+looked better), the best of them on the fresh worlds is flattered by luck as a best
+of several is; the intervals are then simultaneous (Bonferroni): each is widened so
+that all of them hold together with probability ``level``.
+
+>>> wide = loss_of((10, 0, 20, 5), (0, 0, 5, 5), 0.90, rivals=3)
+>>> round(wide.low, 1), round(wide.high, 1), wide.rivals
+(-7.6, 20.1, 3)
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ class Loss:
     level: float  # the interval's confidence, e.g. 0.90
     low: float
     high: float
+    rivals: int = 1  # the interval holds with ``level`` together with this many
 
     @staticmethod
     def exact(estimate: float) -> Loss:
@@ -61,17 +71,18 @@ def t_quantile(p: float, df: int) -> float:
     return z + g1 / df + g2 / df**2 + g3 / df**3
 
 
-def loss_of(best: tuple[int, ...], played: tuple[int, ...], level: float) -> Loss:
+def loss_of(best: tuple[int, ...], played: tuple[int, ...], level: float, rivals: int = 1) -> Loss:
     """The loss of ``played`` against ``best`` over the worlds both were played on
     (the first ones: every choice is played on the same worlds in order), with a
-    two-sided interval at confidence ``level``."""
+    two-sided interval at confidence ``level``, simultaneous with those of ``rivals``
+    comparisons in all."""
     n = min(len(best), len(played))
     if n == 0:
-        return Loss(0.0, math.inf, 0, level, -math.inf, math.inf)
+        return Loss(0.0, math.inf, 0, level, -math.inf, math.inf, rivals)
     diffs = [x - y for x, y in zip(best[:n], played[:n], strict=True)]
     mean = sum(diffs) / n
     if n == 1:
-        return Loss(mean, math.inf, 1, level, -math.inf, math.inf)
+        return Loss(mean, math.inf, 1, level, -math.inf, math.inf, rivals)
     error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-    half = t_quantile(0.5 + level / 2, n - 1) * error
-    return Loss(mean, error, n, level, mean - half, mean + half)
+    half = t_quantile(1 - (1 - level) / (2 * rivals), n - 1) * error
+    return Loss(mean, error, n, level, mean - half, mean + half, rivals)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from statistics import NormalDist
 
-from ginrummy.bots.base import mask_of
+from ginrummy.bots.base import Chooser, mask_of
 from ginrummy.bots.evaluation import neighbours
 from ginrummy.engine import Action, ActionKind, SeatView
 from ginrummy.review.confidence import Loss, loss_of
@@ -165,6 +165,63 @@ def pattern_of(view: SeatView, played: Action, best: Action) -> Pattern:
 
 
 @dataclass(frozen=True, slots=True)
+class _Confirmed:
+    """The verdict of the confirmation's worlds."""
+
+    top: Action  # the best rival there: the best choice
+    loss: Loss  # against it, with an interval that holds for all rivals together
+    grade: Grade
+    certainty: Certainty
+    rival_doubt: bool  # good and sure against ``top``, likely for another rival's interval
+
+
+def _against_rivals(
+    points: dict[Action, tuple[int, ...]],
+    played: Action,
+    rivals: list[ChoiceValue],
+    thresholds: Thresholds,
+) -> _Confirmed:
+    """The verdict on the confirmation's worlds (``points``): ``good`` is sure only
+    when no rival's interval reaches an inaccuracy."""
+    losses = [
+        (loss_of(points[c.action], points[played], thresholds.level, len(rivals)), c.action)
+        for c in rivals
+    ]
+    loss, top = max(losses, key=lambda la: la[0].estimate)  # the first on a tie
+    grade, certainty = grade_of(loss, thresholds)
+    doubt = any(other.high >= thresholds.inaccuracy for other, _ in losses)
+    rival_doubt = grade is Grade.GOOD and certainty is Certainty.SURE and doubt
+    if rival_doubt:
+        certainty = Certainty.LIKELY
+    return _Confirmed(top, loss, grade, certainty, rival_doubt)
+
+
+def _confirm(
+    view: SeatView,
+    mine: ChoiceValue,
+    rivals: list[ChoiceValue],
+    budget: Budget,
+    rng: random.Random,
+    player: Chooser,
+    thresholds: Thresholds,
+) -> tuple[dict[Action, tuple[int, ...]], _Confirmed]:
+    """Play the choice made and its rivals on fresh worlds, batch by batch while the
+    verdict is not sure (up to the budget): the points each scored there, and the
+    verdict those worlds alone give."""
+    extra: dict[Action, tuple[int, ...]] = {c.action: () for c in (mine, *rivals)}
+    confirmed = None
+    for _ in range(budget.confirm_rounds):
+        fresh = sample(view, budget.confirm, rng)
+        for action in extra:
+            extra[action] += points(view, action, fresh, player)
+        confirmed = _against_rivals(extra, mine.action, rivals, thresholds)
+        if confirmed.certainty is Certainty.SURE:
+            break
+    assert confirmed is not None, "a confirmation plays one batch at least"
+    return extra, confirmed
+
+
+@dataclass(frozen=True, slots=True)
 class Judgement:
     """One decision judged: each choice's value (in the order of the legal actions)
     and the verdict on the choice played."""
@@ -179,6 +236,8 @@ class Judgement:
     pattern: Pattern | None  # set for inaccuracies, mistakes and blunders
     certainty: Certainty | None = None  # None for forced and best decisions
     measured: Loss | None = None  # the loss with its interval; None for forced and best
+    # Good and sure against the best choice, only likely for another rival's interval.
+    rival_doubt: bool = False
 
     def value_of(self, action: Action) -> ChoiceValue:
         return next(c for c in self.choices if c.action == action)
@@ -217,24 +276,29 @@ def judge(
         return Judgement(choices, played, played, expert, 0.0, 0.0, Grade.BEST, None)
     mine = next(c for c in choices if c.action == played)
     loss = loss_of(best.points, mine.points, thresholds.level)
+    rival_doubt = False
     if loss.estimate >= thresholds.inaccuracy and budget.confirm:
-        # It looks like an error: play both on fresh worlds, and let those alone give
-        # the verdict, since they took no part in choosing the best of several. More
-        # batches while the verdict is not sure, up to the budget.
-        extra_best: tuple[int, ...] = ()
-        extra_mine: tuple[int, ...] = ()
-        for _ in range(budget.confirm_rounds):
-            fresh = sample(view, budget.confirm, rng)
-            extra_best += points(view, best.action, fresh, player)
-            extra_mine += points(view, played, fresh, player)
-            loss = loss_of(extra_best, extra_mine, thresholds.level)
-            if grade_of(loss, thresholds)[1] is Certainty.SURE:
-                break
-        best, mine = best.extended(extra_best), mine.extended(extra_mine)
-        choices = tuple(
-            best if c.action == best.action else mine if c.action == played else c for c in choices
-        )
-    grade, certainty = grade_of(loss, thresholds)
+        # It looks like an error: play it on fresh worlds against every *rival* (each
+        # choice played on every world that looked better by an inaccuracy at least,
+        # best first), and let those worlds alone give the verdict, since they took no
+        # part in choosing the rivals.
+        rivals = sorted(
+            (
+                c
+                for c in choices
+                if len(c.points) == full
+                and c.action != played
+                and c.mean - mine.mean >= thresholds.inaccuracy
+            ),
+            key=lambda c: -c.mean,
+        )  # stable: ties keep the legal actions' order
+        extra, confirmed = _confirm(view, mine, rivals, budget, rng, player, thresholds)
+        choices = tuple(c.extended(extra[c.action]) if c.action in extra else c for c in choices)
+        best = next(c for c in choices if c.action == confirmed.top)
+        loss, grade, certainty = confirmed.loss, confirmed.grade, confirmed.certainty
+        rival_doubt = confirmed.rival_doubt
+    else:
+        grade, certainty = grade_of(loss, thresholds)
     pattern = pattern_of(view, played, best.action) if grade.is_error else None
     return Judgement(
         choices,
@@ -247,4 +311,5 @@ def judge(
         pattern,
         certainty,
         loss,
+        rival_doubt,
     )

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ginrummy.engine import Action, Card, MatchRecord, Seat, SeatView
-from ginrummy.review.judgement import THRESHOLDS, Judgement, Thresholds, judge
+from ginrummy.review.judgement import THRESHOLDS, Certainty, Judgement, Thresholds, judge
 from ginrummy.review.replay import Decision, RoundEnd, decisions
 from ginrummy.review.rollout import EXPERT, Budget, Evaluator
 from ginrummy.review.summary import Summary, summarise
-from ginrummy.review.texts import LANGUAGES, render
+from ginrummy.review.texts import phrase
 
 FORMAT = 1
 
@@ -70,7 +70,7 @@ class Review:
                 "z": round(t.z, 3),
                 "level": t.level,
             },
-            "rounds": [_round_dict(r) for r in self.rounds],
+            "rounds": [_round_dict(r, t) for r in self.rounds],
             "summary": self.summary.to_dict(),
         }
 
@@ -156,12 +156,12 @@ def _cards(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _round_dict(rnd: ReviewedRound) -> dict[str, Any]:
+def _round_dict(rnd: ReviewedRound, thresholds: Thresholds) -> dict[str, Any]:
     seen = 0
     decisions_out = []
     series = []
     for r in rnd.decisions:
-        decisions_out.append(_decision_dict(r, seen))
+        decisions_out.append(_decision_dict(r, seen, thresholds))
         seen = len(r.decision.view.moves)
         j = r.judgement
         value = None if not j.choices[0].points else j.value_of(j.played).mean
@@ -197,7 +197,7 @@ def _view_dict(view: SeatView, seen: int) -> dict[str, Any]:
     }
 
 
-def _decision_dict(r: Reviewed, seen: int) -> dict[str, Any]:
+def _decision_dict(r: Reviewed, seen: int, thresholds: Thresholds) -> dict[str, Any]:
     d, j = r.decision, r.judgement
     out: dict[str, Any] = {
         "index": d.index,
@@ -223,6 +223,10 @@ def _decision_dict(r: Reviewed, seen: int) -> dict[str, Any]:
         if j.measured is None
         else [_finite(j.measured.low), _finite(j.measured.high)],
         "loss_worlds": None if j.measured is None else j.measured.worlds,
+        # The choices that looked better, against which the loss was measured on
+        # fresh worlds (the interval holds for all of them together); 1 unconfirmed.
+        "rivals": None if j.measured is None else j.measured.rivals,
+        "verdict": _verdict(j, thresholds),
     }
     if j.pattern is not None:
         params = {
@@ -232,9 +236,38 @@ def _decision_dict(r: Reviewed, seen: int) -> dict[str, Any]:
             "loss": round(j.loss, 1),
             "pattern": j.pattern.value,
         }
-        text = {lang: render("decision", params, lang) for lang in LANGUAGES}
-        out["note"] = {"key": "decision", "params": params, "text": text}
+        out["note"] = phrase("decision", params)
     return out
+
+
+def _verdict(j: Judgement, thresholds: Thresholds) -> dict[str, Any] | None:
+    """How sure the grade is, in words (``texts.py``, ``verdict_*``), from the same
+    numbers as ``estimate``, ``error``, ``interval`` and ``loss_worlds``."""
+    m, certainty = j.measured, j.certainty
+    if m is None or certainty is None:
+        return None
+    if certainty is Certainty.UNSURE:
+        key = "verdict_unsure"
+    else:
+        key = f"verdict_{certainty.value}_{'error' if j.grade.is_error else 'good'}"
+    if j.rival_doubt:
+        key = "verdict_likely_good_rival"  # the doubt is another rival's interval
+    params: dict[str, str | int | float] = {
+        "estimate": round(m.estimate, 1) + 0.0,  # + 0.0: no -0.0
+        "worlds": m.worlds,
+        "level": round(100 * m.level),
+    }
+    if math.isfinite(m.low) and math.isfinite(m.high):
+        params |= {
+            "error": round(m.error, 1) + 0.0,
+            "low": round(m.low, 1) + 0.0,
+            "high": round(m.high, 1) + 0.0,
+        }
+    if j.grade.is_error:
+        params["band"] = j.grade.value
+    else:
+        params["start"] = float(thresholds.inaccuracy)
+    return phrase(key, params)
 
 
 def _finite(x: float) -> float | None:

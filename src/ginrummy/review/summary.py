@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ginrummy.review.judgement import Certainty, Grade, Judgement, Pattern
-from ginrummy.review.texts import LANGUAGES, Params, render
+from ginrummy.review.texts import Params, phrase, render
 
 GRADED = (Grade.INACCURACY, Grade.MISTAKE, Grade.BLUNDER)
 
@@ -50,12 +50,21 @@ class Summary:
             "pattern": None if self.pattern is None else self.pattern.value,
             "pattern_points": round(self.pattern_points, 2),
             "pattern_turn": self.pattern_turn,
-            "key": self.key,
-            "params": dict(self.params),
-            "text": {lang: self.text(lang) for lang in LANGUAGES},
+            **phrase(self.key, self.params),
             "sure": dict(self.sure or {g.value: 0 for g in GRADED}),
             "unclear": self.unclear,
+            "certainty": self.certainty(),
         }
+
+    def certainty(self) -> dict[str, object]:
+        """How many of the errors are sure, and how many decisions are unclear, in
+        words (the page shows it under the summary)."""
+        params: Params = {
+            "sure": sum((self.sure or {}).values()),
+            "errors": sum(self.counts.values()),
+            "unclear": self.unclear,
+        }
+        return phrase("summary_certainty", params)
 
 
 def summarise(judged: Iterable[tuple[int, Judgement]]) -> Summary:

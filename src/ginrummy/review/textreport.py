@@ -1,7 +1,8 @@
-"""The review as text for a person: per round the decisions worth mentioning (the
-errors, and those that looked like errors but could not be told from none), each with
-the move, the better move and the loss with its interval, and the counts; then the
-match's summary (docs/review.md, "The text summary").
+"""The review as text for a person: first the seat's summary (its counts, how many of
+them sure, the average loss and its worst decisions), then per round the decisions
+worth mentioning (the errors, and those that looked like errors but could not be told
+from none), each with the move, the better move and the loss with its interval, and
+the counts (docs/review.md, "The text summary").
 
 It reads the review's JSON form (``Review.to_dict``), so a review from the cache
 prints as well as a fresh one.
@@ -53,11 +54,14 @@ def text_report(review: Mapping[str, Any]) -> str:
         f"({len(judged)} with a choice), evaluated by {review.get('evaluator', 'expert')}, "
         f"seed {review['seed']}.",
         f"A loss is in expected round points against the best choice, with its {level}% "
-        f"interval. Inaccuracy from {_num(t['inaccuracy'])}, mistake from "
+        "interval (for all the choices that looked better together). "
+        f"Inaccuracy from {_num(t['inaccuracy'])}, mistake from "
         f"{_num(t['mistake'])}, blunder from {_num(t['blunder'])}; sure: the whole "
         "interval agrees; likely: the estimate does; unclear: it cannot be told from no "
         "loss (graded good).",
     ]
+    lines.append("")
+    lines.extend(_seat_summary(review, judged))
     for rnd in review["rounds"]:
         lines.append("")
         lines.append(f"Round {rnd['number']}: {_end(rnd['end'])}")
@@ -74,21 +78,53 @@ def text_report(review: Mapping[str, Any]) -> str:
             rows.append(_row(d))
         lines.extend(_columns(rows))
         lines.append(f"  {counts_line(counts, unclear)}")
-    summary = review["summary"]
-    lines.append("")
-    unclear = int(summary.get("unclear", 0))
-    lines.append(
-        f"Match: {counts_line(summary['counts'], 0)} "
-        f"(sure: {counts_line(summary.get('sure', {}), 0)})"
-        + (f"; {unclear} unclear." if unclear else ".")
-    )
-    lines.append(summary["text"]["en"])
     return "\n".join(lines) + "\n"
 
 
-def _row(d: Mapping[str, Any]) -> list[str]:
+WORST = 5  # decisions in the list of the worst
+
+
+def _seat_summary(review: Mapping[str, Any], judged: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The seat's counts, its summary sentence, the average loss and the worst
+    decisions (by the estimated loss, errors and unclear ones alike)."""
+    summary = review["summary"]
+    unclear = int(summary.get("unclear", 0))
+    lines = [
+        f"Seat {review['seat']}: {counts_line(summary['counts'], 0)} "
+        f"(sure: {counts_line(summary.get('sure', {}), 0)})"
+        + (f"; {unclear} unclear." if unclear else "."),
+        summary["text"]["en"],
+    ]
+    if judged:
+        average = sum(float(d["loss"]) for d in judged) / len(judged)
+        errors = sum(summary["counts"].values())
+        lines.append(
+            f"Average loss {_num(average)} points a decision with a choice; "
+            f"{_num(summary['points_lost'])} points lost by the {errors} "
+            f"error{'' if errors == 1 else 's'}."
+        )
+    worst = sorted(
+        (
+            (n, d)
+            for rnd in review["rounds"]
+            for n, d in [(rnd["number"], d) for d in rnd["decisions"]]
+            if mentioned(d)
+        ),
+        key=lambda nd: -_estimate(nd[1]),
+    )[:WORST]
+    if worst:
+        lines.append("Worst decisions:")
+        lines.extend(_columns([[f"round {n}", *_row(d)] for n, d in worst]))
+    return lines
+
+
+def _estimate(d: Mapping[str, Any]) -> float:
     estimate = d.get("estimate")
-    estimate = d["loss"] if estimate is None else estimate
+    return float(d["loss"] if estimate is None else estimate)
+
+
+def _row(d: Mapping[str, Any]) -> list[str]:
+    estimate = _estimate(d)
     error, interval = d.get("error"), d.get("interval")
     loss = f"loses {_num(estimate)}"
     if error is not None:

@@ -49,6 +49,64 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{grade}: {played} loses {loss} points against {best}.",
         "de": "{grade}: {played} verliert {loss} Punkte gegenüber {best}.",
     },
+    # How sure a grade is (docs/review.md, "Grades and how sure they are"); {loss} is
+    # one of the two loss phrases below, {band} the grade's word, {start} a threshold.
+    "verdict_sure_error": {
+        "en": "Sure: {loss}. Even the interval's low end is in the {band} range or above.",
+        "de": "Sicher: {loss}. Selbst das untere Ende des Intervalls liegt im Bereich "
+        "„{band}“ oder darüber.",
+    },
+    "verdict_likely_error": {
+        "en": "Likely: {loss}. The estimate is in the {band} range; the interval reaches "
+        "below it, but not down to 0.",
+        "de": "Wahrscheinlich: {loss}. Die Schätzung liegt im Bereich „{band}“; das "
+        "Intervall reicht darunter, aber nicht bis 0.",
+    },
+    "verdict_sure_good": {
+        "en": "Sure: {loss}. The whole interval is below an inaccuracy ({start} points).",
+        "de": "Sicher: {loss}. Das ganze Intervall liegt unter einer Ungenauigkeit "
+        "({start} Punkte).",
+    },
+    "verdict_likely_good": {
+        "en": "Likely: {loss}. The estimate is below an inaccuracy ({start} points); the "
+        "interval reaches above it.",
+        "de": "Wahrscheinlich: {loss}. Die Schätzung liegt unter einer Ungenauigkeit "
+        "({start} Punkte); das Intervall reicht darüber.",
+    },
+    "verdict_likely_good_rival": {
+        "en": "Likely: {loss}. Below an inaccuracy ({start} points), but another choice's "
+        "interval reaches above it.",
+        "de": "Wahrscheinlich: {loss}. Unter einer Ungenauigkeit ({start} Punkte), aber "
+        "das Intervall einer anderen Wahl reicht darüber.",
+    },
+    "verdict_unsure": {
+        "en": "Unclear: {loss}. The estimate looks like an error, but the interval reaches "
+        "0: the sampled deals cannot tell it from no loss, so it is graded good.",
+        "de": "Unklar: {loss}. Die Schätzung sieht nach einem Fehler aus, aber das "
+        "Intervall reicht bis 0: die ausgelosten Verteilungen können ihn nicht von "
+        "keinem Verlust unterscheiden, daher gilt der Zug als gut.",
+    },
+    "loss_interval": {
+        "en": "estimated loss {estimate} ± {error} points ({level} % interval {low} to "
+        "{high}, {worlds} sampled deals)",
+        "de": "geschätzter Verlust {estimate} ± {error} Punkte ({level}-%-Intervall {low} "
+        "bis {high}, {worlds} ausgeloste Kartenverteilungen)",
+    },
+    "loss_rough": {
+        "en": "estimated loss {estimate} points (one sampled deal: no interval)",
+        "de": "geschätzter Verlust {estimate} Punkte (eine ausgeloste Kartenverteilung: "
+        "kein Intervall)",
+    },
+    "summary_certainty": {
+        "en": "Sure: {sure} of {errors}. Unclear (graded good): {unclear}.",
+        "de": "Sicher: {sure} von {errors}. Unklar (als gut gewertet): {unclear}.",
+    },
+}
+# The grades' words inside a sentence ("in the blunder range").
+BANDS = {
+    "inaccuracy": {"en": "inaccuracy", "de": "Ungenauigkeit"},
+    "mistake": {"en": "mistake", "de": "Fehler"},
+    "blunder": {"en": "blunder", "de": "Patzer"},
 }
 LANGUAGES = ("de", "en")
 
@@ -76,10 +134,22 @@ def render(key: str, params: Params, lang: str) -> str:
         words["grade"] = GRADES[str(params["grade"])][lang][0].capitalize()
     if "pattern" in params:
         words["pattern"] = PATTERNS[str(params["pattern"])][lang]
+    if "band" in params:
+        words["band"] = BANDS[str(params["band"])][lang]
+    if key.startswith("verdict_"):
+        phrase = "loss_interval" if params.get("low") is not None else "loss_rough"
+        words["loss"] = TEXTS[phrase][lang].format(**words)
     if key == "summary":
         words["counts"] = counts_text({g: int(params.get(g, 0)) for g in GRADES}, lang)
     text = TEXTS[key][lang].format(**words)
     return text[0].upper() + text[1:]
+
+
+def phrase(key: str, params: Params) -> dict[str, object]:
+    """The message ``key`` as the review's JSON carries it: its key, its parameters and
+    its text in each language (a client may render it anew from the first two)."""
+    text = {lang: render(key, params, lang) for lang in LANGUAGES}
+    return {"key": key, "params": dict(params), "text": text}
 
 
 def _number(value: str | int | float, lang: str) -> str:

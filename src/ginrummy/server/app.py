@@ -17,9 +17,9 @@ from starlette.routing import Route, WebSocketRoute
 
 from ginrummy.server import api, health, scrape
 from ginrummy.server.access import AccessLog
+from ginrummy.server.api.errors import HANDLERS
 from ginrummy.server.chouette import KIND as CHOUETTE
 from ginrummy.server.chouette import REBUILD as REBUILD_CHOUETTE
-from ginrummy.server.chouette import api as chouette_api
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.drain import Drain
 from ginrummy.server.gate import LookupGate
@@ -35,7 +35,6 @@ from ginrummy.server.static import LLMS_TXT, SERVICE_WORKER, StaticFiles
 from ginrummy.server.store import Store, open_store
 from ginrummy.server.timed import timed_bus, timed_store
 from ginrummy.server.tournaments import TournamentService
-from ginrummy.server.tournaments import api as tournament_api
 
 log = logging.getLogger("ginrummy.server")
 
@@ -52,8 +51,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *_page_routes(static),
         *api.routes,
         *health.routes,
-        *tournament_api.routes,
-        *chouette_api.routes,
         *(scrape.routes if metrics.on else ()),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
@@ -63,7 +60,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     if settings.access_log:
         middleware.append(Middleware(AccessLog))
     middleware.append(Middleware(LookupGate, routes=routes))
-    app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan(settings))
+    # The API's routes raise typed errors; these handlers answer each (server/api/errors.py).
+    app = Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers=dict(HANDLERS),
+        lifespan=_lifespan(settings),
+    )
     app.state.settings = settings
     app.state.static = static
     app.state.drain = Drain(settings.drain_s)  # what a SIGTERM does first (server/drain.py)
@@ -165,12 +168,9 @@ def _page_routes(static: StaticFiles) -> list[Route]:
         # How the table works, for AI agents that drive a browser (the llms.txt convention).
         return static.response(request, LLMS_TXT)
 
-    review = "/r/{room_id}/review/{seat}"  # the match review (web/js/review.js)
-    tournament = "/t/{tournament_id}"  # a tournament's page (web/js/tournament.js)
-    device = "/d/{game_id}"  # a game on the device itself (docs/device.md): the page plays it
-    chouette = "/c/{room_id}"  # a chouette room (docs/protocol.md, "Chouette rooms")
-    pages: tuple[str, ...] = ("/", "/r/{room_id}", review, device, tournament, chouette)
-    pages += ("/lobby", "/leaderboard", "/p/{player_id}")
+    # Every route of the page (web/js/site.json: the room, review, device, tournament,
+    # chouette, lobby, leaderboard and player pages), routed in the browser (web/js/routes.js).
+    pages = [route.path for route in static.site.routes]
     return [
         *(Route(path, index, methods=["GET", "HEAD"]) for path in pages),
         Route("/sw.js", service_worker, methods=["GET", "HEAD"]),

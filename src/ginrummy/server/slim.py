@@ -3,10 +3,12 @@
 The files under ``web/`` are written for people and for the type checker: long comments and
 JSDoc types. A browser needs none of it, so the shipped form of
 
-- a script (``.js``) is the same program without its comments, every line where it was
-  (a multi-line comment becomes as many empty lines), so that a stack trace's line numbers
-  are the source's: no source map is needed;
-- a style sheet (``.css``) is the same without its comments, lines kept likewise;
+- a script (``.js``) is the same program without its comments and without the spaces
+  that start and end its lines, every line where it was (a multi-line comment becomes as
+  many empty lines), so that a stack trace's line numbers are the source's: no source map
+  is needed;
+- a style sheet (``.css``) is the same without its comments and its lines' leading and
+  trailing spaces, lines kept likewise;
 - a JSON file is the same value written compactly (key order kept);
 - a page (``.html``) has the site's own style sheets inline (``<style>``) instead of linked,
   so that it can be drawn without another request (``inline_styles``);
@@ -51,7 +53,7 @@ _BEFORE_EXPRESSION = frozenset(
 )  # fmt: skip
 # A page's link to one of the site's own style sheets (a path under web/).
 _STYLESHEET = re.compile(r'<link rel="stylesheet" href="/static/([\w/.-]+\.css)">')
-_CSS = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|/\*.*?\*/""", re.DOTALL)
+_CSS = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|/\*.*?\*/|[ \t]*\n[ \t]*""", re.DOTALL)
 
 
 class SlimError(ValueError):
@@ -88,7 +90,8 @@ def inline_styles(page: bytes, sources: Mapping[str, bytes]) -> tuple[bytes, fro
 
 
 def strip_style(source: str) -> str:
-    """A style sheet without its comments, every line where it was."""
+    """A style sheet without its comments and its lines' leading and trailing spaces,
+    every line where it was (strings are kept as written)."""
     return _CSS.sub(lambda m: m[1] or "\n" * m[0].count("\n"), source)
 
 
@@ -101,7 +104,8 @@ def _regex_may_follow(previous: str) -> bool:
 
 
 def strip_script(source: str) -> str:
-    """A script without its comments, every line where it was."""
+    """A script without its comments and its lines' leading and trailing spaces (outside
+    template literals, whose text is kept as written), every line where it was."""
     out: list[str] = []
     pos, previous = 0, ""
     # One entry per open template substitution `${`: the braces opened inside it.
@@ -152,6 +156,8 @@ def strip_script(source: str) -> str:
                 in_template = True
             else:
                 substitutions[-1] -= 1
+        if kind == "ws" and "\n" in text:
+            text = "\n" * text.count("\n")  # a line's indentation and trailing spaces
         out.append(text)
         if kind != "ws":
             previous = text

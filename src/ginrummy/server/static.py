@@ -27,6 +27,7 @@ import brotli
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
+from ginrummy.server.site import SITE_FILE, Site
 from ginrummy.server.slim import inline_styles, slim
 
 log = logging.getLogger("ginrummy.server.static")
@@ -50,6 +51,8 @@ SERVICE_WORKER = "sw.js"
 LLMS_TXT = "llms.txt"
 # The line of web/sw.js that the build replaces (the file stays valid JavaScript).
 BUILD_LINE = re.compile(r"^const BUILD = .*;$", re.MULTILINE)
+# The line of index.html's early script that names the site's languages (js/site.json).
+SITE_LINE = re.compile(r"^(\s*)const site = .*;$", re.MULTILINE)
 # Files the service worker keeps: the page and what it loads; not the worker itself, and
 # not the type definitions that only the type checker reads (no page loads them).
 OFFLINE_SUFFIXES = frozenset({".html", ".css", ".js", ".json", ".svg", ".webmanifest"})
@@ -137,6 +140,7 @@ class StaticFiles:
 
     assets: Mapping[str, Asset]
     version: str
+    site: Site
 
     @classmethod
     def load(cls, web_dir: Path) -> StaticFiles:
@@ -147,6 +151,9 @@ class StaticFiles:
                 name = path.relative_to(web_dir).as_posix()
                 if name != SERVICE_WORKER and not name.startswith("."):
                     sources[name] = path.read_bytes()
+        site = Site.load(web_dir if SITE_FILE in sources else None)
+        if PAGE in sources:
+            sources[PAGE] = with_site(sources[PAGE], site)
         # Pages carry their style sheets inline (server/slim.py): drawn without waiting
         # for another request. A sheet inlined is still served, but no page needs it kept.
         inlined: set[str] = set()
@@ -160,11 +167,11 @@ class StaticFiles:
         template = web_dir / SERVICE_WORKER
         if template.is_file():
             kept = {n: a for n, a in files.items() if n not in inlined}
-            worker = render_worker(template.read_text(encoding="utf-8"), version, kept)
+            worker = render_worker(template.read_text(encoding="utf-8"), version, kept, site)
             files[SERVICE_WORKER] = Asset.of(SERVICE_WORKER, worker.encode())
         packed = sum(len(next(iter(a.encoded.values()), a.body)) for a in files.values())
         log.info("static files: %d, %d bytes compressed, version %s", len(files), packed, version)
-        return cls(files, version)
+        return cls(files, version, site)
 
     def response(self, request: Request, name: str) -> Response:
         """The file ``name`` for ``request``: brotli or gzip when accepted, 304 when the ETag
@@ -207,12 +214,27 @@ def accepted_codings(header: str) -> dict[str, float]:
     return quality
 
 
-def render_worker(template: str, version: str, files: Mapping[str, Asset]) -> str:
-    """``web/sw.js`` with its ``const BUILD = ...;`` line naming this version and its files.
+def with_site(page: bytes, site: Site) -> bytes:
+    """``index.html`` with its early script's ``const site = ...;`` line naming the site's
+    languages (the page's first request is its language's messages, before any module);
+    a page without that line as it is."""
+    known = json.dumps({"languages": list(site.languages), "fallback": site.fallback_language})
+    text, count = SITE_LINE.subn(
+        lambda m: f"{m.group(1)}const site = {known};", page.decode("utf-8"), count=1
+    )
+    return text.encode("utf-8") if count else page
+
+
+def render_worker(
+    template: str, version: str, files: Mapping[str, Asset], site: Site | None = None
+) -> str:
+    """``web/sw.js`` with its ``const BUILD = ...;`` line naming this version, its files and
+    the page's routes (js/site.json: each is the one page, kept under ``/``).
 
     The page itself is kept under ``/``; every other file under ``/static/<name>`` with the
     ETag the worker checks, so that a file changed during installation fails it. ``later``
-    lists the files kept only once used (``SOLO_PLAY``).
+    lists the files kept only once used (all but the page, what it names, ``SOLO_PLAY`` and
+    the site's routes and languages, ``js/site.json``, which the page's modules import).
     """
     offline = {"/": files[PAGE].digest} if PAGE in files else {}
     named = set(NAMED.findall(files[PAGE].body.decode("utf-8"))) if PAGE in files else set()
@@ -220,10 +242,18 @@ def render_worker(template: str, version: str, files: Mapping[str, Asset]) -> st
     for name, asset in files.items():
         if Path(name).suffix in OFFLINE_SUFFIXES and name not in {PAGE, *NOT_KEPT}:
             offline[f"/static/{name}"] = asset.digest
-            if name not in named and not name.startswith(SOLO_PLAY):
+            if name not in named and name != SITE_FILE and not name.startswith(SOLO_PLAY):
                 later.append(f"/static/{name}")
+    routes = (site or Site.load()).worker_routes()
     build = json.dumps(
-        {"version": version, "files": offline, "later": later}, separators=(",", ":")
+        {
+            "version": version,
+            "files": offline,
+            "later": later,
+            "routes": routes,
+            "fallback": (site or Site.load()).fallback_language,
+        },
+        separators=(",", ":"),
     )
     rendered, count = BUILD_LINE.subn(lambda _: f"const BUILD = {build};", template, count=1)
     if count != 1:

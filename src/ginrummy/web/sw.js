@@ -1,9 +1,10 @@
 // The service worker (docs/offline.md): keeps one build of the client in a cache of its
 // own, so that the site opens with no network and a repeat visit asks the server nothing
 // before the page shows. The server fills in the next line at start-up: this build's
-// version, every file with the hash its ETag carries, and the files kept only once they
-// are used (server/static.py).
-const BUILD = { version: "dev", files: {}, later: [] };
+// version, every file with the hash its ETag carries, the files kept only once they are
+// used, and from the site's one list (web/js/site.json) the page's routes and the language
+// spoken when the browser speaks none of the site's (server/static.py).
+const BUILD = { version: "dev", files: {}, later: [], routes: [], fallback: "en" };
 
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 const PREFIX = "ginrummy-";
@@ -15,8 +16,26 @@ const FILES = BUILD.files;
 const LATER = new Set(BUILD.later);
 // A language's messages (web/js/i18n.js catalogPath).
 const CATALOG = /^\/static\/js\/i18n\/(\w+)\.json$/;
-// The page's own routes (main.js routeOf): all are the one page kept under "/".
-const PAGE_ROUTE = /^\/(?:lobby|leaderboard|r\/[^/]+(?:\/review\/(?:one|two))?|c\/[^/]+|p\/[^/]+|d\/[^/]+|t\/[^/]+)?\/?$/;
+/**
+ * The page's own routes (web/js/site.json, as web/js/routes.js pathPattern reads them):
+ * all are the one page kept under "/".
+ * @type {RegExp[]}
+ */
+const PAGE_ROUTES = BUILD.routes.map(
+  (/** @type {{path: string, values?: Record<string, string[]>}} */ route) => {
+    const source = route.path
+      .replace(/\/$/, "")
+      .split(/(\{\w+\})/)
+      .map((part) => {
+        const param = /^\{(\w+)\}$/.exec(part);
+        if (!param) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        const values = route.values?.[param[1]];
+        return values ? `(?:${values.join("|")})` : "[^/]+";
+      })
+      .join("");
+    return new RegExp(`^${source}/?$`);
+  },
+);
 
 /**
  * A file of this build, checked: its ETag names the hash the build expects. The HTTP
@@ -33,7 +52,9 @@ async function fetchChecked(url, digest) {
     if (response.ok && etag.includes(digest)) return response;
     answer = `status ${response.status}, ETag ${etag}`;
   }
-  throw new Error(`${url}: expected build ${BUILD.version} (hash ${digest}), got ${answer}`);
+  throw new Error(
+    `${url}: expected build ${BUILD.version} (hash ${digest}), got ${answer}`,
+  );
 }
 
 /**
@@ -47,7 +68,7 @@ function browserCatalog(catalogs) {
     const found = catalogs.find((url) => CATALOG.exec(url)?.[1] === base);
     if (found) return found;
   }
-  return catalogs.find((url) => CATALOG.exec(url)?.[1] === "en");
+  return catalogs.find((url) => CATALOG.exec(url)?.[1] === BUILD.fallback);
 }
 
 /** The files of LATER that an older build's cache had kept: used before, so kept again. */
@@ -75,9 +96,11 @@ async function keepBuild(cache) {
   const catalog = browserCatalog([...LATER].filter((url) => CATALOG.test(url)));
   if (catalog) wanted.add(catalog);
   const urls = Object.keys(FILES).filter((url) => !LATER.has(url) || wanted.has(url));
-  await Promise.all(urls.map(async (url) => {
-    await cache.put(url, await fetchChecked(url, FILES[url]));
-  }));
+  await Promise.all(
+    urls.map(async (url) => {
+      await cache.put(url, await fetchChecked(url, FILES[url]));
+    }),
+  );
 }
 
 /**
@@ -100,11 +123,31 @@ worker.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then(keepBuild));
 });
 
+/** Delete the caches of other builds. */
+async function forgetOtherBuilds() {
+  const names = await caches.keys();
+  await Promise.all(
+    names.filter((n) => n.startsWith(PREFIX) && n !== CACHE).map((n) => caches.delete(n)),
+  );
+}
+
+/**
+ * Reload every page this worker now serves: a page that is open when this worker takes over
+ * was loaded by an older build. It happens when a visit begins just as the last page of the
+ * old build closes (Chromium hands the new page, loaded by the old worker, to the new one);
+ * reloaded, it runs this build whole instead of the old page with this build's files. Not
+ * awaited: the reload's own request waits for this worker to be active.
+ */
+async function reloadHandedOver() {
+  for (const page of await worker.clients.matchAll({ type: "window" })) {
+    page
+      .navigate(page.url)
+      .catch((err) => console.warn(`${page.url} could not be reloaded`, err));
+  }
+}
+
 worker.addEventListener("activate", (event) => {
-  event.waitUntil((async () => {
-    const names = await caches.keys();
-    await Promise.all(names.filter((n) => n.startsWith(PREFIX) && n !== CACHE).map((n) => caches.delete(n)));
-  })());
+  event.waitUntil(forgetOtherBuilds().then(reloadHandedOver));
 });
 
 worker.addEventListener("fetch", (event) => {
@@ -113,13 +156,18 @@ worker.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== location.origin) return;
   // Only this build's files and the page's routes; the API and the socket go to the server.
-  const key = request.mode === "navigate" && PAGE_ROUTE.test(url.pathname) ? "/" : url.pathname;
+  const key =
+    request.mode === "navigate" && PAGE_ROUTES.some((route) => route.test(url.pathname))
+      ? "/"
+      : url.pathname;
   if (!(key in FILES) || (key !== "/" && url.search)) return;
-  event.respondWith((async () => {
-    if (LATER.has(key)) return keepLater(key);
-    const cache = await caches.open(CACHE);
-    return (await cache.match(key)) ?? fetch(request);
-  })());
+  event.respondWith(
+    (async () => {
+      if (LATER.has(key)) return keepLater(key);
+      const cache = await caches.open(CACHE);
+      return (await cache.match(key)) ?? fetch(request);
+    })(),
+  );
 });
 
 // A page not yet under this worker (the first visit) names a file of LATER it uses, such
@@ -127,5 +175,7 @@ worker.addEventListener("fetch", (event) => {
 worker.addEventListener("message", (event) => {
   const url = event.data?.keep;
   if (typeof url !== "string" || !LATER.has(url)) return;
-  event.waitUntil(keepLater(url).catch((err) => console.warn(`${url} could not be kept`, err)));
+  event.waitUntil(
+    keepLater(url).catch((err) => console.warn(`${url} could not be kept`, err)),
+  );
 });

@@ -12,13 +12,12 @@ with ``Settings.limit_sockets`` sockets open already). A draining instance
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.responses import PlainTextResponse
 from starlette.websockets import WebSocket
 
+from ginrummy.protocol.messages import Hello
 from ginrummy.server.chouette import ChouetteRoom
 from ginrummy.server.drain import drain_of
 from ginrummy.server.heap import keeper_of
@@ -27,7 +26,13 @@ from ginrummy.server.ratelimit import client_address, of_app
 from ginrummy.server.room import Room, RoomError
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets.chouette import ChouetteSocket
-from ginrummy.server.sockets.frames import NO_HELLO, SERVICE_RESTART, TOO_SLOW, Connection
+from ginrummy.server.sockets.frames import (
+    NO_HELLO,
+    SERVICE_RESTART,
+    TOO_SLOW,
+    Connection,
+    Opener,
+)
 from ginrummy.server.sockets.lobby import LobbySocket
 from ginrummy.server.sockets.room import RoomSocket
 
@@ -39,20 +44,20 @@ DRAINING = 4503  # the ASGI close code where a server cannot answer HTTP 503 (40
 DRAINING_TEXT = "this server is restarting: connect again (another one takes over)"
 
 
-async def hello(conn: Connection, fields: Mapping[str, Any]) -> None:
+async def hello(conn: Connection, frame: Hello) -> None:
     """Bind ``conn`` to the room of a ``hello``, a two-player or a chouette room; a
     refused hello (no such room, no spectators) leaves the socket bound as it was."""
     conn.limits.lookups.check(conn.address)  # a room looked up by id, as over HTTP
-    room = await conn.rooms.get_any(str(fields["room"]))
+    room = await conn.rooms.get_any(frame.room)
     if isinstance(room, Room):
-        await RoomSocket.bind_to(conn, room, fields)
+        await RoomSocket.bind_to(conn, room, frame)
     elif isinstance(room, ChouetteRoom):
-        await ChouetteSocket.bind_to(conn, room, fields)
+        await ChouetteSocket.bind_to(conn, room, frame)
     else:
         raise RoomError("unknown_room", "there is no such room")
 
 
-OPENERS = {"hello": hello, "hello_lobby": LobbySocket.hello}
+OPENERS: dict[str, Opener] = {"hello": hello, "hello_lobby": LobbySocket.hello}
 
 
 def origin_allowed(ws: WebSocket, settings: Settings) -> bool:

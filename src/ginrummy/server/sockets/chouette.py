@@ -19,6 +19,19 @@ from typing import Any
 
 from ginrummy.engine import ForfeitReason
 from ginrummy.protocol import ClientMessage
+from ginrummy.protocol.messages import (
+    Act,
+    Advice,
+    AskAdvice,
+    Chat,
+    Hello,
+    NextMatch,
+    NextRound,
+    Resign,
+    Resync,
+    TeamChat,
+    sent,
+)
 from ginrummy.server.chouette import ChouetteRoom, presenter
 from ginrummy.server.chouette.team import TEAM_NOTICES, team_frame
 from ginrummy.server.logcontext import log_context
@@ -28,7 +41,8 @@ from ginrummy.server.sockets.frames import Connection, Identity, read_log, relea
 
 log = logging.getLogger("ginrummy.server.sockets")
 
-Handler = Callable[[ChouetteRoom, Mapping[str, Any]], Awaitable[None]]
+Handler = Callable[[ChouetteRoom, Any], Awaitable[None]]
+"""A frame's handler: each takes the struct of the ``type`` it is registered for."""
 
 
 class ChouetteSocket:
@@ -59,9 +73,9 @@ class ChouetteSocket:
         }
 
     @classmethod
-    async def bind_to(cls, conn: Connection, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
+    async def bind_to(cls, conn: Connection, room: ChouetteRoom, hello: Hello) -> None:
         """Bind ``conn`` to the position the hello's token holds, or as a spectator."""
-        token_hash = Identity.hash_of(fields.get("token"))
+        token_hash = Identity.hash_of(sent(hello.token))
         position = room.position_of(token_hash)
         if position is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no seat of yours and no spectators")
@@ -196,7 +210,7 @@ class ChouetteSocket:
         if handler is None:
             raise RoomError("bad_message", f"{msg.type!r} is not for a chouette room socket")
         with self.logged():
-            await handler(await self._live_room(), msg.fields)
+            await handler(await self._live_room(), msg.frame)
 
     async def _live_room(self) -> ChouetteRoom:
         """This socket's room; after a store failure, the room rebuilt from its log
@@ -216,26 +230,26 @@ class ChouetteSocket:
             raise RoomError("not_a_player", "spectators only watch")
         return self.position
 
-    async def _resync(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
+    async def _resync(self, room: ChouetteRoom, frame: Resync) -> None:
         await read_log(self._live_room)
         await self.send_view(force=True)
 
-    async def _chat(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
+    async def _chat(self, room: ChouetteRoom, chat: Chat) -> None:
         self.conn.check_chat_rate()
         position = self.position
         player = self.identity.player if position is None else room.player_of.get(position)
-        await room.chat.say(position, player, fields.get("text"), fields.get("phrase"))
+        await room.chat.say(position, player, sent(chat.text), sent(chat.phrase))
 
-    async def _team_chat(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
+    async def _team_chat(self, room: ChouetteRoom, chat: TeamChat) -> None:
         position = self._own()
         self.conn.check_chat_rate()
-        await room.team_say(position, fields.get("text"), fields.get("phrase"))
+        await room.team_say(position, sent(chat.text), sent(chat.phrase))
 
-    async def _act(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
+    async def _act(self, room: ChouetteRoom, act: Act) -> None:
         position = self._own()
         sent = self.sent_version
         try:
-            await room.act(position, int(fields["version"]), str(fields["action"]))
+            await room.act(position, act.version, act.action)
         except RoomError as exc:
             if exc.code not in ("stale_version", "not_your_turn"):
                 raise
@@ -245,19 +259,18 @@ class ChouetteSocket:
         # Written and published: the move's round trip through this server.
         self.conn.metrics.move.observe(time.perf_counter() - self.conn.received)
 
-    async def _advice(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
+    async def _advice(self, room: ChouetteRoom, advice: Advice) -> None:
         position = self._own()
-        version = int(fields["version"])
-        await room.advise(position, version, fields.get("action"), fields.get("card"))
+        await room.advise(position, advice.version, sent(advice.action), sent(advice.card))
 
-    async def _ask_advice(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
-        await room.ask_advice(self._own(), int(fields["version"]))
+    async def _ask_advice(self, room: ChouetteRoom, ask: AskAdvice) -> None:
+        await room.ask_advice(self._own(), ask.version)
 
-    async def _next_round(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
+    async def _next_round(self, room: ChouetteRoom, frame: NextRound) -> None:
         await room.ready(self._own())
 
-    async def _next_match(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
+    async def _next_match(self, room: ChouetteRoom, frame: NextMatch) -> None:
         await room.wish_next(self._own())
 
-    async def _resign(self, room: ChouetteRoom, fields: Mapping[str, Any]) -> None:
+    async def _resign(self, room: ChouetteRoom, frame: Resign) -> None:
         await room.forfeit(self._own(), ForfeitReason.RESIGNED)

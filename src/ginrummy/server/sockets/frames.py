@@ -27,6 +27,7 @@ from ginrummy.protocol import (
     decode_client_message,
     to_json,
 )
+from ginrummy.protocol.messages import Ping, sent
 from ginrummy.server.bucket import Bucket
 from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Subscription
@@ -79,8 +80,9 @@ class Binding(Protocol):
         """The socket has been sent the room's current version (no room: True)."""
 
 
-Opener = Callable[["Connection", Mapping[str, Any]], Awaitable[None]]
-"""Binds a connection by its first message's fields (``hello``)."""
+Opener = Callable[["Connection", Any], Awaitable[None]]
+"""Binds a connection by its first message (``Hello``, ``HelloLobby``: the struct of the
+``type`` it is registered for)."""
 
 
 class Identity:
@@ -337,10 +339,10 @@ class Connection:
             await self.error("server_error", "the server failed on this message")
 
     async def _dispatch(self, msg: ClientMessage) -> None:
-        if msg.type == "ping":
-            await self.send({"type": "pong", "t": msg.fields.get("t")})
+        if isinstance(msg.frame, Ping):
+            await self.send({"type": "pong", "t": sent(msg.frame.t)})
         elif msg.type in self.openers:
-            await self.openers[msg.type](self, msg.fields)
+            await self.openers[msg.type](self, msg.frame)
         elif self.binding is None:
             raise RoomError("hello_first", "send 'hello' with the room first")
         else:

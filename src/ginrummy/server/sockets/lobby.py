@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ginrummy.protocol import ClientMessage, to_json
-from ginrummy.server.api import lobby_body
+from ginrummy.protocol.messages import HelloLobby, sent
+from ginrummy.server.api.lobby import lobby_body
 from ginrummy.server.pubsub import Bus, Subscription
 from ginrummy.server.quick import player_topic
 from ginrummy.server.room import LOBBY_TOPIC, RoomError
@@ -38,21 +39,25 @@ class LobbySocket:
         identity: Identity,
         tournament: str | None = None,
         lobby: bool = True,
+        table: str | None = None,
     ) -> None:
         self.conn = conn
         self.identity = identity
         self.tournament = tournament  # the tournament whose frames it gets, if any
+        self.table = table  # the tournament table whose page it serves, if any
         self.listings = lobby  # it gets the lobby's listings as they change
         self.queued = False  # told the quick match this identity has a lobby socket
         self.tasks: list[asyncio.Task[None]] = []
         self.subs: list[Subscription] = []
 
     @classmethod
-    async def hello(cls, conn: Connection, fields: Mapping[str, Any]) -> None:
-        identity = await Identity.of(conn.rooms, Identity.hash_of(fields.get("token")))
-        watched = fields.get("tournament")
-        tournament = watched if isinstance(watched, str) else None
-        await conn.bind(cls(conn, identity, tournament, lobby=fields.get("lobby") is not False))
+    async def hello(cls, conn: Connection, hello: HelloLobby) -> None:
+        identity = await Identity.of(conn.rooms, Identity.hash_of(sent(hello.token)))
+        listings = sent(hello.lobby) is not False
+        socket = cls(
+            conn, identity, sent(hello.tournament), lobby=listings, table=sent(hello.table)
+        )
+        await conn.bind(socket)
 
     @property
     def told(self) -> bool:
@@ -98,6 +103,7 @@ class LobbySocket:
             await self.close()  # nothing left subscribed for a socket that is not bound
             raise
         await self.conn.send(first)
+        await self._send_next_table()  # subscribed first: nothing falls in between
 
     async def close(self) -> None:
         for task in self.tasks:
@@ -151,6 +157,7 @@ class LobbySocket:
                 )
             elif notice.get("kind") == "resync":
                 # The bus may have lost the 'matched' notice: the store knows the pairing.
+                await self._send_next_table()
                 try:
                     status = await self.conn.quick.status(token_hash)
                 except StoreError as exc:
@@ -160,6 +167,24 @@ class LobbySocket:
                     await self.conn.send(
                         {"type": "matched", "room": status["room"], "seat": status["seat"]}
                     )
+
+    async def _send_next_table(self) -> None:
+        """At a tournament's table: ``matched`` for the person's table of the current
+        round if it is another one (paired while this socket was away or its notice lost).
+        Never raises for a store or room that cannot be read: it runs in ``start``, after
+        the socket is bound, and in the task that forwards ``matched``."""
+        player = self.identity.player
+        if self.table is None or player is None:
+            return
+        tournaments = self.conn.ws.app.state.tournaments
+        try:
+            found = await tournaments.table_of(self.table, player.id)
+        except (StoreError, RoomError) as exc:  # a later (re)connect or resync asks again
+            log.warning("room %s: cannot look up the next tournament table: %s", self.table, exc)
+            return
+        if found is not None:
+            room, seat = found
+            await self.conn.send({"type": "matched", "room": room, "seat": seat})
 
 
 def _takes_part(tournament: Mapping[str, Any], player: str | None) -> bool:

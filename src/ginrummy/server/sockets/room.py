@@ -18,6 +18,20 @@ from typing import Any
 
 from ginrummy.engine import ForfeitReason, Seat, SeatView
 from ginrummy.protocol import ClientMessage, encode_own_view, encode_view_frame, to_json
+from ginrummy.protocol.messages import (
+    Act,
+    Chat,
+    Claim,
+    Hello,
+    NewMatch,
+    NextRound,
+    Resign,
+    Resync,
+    Seed,
+    Tip,
+    Tips,
+    sent,
+)
 from ginrummy.server.logcontext import log_context
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import Room, RoomError, Snapshot, carried, fair_frame
@@ -27,7 +41,8 @@ from ginrummy.server.tips import TipsError, TipsState, TipsUnavailable, tip_for
 log = logging.getLogger("ginrummy.server.sockets")
 
 RoundKey = tuple[int, int, bool]
-Handler = Callable[[Room, Mapping[str, Any]], Awaitable[None]]
+Handler = Callable[[Room, Any], Awaitable[None]]
+"""A frame's handler: each takes the struct of the ``type`` it is registered for."""
 
 
 def round_key(snap: Snapshot) -> RoundKey:
@@ -70,12 +85,12 @@ class RoomSocket:
     # --- binding ----------------------------------------------------------------------
 
     @classmethod
-    async def bind_to(cls, conn: Connection, room: Room, fields: Mapping[str, Any]) -> None:
+    async def bind_to(cls, conn: Connection, room: Room, hello: Hello) -> None:
         """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no
         spectators) leaves the socket bound as it was. A seat's token is known (the
         seat was taken with it): only a spectator's is looked up in the store."""
         rooms = conn.rooms
-        token_hash = Identity.hash_of(fields.get("token"))
+        token_hash = Identity.hash_of(sent(hello.token))
         seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no free seat and allows no spectators")
@@ -279,7 +294,7 @@ class RoomSocket:
             raise RoomError("bad_message", f"{msg.type!r} is not for a room socket")
         try:
             with self.logged():
-                await handler(room, msg.fields)
+                await handler(room, msg.frame)
         except TipsError as exc:
             raise RoomError(exc.code, str(exc)) from None
 
@@ -288,39 +303,38 @@ class RoomSocket:
             raise RoomError("not_a_player", "spectators only watch")
         return self.seat
 
-    async def _resync(self, room: Room, fields: Mapping[str, Any]) -> None:
+    async def _resync(self, room: Room, frame: Resync) -> None:
         await read_log(self._live_room)
         await self.send_view(force=True)
 
-    async def _chat(self, room: Room, fields: Mapping[str, Any]) -> None:
+    async def _chat(self, room: Room, chat: Chat) -> None:
         self.conn.check_chat_rate()
         # A seat's player as the room knows it now (a rename shows at once).
         seat = self.seat
         player = self.identity.player if seat is None else room.player_of.get(seat)
-        await room.chat.say(seat, player, fields.get("text"), fields.get("phrase"))
+        await room.chat.say(seat, player, sent(chat.text), sent(chat.phrase))
 
-    async def _claim(self, room: Room, fields: Mapping[str, Any]) -> None:
+    async def _claim(self, room: Room, frame: Claim) -> None:
         await room.claim(self._own_seat())
 
-    async def _resign(self, room: Room, fields: Mapping[str, Any]) -> None:
+    async def _resign(self, room: Room, frame: Resign) -> None:
         await room.end_by_forfeit(self._own_seat(), ForfeitReason.RESIGNED)
 
-    async def _next_round(self, room: Room, fields: Mapping[str, Any]) -> None:
+    async def _next_round(self, room: Room, frame: NextRound) -> None:
         # Readiness is idempotent, so its version is informational: never stale.
         await room.next_round(self._own_seat())
 
-    async def _new_match(self, room: Room, fields: Mapping[str, Any]) -> None:
+    async def _new_match(self, room: Room, frame: NewMatch) -> None:
         await room.new_match(self._own_seat())
 
-    async def _seed(self, room: Room, fields: Mapping[str, Any]) -> None:
-        commitment = fields.get("commitment")
-        await room.seed(self._own_seat(), str(fields["seed"]), commitment)
+    async def _seed(self, room: Room, seed: Seed) -> None:
+        await room.seed(self._own_seat(), seed.seed, sent(seed.commitment))
 
-    async def _act(self, room: Room, fields: Mapping[str, Any]) -> None:
+    async def _act(self, room: Room, act: Act) -> None:
         seat = self._own_seat()
         sent = self.sent_version
         try:
-            await room.act(seat, int(fields["version"]), str(fields["action"]))
+            await room.act(seat, act.version, act.action)
         except RoomError as exc:
             if exc.code not in ("stale_version", "not_your_turn"):
                 raise
@@ -333,11 +347,11 @@ class RoomSocket:
         self.conn.metrics.move.observe(time.perf_counter() - self.conn.received)
         await self._set_tips(self.tips.decided())
 
-    async def _switch_tips(self, room: Room, fields: Mapping[str, Any]) -> None:
-        self.tips = self.tips.switched(bool(fields["on"]), round_key(room.current))
+    async def _switch_tips(self, room: Room, tips: Tips) -> None:
+        self.tips = self.tips.switched(tips.on, round_key(room.current))
         await self.conn.send(self.tips.message())  # the answer, changed or not
 
-    async def _tip(self, room: Room, fields: Mapping[str, Any]) -> None:
+    async def _tip(self, room: Room, frame: Tip) -> None:
         self.tips.check()
         seat = self._own_seat()
         snap = room.current

@@ -202,6 +202,34 @@ class TournamentService:
         while len(self._states) > KEPT_STATES:
             del self._states[next(iter(self._states))]
 
+    async def table_of(self, room_id: str, player: str) -> tuple[str, str] | None:
+        """Where ``player``, at the table of a tournament's match ``room_id``, plays
+        now: the room and seat of their match of the current round if it is still being
+        played, its room is open and it is another room than ``room_id``; else None. A
+        page at the table asks it when its socket (re)connects: a ``matched`` sent
+        while it was away is not lost."""
+        table = await self.rooms.get(room_id)
+        if table is None or table.tournament is None:
+            return None
+        try:
+            state = (await self.get(table.tournament)).state
+        except UnknownTournament:
+            return None
+        except records.DamagedLog as exc:
+            log.error(
+                "tournament %s: no next table for room %s: %s", table.tournament, room_id, exc
+            )
+            return None
+        now = state.current
+        pairing = next((p for p in now.pending() if player in p.players), None) if now else None
+        if pairing is None or pairing.match_id in (None, room_id):
+            return None
+        room = await self.rooms.get(pairing.match_id)
+        if room is None:
+            return None  # not open yet: its ``matched`` is still to come
+        seat = next(s for s, p in matches.seats(state, pairing).items() if p == player)
+        return room.id, seat.label
+
     async def played_by(self, player: str) -> list[dict[str, Any]]:
         """The tournaments ``player`` played (``view.played``), newest first."""
         out = []

@@ -16,7 +16,11 @@ export class ApiError extends Error {
 }
 
 export function storedToken() {
-  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -33,15 +37,27 @@ async function request(method, path, body, token) {
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch (err) {
     throw new ApiError(0, "network", String(err));
   }
   let data = null;
-  try { data = await response.json(); } catch { data = null; }
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
   if (!response.ok) {
     const error = data?.error ?? {};
-    throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? "");
+    throw new ApiError(
+      response.status,
+      error.code ?? `http_${response.status}`,
+      error.message ?? "",
+    );
   }
   return data;
 }
@@ -57,10 +73,18 @@ export async function ensureToken() {
   const existing = storedToken();
   if (existing) return existing;
   // One identity per browser, even when several callers ask at once.
-  creating ??= request("POST", "/api/identity", {}).then((data) => {
-    try { localStorage.setItem(TOKEN_KEY, data.token); } catch { /* kept for this page only */ }
-    return data.token;
-  }).finally(() => { creating = null; });
+  creating ??= request("POST", "/api/identity", {})
+    .then((data) => {
+      try {
+        localStorage.setItem(TOKEN_KEY, data.token);
+      } catch {
+        /* kept for this page only */
+      }
+      return data.token;
+    })
+    .finally(() => {
+      creating = null;
+    });
   return creating;
 }
 
@@ -78,7 +102,11 @@ async function withToken(fn) {
     if (err instanceof ApiError && err.status === 401) {
       // Only forget the token that failed: another caller may already have a fresh one.
       if (storedToken() === token) {
-        try { localStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+        try {
+          localStorage.removeItem(TOKEN_KEY);
+        } catch {
+          /* ignore */
+        }
       }
       return fn(await ensureToken());
     }
@@ -90,31 +118,51 @@ export const api = {
   levels: () => request("GET", "/api/levels"),
   config: () => request("GET", "/api/config"),
   me: () => withToken((token) => request("GET", "/api/me", undefined, token)),
-  createRoom: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/rooms", body, token)),
+  createRoom: (/** @type {Record<string, unknown>} */ body) =>
+    withToken((token) => request("POST", "/api/rooms", body, token)),
   room: (/** @type {string} */ id) => {
     const token = storedToken();
     return request("GET", `/api/rooms/${encodeURIComponent(id)}`, undefined, token);
   },
   join: (/** @type {string} */ id, /** @type {string} */ name) =>
-    withToken((token) => request("POST", `/api/rooms/${encodeURIComponent(id)}/join`, { name }, token)),
-  rename: (/** @type {string} */ name) => withToken((token) => request("PUT", "/api/me", { name }, token)),
+    withToken((token) =>
+      request("POST", `/api/rooms/${encodeURIComponent(id)}/join`, { name }, token),
+    ),
+  rename: (/** @type {string} */ name) =>
+    withToken((token) => request("PUT", "/api/me", { name }, token)),
   lobby: () => request("GET", "/api/lobby"),
-  quick: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/quick", body, token)),
-  leaveQuick: () => withToken((token) => request("DELETE", "/api/quick", undefined, token)),
-  player: (/** @type {string} */ id) => request("GET", `/api/players/${encodeURIComponent(id)}`),
+  quick: (/** @type {Record<string, unknown>} */ body) =>
+    withToken((token) => request("POST", "/api/quick", body, token)),
+  leaveQuick: () =>
+    withToken((token) => request("DELETE", "/api/quick", undefined, token)),
+  player: (/** @type {string} */ id) =>
+    request("GET", `/api/players/${encodeURIComponent(id)}`),
   leaderboard: () => request("GET", "/api/leaderboard"),
-  tournament: (/** @type {string} */ id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
-  createTournament: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/tournaments", body, token)),
+  tournament: (/** @type {string} */ id) =>
+    request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  createTournament: (/** @type {Record<string, unknown>} */ body) =>
+    withToken((token) => request("POST", "/api/tournaments", body, token)),
   tournamentCommand: (/** @type {string} */ id, /** @type {string} */ what) =>
-    withToken((token) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/${what}`, {}, token)),
+    withToken((token) =>
+      request("POST", `/api/tournaments/${encodeURIComponent(id)}/${what}`, {}, token),
+    ),
   // Chouette rooms (docs/protocol.md, "Chouette rooms").
-  createChouette: (/** @type {Record<string, unknown>} */ body) => withToken((token) => request("POST", "/api/chouette", body, token)),
-  chouette: (/** @type {string} */ id) => request("GET", `/api/chouette/${encodeURIComponent(id)}`, undefined, storedToken()),
+  createChouette: (/** @type {Record<string, unknown>} */ body) =>
+    withToken((token) => request("POST", "/api/chouette", body, token)),
+  chouette: (/** @type {string} */ id) =>
+    request("GET", `/api/chouette/${encodeURIComponent(id)}`, undefined, storedToken()),
   joinChouette: (/** @type {string} */ id, /** @type {string} */ name) =>
-    withToken((token) => request("POST", `/api/chouette/${encodeURIComponent(id)}/join`, { name }, token)),
+    withToken((token) =>
+      request("POST", `/api/chouette/${encodeURIComponent(id)}/join`, { name }, token),
+    ),
   // Starts the review job (POST), then polls it (GET): docs/protocol.md, "Reviews".
   review: (/** @type {string} */ id, /** @type {string} */ seat, start = false) =>
-    request(start ? "POST" : "GET", `/api/rooms/${encodeURIComponent(id)}/review?seat=${seat}`, undefined, storedToken()),
+    request(
+      start ? "POST" : "GET",
+      `/api/rooms/${encodeURIComponent(id)}/review?seat=${seat}`,
+      undefined,
+      storedToken(),
+    ),
 };
 
 /** GET /api/config, retried until the server answers: every page uses its limits. */
@@ -124,7 +172,9 @@ export async function configUntilAnswered() {
       return await api.config();
     } catch (err) {
       console.warn("GET /api/config failed, retrying", err);
-      await new Promise((resolve) => setTimeout(resolve, Math.min(10000, 500 * 2 ** attempt)));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(10000, 500 * 2 ** attempt)),
+      );
     }
   }
 }

@@ -64,7 +64,9 @@ const suitPlace = (code) => SUIT_ORDER.indexOf(suitOf(code));
  * @returns {string[]}
  */
 export function sortedBySuit(codes) {
-  return [...codes].sort((a, b) => suitPlace(a) - suitPlace(b) || rankPlace(a) - rankPlace(b));
+  return [...codes].sort(
+    (a, b) => suitPlace(a) - suitPlace(b) || rankPlace(a) - rankPlace(b),
+  );
 }
 
 /**
@@ -72,7 +74,9 @@ export function sortedBySuit(codes) {
  * @returns {string[]}
  */
 export function sortedByRank(codes) {
-  return [...codes].sort((a, b) => rankPlace(a) - rankPlace(b) || suitPlace(a) - suitPlace(b));
+  return [...codes].sort(
+    (a, b) => rankPlace(a) - rankPlace(b) || suitPlace(a) - suitPlace(b),
+  );
 }
 
 /** @param {string} code */
@@ -88,7 +92,9 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const SUIT_PATHS = {
   h: ["M10 18.5C-5 8 2.5-3 10 5C17.5-3 25 8 10 18.5Z"],
   d: ["M10 0.5L18.5 10L10 19.5L1.5 10Z"],
-  s: ["M10 0.5C3 8-0.5 11 2 14.8C4 17.5 7.6 16.6 8.8 14.4L7.4 19.5H12.6L11.2 14.4C12.4 16.6 16 17.5 18 14.8C20.5 11 17 8 10 0.5Z"],
+  s: [
+    "M10 0.5C3 8-0.5 11 2 14.8C4 17.5 7.6 16.6 8.8 14.4L7.4 19.5H12.6L11.2 14.4C12.4 16.6 16 17.5 18 14.8C20.5 11 17 8 10 0.5Z",
+  ],
   c: [
     "M10 1.2a4.4 4.4 0 1 1 0 8.8a4.4 4.4 0 1 1 0-8.8Z",
     "M5 7.2a4.4 4.4 0 1 1 0 8.8a4.4 4.4 0 1 1 0-8.8Z",
@@ -106,7 +112,10 @@ const SUIT_PATHS = {
 function suitShape(suit, x, y, size) {
   const g = document.createElementNS(SVG_NS, "g");
   const scale = size / 20;
-  g.setAttribute("transform", `translate(${x - size / 2} ${y - size / 2}) scale(${scale})`);
+  g.setAttribute(
+    "transform",
+    `translate(${x - size / 2} ${y - size / 2}) scale(${scale})`,
+  );
   g.classList.add("pip");
   for (const d of SUIT_PATHS[suit]) {
     const path = document.createElementNS(SVG_NS, "path");
@@ -191,7 +200,7 @@ export function cardElement(code, { small = false } = {}) {
   const el = document.createElement("span");
   el.className = `card face suit-${suitOf(code)}${small ? " small" : ""}`;
   el.dataset.card = code;
-  el.dataset.label = cardLabel(code);  // what the face shows (tests compare names with it)
+  el.dataset.label = cardLabel(code); // what the face shows (tests compare names with it)
   el.append(cardFace(code));
   return el;
 }

@@ -1,5 +1,5 @@
-// The chat panels of a room: the room's chat and, at a chouette table, the team's (which
-// the box never receives). Each is kept across renders (so the log keeps its scroll
+// The chat panels of a room: the room's chat, and any other a kind of table adds with its
+// own kind of panel (chatPanel). Each is kept across renders (so the log keeps its scroll
 // position, the draft its caret and a screen reader hears only new lines); each render
 // reconciles it with the state. Messages are always set as text, never parsed as markup.
 import { h } from "./dom.js";
@@ -35,11 +35,20 @@ import { SEATS } from "./status.js";
  * @property {string} phrase    the quick-phrase command
  */
 
-/** @type {Record<"room"|"team", ChatKind>} */
-const KINDS = {
-  room: { id: "chat", title: "chat.title", field: "chatDraft", send: "send-chat", phrase: "phrase" },
-  team: { id: "team-chat", title: "chouette.team_chat", field: "teamDraft", send: "send-team-chat", phrase: "team-phrase" },
+/** The room's chat. @type {ChatKind} */
+const ROOM_CHAT = {
+  id: "chat",
+  title: "chat.title",
+  field: "chatDraft",
+  send: "send-chat",
+  phrase: "phrase",
 };
+
+/**
+ * Whose messages are this page's own: the `from.seat` they carry (the seat, or at a table
+ * of more than two people the position as text); null: none (watching).
+ * @typedef {string|null} Author
+ */
 
 /** @type {Map<string, Panel>} */
 const panels = new Map();
@@ -67,29 +76,36 @@ export function canChat(state) {
 }
 
 /**
- * Whether a message is this page's own: by seat, or by position at a chouette table
- * (where `from.seat` is the position as text).
- * @param {State} state
+ * Whether a message is this page's own.
+ * @param {Author} author
  * @param {ChatMessage["from"]} from
  */
-export function ownMessage(state, from) {
-  const c = state.chouette;
-  if (c) return c.position !== null && from?.seat === String(c.position);
-  return Boolean(state.seat && from?.seat === state.seat);
+export function ownMessage(author, from) {
+  return Boolean(author && from?.seat === author);
 }
 
 /**
  * @param {State} state
+ * @param {Author} author
  * @param {ChatMessage} message
  */
-function line(state, message) {
+function line(state, author, message) {
   const from = message.from ?? {};
-  const own = ownMessage(state, from);
-  const who = own ? t("name.you") : from.tag ?? t("name.player");
+  const own = ownMessage(author, from);
+  const who = own ? t("name.you") : (from.tag ?? t("name.player"));
   const text = message.text ?? phraseText(state, message.phrase);
-  return h("p", { class: `chat-line${own ? " own" : ""}${from.seat ? "" : " watcher"}` },
-    h("span", { class: "chat-from" }, who, from.seat ? "" : ` (${t("chat.watcher")})`, ": "),
-    h("span", { class: "chat-text" }, text));
+  return h(
+    "p",
+    { class: `chat-line${own ? " own" : ""}${from.seat ? "" : " watcher"}` },
+    h(
+      "span",
+      { class: "chat-from" },
+      who,
+      from.seat ? "" : ` (${t("chat.watcher")})`,
+      ": ",
+    ),
+    h("span", { class: "chat-text" }, text),
+  );
 }
 
 /**
@@ -99,32 +115,75 @@ function line(state, message) {
  */
 function build(state, kind) {
   const id = kind.id;
-  const log = h("div", { class: "chat-log", role: "log", "aria-label": t(kind.title), "aria-live": "polite", tabindex: "0" });
+  const log = h("div", {
+    class: "chat-log",
+    role: "log",
+    "aria-label": t(kind.title),
+    "aria-live": "polite",
+    tabindex: "0",
+  });
   const input = h("input", {
-    id: `${id}-input`, type: "text", maxlength: state.config ? String(state.config.limits.chat.max) : null, autocomplete: "off",
+    id: `${id}-input`,
+    type: "text",
+    maxlength: state.config ? String(state.config.limits.chat.max) : null,
+    autocomplete: "off",
     dataset: { field: kind.field, key: `${id}-input` },
   });
-  const writer = h("div", { class: "chat-write" },
-    h("div", { class: "phrases", role: "group", "aria-label": t("chat.phrases") },
-      ...(state.config?.phrases ?? []).map((p) => h("button", {
-        type: "button", class: "chip phrase", dataset: { cmd: kind.phrase, arg: p.key, key: `${id}-phrase-${p.key}` },
-      }, phraseText(state, p.key)))),
-    h("div", { class: "chat-row" },
+  const writer = h(
+    "div",
+    { class: "chat-write" },
+    h(
+      "div",
+      { class: "phrases", role: "group", "aria-label": t("chat.phrases") },
+      ...(state.config?.phrases ?? []).map((p) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "chip phrase",
+            dataset: { cmd: kind.phrase, arg: p.key, key: `${id}-phrase-${p.key}` },
+          },
+          phraseText(state, p.key),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "chat-row" },
       h("label", { for: `${id}-input`, class: "visually-hidden" }, t("chat.message")),
       input,
-      h("button", { type: "button", class: "button primary", dataset: { cmd: kind.send, key: kind.send } }, t("chat.send"))));
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button primary",
+          dataset: { cmd: kind.send, key: kind.send },
+        },
+        t("chat.send"),
+      ),
+    ),
+  );
   const mutes = h("div", { class: "mutes" });
   const readonly = h("p", { class: "hint readonly" }, t("chat.watchers_cannot"));
-  const el = h("section", { class: `panel chat ${id}`, "aria-labelledby": `${id}-h` },
-    h("h2", { id: `${id}-h` }, t(kind.title)), log, mutes, writer, readonly);
+  const el = h(
+    "section",
+    { class: `panel chat ${id}`, "aria-labelledby": `${id}-h` },
+    h("h2", { id: `${id}-h` }, t(kind.title)),
+    log,
+    mutes,
+    writer,
+    readonly,
+  );
   return { el, log, input, writer, mutes, readonly, shown: [], key: "" };
 }
 
-/** @param {State} state */
+/**
+ * A button for each person at a two-player table whose messages may be muted.
+ * @param {State} state
+ */
 function muteButtons(state) {
   /** @type {HTMLElement[]} */
   const out = [];
-  if (state.chouette) return out;
   for (const seat of SEATS) {
     if (seat === state.seat) continue;
     const p = state.players?.[seat];
@@ -133,54 +192,66 @@ function muteButtons(state) {
     const key = authorKey(state, { seat, tag: player?.tag });
     if (!key) continue;
     const muted = state.muted.includes(key);
-    out.push(h("button", {
-      type: "button", class: "chip mute", "aria-pressed": String(muted),
-      dataset: { cmd: "mute", arg: key, key: `mute-${seat}` },
-    }, t("chat.mute", { name: player?.tag ?? p.name ?? t("name.player") })));
+    out.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "chip mute",
+          "aria-pressed": String(muted),
+          dataset: { cmd: "mute", arg: key, key: `mute-${seat}` },
+        },
+        t("chat.mute", { name: player?.tag ?? p.name ?? t("name.player") }),
+      ),
+    );
   }
   return out;
 }
 
 /**
- * The chat panel for `state` (the same element each time while the room stays).
+ * The room's chat panel for `state` (the same element each time while the room stays).
  * @param {State} state
+ * @param {{author?: Author, mutes?: boolean}} [options]  whose messages are this page's
+ *   own (by default its seat's), and whether its players may be muted (a two-player
+ *   table's: by seat)
  */
-export function renderChat(state) {
-  return reconcile(state, KINDS.room, visibleChat(state), state.chat.draft, canChat(state), muteButtons(state));
+export function renderChat(state, { author = state.seat, mutes = true } = {}) {
+  return chatPanel(state, ROOM_CHAT, {
+    messages: visibleChat(state),
+    draft: state.chat.draft,
+    writable: canChat(state),
+    mutes: mutes ? muteButtons(state) : [],
+    author,
+  });
 }
 
 /**
- * The team's chat at a chouette table (team members only; the box never gets it).
- * @param {State} state
- */
-export function renderTeamChat(state) {
-  const team = state.chouette?.team ?? { messages: [], draft: "" };
-  return reconcile(state, KINDS.team, team.messages, team.draft, true, []);
-}
-
-/**
+ * A chat panel of the kind `kind` (the same element each time while the room stays),
+ * reconciled with what it shows.
  * @param {State} state
  * @param {ChatKind} kind
- * @param {ChatMessage[]} messages
- * @param {string} draft
- * @param {boolean} writable
- * @param {HTMLElement[]} mutes
+ * @param {{messages: ChatMessage[], draft: string, writable: boolean, mutes: HTMLElement[],
+ *   author: Author}} shown
  */
-function reconcile(state, kind, messages, draft, writable, mutes) {
+export function chatPanel(state, kind, { messages, draft, writable, mutes, author }) {
   const room = state.route.room;
-  const key = `${room}|${language()}|${state.seat}|${state.chouette?.position}|${state.muted.join(",")}`;
+  const key = `${room}|${language()}|${state.seat}|${author}|${state.muted.join(",")}`;
   let panel = panels.get(kind.id);
   if (!panel || panel.room !== room || panel.lang !== language()) {
     panel = { ...build(state, kind), room, lang: language() };
     panels.set(kind.id, panel);
   }
-  const sameStart = panel.key === key && panel.shown.length <= messages.length
-    && panel.shown.every((m, i) => m === messages[i]);
-  const atBottom = panel.log.scrollHeight - panel.log.scrollTop - panel.log.clientHeight < 40;
+  const sameStart =
+    panel.key === key &&
+    panel.shown.length <= messages.length &&
+    panel.shown.every((m, i) => m === messages[i]);
+  const atBottom =
+    panel.log.scrollHeight - panel.log.scrollTop - panel.log.clientHeight < 40;
   if (sameStart) {
-    for (const m of messages.slice(panel.shown.length)) panel.log.append(line(state, m));
+    for (const m of messages.slice(panel.shown.length))
+      panel.log.append(line(state, author, m));
   } else {
-    panel.log.replaceChildren(...messages.map((m) => line(state, m)));
+    panel.log.replaceChildren(...messages.map((m) => line(state, author, m)));
   }
   panel.shown = messages;
   panel.key = key;
@@ -221,7 +292,9 @@ export function chatIntents({ store, say, send, limits }) {
     /** @param {string} key an author (authorKey) */
     toggleMute(key) {
       const state = store.get();
-      const muted = state.muted.includes(key) ? state.muted.filter((k) => k !== key) : [...state.muted, key];
+      const muted = state.muted.includes(key)
+        ? state.muted.filter((k) => k !== key)
+        : [...state.muted, key];
       store.update((s) => ({ ...s, muted }));
       remember(MUTED_KEY, JSON.stringify(muted));
       say(t(muted.includes(key) ? "chat.muted" : "chat.unmuted"));

@@ -17,7 +17,10 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === null || value === undefined || value === false) continue;
     // A data attribute whose value is undefined is left out (not written as "undefined").
-    if (key === "dataset") for (const [name, v] of Object.entries(value ?? {})) { if (v !== undefined) el.dataset[name] = String(v); }
+    if (key === "dataset")
+      for (const [name, v] of Object.entries(value ?? {})) {
+        if (v !== undefined) el.dataset[name] = String(v);
+      }
     else if (key === "class") el.className = String(value);
     else if (key === "text") el.textContent = String(value);
     else if (key === "value" && "value" in el) el.value = String(value);
@@ -40,25 +43,200 @@ function append(el, children) {
   }
 }
 
+const ELEMENT_NODE = 1;
+
+/**
+ * The key an element keeps across renders: its `data-key`, else its id (null: none, it
+ * is matched by its place among its unkeyed siblings).
+ * @param {Node} node
+ * @returns {string|null}
+ */
+function keyOf(node) {
+  if (node.nodeType !== ELEMENT_NODE) return null;
+  const el = /** @type {Element} */ (node);
+  return el.getAttribute("data-key") ?? (el.getAttribute("id") || null);
+}
+
+/** Attributes the page (not the renderer) sets: a dialog opened by `showModal`, a
+ * `<details>` the person opened. The renderer's value wins only where it gives one. */
+const LIVE_ATTRIBUTES = { DIALOG: "open", DETAILS: "open" };
+
+/**
+ * Whether `old` can become `want` in place: the same kind of node, the same tag.
+ * @param {Node} old
+ * @param {Node} want
+ */
+function sameKind(old, want) {
+  return old.nodeType === want.nodeType && old.nodeName === want.nodeName;
+}
+
+/**
+ * Make `parent`'s children equal to `wanted` (freshly built nodes, as `h` makes them)
+ * while keeping the nodes already there: a child with the same key (`data-key`, else the
+ * id), or else an unkeyed one of the same tag in the same order, is updated in place (its
+ * attributes, text, form values and children), so that an unchanged button is the same
+ * node after a render, keeps the focus, and a click on it that lands during a render is
+ * not lost (issue 19: a click on "Next round" went to a detached node). A node in
+ * `wanted` that is already in the page (a chat panel kept across renders) is placed as it
+ * is, never rebuilt.
+ * @param {Node} parent
+ * @param {Node[]} wanted
+ */
+export function morphChildren(parent, wanted) {
+  /** @type {Map<string, Node>} */
+  const keyed = new Map();
+  for (let node = parent.firstChild; node; node = node.nextSibling) {
+    const key = keyOf(node);
+    if (key !== null && !keyed.has(key)) keyed.set(key, node);
+  }
+  const keysWanted = new Set(wanted.map(keyOf).filter((key) => key !== null));
+  /** @type {Set<Node>} */
+  const used = new Set();
+  let cursor = parent.firstChild;
+  /** Drop the keyed nodes no longer wanted, so that the ones after them need not move
+   * (a moved node loses the focus). */
+  const skipGone = () => {
+    while (cursor) {
+      const key = keyOf(cursor);
+      if (key === null || keysWanted.has(key)) return;
+      const gone = cursor;
+      cursor = cursor.nextSibling;
+      parent.removeChild(gone);
+    }
+  };
+  for (const want of wanted) {
+    skipGone();
+    const match = matchFor(parent, want, keyed, used, cursor);
+    if (match) {
+      used.add(match);
+      if (match !== want) morphNode(match, want);
+      if (match === cursor) cursor = cursor.nextSibling;
+      else parent.insertBefore(match, cursor);
+    } else {
+      parent.insertBefore(want, cursor);
+    }
+  }
+  while (cursor) {
+    const gone = cursor;
+    cursor = cursor.nextSibling;
+    parent.removeChild(gone);
+  }
+}
+
+/**
+ * The node of `parent` that becomes `want`, or null (`want` is inserted).
+ * @param {Node} parent
+ * @param {Node} want
+ * @param {Map<string, Node>} keyed
+ * @param {Set<Node>} used
+ * @param {ChildNode|null} cursor  the first child not yet placed
+ * @returns {Node|null}
+ */
+function matchFor(parent, want, keyed, used, cursor) {
+  if (want.parentNode === parent) return want; // kept across renders: placed as it is
+  if (want.isConnected) return null; // kept elsewhere in the page: moved here
+  const key = keyOf(want);
+  if (key !== null) {
+    const old = keyed.get(key);
+    return old && !used.has(old) && sameKind(old, want) ? old : null;
+  }
+  for (let node = cursor; node; node = node.nextSibling) {
+    if (keyOf(node) !== null || used.has(node)) continue;
+    if (sameKind(node, want)) return node;
+  }
+  return null;
+}
+
+/**
+ * Update `old` in place to look like `want` (same kind): text, attributes, the form
+ * values a person changes (never those of the focused field, which the person is typing
+ * in), and the children.
+ * @param {Node} old
+ * @param {Node} want
+ */
+function morphNode(old, want) {
+  if (old.nodeType !== ELEMENT_NODE) {
+    if (old.nodeValue !== want.nodeValue) old.nodeValue = want.nodeValue;
+    return;
+  }
+  const el = /** @type {Element} */ (old);
+  const next = /** @type {Element} */ (want);
+  for (const { name, value } of [...next.attributes]) {
+    if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  }
+  const live =
+    LIVE_ATTRIBUTES[/** @type {keyof typeof LIVE_ATTRIBUTES} */ (el.nodeName)] ?? null;
+  for (const { name } of [...el.attributes]) {
+    if (!next.hasAttribute(name) && name !== live) el.removeAttribute(name);
+  }
+  morphChildren(el, [...next.childNodes]);
+  if (el.ownerDocument.activeElement === el) return;
+  for (const property of ["value", "checked"]) {
+    if (
+      FORM_NODES.has(el.nodeName) &&
+      property in next &&
+      Reflect.get(el, property) !== Reflect.get(next, property)
+    ) {
+      Reflect.set(el, property, Reflect.get(next, property));
+    }
+  }
+}
+
+/** The elements whose `value` (and `checked`) the person changes, not their attributes. */
+const FORM_NODES = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+
+/** The element that took the focus when the one that had it was gone (see below): while
+ * the focus is still there, an element that comes to match `data-focus-fresh` takes it.
+ * @type {Element|null} */
+let fellBack = null;
+
 /**
  * Run ``paint`` (which may replace the page's elements) and give the focus back to the
  * element with the same ``data-key``, with its caret and, while someone types, their text:
- * a render in between must not move the focus or change what is being typed.
+ * a render in between must not move the focus or change what is being typed. An element
+ * that is gone after the render may name, in ``data-focus-next``, the ``data-key`` of the
+ * element that takes the focus then (a confirmation's "Cancel": the button it asked for).
+ * Else the focus, never left on the page's body, goes where the region it was in says:
+ * ``data-focus-home``, a selector (a table: its hand's first card; render.js), and, once
+ * something matches it, ``data-focus-fresh`` (the card just drawn).
  * @param {() => void} paint
  */
 export function keepingFocus(paint) {
   const active = document.activeElement;
-  const focusKey = active instanceof HTMLElement ? active.dataset.key ?? null : null;
-  const selection = active instanceof HTMLInputElement ? { start: active.selectionStart, end: active.selectionEnd } : null;
-  const typed = active instanceof HTMLInputElement && active.type === "text" ? active.value : null;
+  const focusKey = active instanceof HTMLElement ? (active.dataset.key ?? null) : null;
+  const next = active instanceof HTMLElement ? (active.dataset.focusNext ?? null) : null;
+  const selection =
+    active instanceof HTMLInputElement
+      ? { start: active.selectionStart, end: active.selectionEnd }
+      : null;
+  const typed =
+    active instanceof HTMLInputElement && active.type === "text" ? active.value : null;
+  const region =
+    active instanceof HTMLElement ? active.closest("[data-focus-home]") : null;
+  const { focusHome = null, focusFresh = null } =
+    region instanceof HTMLElement ? region.dataset : {};
+  const kept = active === fellBack;
   paint();
   if (!focusKey) return;
-  const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+  const fresh = focusFresh ? document.querySelector(focusFresh) : null;
+  let again =
+    kept && fresh
+      ? fresh
+      : document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+  if (!(kept && !fresh)) fellBack = null;
+  if (!again && next) again = document.querySelector(`[data-key="${CSS.escape(next)}"]`);
+  if (!again && focusHome && document.activeElement === document.body)
+    again = fellBack = fresh ?? document.querySelector(focusHome);
   if (!(again instanceof HTMLElement) || again === document.activeElement) return;
-  if (typed !== null && again instanceof HTMLInputElement && again.type === "text") again.value = typed;
+  if (typed !== null && again instanceof HTMLInputElement && again.type === "text")
+    again.value = typed;
   again.focus({ preventScroll: true });
   if (selection && again instanceof HTMLInputElement) {
-    try { again.setSelectionRange(selection.start, selection.end); } catch { /* not a text input */ }
+    try {
+      again.setSelectionRange(selection.start, selection.end);
+    } catch {
+      /* not a text input */
+    }
   }
 }
 
@@ -78,6 +256,10 @@ export async function copyField(id, fallback) {
   } catch {
     if (!input) return false;
     input.select();
-    try { return document.execCommand("copy"); } catch { return false; }
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
   }
 }

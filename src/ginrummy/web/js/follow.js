@@ -9,6 +9,7 @@
 import { t } from "./i18n.js";
 import { splitAction } from "./store.js";
 import { lastResult } from "./words.js";
+import { atTable } from "./routes.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Seat} Seat */
@@ -17,6 +18,8 @@ import { lastResult } from "./words.js";
 /** The longest a move is shown moving, delays included (ms). */
 export const MOVE_MS = 300;
 const FLY_MS = 250;
+/** The id of the animations `run` starts. */
+const FLIGHT = "follow";
 
 /**
  * A move shown moving: a card from `from` to `to` (`hand` is the row of `seat`), or the
@@ -40,10 +43,12 @@ export function motionOf(event, mine) {
   if (!event || event.kind !== "action" || !event.action || !event.seat) return null;
   const [verb, card] = splitAction(event.action);
   const seat = event.seat;
-  if (verb === "knock" || verb === "gin" || verb === "big gin") return { from: "hand", to: "melds", seat, card: null };
+  if (verb === "knock" || verb === "gin" || verb === "big gin")
+    return { from: "hand", to: "melds", seat, card: null };
   if (seat === mine) return null;
   if (verb === "draw stock") return { from: "stock", to: "hand", seat, card: null };
-  if (verb === "draw discard" || verb === "take") return { from: "discard", to: "hand", seat, card: event.top ?? null };
+  if (verb === "draw discard" || verb === "take")
+    return { from: "discard", to: "hand", seat, card: event.top ?? null };
   if (verb === "discard" && card) return { from: "hand", to: "discard", seat, card };
   return null;
 }
@@ -60,7 +65,9 @@ export function flight(from, to) {
   const dy = from.y + from.h / 2 - (to.y + to.h / 2);
   const scale = to.w > 0 && from.w > 0 ? Math.min(2, Math.max(0.5, from.w / to.w)) : 1;
   return [
-    { transform: `translate(${Math.round(dx)}px, ${Math.round(dy)}px) scale(${scale.toFixed(2)})` },
+    {
+      transform: `translate(${Math.round(dx)}px, ${Math.round(dy)}px) scale(${scale.toFixed(2)})`,
+    },
     { transform: "none" },
   ];
 }
@@ -76,7 +83,10 @@ export function flight(from, to) {
  */
 export function turnCall({ was, now, acted, hidden, focused, alerted, sound }) {
   const comes = now && !was;
-  return { alerted: now && hidden && !acted && (alerted || comes), beep: comes && sound && (hidden || !focused) };
+  return {
+    alerted: now && hidden && !acted && (alerted || comes),
+    beep: comes && sound && (hidden || !focused),
+  };
 }
 
 /**
@@ -86,8 +96,13 @@ export function turnCall({ was, now, acted, hidden, focused, alerted, sound }) {
  */
 export function personsTurn(state) {
   const view = state.view;
-  return Boolean(state.seat && view && view.table.turn === state.seat && view.legal_actions.length
-    && (state.route.name === "room" || state.route.name === "chouette"));
+  return Boolean(
+    state.seat &&
+    view &&
+    view.table.turn === state.seat &&
+    view.legal_actions.length &&
+    atTable(state.route),
+  );
 }
 
 /** @param {Element} el @returns {Box} */
@@ -99,12 +114,24 @@ function box(el) {
 /**
  * @param {Element} el
  * @param {Keyframe[]} frames
- * @param {number} elapsed  ms already shown (a render in between drew the table anew)
+ * @param {number} elapsed  ms already shown (a render in between may have drawn the
+ *   element anew; one it kept (dom.js morphChildren) has its flight replaced, not doubled)
  * @param {KeyframeAnimationOptions} [options]
  */
 function run(el, frames, elapsed, options = {}) {
+  for (const before of el.getAnimations()) {
+    if (before.id !== FLIGHT) continue;
+    before.onfinish = null; // its end must not take the class from the new flight
+    before.oncancel = null;
+    before.cancel();
+  }
   el.classList.add("moving");
-  const animation = el.animate(frames, { duration: FLY_MS, easing: "ease-out", ...options });
+  const animation = el.animate(frames, {
+    duration: FLY_MS,
+    easing: "ease-out",
+    ...options,
+    id: FLIGHT,
+  });
   animation.currentTime = elapsed;
   const done = () => el.classList.remove("moving");
   animation.onfinish = done;
@@ -127,11 +154,18 @@ function show(motion, state, elapsed, ghosts) {
     return;
   }
   const row = main.querySelector(`.felt > .opponent[data-seat="${motion.seat}"] .fan`);
-  const pile = main.querySelector(`.felt .pile.${motion.from === "stock" ? "stock" : "discard"} .pile-stack`);
+  const pile = main.querySelector(
+    `.felt .pile.${motion.from === "stock" ? "stock" : "discard"} .pile-stack`,
+  );
   const backs = row ? [...row.querySelectorAll(".card.back")] : [];
-  const inRow = motion.card ? row?.querySelector(`[data-card="${motion.card}"]`) : backs.at(-1);
-  const el = motion.to === "hand" ? inRow : main.querySelector(`.felt .pile.discard [data-card="${motion.card}"]`);
-  const from = motion.to === "hand" ? pile : backs.at(-1) ?? row;
+  const inRow = motion.card
+    ? row?.querySelector(`[data-card="${motion.card}"]`)
+    : backs.at(-1);
+  const el =
+    motion.to === "hand"
+      ? inRow
+      : main.querySelector(`.felt .pile.discard [data-card="${motion.card}"]`);
+  const from = motion.to === "hand" ? pile : (backs.at(-1) ?? row);
   if (!el || !from) return;
   run(el, flight(box(from), box(el)), elapsed);
 }
@@ -148,7 +182,7 @@ function layOut(main, state, elapsed, ghosts) {
   const end = main.querySelector(".round-end");
   if (!end) return;
   const rows = [...end.querySelectorAll(".melds .card-row")];
-  const layoffs = ghosts ? lastResult(state.view)?.showdown?.layoffs ?? [] : [];
+  const layoffs = ghosts ? (lastResult(state.view)?.showdown?.layoffs ?? []) : [];
   const flights = layoffs.flatMap(({ card, onto }) => {
     const el = end.querySelector(`.layoff [data-card="${card}"]`);
     const meld = rows.find((row) => row.querySelector(`[data-card="${onto[0]}"]`));
@@ -156,16 +190,32 @@ function layOut(main, state, elapsed, ghosts) {
     const to = box(meld);
     return [{ el, from: box(el), to: { ...to, x: to.x + to.w - 10, w: 0 } }];
   });
-  rows.forEach((row, i) => run(row, [{ opacity: 0, transform: "translateY(-14px)" }, { opacity: 1, transform: "none" }],
-    elapsed, { duration: 200, delay: Math.min(i * 25, 100), fill: "backwards" }));
+  rows.forEach((row, i) =>
+    run(
+      row,
+      [
+        { opacity: 0, transform: "translateY(-14px)" },
+        { opacity: 1, transform: "none" },
+      ],
+      elapsed,
+      { duration: 200, delay: Math.min(i * 25, 100), fill: "backwards" },
+    ),
+  );
   for (const { el, from, to } of flights) {
     const ghost = /** @type {HTMLElement} */ (el.cloneNode(true));
     ghost.classList.add("drag-ghost");
     ghost.style.width = `${from.w}px`;
     ghost.style.height = `${from.h}px`;
     document.body.append(ghost);
-    const at = (/** @type {Box} */ b) => ({ transform: `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)` });
-    const animation = ghost.animate([at(from), { ...at(to), opacity: 0.6 }], { duration: FLY_MS, delay: 50, easing: "ease-in-out", fill: "backwards" });
+    const at = (/** @type {Box} */ b) => ({
+      transform: `translate(${Math.round(b.x)}px, ${Math.round(b.y)}px)`,
+    });
+    const animation = ghost.animate([at(from), { ...at(to), opacity: 0.6 }], {
+      duration: FLY_MS,
+      delay: 50,
+      easing: "ease-in-out",
+      fill: "backwards",
+    });
     animation.onfinish = () => ghost.remove();
     animation.oncancel = () => ghost.remove();
   }
@@ -192,7 +242,9 @@ export function chime() {
       tone.start(at);
       tone.stop(at + 0.2);
     });
-  } catch { /* no audio here */ }
+  } catch {
+    /* no audio here */
+  }
 }
 
 /**
@@ -227,13 +279,23 @@ export function follower(redraw) {
       const motion = motionOf(event, state.seat);
       if (motion) shown = { motion, at: now, ghosts: true };
     }
-    if (shown && now - shown.at < MOVE_MS && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    if (
+      shown &&
+      now - shown.at < MOVE_MS &&
+      !matchMedia("(prefers-reduced-motion: reduce)").matches
+    ) {
       show(shown.motion, state, now - shown.at, shown.ghosts);
       shown.ghosts = false;
     }
     const mine = personsTurn(state);
     const call = turnCall({
-      was, now: mine, acted, hidden: document.visibilityState === "hidden", focused: document.hasFocus(), alerted, sound: state.turnSound,
+      was,
+      now: mine,
+      acted,
+      hidden: document.visibilityState === "hidden",
+      focused: document.hasFocus(),
+      alerted,
+      sound: state.turnSound,
     });
     was = mine;
     alerted = call.alerted;

@@ -1,7 +1,7 @@
 // The start page: play alone, open a room, resume a game, and the rules in brief.
 // A pure function of the client state.
 import { h } from "./dom.js";
-import { t, computerName, levelId, levelName } from "./i18n.js";
+import { t, has, computerName, levelId, levelName } from "./i18n.js";
 import { renderDeviceResume, renderTally } from "./device/page.js";
 
 /** @typedef {import("./types.js").State} State */
@@ -28,8 +28,17 @@ export function field(id, labelText, control) {
  * @param {Record<string, unknown>} [extra]
  */
 function select(id, name, options, value, extra = {}) {
-  const el = h("select", { id, name, dataset: { field: name, key: `field-${id}` }, ...extra },
-    ...options.map(([v, label]) => h("option", { value: String(v), selected: String(v) === String(value) }, String(label))));
+  const el = h(
+    "select",
+    { id, name, dataset: { field: name, key: `field-${id}` }, ...extra },
+    ...options.map(([v, label]) =>
+      h(
+        "option",
+        { value: String(v), selected: String(v) === String(value) },
+        String(label),
+      ),
+    ),
+  );
   return el;
 }
 
@@ -44,52 +53,180 @@ export function renderHome(state) {
   const levelOptions = levels.map((l) => [levelId(l), levelName(l)]);
   const targetOptions = TARGETS.map((n) => [n, t("home.target.value", { n })]);
   const out = [];
-  out.push(h("section", { class: "hero" },
-    h("h1", {}, t("app.title")),
-    h("p", { class: "tagline" }, t("app.tagline")),
-    h("p", {}, h("a", { class: "button primary", href: "/lobby", dataset: { nav: "/lobby", key: "hero-lobby" } }, t("home.to_lobby")))));
+  out.push(
+    h(
+      "section",
+      { class: "hero" },
+      h("h1", {}, t("app.title")),
+      h("p", { class: "tagline" }, t("app.tagline")),
+      h(
+        "p",
+        {},
+        h(
+          "a",
+          {
+            class: "button primary",
+            href: "/lobby",
+            dataset: { nav: "/lobby", key: "hero-lobby" },
+          },
+          t("home.to_lobby"),
+        ),
+      ),
+    ),
+  );
   if (home.error) out.push(h("p", { class: "notice error", role: "alert" }, home.error));
   const onDevice = renderDeviceResume(state);
   if (home.games.length || onDevice.length) {
-    out.push(h("section", { class: "panel resume", "aria-labelledby": "resume-h" },
-      h("h2", { id: "resume-h" }, t("home.resume.title")),
-      h("ul", { class: "resume-list" }, ...onDevice, ...home.games.map((game) => h("li", {},
-        h("a", { class: "button secondary", href: resumePath(game), dataset: { nav: resumePath(game), key: `resume-${game.room}` } },
-          resumeText(game))))),
-    ));
+    out.push(
+      h(
+        "section",
+        { class: "panel resume", "aria-labelledby": "resume-h" },
+        h("h2", { id: "resume-h" }, t("home.resume.title")),
+        h(
+          "ul",
+          { class: "resume-list" },
+          ...onDevice,
+          ...home.games.map((game) =>
+            h(
+              "li",
+              {},
+              h(
+                "a",
+                {
+                  class: "button secondary",
+                  href: resumePath(game),
+                  dataset: { nav: resumePath(game), key: `resume-${game.room}` },
+                },
+                resumeText(game),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
   }
   const busy = home.busy;
   const firstToKnock = form.preset === "first-to-knock";
-  out.push(h("div", { class: "start-grid" },
-    h("section", { class: "panel", "aria-labelledby": "solo-h" },
-      h("h2", { id: "solo-h" }, t("home.solo.title")),
-      h("p", {}, t("home.solo.text")),
-      state.online ? null : h("p", { class: "notice", role: "status" }, t("offline.solo")),
-      field("solo-level", t("home.level"), select("solo-level", "level", levelOptions, level)),
-      field("solo-target", t("home.target"), select("solo-target", "soloTarget", targetOptions, form.soloTarget)),
-      // On this device (docs/device.md): no server needed; the verified game is the server's.
-      h("button", { type: "button", class: "button primary", disabled: busy || !levels.length, dataset: { cmd: "play-solo", key: "play-solo" } },
-        t("home.play_solo")),
-      h("p", { class: "hint" }, t("home.solo.verified")),
-      h("button", { type: "button", class: "button secondary", disabled: busy || !levels.length || !state.online, dataset: { cmd: "play-verified", key: "play-verified" } },
-        t("home.play_verified"))),
-    h("section", { class: "panel", "aria-labelledby": "room-h" },
-      h("h2", { id: "room-h" }, t("home.room.title")),
-      h("p", {}, t("home.room.text")),
-      state.online ? null : h("p", { class: "notice", role: "status" }, t("offline.room")),
-      field("room-name", t("home.name"), h("input", {
-        id: "room-name", type: "text", maxlength: nameMax(state), autocomplete: "nickname", value: form.name,
-        dataset: { field: "name", key: "field-room-name" },
-      })),
-      field("room-preset", t("home.preset"), select("room-preset", "preset", PRESETS.map((p) => [p, t(`preset.${p}`)]), form.preset)),
-      field("room-target", t("home.target"), select("room-target", "roomTarget", targetOptions, form.roomTarget, { disabled: firstToKnock })),
-      field("room-players", t("home.players"), select("room-players", "players",
-        [[2, t("home.players.two")], ...CHOUETTE_SEATS.map((n) => [n, t("home.players.chouette", { n })])], form.players ?? 2)),
-      Number(form.players) > 2 ? h("p", { class: "hint" }, t("home.chouette.text")) : null,
-      ...renderSeatFields(form, levels),
-      h("button", { type: "button", class: "button primary", disabled: busy || !state.online, dataset: { cmd: "open-room", key: "open-room" } },
-        t("home.open_room"))),
-  ));
+  out.push(
+    h(
+      "div",
+      { class: "start-grid" },
+      h(
+        "section",
+        { class: "panel", "aria-labelledby": "solo-h" },
+        h("h2", { id: "solo-h" }, t("home.solo.title")),
+        h("p", {}, t("home.solo.text")),
+        state.online
+          ? null
+          : h("p", { class: "notice", role: "status" }, t("offline.solo")),
+        field(
+          "solo-level",
+          t("home.level"),
+          select("solo-level", "level", levelOptions, level, {
+            "aria-describedby": "solo-level-about",
+          }),
+        ),
+        // How the chosen level plays (docs/computer-players.md, "The levels").
+        h(
+          "p",
+          { class: "hint", id: "solo-level-about" },
+          has(`level.about.${level}`) ? t(`level.about.${level}`) : "",
+        ),
+        field(
+          "solo-target",
+          t("home.target"),
+          select("solo-target", "soloTarget", targetOptions, form.soloTarget),
+        ),
+        // On this device (docs/device.md): no server needed; the verified game is the server's.
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button primary",
+            disabled: busy || !levels.length,
+            dataset: { cmd: "play-solo", key: "play-solo" },
+          },
+          t("home.play_solo"),
+        ),
+        h("p", { class: "hint" }, t("home.solo.verified")),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button secondary",
+            disabled: busy || !levels.length || !state.online,
+            dataset: { cmd: "play-verified", key: "play-verified" },
+          },
+          t("home.play_verified"),
+        ),
+      ),
+      h(
+        "section",
+        { class: "panel", "aria-labelledby": "room-h" },
+        h("h2", { id: "room-h" }, t("home.room.title")),
+        h("p", {}, t("home.room.text")),
+        state.online
+          ? null
+          : h("p", { class: "notice", role: "status" }, t("offline.room")),
+        field(
+          "room-name",
+          t("home.name"),
+          h("input", {
+            id: "room-name",
+            type: "text",
+            maxlength: nameMax(state),
+            autocomplete: "nickname",
+            value: form.name,
+            dataset: { field: "name", key: "field-room-name" },
+          }),
+        ),
+        field(
+          "room-preset",
+          t("home.preset"),
+          select(
+            "room-preset",
+            "preset",
+            PRESETS.map((p) => [p, t(`preset.${p}`)]),
+            form.preset,
+          ),
+        ),
+        field(
+          "room-target",
+          t("home.target"),
+          select("room-target", "roomTarget", targetOptions, form.roomTarget, {
+            disabled: firstToKnock,
+          }),
+        ),
+        field(
+          "room-players",
+          t("home.players"),
+          select(
+            "room-players",
+            "players",
+            [
+              [2, t("home.players.two")],
+              ...CHOUETTE_SEATS.map((n) => [n, t("home.players.chouette", { n })]),
+            ],
+            form.players ?? 2,
+          ),
+        ),
+        Number(form.players) > 2
+          ? h("p", { class: "hint" }, t("home.chouette.text"))
+          : null,
+        ...renderSeatFields(form, levels),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button primary",
+            disabled: busy || !state.online,
+            dataset: { cmd: "open-room", key: "open-room" },
+          },
+          t("home.open_room"),
+        ),
+      ),
+    ),
+  );
   const tally = renderTally(state);
   if (tally) out.push(tally);
   out.push(renderRulesText());
@@ -107,14 +244,20 @@ function resumePath(game) {
 /** @param {Record<string, any>} game */
 function resumeText(game) {
   if (game.kind === "chouette") {
-    return game.status === "waiting" ? t("home.resume.chouette_waiting")
-      : t("home.resume.chouette", { others: game.others.map((/** @type {string|null} */ name, /** @type {number} */ i) => {
-        const level = game.others_bots?.[i];
-        return level ? computerName(level) : name;
-      }).join(", ") });
+    return game.status === "waiting"
+      ? t("home.resume.chouette_waiting")
+      : t("home.resume.chouette", {
+          others: game.others
+            .map((/** @type {string|null} */ name, /** @type {number} */ i) => {
+              const level = game.others_bots?.[i];
+              return level ? computerName(level) : name;
+            })
+            .join(", "),
+        });
   }
   const opponent = game.opponent_bot ? computerName(game.opponent_bot) : game.opponent;
-  return opponent ? t("home.resume.item", { kind: t(`kind.${game.kind}`), opponent })
+  return opponent
+    ? t("home.resume.item", { kind: t(`kind.${game.kind}`), opponent })
     : t("home.resume.waiting");
 }
 
@@ -125,15 +268,36 @@ function resumeText(game) {
  */
 function renderSeatFields(form, levels) {
   const players = Math.max(2, Number(form.players ?? 2));
-  const options = [["friend", t("home.seat2.friend")], ...levels.map((l) => [`bot:${levelId(l)}`, t("home.seat2.bot", { level: levelName(l) })])];
+  const options = [
+    ["friend", t("home.seat2.friend")],
+    ...levels.map((l) => [
+      `bot:${levelId(l)}`,
+      t("home.seat2.bot", { level: levelName(l) }),
+    ]),
+  ];
   const names = /** @type {const} */ (["seat2", "seat3", "seat4", "seat5"]);
-  return names.slice(0, players - 1).map((name, i) => field(`room-${name}`, players > 2 ? t("home.seat_n", { n: i + 2 }) : t("home.seat2"),
-    select(`room-${name}`, name, options, form[name] ?? "friend")));
+  return names
+    .slice(0, players - 1)
+    .map((name, i) =>
+      field(
+        `room-${name}`,
+        players > 2 ? t("home.seat_n", { n: i + 2 }) : t("home.seat2"),
+        select(`room-${name}`, name, options, form[name] ?? "friend"),
+      ),
+    );
 }
 
 function renderRulesText() {
-  const qa = (/** @type {string} */ key) => h("details", { class: "faq" }, h("summary", {}, t(`rules.faq.${key}.q`)), h("p", {}, t(`rules.faq.${key}.a`)));
-  return h("article", { class: "panel rules", "aria-labelledby": "rules-h" },
+  const qa = (/** @type {string} */ key) =>
+    h(
+      "details",
+      { class: "faq" },
+      h("summary", {}, t(`rules.faq.${key}.q`)),
+      h("p", {}, t(`rules.faq.${key}.a`)),
+    );
+  return h(
+    "article",
+    { class: "panel rules", "aria-labelledby": "rules-h" },
     h("h2", { id: "rules-h" }, t("rules.how.title")),
     h("p", {}, t("rules.how.p1")),
     h("p", {}, t("rules.how.p2")),
@@ -142,15 +306,27 @@ function renderRulesText() {
     h("h3", {}, t("rules.steps.title")),
     h("ol", {}, ...[1, 2, 3, 4].map((n) => h("li", {}, t(`rules.steps.${n}`)))),
     h("h3", {}, t("rules.scoring.title")),
-    h("dl", { class: "scoring" }, ...["melds", "deadwood", "undercut", "match"].flatMap((k) => [
-      h("dt", {}, t(`rules.scoring.${k}`)), h("dd", {}, t(`rules.scoring.${k}.d`))])),
+    h(
+      "dl",
+      { class: "scoring" },
+      ...["melds", "deadwood", "undercut", "match"].flatMap((k) => [
+        h("dt", {}, t(`rules.scoring.${k}`)),
+        h("dd", {}, t(`rules.scoring.${k}.d`)),
+      ]),
+    ),
     h("h3", {}, t("rules.special.title")),
     ...["ace", "layoff", "stock", "upcard"].map(qa),
     h("h3", {}, t("rules.mistakes.title")),
     h("ul", {}, ...[1, 2, 3].map((n) => h("li", {}, t(`rules.mistakes.${n}`)))),
     h("h3", {}, t("rules.strategy.title")),
-    h("dl", { class: "scoring" }, ...[1, 2].flatMap((n) => [
-      h("dt", {}, t(`rules.strategy.${n}.t`)), h("dd", {}, t(`rules.strategy.${n}.d`))])),
+    h(
+      "dl",
+      { class: "scoring" },
+      ...[1, 2].flatMap((n) => [
+        h("dt", {}, t(`rules.strategy.${n}.t`)),
+        h("dd", {}, t(`rules.strategy.${n}.d`)),
+      ]),
+    ),
     h("h3", {}, t("rules.variant.title")),
     h("p", {}, t("rules.variant.p")),
     h("h3", {}, t("rules.faq.title")),
@@ -173,8 +349,14 @@ export function nameMax(state) {
  */
 export function normaliseLevels(data) {
   /** @type {unknown[]} */
-  const all = Array.isArray(data) ? data : data?.levels ?? [];
-  const items = /** @type {Record<string, any>[]} */ (all.filter((item) => item && typeof item === "object"));
+  const all = Array.isArray(data) ? data : (data?.levels ?? []);
+  const items = /** @type {Record<string, any>[]} */ (
+    all.filter((item) => item && typeof item === "object")
+  );
   const preferred = data?.default;
-  return preferred ? [...items].sort((a, b) => Number(levelId(b) === preferred) - Number(levelId(a) === preferred)) : items;
+  return preferred
+    ? [...items].sort(
+        (a, b) => Number(levelId(b) === preferred) - Number(levelId(a) === preferred),
+      )
+    : items;
 }

@@ -1,6 +1,15 @@
-// Message catalogs (de, en): language from the browser, switchable, remembered.
+// Message catalogs, one per language of the site (site.json): language from the browser,
+// switchable, remembered.
+import SITE from "./site.json" with { type: "json" };
+
 const STORAGE_KEY = "ginrummy.lang";
-export const LANGUAGES = ["de", "en"];
+/** The site's languages by code (site.json), in the order the language switch shows them. */
+export const LANGUAGES = SITE.languages.map((l) => l.code);
+/** Each language's name in itself (the switch's labels). @type {Record<string, string>} */
+export const LANGUAGE_NAMES = Object.fromEntries(
+  SITE.languages.map((l) => [l.code, l.name]),
+);
+const FALLBACK = SITE.fallback_language;
 
 /** @type {Record<string, unknown>} */
 let catalog = {};
@@ -11,15 +20,20 @@ let current = "en";
  * @param {Pick<Storage, "getItem">|undefined} [storage]
  * @param {{languages?: readonly string[], language?: string}|undefined} [navigatorLike]
  */
-export function detectLanguage(storage = globalThis.localStorage, navigatorLike = globalThis.navigator) {
+export function detectLanguage(
+  storage = globalThis.localStorage,
+  navigatorLike = globalThis.navigator,
+) {
   const saved = storage?.getItem(STORAGE_KEY);
   if (saved && LANGUAGES.includes(saved)) return saved;
-  const wanted = navigatorLike?.languages?.length ? navigatorLike.languages : [navigatorLike?.language ?? "en"];
+  const wanted = navigatorLike?.languages?.length
+    ? navigatorLike.languages
+    : [navigatorLike?.language ?? "en"];
   for (const tag of wanted) {
     const base = String(tag).toLowerCase().split("-")[0];
     if (LANGUAGES.includes(base)) return base;
   }
-  return "en";
+  return FALLBACK;
 }
 
 /**
@@ -27,7 +41,11 @@ export function detectLanguage(storage = globalThis.localStorage, navigatorLike 
  * @param {Pick<Storage, "setItem">|undefined} [storage]
  */
 export function rememberLanguage(lang, storage = globalThis.localStorage) {
-  try { storage?.setItem(STORAGE_KEY, lang); } catch { /* private mode: not remembered */ }
+  try {
+    storage?.setItem(STORAGE_KEY, lang);
+  } catch {
+    /* private mode: not remembered */
+  }
 }
 
 /**
@@ -67,7 +85,9 @@ export function language() {
 export function t(key, params = {}) {
   const text = catalog[key];
   if (typeof text !== "string") return key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in params ? String(params[name]) : whole,
+  );
 }
 
 /**
@@ -130,7 +150,8 @@ export function levelName(level) {
   const lang = language();
   if (!level) return "";
   const names = level.names ?? level.name;
-  if (names && typeof names === "object") return names[lang] ?? names.en ?? levelId(level);
+  if (names && typeof names === "object")
+    return names[lang] ?? names.en ?? levelId(level);
   return level[`name_${lang}`] ?? level.name ?? levelId(level);
 }
 

@@ -33,7 +33,9 @@ const DRAG_THRESHOLD = 8;
  * @returns {HTMLElement|null}
  */
 function closest(target, selector) {
-  return target instanceof Element ? /** @type {HTMLElement|null} */ (target.closest(selector)) : null;
+  return target instanceof Element
+    ? /** @type {HTMLElement|null} */ (target.closest(selector))
+    : null;
 }
 
 /** @param {Element} el */
@@ -42,7 +44,12 @@ function disabled(el) {
 }
 
 /** @type {Record<string, string>} the command Enter runs in a text field */
-const ENTER_COMMANDS = { joinName: "join", chatDraft: "send-chat", teamDraft: "send-team-chat", nickname: "rename" };
+const ENTER_COMMANDS = {
+  joinName: "join",
+  chatDraft: "send-chat",
+  teamDraft: "send-team-chat",
+  nickname: "rename",
+};
 
 /**
  * @param {HTMLElement} root  the element holding the page (events are delegated)
@@ -60,36 +67,57 @@ export function attachInput(root, on) {
       return;
     }
     const nav = closest(event.target, "a[data-nav]");
-    if (nav?.dataset.nav && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.button === 0) {
+    if (
+      nav?.dataset.nav &&
+      !event.ctrlKey &&
+      !event.metaKey &&
+      !event.shiftKey &&
+      event.button === 0
+    ) {
       event.preventDefault();
       on.navigate(nav.dataset.nav);
       return;
     }
     const actEl = closest(event.target, "[data-act]");
-    if (actEl?.dataset.act && actEl.getAttribute("aria-disabled") !== "true" && !disabled(actEl)) {
+    if (
+      actEl?.dataset.act &&
+      actEl.getAttribute("aria-disabled") !== "true" &&
+      !disabled(actEl)
+    ) {
       on.act(actEl.dataset.act);
       return;
     }
     const cmdEl = closest(event.target, "[data-cmd]");
-    if (cmdEl?.dataset.cmd && !disabled(cmdEl)) on.cmd(cmdEl.dataset.cmd, cmdEl.dataset.arg ?? "", cmdEl);
+    if (cmdEl?.dataset.cmd && !disabled(cmdEl))
+      on.cmd(cmdEl.dataset.cmd, cmdEl.dataset.arg ?? "", cmdEl);
   });
 
   const onField = (/** @type {Event} */ event) => {
     const el = closest(event.target, "[data-field]");
-    if (el?.dataset.field) on.field(el.dataset.field, "value" in el ? String(el.value) : "", el);
+    if (el?.dataset.field)
+      on.field(el.dataset.field, "value" in el ? String(el.value) : "", el);
   };
   root.addEventListener("input", onField);
   root.addEventListener("change", onField);
 
   root.addEventListener("keydown", (event) => {
     const card = closest(event.target, "[data-drag='card']");
-    if (card?.dataset.card && event.altKey && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+    if (
+      card?.dataset.card &&
+      event.altKey &&
+      (event.key === "ArrowLeft" || event.key === "ArrowRight")
+    ) {
       event.preventDefault();
       on.move(card.dataset.card, event.key === "ArrowLeft" ? -1 : 1);
       return;
     }
-    const input = event.target instanceof HTMLInputElement && event.target.type === "text" ? event.target : null;
-    const command = input?.dataset.field ? ENTER_COMMANDS[input.dataset.field] : undefined;
+    const input =
+      event.target instanceof HTMLInputElement && event.target.type === "text"
+        ? event.target
+        : null;
+    const command = input?.dataset.field
+      ? ENTER_COMMANDS[input.dataset.field]
+      : undefined;
     if (event.key === "Enter" && input && command) {
       event.preventDefault();
       on.cmd(command, "", input);
@@ -117,7 +145,10 @@ function attachDrag(root, on, gate) {
     drag = {
       kind: source.dataset.drag,
       card: source.dataset.card ?? null,
-      act: source.getAttribute("aria-disabled") === "true" ? null : source.dataset.act ?? null,
+      act:
+        source.getAttribute("aria-disabled") === "true"
+          ? null
+          : (source.dataset.act ?? null),
       x: event.clientX,
       y: event.clientY,
       ghost: null,
@@ -125,19 +156,27 @@ function attachDrag(root, on, gate) {
     };
   });
 
-  window.addEventListener("pointermove", (event) => {
-    if (!drag) return;
-    if (!drag.ghost) {
-      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_THRESHOLD) return;
-      if (drag.kind === "pile" && !drag.act) { drag = null; return; }
-      drag.ghost = startGhost(drag.source);
-      document.body.classList.add("dragging");
-    }
-    event.preventDefault();
-    if (!drag) return;
-    drag.ghost.style.transform = `translate(${event.clientX - drag.ghost.offsetWidth / 2}px, ${event.clientY - drag.ghost.offsetHeight / 2}px)`;
-    highlightDrop(root, event.clientX, event.clientY, drag);
-  }, { passive: false });
+  window.addEventListener(
+    "pointermove",
+    (event) => {
+      if (!drag) return;
+      if (!drag.ghost) {
+        if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_THRESHOLD)
+          return;
+        if (drag.kind === "pile" && !drag.act) {
+          drag = null;
+          return;
+        }
+        drag.ghost = startGhost(drag.source);
+        document.body.classList.add("dragging");
+      }
+      event.preventDefault();
+      if (!drag) return;
+      drag.ghost.style.transform = `translate(${event.clientX - drag.ghost.offsetWidth / 2}px, ${event.clientY - drag.ghost.offsetHeight / 2}px)`;
+      highlightDrop(root, event.clientX, event.clientY, drag);
+    },
+    { passive: false },
+  );
 
   const finish = (/** @type {PointerEvent} */ event) => {
     if (!drag) return;
@@ -148,7 +187,9 @@ function attachDrag(root, on, gate) {
     document.body.classList.remove("dragging");
     clearDropHighlight(root);
     gate.suppressClick = true;
-    setTimeout(() => { gate.suppressClick = false; }, 0);
+    setTimeout(() => {
+      gate.suppressClick = false;
+    }, 0);
     if (event.type === "pointercancel") return;
     const target = document.elementFromPoint(event.clientX, event.clientY);
     if (target) drop(current, target, event.clientX, on);
@@ -179,7 +220,11 @@ function drop(current, target, x, on) {
       return;
     }
     if (target.closest("[data-drop='hand']")) on.place(current.card, null, true);
-  } else if (current.kind === "pile" && current.act && target.closest("[data-drop='hand']")) {
+  } else if (
+    current.kind === "pile" &&
+    current.act &&
+    target.closest("[data-drop='hand']")
+  ) {
     on.act(current.act);
   }
 }
@@ -209,8 +254,17 @@ function startGhost(source) {
 function highlightDrop(root, x, y, drag) {
   clearDropHighlight(root);
   const target = document.elementFromPoint(x, y);
-  const zone = closest(target, drag.kind === "card" ? "[data-drop='discard'], [data-drag='card']" : "[data-drop='hand']");
-  if (zone && !(zone.dataset.drop === "discard" && !(drag.act ?? "").startsWith("discard "))) zone.classList.add("drop-over");
+  const zone = closest(
+    target,
+    drag.kind === "card"
+      ? "[data-drop='discard'], [data-drag='card']"
+      : "[data-drop='hand']",
+  );
+  if (
+    zone &&
+    !(zone.dataset.drop === "discard" && !(drag.act ?? "").startsWith("discard "))
+  )
+    zone.classList.add("drop-over");
 }
 
 /** @param {HTMLElement} root */

@@ -2,6 +2,7 @@
 // live lists of open tables and running matches. A pure function of the client state.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { playerTag, ratingText } from "./players.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").PlayerSummary} PlayerSummary */
@@ -13,20 +14,6 @@ export const TIMERS = ["off", "30", "60"];
 export const QUICK_OFFER_S = 20;
 
 /**
- * "Ann#abcd" for a player summary (the tag the server made), or the plain name.
- * @param {PlayerLike|null|undefined} player
- */
-export function playerTag(player) {
-  if (!player) return "";
-  return player.tag ?? player.name ?? "";
-}
-
-/** @param {PlayerLike|null|undefined} player */
-export function ratingText(player) {
-  return player && typeof player.rating === "number" ? String(Math.round(player.rating)) : "";
-}
-
-/**
  * A player's name as a link to their statistics, with rating and a leaver mark.
  * @param {PlayerLike|null|undefined} player
  * @param {{link?: boolean}} [options]
@@ -34,12 +21,36 @@ export function ratingText(player) {
 export function playerLabel(player, { link = true } = {}) {
   if (!player) return h("span", {}, "");
   if (player.bot) return h("span", { class: "player-label" }, t("name.computer"));
-  const name = link && player.id
-    ? h("a", { href: `/p/${encodeURIComponent(player.id)}`, dataset: { nav: `/p/${player.id}` } }, playerTag(player))
-    : h("span", {}, playerTag(player));
-  return h("span", { class: "player-label" }, name,
-    ratingText(player) ? h("span", { class: "rating", title: t("lobby.rating") }, ` ${t("lobby.rating.short", { r: ratingText(player) })}`) : null,
-    player.leaver ? h("span", { class: "badge leaver", title: t("lobby.leaver.title") }, t("lobby.leaver")) : null);
+  const name =
+    link && player.id
+      ? h(
+          "a",
+          {
+            href: `/p/${encodeURIComponent(player.id)}`,
+            dataset: { nav: `/p/${player.id}` },
+          },
+          playerTag(player),
+        )
+      : h("span", {}, playerTag(player));
+  return h(
+    "span",
+    { class: "player-label" },
+    name,
+    ratingText(player)
+      ? h(
+          "span",
+          { class: "rating", title: t("lobby.rating") },
+          ` ${t("lobby.rating.short", { r: ratingText(player) })}`,
+        )
+      : null,
+    player.leaver
+      ? h(
+          "span",
+          { class: "badge leaver", title: t("lobby.leaver.title") },
+          t("lobby.leaver"),
+        )
+      : null,
+  );
 }
 
 /**
@@ -59,8 +70,13 @@ function field(id, label, control) {
  * @param {Record<string, unknown>} [extra]
  */
 function select(id, name, options, value, extra = {}) {
-  return h("select", { id, name, dataset: { field: name, key: `field-${id}` }, ...extra },
-    ...options.map(([v, label]) => h("option", { value: String(v), selected: String(v) === String(value) }, label)));
+  return h(
+    "select",
+    { id, name, dataset: { field: name, key: `field-${id}` }, ...extra },
+    ...options.map(([v, label]) =>
+      h("option", { value: String(v), selected: String(v) === String(value) }, label),
+    ),
+  );
 }
 
 /**
@@ -71,8 +87,19 @@ function select(id, name, options, value, extra = {}) {
  * @param {Record<string, unknown>} [extra]
  */
 function check(id, name, label, checked, extra = {}) {
-  return h("label", { class: "check", for: id },
-    h("input", { id, type: "checkbox", checked, dataset: { field: name, key: `field-${id}` }, ...extra }), " ", label);
+  return h(
+    "label",
+    { class: "check", for: id },
+    h("input", {
+      id,
+      type: "checkbox",
+      checked,
+      dataset: { field: name, key: `field-${id}` },
+      ...extra,
+    }),
+    " ",
+    label,
+  );
 }
 
 /** @param {number|null|undefined} timer  seconds, or none */
@@ -88,7 +115,11 @@ export function timerText(timer) {
 function rulesText(rules, timer, rated) {
   const preset = rules?.name ?? rules?.preset ?? "standard";
   const parts = [t(`preset.short.${preset}`)];
-  parts.push(rules?.target_score ? t("table.target", { n: rules.target_score }) : t("table.first_to_knock"));
+  parts.push(
+    rules?.target_score
+      ? t("table.target", { n: rules.target_score })
+      : t("table.first_to_knock"),
+  );
   parts.push(timerText(timer ?? rules?.move_timer_seconds ?? null));
   if (rated) parts.push(t("lobby.rated"));
   return parts.join(" · ");
@@ -102,9 +133,40 @@ function rulesText(rules, timer, rated) {
 function settingsFields(prefix, form, formName) {
   const ftk = form.preset === "first-to-knock";
   return [
-    field(`${prefix}-preset`, t("home.preset"), select(`${prefix}-preset`, `${formName}.preset`, PRESETS.map((p) => [p, t(`preset.short.${p}`)]), form.preset)),
-    field(`${prefix}-target`, t("home.target"), select(`${prefix}-target`, `${formName}.target`, TARGETS.map((n) => [n, t("home.target.value", { n })]), form.target, { disabled: ftk })),
-    field(`${prefix}-timer`, t("lobby.timer"), select(`${prefix}-timer`, `${formName}.timer`, TIMERS.map((v) => [v, v === "off" ? t("lobby.timer.none") : t("lobby.timer.option", { s: v })]), form.timer)),
+    field(
+      `${prefix}-preset`,
+      t("home.preset"),
+      select(
+        `${prefix}-preset`,
+        `${formName}.preset`,
+        PRESETS.map((p) => [p, t(`preset.short.${p}`)]),
+        form.preset,
+      ),
+    ),
+    field(
+      `${prefix}-target`,
+      t("home.target"),
+      select(
+        `${prefix}-target`,
+        `${formName}.target`,
+        TARGETS.map((n) => [n, t("home.target.value", { n })]),
+        form.target,
+        { disabled: ftk },
+      ),
+    ),
+    field(
+      `${prefix}-timer`,
+      t("lobby.timer"),
+      select(
+        `${prefix}-timer`,
+        `${formName}.timer`,
+        TIMERS.map((v) => [
+          v,
+          v === "off" ? t("lobby.timer.none") : t("lobby.timer.option", { s: v }),
+        ]),
+        form.timer,
+      ),
+    ),
   ];
 }
 
@@ -113,7 +175,9 @@ function settingsFields(prefix, form, formName) {
  * @param {import("./types.js").Limits} limits
  */
 function punctuationWords(limits) {
-  return [...limits.name.punctuation].map((ch) => (ch === " " ? t("nick.space") : ch)).join(" ");
+  return [...limits.name.punctuation]
+    .map((ch) => (ch === " " ? t("nick.space") : ch))
+    .join(" ");
 }
 
 /**
@@ -121,7 +185,11 @@ function punctuationWords(limits) {
  * @param {import("./types.js").Limits} limits
  */
 function nameHelp(limits) {
-  return t("lobby.nickname.help", { min: limits.name.min, max: limits.name.max, chars: punctuationWords(limits) });
+  return t("lobby.nickname.help", {
+    min: limits.name.min,
+    max: limits.name.max,
+    chars: punctuationWords(limits),
+  });
 }
 
 /**
@@ -138,22 +206,69 @@ function renderIdentity(state) {
   const me = state.me;
   const lobby = state.lobby;
   const value = lobby.nickname ?? me?.name ?? "";
-  return h("section", { class: "panel identity", "aria-labelledby": "me-h" },
+  return h(
+    "section",
+    { class: "panel identity", "aria-labelledby": "me-h" },
     h("h2", { id: "me-h" }, t("lobby.you")),
-    me ? h("p", { class: "me-line" }, playerLabel({ ...me, rating: null }, { link: false }), " · ",
-      h("span", {}, t("lobby.rating.full", { r: ratingText(me), rd: Math.round(me.rd ?? 0) })), " · ",
-      h("a", { href: `/p/${encodeURIComponent(me.id)}`, dataset: { nav: `/p/${me.id}`, key: "my-stats" } }, t("lobby.my_stats")))
+    me
+      ? h(
+          "p",
+          { class: "me-line" },
+          playerLabel({ ...me, rating: null }, { link: false }),
+          " · ",
+          h(
+            "span",
+            {},
+            t("lobby.rating.full", { r: ratingText(me), rd: Math.round(me.rd ?? 0) }),
+          ),
+          " · ",
+          h(
+            "a",
+            {
+              href: `/p/${encodeURIComponent(me.id)}`,
+              dataset: { nav: `/p/${me.id}`, key: "my-stats" },
+            },
+            t("lobby.my_stats"),
+          ),
+        )
       : h("p", { class: "hint" }, t("status.connecting")),
-    h("div", { class: "nick-row" },
-      field("nickname", t("lobby.nickname"), h("input", {
-        id: "nickname", type: "text", maxlength: String(state.config?.limits.name.max ?? ""), autocomplete: "nickname", value,
-        "aria-describedby": "nickname-help", "aria-invalid": lobby.nicknameError ? "true" : null,
-        dataset: { field: "nickname", key: "field-nickname" },
-      })),
-      h("button", { type: "button", class: "button secondary", dataset: { cmd: "rename", key: "rename" } }, t("lobby.change_nickname"))),
-    state.config ? h("p", { id: "nickname-help", class: "hint" }, nameHelp(state.config.limits)) : null,
-    lobby.nicknameError ? h("p", { class: "notice error", role: "alert" }, lobby.nicknameError) : null,
-    lobby.nicknameSaved ? h("p", { class: "hint", role: "status" }, t("lobby.nickname.saved")) : null);
+    h(
+      "div",
+      { class: "nick-row" },
+      field(
+        "nickname",
+        t("lobby.nickname"),
+        h("input", {
+          id: "nickname",
+          type: "text",
+          maxlength: String(state.config?.limits.name.max ?? ""),
+          autocomplete: "nickname",
+          value,
+          "aria-describedby": "nickname-help",
+          "aria-invalid": lobby.nicknameError ? "true" : null,
+          dataset: { field: "nickname", key: "field-nickname" },
+        }),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button secondary",
+          dataset: { cmd: "rename", key: "rename" },
+        },
+        t("lobby.change_nickname"),
+      ),
+    ),
+    state.config
+      ? h("p", { id: "nickname-help", class: "hint" }, nameHelp(state.config.limits))
+      : null,
+    lobby.nicknameError
+      ? h("p", { class: "notice error", role: "alert" }, lobby.nicknameError)
+      : null,
+    lobby.nicknameSaved
+      ? h("p", { class: "hint", role: "status" }, t("lobby.nickname.saved"))
+      : null,
+  );
 }
 
 /** @param {State} state */
@@ -164,18 +279,66 @@ function renderQuick(state) {
   /** @type {HTMLElement[]} */
   const body = [h("h2", { id: "quick-h" }, t("lobby.quick"))];
   if (quick) {
-    body.push(h("p", { role: "status", class: "quick-wait" },
-      t("lobby.quick.waiting"), " ", h("span", { id: "quick-elapsed" }, t("lobby.quick.seconds", { s: quick.elapsed ?? 0 }))));
-    const buttons = [h("button", { type: "button", class: "button secondary", dataset: { cmd: "quick-cancel", key: "quick-cancel" } }, t("lobby.quick.cancel"))];
+    body.push(
+      h(
+        "p",
+        { role: "status", class: "quick-wait" },
+        t("lobby.quick.waiting"),
+        " ",
+        h(
+          "span",
+          { id: "quick-elapsed" },
+          t("lobby.quick.seconds", { s: quick.elapsed ?? 0 }),
+        ),
+      ),
+    );
+    const buttons = [
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button secondary",
+          dataset: { cmd: "quick-cancel", key: "quick-cancel" },
+        },
+        t("lobby.quick.cancel"),
+      ),
+    ];
     if (quick.offered) {
-      buttons.unshift(h("button", { type: "button", class: "button primary", dataset: { cmd: "quick-computer", key: "quick-computer" } }, t("lobby.quick.computer")));
+      buttons.unshift(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button primary",
+            dataset: { cmd: "quick-computer", key: "quick-computer" },
+          },
+          t("lobby.quick.computer"),
+        ),
+      );
     }
     body.push(h("div", { class: "button-row" }, ...buttons));
-    if (quick.offered) body.push(h("p", { class: "hint" }, t("lobby.quick.computer.hint")));
+    if (quick.offered)
+      body.push(h("p", { class: "hint" }, t("lobby.quick.computer.hint")));
   } else {
     body.push(h("p", {}, t("lobby.quick.text")));
-    body.push(h("div", { class: "form-row" }, ...settingsFields("quick", lobby.quickForm, "quickForm")));
-    body.push(h("button", { type: "button", class: "button primary", dataset: { cmd: "quick", key: "quick" } }, t("lobby.quick")));
+    body.push(
+      h(
+        "div",
+        { class: "form-row" },
+        ...settingsFields("quick", lobby.quickForm, "quickForm"),
+      ),
+    );
+    body.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button primary",
+          dataset: { cmd: "quick", key: "quick" },
+        },
+        t("lobby.quick"),
+      ),
+    );
     body.push(h("p", { class: "hint" }, t("lobby.queue", { n: queue })));
   }
   return h("section", { class: "panel quick", "aria-labelledby": "quick-h" }, ...body);
@@ -185,19 +348,67 @@ function renderQuick(state) {
 function renderCreate(state) {
   const form = state.lobby.form;
   const isPublic = form.visibility === "public";
-  return h("section", { class: "panel create", "aria-labelledby": "create-h" },
+  return h(
+    "section",
+    { class: "panel create", "aria-labelledby": "create-h" },
     h("h2", { id: "create-h" }, t("lobby.create")),
     h("div", { class: "form-row" }, ...settingsFields("create", form, "form")),
-    h("fieldset", { class: "visibility" },
+    h(
+      "fieldset",
+      { class: "visibility" },
       h("legend", {}, t("lobby.visibility")),
-      ...["public", "private"].map((v) => h("label", { class: "check", for: `vis-${v}` },
-        h("input", { id: `vis-${v}`, type: "radio", name: "visibility", value: v, checked: form.visibility === v, dataset: { field: "form.visibility", key: `vis-${v}` } }),
-        " ", t(`lobby.visibility.${v}`)))),
-    h("div", { class: "checks" },
-      check("create-rated", "form.rated", t("lobby.rated.label"), isPublic && form.rated, { disabled: !isPublic }),
-      check("create-spectators", "form.spectators", t("lobby.spectators.label"), form.spectators),
-      check("create-spectator-chat", "form.spectatorChat", t("lobby.spectator_chat.label"), form.spectators && form.spectatorChat, { disabled: !form.spectators })),
-    h("button", { type: "button", class: "button primary", disabled: state.lobby.busy, dataset: { cmd: "create-table", key: "create-table" } }, t("lobby.create")));
+      ...["public", "private"].map((v) =>
+        h(
+          "label",
+          { class: "check", for: `vis-${v}` },
+          h("input", {
+            id: `vis-${v}`,
+            type: "radio",
+            name: "visibility",
+            value: v,
+            checked: form.visibility === v,
+            dataset: { field: "form.visibility", key: `vis-${v}` },
+          }),
+          " ",
+          t(`lobby.visibility.${v}`),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "checks" },
+      check(
+        "create-rated",
+        "form.rated",
+        t("lobby.rated.label"),
+        isPublic && form.rated,
+        { disabled: !isPublic },
+      ),
+      check(
+        "create-spectators",
+        "form.spectators",
+        t("lobby.spectators.label"),
+        form.spectators,
+      ),
+      check(
+        "create-spectator-chat",
+        "form.spectatorChat",
+        t("lobby.spectator_chat.label"),
+        form.spectators && form.spectatorChat,
+        { disabled: !form.spectators },
+      ),
+    ),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "button primary",
+        disabled: state.lobby.busy,
+        dataset: { cmd: "create-table", key: "create-table" },
+      },
+      t("lobby.create"),
+    ),
+  );
 }
 
 /** @param {State} state */
@@ -205,41 +416,116 @@ function renderTables(state) {
   /** @type {Record<string, any>[]} tables of GET /api/lobby */
   const tables = state.lobby.data?.tables ?? [];
   const mine = state.me?.id;
-  return h("section", { class: "panel tables", "aria-labelledby": "tables-h" },
+  return h(
+    "section",
+    { class: "panel tables", "aria-labelledby": "tables-h" },
     h("h2", { id: "tables-h" }, t("lobby.tables", { n: tables.length })),
     tables.length
-      ? h("ul", { class: "lobby-list" }, ...tables.map((table) => h("li", { class: "lobby-item" },
-        h("div", { class: "item-main" },
-          h("div", {}, playerLabel(table.host)),
-          h("div", { class: "hint" }, rulesText(table.rules, table.timer, table.rated))),
-        table.host?.id === mine
-          ? h("a", { class: "button secondary", href: `/r/${encodeURIComponent(table.room)}`, dataset: { nav: `/r/${table.room}` } }, t("lobby.your_table"))
-          : h("button", {
-            type: "button", class: "button primary", "aria-description": t("lobby.join.desc", { name: playerTag(table.host) }),
-            dataset: { cmd: "join-table", arg: table.room, key: `join-${table.room}` },
-          }, t("lobby.join")))))
-      : h("p", { class: "hint" }, t("lobby.tables.none")));
+      ? h(
+          "ul",
+          { class: "lobby-list" },
+          ...tables.map((table) =>
+            h(
+              "li",
+              { class: "lobby-item" },
+              h(
+                "div",
+                { class: "item-main" },
+                h("div", {}, playerLabel(table.host)),
+                h(
+                  "div",
+                  { class: "hint" },
+                  rulesText(table.rules, table.timer, table.rated),
+                ),
+              ),
+              table.host?.id === mine
+                ? h(
+                    "a",
+                    {
+                      class: "button secondary",
+                      href: `/r/${encodeURIComponent(table.room)}`,
+                      dataset: { nav: `/r/${table.room}` },
+                    },
+                    t("lobby.your_table"),
+                  )
+                : h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "button primary",
+                      "aria-description": t("lobby.join.desc", {
+                        name: playerTag(table.host),
+                      }),
+                      dataset: {
+                        cmd: "join-table",
+                        arg: table.room,
+                        key: `join-${table.room}`,
+                      },
+                    },
+                    t("lobby.join"),
+                  ),
+            ),
+          ),
+        )
+      : h("p", { class: "hint" }, t("lobby.tables.none")),
+  );
 }
 
 /** @param {State} state */
 function renderMatches(state) {
   /** @type {Record<string, any>[]} running matches of GET /api/lobby */
   const matches = state.lobby.data?.matches ?? [];
-  return h("section", { class: "panel matches", "aria-labelledby": "matches-h" },
+  return h(
+    "section",
+    { class: "panel matches", "aria-labelledby": "matches-h" },
     h("h2", { id: "matches-h" }, t("lobby.matches", { n: matches.length })),
     matches.length
-      ? h("ul", { class: "lobby-list" }, ...matches.map((m) => h("li", { class: "lobby-item" },
-        h("div", { class: "item-main" },
-          h("div", {}, playerLabel(m.players?.one), h("span", { class: "vs" }, ` ${t("lobby.vs")} `), playerLabel(m.players?.two)),
-          h("div", { class: "hint" }, t("lobby.match.line", {
-            a: m.scores?.one ?? 0, b: m.scores?.two ?? 0, n: m.round ?? 1, w: m.watchers ?? 0,
-          }))),
-        h("a", {
-          class: "button secondary", href: `/r/${encodeURIComponent(m.room)}`,
-          "aria-description": t("lobby.watch.desc", { a: playerTag(m.players?.one) || t("name.computer"), b: playerTag(m.players?.two) || t("name.computer") }),
-          dataset: { nav: `/r/${m.room}`, key: `watch-${m.room}` },
-        }, t("lobby.watch")))))
-      : h("p", { class: "hint" }, t("lobby.matches.none")));
+      ? h(
+          "ul",
+          { class: "lobby-list" },
+          ...matches.map((m) =>
+            h(
+              "li",
+              { class: "lobby-item" },
+              h(
+                "div",
+                { class: "item-main" },
+                h(
+                  "div",
+                  {},
+                  playerLabel(m.players?.one),
+                  h("span", { class: "vs" }, ` ${t("lobby.vs")} `),
+                  playerLabel(m.players?.two),
+                ),
+                h(
+                  "div",
+                  { class: "hint" },
+                  t("lobby.match.line", {
+                    a: m.scores?.one ?? 0,
+                    b: m.scores?.two ?? 0,
+                    n: m.round ?? 1,
+                    w: m.watchers ?? 0,
+                  }),
+                ),
+              ),
+              h(
+                "a",
+                {
+                  class: "button secondary",
+                  href: `/r/${encodeURIComponent(m.room)}`,
+                  "aria-description": t("lobby.watch.desc", {
+                    a: playerTag(m.players?.one) || t("name.computer"),
+                    b: playerTag(m.players?.two) || t("name.computer"),
+                  }),
+                  dataset: { nav: `/r/${m.room}`, key: `watch-${m.room}` },
+                },
+                t("lobby.watch"),
+              ),
+            ),
+          ),
+        )
+      : h("p", { class: "hint" }, t("lobby.matches.none")),
+  );
 }
 
 /** @param {State} state */
@@ -249,9 +535,35 @@ export function renderLobby(state) {
     h("h1", { class: "page-title" }, t("lobby.title")),
     lobby.error ? h("p", { class: "notice error", role: "alert" }, lobby.error) : null,
     !lobby.connected && lobby.data ? h("p", { class: "hint" }, t("lobby.offline")) : null,
-    h("div", { class: "lobby-grid" },
-      h("div", { class: "lobby-col" }, renderIdentity(state), renderQuick(state), renderCreate(state)),
-      h("div", { class: "lobby-col" }, renderTables(state), renderMatches(state),
-        h("p", {}, h("a", { class: "button secondary", href: "/leaderboard", dataset: { nav: "/leaderboard", key: "to-leaderboard" } }, t("nav.leaderboard"))))),
+    h(
+      "div",
+      { class: "lobby-grid" },
+      h(
+        "div",
+        { class: "lobby-col" },
+        renderIdentity(state),
+        renderQuick(state),
+        renderCreate(state),
+      ),
+      h(
+        "div",
+        { class: "lobby-col" },
+        renderTables(state),
+        renderMatches(state),
+        h(
+          "p",
+          {},
+          h(
+            "a",
+            {
+              class: "button secondary",
+              href: "/leaderboard",
+              dataset: { nav: "/leaderboard", key: "to-leaderboard" },
+            },
+            t("nav.leaderboard"),
+          ),
+        ),
+      ),
+    ),
   ].filter(Boolean);
 }

@@ -1,35 +1,30 @@
-// The composition root: wires the HTTP api, the socket, the store, the renderer and input.
-import { api, ApiError, ensureToken, storedToken } from "./api.js";
-import { GameSocket } from "./socket.js";
-import { publicPlay } from "./publicplay.js";
-import { tournamentPlay } from "./tournamentplay.js";
-import { NAME_KEY, COLOUR_KEY, LARGE_KEY, SOUND_KEY, NOTE_KEY, remembered, remember, friendlyName, playerName } from "./prefs.js";
-import {
-  initialState, createStore, applyMessage, afterOwnDecision, tipsSwitch, wantsTip,
-  handOrder, moveCard, placeCard,
-} from "./store.js";
-import { render, useChouetteRenderer } from "./render.js";
-import { copyField, keepingFocus } from "./dom.js";
-import { announcementText, tipText } from "./words.js";
+// The page's router (docs/architecture.md, "The browser client"): a path is routed to its
+// page module in the registration table (pages.js), which the router starts, stops, draws
+// and hands the page's input to. What pages share (the store, the drawing, the top bar's
+// settings, who this browser is, the table's parts) is made here once.
+import { initialState, createStore, applyMessage } from "./store.js";
+import { render } from "./render.js";
+import { keepingFocus } from "./dom.js";
+import { settleDialogs, keepTabInside } from "./dialogs.js";
 import { normaliseLevels } from "./home.js";
-import { levelId, levelsKnown, setLevels, catalogPath, loadLanguage, rememberLanguage, t } from "./i18n.js";
-import { patchClocks } from "./table.js";
+import { levelsKnown, setLevels, t } from "./i18n.js";
 import { seatName } from "./status.js";
-import { chatIntents, resetChat } from "./chat.js";
 import { attachInput } from "./input.js";
-import { atTable, routeOf } from "./routes.js";
-import { reviewJob } from "./reviewjob.js";
-import { cardName, sortedByRank, sortedBySuit } from "./cards.js";
-import {
-  afterPaint, keepFile, knownLevels, needsConnection, watchNetwork,
-} from "./offline.js";
-import { confirmSeed, seedMessage } from "./fair/seed.js";
+import { pageOf, routeOf } from "./routes.js";
+import { api } from "./api.js";
+import { keepFile, knownLevels, needsConnection, watchNetwork } from "./offline.js";
 import { startPage } from "./startup.js";
+import { identity } from "./me.js";
+import { PAGES } from "./pages.js";
+import { tableParts } from "./pages/tableparts.js";
+import { useSheet } from "./table.js";
+import { commonCommands } from "./pages/common.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {import("./types.js").Route} Route */
-/** @typedef {import("./types.js").ServerMessage} ServerMessage */
-
+/** @typedef {import("./pages.js").Page} Page */
+/** @typedef {import("./pages.js").PageModule} PageModule */
+/** @typedef {import("./pages.js").App} App */
 
 /**
  * An element index.html has, by id.
@@ -45,22 +40,22 @@ const topbar = pagePart("topbar");
 const main = pagePart("main");
 const announcer = pagePart("announcer");
 const skip = pagePart("skip");
+// A large text (150% of the usual 16 px or more) lets the top bar wrap; its height as
+// drawn is what the table's screen leaves it (css/app.css, large-text, --topbar-used).
+new ResizeObserver(() => {
+  const large = parseFloat(getComputedStyle(document.documentElement).fontSize) >= 24;
+  document.documentElement.classList.toggle("large-text", large);
+  document.body.style.setProperty("--topbar-used", `${topbar.offsetHeight}px`);
+}).observe(topbar);
 const store = createStore(initialState());
-setLevels(normaliseLevels(knownLevels(null)));  // the remembered ones, until the server's
-/** The table's transport: the server's socket, or a game on this device (docs/device.md).
- * @type {GameSocket|import("./device/game.js").DeviceGame|null} */
-let socket = null;
-/** Device games (web/js/device/play.js), loaded after the first paint.
- * @type {Promise<ReturnType<import("./device/play.js").devicePlay>>} */
-const device = afterPaint().then(() => import("./device/play.js")).then((m) => m.devicePlay({
-  store, receive: (msg) => receive(msg), navigate: (path) => navigate(path), say: (text) => say(text),
-  delayMs: Number(Reflect.get(globalThis, "ginrummyDeviceDelayMs") ?? 600), // a test hook (docs/device.md)
-}));
+setLevels(normaliseLevels(knownLevels(null))); // the remembered ones, until the server's
+/** The page shown (null: its module is still loading). @type {Page|null} */
+let current = null;
 
 // ---------------------------------------------------------------- rendering
 
 /** Moves shown moving, the title and the sound of a turn (web/js/follow.js), once a table
- * is drawn: after the drawing, purely visual. @type {((state: State) => void)|null} */
+ * is drawn: after the drawing, purely visual. The score sheet (web/js/sheet.js) comes with it. @type {((state: State) => void)|null} */
 let follow = null;
 let followLoading = false;
 
@@ -69,18 +64,48 @@ let followLoading = false;
  */
 function draw(state) {
   keepingFocus(() => {
-    render(state, { topbar, main, now: performance.now() });
+    render(state, {
+      topbar,
+      main,
+      now: performance.now(),
+      content: current?.render ?? null,
+      table: current?.table ?? null,
+    });
     announcer.setAttribute("aria-label", t("ann.label"));
-    skip.textContent = t("skip");
+    if (skip.textContent !== t("skip")) skip.textContent = t("skip"); // kept, as the rest (dom.js morphChildren)
   });
+  settleDialogs(main);
   if (follow) follow(state);
   else if (state.view && !followLoading) {
     followLoading = true;
-    // Offline before it was ever kept (docs/offline.md), the table shows its moves without motion.
-    import("./follow.js").then((m) => { follow = m.follower(() => draw(store.get())); }, () => {});
+    // Kept by the worker once loaded, for visits offline (a first visit's page names them:
+    // no worker serves it yet). Offline before they were ever loaded (docs/offline.md),
+    // the table shows its moves without motion and has no score sheet.
+    import("./follow.js").then(
+      (m) => {
+        follow = m.follower(() => draw(store.get()));
+        keepModule("./follow.js");
+      },
+      () => {},
+    );
+    import("./sheet.js").then(
+      (m) => {
+        useSheet(m.renderSheetParts);
+        draw(store.get());
+        keepModule("./sheet.js");
+      },
+      () => {},
+    );
   }
 }
 
+/**
+ * Ask the service worker to keep a module of this directory loaded after the first paint.
+ * @param {string} path  relative to this module
+ */
+function keepModule(path) {
+  keepFile(new URL(path, import.meta.url).pathname);
+}
 
 /**
  * @param {string} text
@@ -120,13 +145,18 @@ function released() {
     if (!pressed) owed = false;
   }, 0);
 }
-window.addEventListener("pointerdown", (event) => {
-  if (event.button !== 0) return;
-  pressed = true;
-  clearTimeout(pressTimer);
-  pressTimer = setTimeout(released, PRESS_HOLD_MS);
-}, true);
-for (const type of ["pointerup", "pointercancel", "blur"]) window.addEventListener(type, released, true);
+window.addEventListener(
+  "pointerdown",
+  (event) => {
+    if (event.button !== 0) return;
+    pressed = true;
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(released, PRESS_HOLD_MS);
+  },
+  true,
+);
+for (const type of ["pointerup", "pointercancel", "blur"])
+  window.addEventListener(type, released, true);
 
 /**
  * Run `work`, which changes the state several times in a row (the first frames of a
@@ -150,23 +180,7 @@ function limits() {
   return config.limits;
 }
 
-const play = publicPlay({ store, say, navigate: (path) => navigate(path), limits });
-const tournaments = tournamentPlay({ store, say, navigate: (path) => navigate(path) });
-const reviews = reviewJob({ store });
-/** A chouette table's intents and fold (web/js/chouette/), loaded by its first use only.
- * @type {(ReturnType<typeof import("./chouette/play.js").chouettePlay> & {apply: typeof import("./chouette/state.js").applyChouetteMessage})|null} */
-let chouette = null;
-async function loadChouette() {
-  const [intents, fold, table] = await Promise.all([import("./chouette/play.js"), import("./chouette/state.js"), import("./chouette/table.js")]);
-  useChouetteRenderer(table.renderChouetteTable);
-  chouette ??= { ...intents.chouettePlay({
-    store, say, navigate: (path) => navigate(path), send: (msg) => socket?.send(msg) ?? false,
-    connect: (room, asPlayer) => openSocket(room, asPlayer), adoptNickname: (name) => play.adoptNickname(name), limits,
-  }), apply: fold.applyChouetteMessage };
-  return chouette;
-}
-
-// ---------------------------------------------------------------- routes
+// ---------------------------------------------------------------- pages
 
 /**
  * @param {string} path
@@ -178,20 +192,97 @@ function navigate(path, { replace = false } = {}) {
   enter(routeOf(new URL(path, location.href).pathname));
 }
 
-function leaveRoom() {
-  if (socket) socket.close();
-  socket = null;
-  play.closeLobby();
-  tournaments.close();
-  reviews.stop();
-  resetChat();
+const me = identity({ store, limits });
+const table = tableParts({
+  store,
+  say,
+  navigate,
+  limits,
+  me,
+  enter: (route) => enter(route),
+  fold: (state, msg) => (current?.fold ?? applyMessage)(state, msg),
+});
+/** @type {App} */
+const app = {
+  store,
+  say,
+  navigate,
+  limits,
+  main,
+  me,
+  table,
+  drawingOnce,
+  page: (name) => started(PAGES[name]),
+};
+const common = commonCommands({ store, say });
+
+/** Each page module's page, once started (the lobby, the leaderboard and a player's page
+ * share one). @type {Map<PageModule, Page>} */
+const pages = new Map();
+
+/**
+ * The page of a module, started the first time.
+ * @param {PageModule} module
+ */
+function startedModule(module) {
+  let page = pages.get(module);
+  if (!page) {
+    page = module.init(app);
+    pages.set(module, page);
+  }
+  return page;
 }
 
 /**
+ * A registered page, its module loaded (when it is not in the page from the start) and started.
+ * @param {import("./pages.js").Registered} registered
+ */
+async function started(registered) {
+  return startedModule(
+    "module" in registered ? registered.module : await registered.load(),
+  );
+}
+
+/** How long a page module that did not load waits before it is asked again. */
+const RELOAD_MS = [250, 1000, 3000];
+
+/**
+ * A registered page, started; its module asked again while it does not load (the network
+ * just back, the service worker not yet seeing it) and the page is still `wanted`. Null
+ * when it never loaded: the page says the server cannot be reached.
+ * @param {import("./pages.js").Registered} registered
+ * @param {() => boolean} wanted
+ * @returns {Promise<Page|null>}
+ */
+async function loaded(registered, wanted) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await started(registered);
+    } catch (err) {
+      if (attempt >= RELOAD_MS.length || !wanted()) {
+        console.warn("a page's module did not load", err);
+        if (wanted()) say(t("error.network"));
+        return null;
+      }
+      await new Promise((resolve) => setTimeout(resolve, RELOAD_MS[attempt]));
+    }
+  }
+}
+
+/** The start page's last entry: done once the page shows and the computer players are
+ * loaded (startup.js waits for it). @type {Promise<unknown>} */
+let homeEntry = Promise.resolve();
+
+/**
+ * Show the page of `route`: the page shown before is left, the state is fresh but for
+ * what outlives a page (the settings, who this is, the forms), the new page entered.
  * @param {Route} route
  */
 function enter(route) {
-  leaveRoom();
+  current?.leave?.();
+  const registered = PAGES[pageOf(route)];
+  // A page in the page from the start is drawn at once; another is drawn loading until its module is in.
+  current = "module" in registered ? startedModule(registered.module) : null;
   const fresh = initialState();
   store.update((s) => ({
     ...fresh,
@@ -203,376 +294,121 @@ function enter(route) {
     home: { ...s.home, busy: false, error: null },
     me: s.me,
     muted: s.muted,
-    lobby: { ...fresh.lobby, form: s.lobby.form, quickForm: s.lobby.quickForm, data: s.lobby.data },
+    lobby: {
+      ...fresh.lobby,
+      form: s.lobby.form,
+      quickForm: s.lobby.quickForm,
+      data: s.lobby.data,
+    },
     config: s.config,
     online: s.online,
     route,
   }));
-  const { room, player } = route;
   // Offline, a page that needs the server says so; it is entered again when the network is back.
   if (needsConnection(store.get())) return;
-  if (route.device && room) enterDevice(room);
-  else if (route.name === "room" && room) enterRoom(room);
-  else if (route.name === "chouette" && room) loadChouette().then((c) => c.enter(room));
-  else if (route.name === "lobby") play.enterLobby();
-  else if (route.name === "player" && player) {
-    play.enterPage(() => api.player(player));
+  const entered = store.get().route;
+  if (current) {
+    const result = current.enter(route);
+    if (route.name === "home") homeEntry = Promise.resolve(result);
+  } else {
+    loaded(registered, () => store.get().route === entered).then((page) => {
+      if (!page || store.get().route !== entered) return; // another page meanwhile
+      current = page;
+      page.enter(route);
+      store.update((s) => ({ ...s })); // drawn now that it is in
+    });
   }
-  else if (route.name === "leaderboard") play.enterPage(() => api.leaderboard());
-  else if (route.name === "tournament" && route.tournament) tournaments.enter(route.tournament);
-  else if (route.name === "review" && room && route.seat) reviews.enter(room, route.seat);
-  else homeEntry = enterHome();
-  if (route.name !== "home" && !route.device) play.loadMe();
+  if (route.name !== "home" && !route.device) me.load();
   if (route.name !== "home" && !levelsKnown()) loadLevels();
   main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
 }
 
-const chat = chatIntents({ store, say, send: (msg) => socket?.send(msg) ?? false, limits });
-
 // One clock for everything that counts down between server messages.
-setInterval(() => {
-  const state = store.get();
-  const now = performance.now();
-  play.tickQuick(now);
-  if (atTable(state.route) && state.view && patchClocks(state, now)) store.update((s) => ({ ...s }));
-}, 250);
-
-/** The start page's last entry (enterHome): done once the page shows and the computer
- * players are loaded. @type {Promise<void>} */
-let homeEntry = Promise.resolve();
-
-async function enterHome() {
-  await afterPaint();
-  const [levels, me] = await Promise.allSettled([api.levels(), storedToken() ? api.me() : Promise.resolve({ games: [] })]);
-  const levelList = normaliseLevels(knownLevels(levels.status === "fulfilled" ? levels.value : null));
-  setLevels(levelList);
-  const games = me.status === "fulfilled" ? me.value.games ?? [] : [];
-  const local = await device;
-  store.update((s) => ({ ...s, home: { ...s.home, deviceGames: local.list(), tally: local.tally() } }), { silent: true });
-  store.update((s) => {
-    if (s.route.name !== "home") return s;
-    const form = { ...s.home.form };
-    if (!form.level && levelList.length) form.level = levelId(levelList[0]);
-    if (!form.name) form.name = remembered(NAME_KEY) ?? "";
-    return { ...s, home: { ...s.home, levels: levelList, games, form } };
-  });
-  // The start page is in: the computer players load now, not on the click (issue 11).
-  await local.warm();
-}
+setInterval(() => current?.tick?.(performance.now()), 250);
 
 /** The computer levels, whose names are the computer players' (i18n.js): asked once
  * where no page of this browser had them yet, then drawn again. */
 function loadLevels() {
-  api.levels().then((data) => {
-    setLevels(normaliseLevels(knownLevels(data)));
-    store.update((s) => ({ ...s }));
-  }).catch(() => { /* offline: the level keys are shown */ });
+  api
+    .levels()
+    .then((data) => {
+      setLevels(normaliseLevels(knownLevels(data)));
+      store.update((s) => ({ ...s }));
+    })
+    .catch(() => {
+      /* offline: the level keys are shown */
+    });
 }
 
-/** @param {string} id */
-async function enterDevice(id) {
-  const game = await (await device).open(id);
-  const route = store.get().route;
-  if (!game || !route.device || route.room !== id) return;
-  socket = game;
-  store.update((s) => ({ ...s, room: { ...s.room, phase: "table" } }), { silent: true });
-  // Welcome, view, chat history and tips come at once: one render of the table, not four.
-  drawingOnce(() => game.open());
-}
-
-/**
- * @param {string} roomId
- */
-async function enterRoom(roomId) {
-  let info;
-  try {
-    info = await api.room(roomId);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) {
-      store.update((s) => ({ ...s, room: { ...s.room, phase: "unknown" } }));
-    } else {
-      store.update((s) => ({ ...s, room: { ...s.room, phase: "unknown", error: t("error.network") } }));
-    }
-    return;
-  }
-  if (store.get().route.room !== roomId) return;
-  if (info.your_seat) {
-    store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "table" } }));
-    openSocket(roomId, true);
-    if (info.tournament) tournaments.follow(roomId);
-    return;
-  }
-  const free = info.status !== "over" && (!info.seats?.one || !info.seats?.two);
-  if (free) {
-    // The player's nickname (the same in chat, lobby and at the table) when known.
-    let known = null;
-    if (storedToken()) {
-      try { known = (await api.me()).player?.name ?? null; } catch { known = null; }
-    }
-    const joinName = known ?? remembered(NAME_KEY) ?? friendlyName();
-    store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "join", joinName } }));
-    return;
-  }
-  if (info.spectators) {
-    store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "table" } }));
-    openSocket(roomId, false);
-    say(`${t("join.full")} ${t("join.watch")}`);
-    return;
-  }
-  store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "nospect" } }));
-}
-
-/**
- * @param {string} roomId
- * @param {boolean} asPlayer
- */
-function openSocket(roomId, asPlayer) {
-  leaveRoom();
-  socket = new GameSocket({
-    room: roomId,
-    token: () => (asPlayer ? storedToken() : null),
-    onMessage: receive,
-    onConnection: (connection) => {
-      const before = store.get().connection;
-      if (connection.connected && before.everConnected && !before.connected) say(t("conn.back"));
-      store.update((s) => ({
-        ...s,
-        connection: { ...connection, everConnected: s.connection.everConnected || connection.connected },
-      }));
-    },
-  });
-  socket.open();
-}
-
-/**
- * @param {ServerMessage} raw
- */
-function receive(raw) {
-  /** @type {ServerMessage} */
-  const msg = { ...raw, receivedAt: performance.now() };
-  const before = store.get();
-  const { state, announce } = before.route.name === "chouette" && chouette ? chouette.apply(before, msg) : applyMessage(before, msg);
-  let next = state;
-  if (msg.type === "error" && msg.code === "stale_version") socket?.send({ type: "resync" });
-  if (wantsTip(next) && socket?.send({ type: "tip" })) {
-    next = { ...next, tips: { ...next.tips, requested: next.version } };
-  }
-  store.update(next);
-  // The server committed to its seed for the next deal: send this seat's own.
-  if (msg.type === "view") confirmSeed(next.fair);
-  if (msg.type === "view") seedMessage(next.fair, next.seat).then((seed) => seed && socket?.send(seed));
-  for (const item of announce) say(announcementText(next, item));
-  if (msg.type === "tip" && next.tips.tip) say(tipText(next.tips.tip));
-  if (msg.type === "error" && msg.code.startsWith("tips_") && next.tips.message) say(t(next.tips.message));
-}
-
-// ---------------------------------------------------------------- intents
-
-/**
- * @param {string} action
- */
-function act(action) {
-  const state = store.get();
-  if (!socket || !state.view || !state.view.legal_actions.includes(action)) return;
-  if (socket.send({ type: "act", version: state.version, action })) {
-    store.update((s) => ({ ...afterOwnDecision(s), notice: null, pending: s.version }));
-  }
-}
-
-/**
- * @param {string} kind
- */
-async function createGame(kind) {
-  const state = store.get();
-  const form = state.home.form;
-  const level = form.level ?? (state.home.levels[0] ? levelId(state.home.levels[0]) : "");
-  if (kind === "solo" && await (await device).play(level, playerName(form.name))) return;
-  const body = kind !== "room"
-    ? { kind: "solo", preset: "standard", target_score: Number(form.soloTarget), opponent: `bot:${level}`, name: playerName(form.name) }
-    : {
-      kind: "room", preset: form.preset, opponent: form.seat2, name: playerName(form.name), spectators: true,
-      ...(form.preset === "first-to-knock" ? {} : { target_score: Number(form.roomTarget) }),
-    };
-  store.update((s) => ({ ...s, home: { ...s.home, busy: true, error: null } }));
-  try {
-    await ensureToken();
-    await play.adoptNickname(body.name);
-    const created = await api.createRoom(body);
-    navigate(`/r/${encodeURIComponent(created.room)}`);
-  } catch (err) {
-    const message = err instanceof ApiError && err.status ? `${t("error.generic", { message: err.message || err.code })}` : t("error.network");
-    store.update((s) => ({ ...s, home: { ...s.home, busy: false, error: message } }));
-  }
-}
-
-/** Take the free seat of the room (or a chouette table's first). @param {(room: string, name: string) => Promise<unknown>} take */
-async function join(take) {
-  const state = store.get();
-  const roomId = state.route.room;
-  if (!roomId) return;
-  const name = playerName(state.room.joinName);
-  try {
-    await play.adoptNickname(name);
-    await take(roomId, name);
-    store.update((s) => ({ ...s, room: { ...s.room, phase: "table", error: null } }));
-    openSocket(roomId, true);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 409) {
-      enter(routeOf(location.pathname));
-      return;
-    }
-    const message = err instanceof Error && err.message ? err.message : t("error.network");
-    store.update((s) => ({ ...s, room: { ...s.room, error: message } }));
-  }
-}
-
-/**
- * @param {HTMLElement|undefined} el
- */
-async function copyInvite(el) {
-  const ok = await copyField("invite-link", location.href);
-  say(ok ? t("ann.copied") : t("ann.copy_failed"));
-  store.update((s) => ({ ...s, copied: ok }));
-  el?.focus();
-}
-
-/**
- * The page commands (data-cmd) with their argument (data-arg) and element.
- * @type {Record<string, (arg: string, el: HTMLElement) => unknown>}
- */
-const commands = {
-  "play-solo": () => createGame("solo"),
-  "play-verified": () => createGame("verified"),
-  "device-discard": async (id) => {
-    (await device).discard(id);
-    navigate("/", { replace: true });
-  },
-  "device-record": async () => { if (socket && "finishedRecord" in socket) (await device).download(socket); },
-  "open-room": () => (Number(store.get().home.form.players) > 2 ? loadChouette().then((c) => c.create()) : createGame("room")),
-  join: () => join(store.get().route.name === "chouette" ? api.joinChouette : api.join),
-  lang: async (code) => {
-    try {
-      await loadLanguage(code);
-    } catch {
-      say(t("error.network")); // offline, and that language was never used here
-      return;
-    }
-    rememberLanguage(code);
-    keepFile(catalogPath(code));
-    store.update((s) => ({ ...s, lang: code }));
-  },
-  "four-colour": () => {
-    store.update((s) => ({ ...s, fourColour: !s.fourColour }));
-    remember(COLOUR_KEY, store.get().fourColour ? "1" : "0");
-  },
-  "large-cards": () => {
-    store.update((s) => ({ ...s, largeCards: !s.largeCards }));
-    remember(LARGE_KEY, store.get().largeCards ? "1" : "0");
-  },
-  "turn-sound": async () => {
-    store.update((s) => ({ ...s, turnSound: !s.turnSound }));
-    remember(SOUND_KEY, store.get().turnSound ? "1" : "0");
-    if (store.get().turnSound) (await import("./follow.js")).chime();  // how it sounds
-  },
-  settings: () => store.update((s) => ({ ...s, settingsOpen: !s.settingsOpen })),
-  "hide-device-note": () => {
-    store.update((s) => ({ ...s, deviceNoteHidden: true }));
-    remember(NOTE_KEY, "1");
-    main.focus({ preventScroll: true });  // the note's button is gone: the focus stays on the page
-  },
-  // The server decides: it answers with `tips` (then a tip is asked for) or an error.
-  tips: () => socket?.send(tipsSwitch(store.get())),
-  choose: (kind) => store.update((s) => ({ ...s, choose: kind || null })),
-  sort: () => store.update((s) => ({ ...s, manualOrder: null })),
-  // Sorted once, then kept like a dragged order (drawn cards join at the end).
-  "sort-suit": () => store.update((s) => ({ ...s, manualOrder: sortedBySuit(handOrder(s.view, s.manualOrder)) })),
-  "sort-rank": () => store.update((s) => ({ ...s, manualOrder: sortedByRank(handOrder(s.view, s.manualOrder)) })),
-  "next-round": () => socket?.send({ type: "next_round", version: store.get().version }),
-  "new-match": () => socket?.send({ type: "new_match", version: store.get().version }),
-  "copy-invite": (_arg, el) => copyInvite(el),
-  rename: () => play.rename(),
-  quick: () => play.quickMatch(),
-  "quick-cancel": () => play.cancelQuick(),
-  "quick-computer": () => play.quickComputer(),
-  "create-table": () => play.createTable(),
-  "join-table": (room) => play.joinTable(room),
-  "t-create": () => tournaments.create(),
-  "t-join": () => tournaments.command("join"),
-  "t-leave": () => tournaments.command("leave"),
-  "t-start": () => tournaments.command("start"),
-  "t-withdraw": () => tournaments.command("withdraw"),
-  "send-chat": () => chat.send(),
-  phrase: (phrase) => socket?.send({ type: "chat", phrase }),
-  mute: (key) => chat.toggleMute(key),
-  claim: () => socket?.send({ type: "claim" }),
-  "claim-wait": () => {
-    store.update((s) => ({ ...s, claimDismissed: true }));
-    say(t("claim.waiting.ann"));
-  },
-  resign: () => store.update((s) => ({ ...s, confirmResign: !s.confirmResign })),
-  "review-step": (delta) => reviews.step(Number(delta)),
-  "resign-no": () => store.update((s) => ({ ...s, confirmResign: false })),
-  "resign-yes": () => {
-    socket?.send({ type: "resign" });
-    store.update((s) => ({ ...s, confirmResign: false }));
-  },
-};
+// ---------------------------------------------------------------- input
 
 attachInput(document.body, {
-  act,
-  // A chouette table handles some commands itself (chouette/play.js).
-  cmd: (name, arg, el) => ((store.get().route.name === "chouette" && chouette?.commands[name]) || commands[name])?.(arg, el),
+  act: (action) => table.act(action),
+  cmd: (name, arg, el) => (current?.commands?.[name] ?? common[name])?.(arg, el),
   navigate: (path) => navigate(path),
   field: (name, value, el) => {
-    if (name === "chatDraft") store.update((s) => ({ ...s, chat: { ...s.chat, draft: value } }), { silent: true });
-    else if (name === "nickname") store.update((s) => ({ ...s, lobby: { ...s.lobby, nickname: value, nicknameSaved: false } }), { silent: true });
-    else if (name.startsWith("tform.")) tournaments.field(name.slice("tform.".length), value, el);
-    else if (name.includes(".")) play.lobbyField(name, value, el);
-    else if (name === "teamDraft") chouette?.teamDraft(value);
-    else if (name === "joinName") store.update((s) => ({ ...s, room: { ...s.room, joinName: value } }), { silent: true });
-    else {
-      const rerender = name === "preset" || name === "players";
-      store.update((s) => ({ ...s, home: { ...s.home, form: { ...s.home.form, [name]: value } } }), { silent: !rerender });
-    }
+    current?.field?.(name, value, el);
   },
-  move: (card, delta) => {
-    const state = store.get();
-    const order = moveCard(handOrder(state.view, state.manualOrder), card, delta);
-    store.update((s) => ({ ...s, manualOrder: order }));
-    say(t("ann.moved", { card: cardName(card), n: order.indexOf(card) + 1 }));
-  },
-  place: (card, target, after) => {
-    const state = store.get();
-    const order = placeCard(handOrder(state.view, state.manualOrder), card, target, after);
-    store.update((s) => ({ ...s, manualOrder: order }));
-  },
+  move: (card, delta) => table.move(card, delta),
+  place: (card, target, after) => table.place(card, target, after),
 });
 
 window.addEventListener("popstate", () => enter(routeOf(location.pathname)));
 // The settings menu (render.js renderTopbar) closes with Escape, the focus back on its
-// button, and with a press anywhere outside it.
+// button, and with a press anywhere outside it. One Escape closes one thing: a modal
+// dialog that came up over the open menu (a result) takes it, and the menu stays.
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape" || !store.get().settingsOpen) return;
+  if (document.querySelector("dialog:modal")) return;
   store.update((s) => ({ ...s, settingsOpen: false }));
   const toggle = document.querySelector("button[data-key='settings']");
   if (toggle instanceof HTMLElement) toggle.focus();
 });
-document.addEventListener("pointerdown", (event) => {
-  const inside = event.target instanceof Element && event.target.closest(".top-controls");
-  if (!inside && store.get().settingsOpen) store.update((s) => ({ ...s, settingsOpen: false }));
-}, true);
-document.addEventListener("keydown", (event) => reviews.key(event));
+document.addEventListener(
+  "pointerdown",
+  (event) => {
+    const inside =
+      event.target instanceof Element && event.target.closest(".top-controls");
+    if (!inside && store.get().settingsOpen)
+      store.update((s) => ({ ...s, settingsOpen: false }));
+  },
+  true,
+);
+document.addEventListener("keydown", (event) => current?.key?.(event));
+document.addEventListener("keydown", keepTabInside);
+// A dialog closed by Escape (the browser closes it): a result stays closed until the next
+// result; the score sheet until it is asked for again.
+document.addEventListener(
+  "close",
+  (event) => {
+    const dialog = event.target;
+    if (!(dialog instanceof HTMLDialogElement) || !dialog.isConnected) return;
+    const key = dialog.dataset.result ?? null;
+    if (dialog.dataset.modal === "result" && key && store.get().resultClosed !== key)
+      store.update((s) => ({ ...s, resultClosed: key }));
+    if (dialog.dataset.modal === "sheet" && store.get().sheetOpen)
+      store.update((s) => ({ ...s, sheetOpen: false }));
+  },
+  true,
+);
 
 watchNetwork((online) => {
   const waiting = needsConnection(store.get());
   store.update((s) => ({ ...s, online }));
-  if (online && (waiting || store.get().route.name === "home")) enter(routeOf(location.pathname));
+  if (online && (waiting || store.get().route.name === "home"))
+    enter(routeOf(location.pathname));
 });
 
 // ---------------------------------------------------------------- boot
 
 // Exposed for debugging in the console only; nothing depends on it.
-Object.assign(globalThis, { ginrummy: { store, seatName: (/** @type {import("./types.js").Seat} */ seat) => seatName(store.get(), seat) } });
+Object.assign(globalThis, {
+  ginrummy: {
+    store,
+    seatName: (/** @type {import("./types.js").Seat} */ seat) =>
+      seatName(store.get(), seat),
+  },
+});
 
-startPage({ store, enter, homeEntry: () => homeEntry });
+startPage({ store, enter, homeEntry: () => homeEntry.then(() => {}) });

@@ -18,7 +18,9 @@ export function registerWorker(win = window) {
   const workers = win.navigator.serviceWorker;
   if (!workers) return;
   const start = () => {
-    workers.register("/sw.js").catch((err) => console.warn("the service worker could not be registered", err));
+    workers
+      .register("/sw.js")
+      .catch((err) => console.warn("the service worker could not be registered", err));
   };
   if (win.document.readyState === "complete") start();
   else win.addEventListener("load", start, { once: true });
@@ -105,7 +107,8 @@ export function watchNetwork(onChange, win = window) {
  * @returns {Promise<void>}
  */
 export function afterPaint(win = window) {
-  const painted = () => win.performance.getEntriesByName("first-contentful-paint").length > 0;
+  const painted = () =>
+    win.performance.getEntriesByName("first-contentful-paint").length > 0;
   if (painted()) return Promise.resolve();
   return new Promise((resolve) => {
     const observer = new PerformanceObserver(() => {

@@ -14,7 +14,11 @@ export const NOTE_KEY = "ginrummy.deviceNoteHidden";
  * @param {string} key
  */
 export function remembered(key) {
-  try { return localStorage.getItem(key); } catch { return null; }
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -22,7 +26,11 @@ export function remembered(key) {
  * @param {string} value
  */
 export function remember(key, value) {
-  try { localStorage.setItem(key, value); } catch { /* private mode */ }
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    /* private mode */
+  }
 }
 
 /** A friendly default name in the page language. */

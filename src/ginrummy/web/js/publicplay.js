@@ -1,6 +1,6 @@
-// Public play's intents (docs/protocol.md, "Public play"): the player and the nickname,
-// the lobby and its live socket, quick match, tables. The composition root (main.js)
-// wires them to commands; they change the state only through the store.
+// Public play's intents (docs/protocol.md, "Public play"): the nickname, the lobby and its
+// live socket, quick match, tables. Its page module (pages/public.js) wires them to
+// commands; they change the state only through the store.
 import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { LobbySocket } from "./socket.js";
 import { nicknameProblem } from "./store.js";
@@ -17,6 +17,7 @@ import { NAME_KEY, remember, playerName } from "./prefs.js";
  * @property {(text: string) => void} say         announce to a screen reader
  * @property {(path: string) => void} navigate
  * @property {() => import("./types.js").Limits} limits  the served limits
+ * @property {import("./me.js").Me} me  who this browser is
  */
 
 /**
@@ -25,22 +26,9 @@ import { NAME_KEY, remember, playerName } from "./prefs.js";
  * small function of its own.
  * @param {App} app
  */
-export function publicPlay({ store, say, navigate, limits }) {
-  let meAsked = 0;
+export function publicPlay({ store, say, navigate, limits, me }) {
   /** @type {LobbySocket|null} */
   let lobbySocket = null;
-
-  /** Who this browser is (its player summary), when it has an identity. */
-  async function loadMe() {
-    if (!storedToken() && store.get().route.name !== "lobby") return;
-    const asked = ++meAsked;
-    try {
-      if (store.get().route.name === "lobby") await ensureToken();
-      const me = await api.me();
-      // A rename meanwhile knows better than this (older) answer.
-      if (me.player && asked === meAsked) store.update((s) => ({ ...s, me: me.player }));
-    } catch { /* shown as "connecting" */ }
-  }
 
   /**
    * @param {() => Promise<any>} load
@@ -62,17 +50,26 @@ export function publicPlay({ store, say, navigate, limits }) {
   async function enterLobby() {
     const route = store.get().route;
     // The lobby socket says who this browser is, so a quick match can reach it.
-    try { await ensureToken(); } catch { /* the list still shows; joining will retry */ }
+    try {
+      await ensureToken();
+    } catch {
+      /* the list still shows; joining will retry */
+    }
     if (store.get().route !== route) return;
-    api.lobby().then((data) => {
-      if (store.get().route.name === "lobby") store.update((s) => ({ ...s, lobby: { ...s.lobby, data } }));
-    }).catch(() => {
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, error: t("error.network") } }));
-    });
+    api
+      .lobby()
+      .then((data) => {
+        if (store.get().route.name === "lobby")
+          store.update((s) => ({ ...s, lobby: { ...s.lobby, data } }));
+      })
+      .catch(() => {
+        store.update((s) => ({ ...s, lobby: { ...s.lobby, error: t("error.network") } }));
+      });
     lobbySocket = new LobbySocket({
       token: () => storedToken(),
       onMessage: receiveLobby,
-      onConnection: (c) => store.update((s) => ({ ...s, lobby: { ...s.lobby, connected: c.connected } })),
+      onConnection: (c) =>
+        store.update((s) => ({ ...s, lobby: { ...s.lobby, connected: c.connected } })),
     });
     lobbySocket.open();
   }
@@ -82,12 +79,27 @@ export function publicPlay({ store, say, navigate, limits }) {
   let pointerHeld = false;
   /** @type {any} the newest GET /api/lobby body, held while a pointer is down */
   let heldLobby = null;
-  window.addEventListener("pointerdown", () => { pointerHeld = true; }, true);
+  window.addEventListener(
+    "pointerdown",
+    () => {
+      pointerHeld = true;
+    },
+    true,
+  );
   for (const type of ["pointerup", "pointercancel"]) {
-    window.addEventListener(type, () => {
-      pointerHeld = false;
-      if (heldLobby) setTimeout(() => { const data = heldLobby; heldLobby = null; if (data) showLobby(data); }, 0);
-    }, true);
+    window.addEventListener(
+      type,
+      () => {
+        pointerHeld = false;
+        if (heldLobby)
+          setTimeout(() => {
+            const data = heldLobby;
+            heldLobby = null;
+            if (data) showLobby(data);
+          }, 0);
+      },
+      true,
+    );
   }
 
   /**
@@ -116,21 +128,9 @@ export function publicPlay({ store, say, navigate, limits }) {
    * @param {unknown} err
    */
   function lobbyError(err) {
-    if (err instanceof ApiError && err.status) return t("error.generic", { message: err.message || err.code });
+    if (err instanceof ApiError && err.status)
+      return t("error.generic", { message: err.message || err.code });
     return t("error.network");
-  }
-
-  /**
-   * A name typed for a seat becomes this browser's nickname too, when it is a valid one.
-   * @param {string} name
-   */
-  async function adoptNickname(name) {
-    if (nicknameProblem(name, limits())) return;
-    try {
-      await ensureToken();
-      const answer = await api.rename(name.trim());
-      if (answer?.player) store.update((s) => ({ ...s, me: answer.player }), { silent: true });
-    } catch { /* the seat keeps the typed name; the nickname stays as it was */ }
   }
 
   async function rename() {
@@ -138,20 +138,37 @@ export function publicPlay({ store, say, navigate, limits }) {
     const name = (state.lobby.nickname ?? state.me?.name ?? "").trim();
     const problem = nicknameProblem(name, limits());
     if (problem) {
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: nameProblemText(problem, limits()), nicknameSaved: false } }));
+      store.update((s) => ({
+        ...s,
+        lobby: {
+          ...s.lobby,
+          nicknameError: nameProblemText(problem, limits()),
+          nicknameSaved: false,
+        },
+      }));
       document.getElementById("nickname")?.focus();
       return;
     }
     try {
-      meAsked += 1;
+      me.supersede();
       const answer = await api.rename(name);
-      const me = answer?.player ?? (await api.me()).player;
+      const player = answer?.player ?? (await api.me()).player;
       remember(NAME_KEY, name);
-      store.update((s) => ({ ...s, me: me ?? s.me, lobby: { ...s.lobby, nickname: null, nicknameError: null, nicknameSaved: true } }));
+      store.update((s) => ({
+        ...s,
+        me: player ?? s.me,
+        lobby: { ...s.lobby, nickname: null, nicknameError: null, nicknameSaved: true },
+      }));
       say(t("lobby.nickname.saved"));
     } catch (err) {
-      const message = err instanceof ApiError && err.code === "bad_name" ? t("nick.refused", { message: err.message }) : lobbyError(err);
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, nicknameError: message, nicknameSaved: false } }));
+      const message =
+        err instanceof ApiError && err.code === "bad_name"
+          ? t("nick.refused", { message: err.message })
+          : lobbyError(err);
+      store.update((s) => ({
+        ...s,
+        lobby: { ...s.lobby, nicknameError: message, nicknameSaved: false },
+      }));
     }
   }
 
@@ -176,7 +193,14 @@ export function publicPlay({ store, say, navigate, limits }) {
         return;
       }
       // The wait is counted on this page's clock; the server's `since` may be another's.
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, error: null, quick: { start: performance.now(), elapsed: 0, offered: false } } }));
+      store.update((s) => ({
+        ...s,
+        lobby: {
+          ...s.lobby,
+          error: null,
+          quick: { start: performance.now(), elapsed: 0, offered: false },
+        },
+      }));
       say(t("lobby.quick.waiting"));
     } catch (err) {
       store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
@@ -185,7 +209,11 @@ export function publicPlay({ store, say, navigate, limits }) {
 
   async function cancelQuick() {
     store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: null } }));
-    try { await api.leaveQuick(); } catch { /* not in the queue any more */ }
+    try {
+      await api.leaveQuick();
+    } catch {
+      /* not in the queue any more */
+    }
   }
 
   async function quickComputer() {
@@ -193,7 +221,9 @@ export function publicPlay({ store, say, navigate, limits }) {
     await cancelQuick();
     try {
       const created = await api.createRoom({
-        kind: "solo", ...settingsBody(form), name: store.get().me?.name ?? playerName(""),
+        kind: "solo",
+        ...settingsBody(form),
+        name: store.get().me?.name ?? playerName(""),
       });
       navigate(`/r/${encodeURIComponent(created.room)}`);
     } catch (err) {
@@ -205,7 +235,9 @@ export function publicPlay({ store, say, navigate, limits }) {
     const form = store.get().lobby.form;
     const isPublic = form.visibility === "public";
     const body = {
-      kind: "room", opponent: "friend", name: store.get().me?.name ?? playerName(""),
+      kind: "room",
+      opponent: "friend",
+      name: store.get().me?.name ?? playerName(""),
       ...settingsBody(form),
       visibility: form.visibility,
       spectators: Boolean(form.spectators),
@@ -218,7 +250,10 @@ export function publicPlay({ store, say, navigate, limits }) {
       const created = await api.createRoom(body);
       navigate(`/r/${encodeURIComponent(created.room)}`);
     } catch (err) {
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, busy: false, error: lobbyError(err) } }));
+      store.update((s) => ({
+        ...s,
+        lobby: { ...s.lobby, busy: false, error: lobbyError(err) },
+      }));
     }
   }
 
@@ -231,7 +266,10 @@ export function publicPlay({ store, say, navigate, limits }) {
       navigate(`/r/${encodeURIComponent(roomId)}`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
-        store.update((s) => ({ ...s, lobby: { ...s.lobby, error: t("error.room_full") } }));
+        store.update((s) => ({
+          ...s,
+          lobby: { ...s.lobby, error: t("error.room_full") },
+        }));
         return;
       }
       store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
@@ -246,22 +284,26 @@ export function publicPlay({ store, say, navigate, limits }) {
   function lobbyField(name, value, el) {
     const [part, key] = name.split(".");
     const formName = part === "quickForm" ? "quickForm" : "form";
-    const v = el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : value;
-    store.update((s) => {
-      const form = { ...s.lobby[formName], [key]: v };
-      // Friends play without a clock and unrated by default; public tables with both.
-      if (formName === "form" && key === "visibility") {
-        form.timer = v === "public" ? "30" : "off";
-        form.rated = v === "public";
-      }
-      return { ...s, lobby: { ...s.lobby, [formName]: form } };
-    }, { silent: !["preset", "visibility", "spectators"].includes(key) });
+    const v =
+      el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : value;
+    store.update(
+      (s) => {
+        const form = { ...s.lobby[formName], [key]: v };
+        // Friends play without a clock and unrated by default; public tables with both.
+        if (formName === "form" && key === "visibility") {
+          form.timer = v === "public" ? "30" : "off";
+          form.rated = v === "public";
+        }
+        return { ...s, lobby: { ...s.lobby, [formName]: form } };
+      },
+      { silent: !["preset", "visibility", "spectators"].includes(key) },
+    );
   }
 
   // One clock for everything that counts down between server messages.
 
   /**
-   * The quick-match wait counted on this page's clock (every 250 ms from main.js).
+   * The quick-match wait counted on this page's clock (the page's tick, every 250 ms from main.js).
    * @param {number} now  performance.now()
    */
   function tickQuick(now) {
@@ -273,10 +315,16 @@ export function publicPlay({ store, say, navigate, limits }) {
     const offered = quick.offered || elapsed >= QUICK_OFFER_S;
     const el = document.getElementById("quick-elapsed");
     if (offered !== quick.offered || !el) {
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: { ...quick, elapsed, offered } } }));
+      store.update((s) => ({
+        ...s,
+        lobby: { ...s.lobby, quick: { ...quick, elapsed, offered } },
+      }));
       if (offered && !quick.offered) say(t("lobby.quick.computer.hint"));
     } else {
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, quick: { ...quick, elapsed } } }), { silent: true });
+      store.update(
+        (s) => ({ ...s, lobby: { ...s.lobby, quick: { ...quick, elapsed } } }),
+        { silent: true },
+      );
       el.textContent = t("lobby.quick.seconds", { s: elapsed });
     }
   }
@@ -287,7 +335,16 @@ export function publicPlay({ store, say, navigate, limits }) {
   }
 
   return {
-    loadMe, enterPage, enterLobby, closeLobby, adoptNickname, rename, quickMatch, cancelQuick,
-    quickComputer, createTable, joinTable, lobbyField, tickQuick,
+    enterPage,
+    enterLobby,
+    closeLobby,
+    rename,
+    quickMatch,
+    cancelQuick,
+    quickComputer,
+    createTable,
+    joinTable,
+    lobbyField,
+    tickQuick,
   };
 }

@@ -4,8 +4,15 @@ import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { cardName, cardList, cardElement } from "./cards.js";
 import { lastResult, resultSummary } from "./words.js";
-import { seatName, sideName, forfeitText, otherSeat, displaySeats, isMine } from "./status.js";
-import { reviewLinks } from "./review.js";
+import {
+  seatName,
+  sideName,
+  forfeitText,
+  otherSeat,
+  displaySeats,
+  isMine,
+} from "./status.js";
+import { reviewLinks, backToTournament } from "./links.js";
 import { renderVerifyLinks } from "./fair/mark.js";
 
 /** @typedef {import("./types.js").TableState} TableState */
@@ -15,8 +22,10 @@ import { renderVerifyLinks } from "./fair/mark.js";
 /**
  * @param {TableState} state
  * @param {import("./status.js").Between|null} between  the button status.js decided on
+ * @param {import("./fair/mark.js").RoomKind} [kind]  the kind of room: where its records
+ *   are; only a two-player room's match has a review and a record link here
  */
-export function renderRoundEnd(state, between) {
+export function renderRoundEnd(state, between, kind = "room") {
   const view = state.view;
   const table = view.table;
   const result = lastResult(view);
@@ -24,28 +33,164 @@ export function renderRoundEnd(state, between) {
   const over = table.match_phase === "over";
   if (over && table.match_result) out.append(renderMatchEnd(state, table.match_result));
   if (result) {
-    out.append(h("h2", { id: over ? "round-result-h" : "result-h" }, t("result.title", { n: table.round })));
+    out.append(
+      h(
+        "h2",
+        { id: over ? "round-result-h" : "result-h" },
+        t("result.title", { n: table.round }),
+      ),
+    );
     out.append(h("p", { class: "result-summary" }, resultSummary(state, result)));
     out.append(renderShowdown(state, result));
     out.append(renderCalculation(state, result));
   }
   const { me, them } = displaySeats(state);
-  out.append(h("p", { class: "match-score" }, h("strong", {}, t("result.match_score"), ": "),
-    t("result.match_score.line", { a: sideName(state, me), sa: table.scores[me], b: sideName(state, them), sb: table.scores[them] })));
-  // A chouette match has no review (docs/review.md reviews two-player rooms).
-  const links = over && !state.chouette ? reviewLinks(state.route.room, state.seat, state.info?.visibility === "public") : null;
+  out.append(
+    h(
+      "p",
+      { class: "match-score" },
+      h("strong", {}, t("result.match_score"), ": "),
+      t("result.match_score.line", {
+        a: sideName(state, me),
+        sa: table.scores[me],
+        b: sideName(state, them),
+        sb: table.scores[them],
+      }),
+    ),
+  );
+  // Only a two-player room's match is reviewed (docs/review.md).
+  const room = kind === "room";
+  const links =
+    over && room
+      ? reviewLinks(state.route.room, state.seat, state.info?.visibility === "public")
+      : null;
   if (links) out.append(links);
   // A finished match's record is public, as a device game's (docs/fairness.md): the room
   // serves it once the match is over (docs/protocol.md, GET /api/rooms/{id}/record).
-  if (over && !state.chouette && !state.route.device && state.route.room) out.append(recordLink(state.route.room));
-  const verify = renderVerifyLinks(state.fair, state.route.name === "chouette" ? "chouette" : "room");
-  if (verify) out.append(verify);
-  if (between) {
-    out.append(h("button", {
-      type: "button", class: "button primary", disabled: between.disabled, dataset: { cmd: between.cmd, key: between.cmd },
-    }, t(between.label)));
+  if (over && room && !state.route.device && state.route.room)
+    out.append(recordLink(state.route.room));
+  // A device game's record is made in the page (docs/device.md): downloaded by a button.
+  if (over && state.route.device) {
+    out.append(
+      h(
+        "p",
+        { class: "record-link" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button secondary",
+            dataset: { cmd: "device-record", key: "device-record" },
+          },
+          t("device.record"),
+        ),
+      ),
+    );
   }
+  // A tournament's match over: the way back, in the dialog (the info bar's is behind it).
+  const back = over ? backToTournament(state.info) : null;
+  if (back) out.append(h("p", { class: "record-link" }, back));
+  const verify = renderVerifyLinks(state.fair, kind);
+  if (verify) out.append(verify);
+  if (between) out.append(betweenButton(between, true));
   return out;
+}
+
+/**
+ * The button status.js decided on between rounds or matches ("Next round", "New match").
+ * @param {import("./status.js").Between} between
+ * @param {boolean} first  the one a dialog showing the result gives the focus to
+ */
+function betweenButton(between, first) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "button primary",
+      disabled: between.disabled,
+      autofocus: first && !between.disabled,
+      dataset: { cmd: between.cmd, key: between.cmd },
+    },
+    t(between.label),
+  );
+}
+
+/**
+ * Which result a table shows: the round's, or the match's once it is over (of which of
+ * the table's matches, where it counts them: State.seating). A result the person closed
+ * stays closed until the next one.
+ * @param {TableState} state
+ */
+export function resultKey(state) {
+  const table = state.view.table;
+  return `${state.route.room ?? ""}:${table.match_phase === "over" ? "match" : "round"}:${table.round}:${state.seating?.match ?? ""}`;
+}
+
+/**
+ * The round's or the match's result `end` (renderRoundEnd) in a modal dialog (web/js/
+ * dialogs.js opens it with showModal: the focus is kept inside it while it is open and
+ * given back when it closes); once the person closed it (Escape or its close button), a
+ * line with a button that opens it again and `between`'s button, so that "Next round"
+ * is always within reach.
+ * @param {TableState} state
+ * @param {HTMLElement} end
+ * @param {import("./status.js").Between|null} between
+ */
+export function resultPlace(state, end, between) {
+  const key = resultKey(state);
+  const over = state.view.table.match_phase === "over";
+  if (state.resultClosed === key) {
+    return h(
+      "section",
+      {
+        class: "panel result-closed",
+        "aria-label": t(over ? "match.title" : "result.title", {
+          n: state.view.table.round,
+        }),
+      },
+      h(
+        "div",
+        { class: "button-row" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button secondary",
+            dataset: { cmd: "show-result", key: "show-result" },
+          },
+          over
+            ? t("act.show_match_result")
+            : t("act.show_result", { n: state.view.table.round }),
+        ),
+        between ? betweenButton(between, false) : null,
+      ),
+    );
+  }
+  const heading = end.querySelector("h2");
+  return h(
+    "dialog",
+    {
+      class: "result-dialog",
+      "aria-labelledby": heading?.id || null,
+      dataset: {
+        key: "result-dialog",
+        modal: "result",
+        result: key,
+        returnKey: "show-result",
+      },
+    },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "chip dialog-close",
+        "aria-label": t("act.close_result"),
+        dataset: { cmd: "close-result", arg: key, key: "close-result" },
+      },
+      h("span", { "aria-hidden": "true" }, "\u2715"),
+    ),
+    end,
+  );
 }
 
 /**
@@ -54,9 +199,19 @@ export function renderRoundEnd(state, between) {
  * @param {string} room
  */
 function recordLink(room) {
-  return h("p", { class: "record-link" }, h("a", {
-    class: "button secondary", href: `/api/rooms/${encodeURIComponent(room)}/record`, download: `ginrummy-${room}.json`,
-  }, t("room.record")));
+  return h(
+    "p",
+    { class: "record-link" },
+    h(
+      "a",
+      {
+        class: "button secondary",
+        href: `/api/rooms/${encodeURIComponent(room)}/record`,
+        download: `ginrummy-${room}.json`,
+      },
+      t("room.record"),
+    ),
+  );
 }
 
 /**
@@ -65,23 +220,59 @@ function recordLink(room) {
  */
 function renderMatchEnd(state, m) {
   const { me, them } = displaySeats(state);
-  const headline = isMine(state, m.winner) ? t("match.you_win") : t("match.winner", { name: sideName(state, m.winner) });
+  const headline = isMine(state, m.winner)
+    ? t("match.you_win")
+    : t("match.winner", { name: sideName(state, m.winner) });
   /** @type {("round_points"|"rounds_won"|"box_bonus"|"game_bonus"|"shutout_bonus"|"totals")[]} */
-  const keys = ["round_points", "rounds_won", "box_bonus", "game_bonus", "shutout_bonus", "totals"];
+  const keys = [
+    "round_points",
+    "rounds_won",
+    "box_bonus",
+    "game_bonus",
+    "shutout_bonus",
+    "totals",
+  ];
   const always = ["round_points", "rounds_won", "totals"];
   const rows = keys.flatMap((key) => {
     const row = m[key];
     return row && (always.includes(key) || row.one || row.two) ? [{ key, row }] : [];
   });
-  return h("div", { class: "match-end" },
+  return h(
+    "div",
+    { class: "match-end" },
     h("h2", { id: "result-h" }, t("match.title")),
     h("p", { class: "winner" }, headline),
     m.forfeit ? h("p", { class: "forfeit" }, forfeitText(state, m)) : null,
-    h("table", { class: "totals" },
+    h(
+      "table",
+      { class: "totals" },
       h("caption", {}, t("match.table.caption")),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, sideName(state, me)), h("th", { scope: "col" }, sideName(state, them)))),
-      h("tbody", {}, ...rows.map(({ key, row }) => h("tr", { class: key === "totals" ? "total-row" : "" },
-        h("th", { scope: "row" }, t(`match.row.${key}`)), h("td", {}, String(row[me])), h("td", {}, String(row[them])))))));
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, ""),
+          h("th", { scope: "col" }, sideName(state, me)),
+          h("th", { scope: "col" }, sideName(state, them)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        ...rows.map(({ key, row }) =>
+          h(
+            "tr",
+            { class: key === "totals" ? "total-row" : "" },
+            h("th", { scope: "row" }, t(`match.row.${key}`)),
+            h("td", {}, String(row[me])),
+            h("td", {}, String(row[them])),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 /**
@@ -90,8 +281,15 @@ function renderMatchEnd(state, m) {
  * @param {string} [extraClass]
  */
 function cardRow(cards, label, extraClass = "") {
-  return h("div", { class: `card-row ${extraClass}`, role: "img", "aria-label": `${label}: ${cards.length ? cardList(cards) : t("result.none")}` },
-    ...cards.map((card) => cardElement(card, { small: true })));
+  return h(
+    "div",
+    {
+      class: `card-row ${extraClass}`,
+      role: "img",
+      "aria-label": `${label}: ${cards.length ? cardList(cards) : t("result.none")}`,
+    },
+    ...cards.map((card) => cardElement(card, { small: true })),
+  );
 }
 
 /**
@@ -103,26 +301,59 @@ function renderShowdown(state, result) {
   const seats = [displaySeats(state).me, displaySeats(state).them];
   const sd = result.showdown;
   for (const seat of seats) {
-    const title = isMine(state, seat) ? t("result.your_cards") : t("result.hand_of", { name: seatName(state, seat) });
+    const title = isMine(state, seat)
+      ? t("result.your_cards")
+      : t("result.hand_of", { name: seatName(state, seat) });
     const box = h("div", { class: "showdown-hand" }, h("h3", {}, title));
     if (sd) {
       const isKnocker = seat === result.knocker;
       const melds = isKnocker ? sd.knocker_melds : sd.defender_melds;
       const dead = isKnocker ? sd.knocker_deadwood_cards : sd.defender_deadwood_cards;
-      const meldBox = h("div", { class: "melds" }, h("span", { class: "row-label" }, t("result.melds")));
+      const meldBox = h(
+        "div",
+        { class: "melds" },
+        h("span", { class: "row-label" }, t("result.melds")),
+      );
       if (!melds.length) meldBox.append(h("span", { class: "hint" }, t("result.none")));
-      melds.forEach((meld, i) => meldBox.append(cardRow(meld, t("result.melds"), `meld meld-${i % 4}`)));
+      melds.forEach((meld, i) =>
+        meldBox.append(cardRow(meld, t("result.melds"), `meld meld-${i % 4}`)),
+      );
       box.append(meldBox);
       if (!isKnocker && sd.layoffs.length) {
-        const lo = h("div", { class: "layoffs" }, h("span", { class: "row-label" }, t("result.laid_off")));
+        const lo = h(
+          "div",
+          { class: "layoffs" },
+          h("span", { class: "row-label" }, t("result.laid_off")),
+        );
         for (const layoff of sd.layoffs) {
-          lo.append(h("div", { class: "layoff" }, cardRow([layoff.card], t("result.laid_off")),
-            h("span", { class: "hint" }, t("result.layoff", { card: cardName(layoff.card), meld: cardList(layoff.onto) }))));
+          lo.append(
+            h(
+              "div",
+              { class: "layoff" },
+              cardRow([layoff.card], t("result.laid_off")),
+              h(
+                "span",
+                { class: "hint" },
+                t("result.layoff", {
+                  card: cardName(layoff.card),
+                  meld: cardList(layoff.onto),
+                }),
+              ),
+            ),
+          );
         }
         box.append(lo);
       }
-      box.append(h("div", { class: "deadwood-row" }, h("span", { class: "row-label" }, t("result.deadwood_cards")),
-        dead.length ? cardRow(dead, t("result.deadwood_cards")) : h("span", { class: "hint" }, t("result.none"))));
+      box.append(
+        h(
+          "div",
+          { class: "deadwood-row" },
+          h("span", { class: "row-label" }, t("result.deadwood_cards")),
+          dead.length
+            ? cardRow(dead, t("result.deadwood_cards"))
+            : h("span", { class: "hint" }, t("result.none")),
+        ),
+      );
     } else {
       const cards = result.hands?.[seat] ?? [];
       box.append(cardRow(cards, title));
@@ -148,12 +379,17 @@ function renderCalculation(state, result) {
     const D = sd.defender_deadwood;
     const mineK = isMine(state, result.knocker);
     const mineD = isMine(state, otherSeat(result.knocker));
-    const you = (/** @type {string} */ key, /** @type {boolean} */ mine) => (mine ? `${key}.you` : key);
+    const you = (/** @type {string} */ key, /** @type {boolean} */ mine) =>
+      mine ? `${key}.you` : key;
     lines.push(t(you("line.knocker_deadwood", mineK), { name: knocker, n: K }));
     if (result.kind === "gin" || result.kind === "big_gin") {
       lines.push(t(you("line.defender_deadwood_gin", mineD), { name: defender, n: D }));
       lines.push(t("line.difference", { a: D, b: K, n: sd.base_points }));
-      lines.push(t(result.kind === "gin" ? "line.gin_bonus" : "line.big_gin_bonus", { n: sd.bonus }));
+      lines.push(
+        t(result.kind === "gin" ? "line.gin_bonus" : "line.big_gin_bonus", {
+          n: sd.bonus,
+        }),
+      );
     } else {
       lines.push(t(you("line.defender_deadwood", mineD), { name: defender, n: D }));
       if (result.kind === "undercut") {
@@ -164,11 +400,17 @@ function renderCalculation(state, result) {
         if (sd.bonus) lines.push(t("line.gin_bonus", { n: sd.bonus }));
       }
     }
-    if (sd.multiplier && sd.multiplier !== 1) lines.push(t("line.doubling", { n: sd.multiplier }));
+    if (sd.multiplier && sd.multiplier !== 1)
+      lines.push(t("line.doubling", { n: sd.multiplier }));
     if (result.winner) {
-      lines.push(isMine(state, result.winner)
-        ? tn("line.points.you", result.points, { n: result.points })
-        : tn("line.points", result.points, { name: seatName(state, result.winner), n: result.points }));
+      lines.push(
+        isMine(state, result.winner)
+          ? tn("line.points.you", result.points, { n: result.points })
+          : tn("line.points", result.points, {
+              name: seatName(state, result.winner),
+              n: result.points,
+            }),
+      );
     } else {
       lines.push(t("line.no_points"));
     }
@@ -177,11 +419,20 @@ function renderCalculation(state, result) {
   const rows = lines.map((line, i) => {
     const [label, figure] = calcCells(line);
     const last = i === lines.length - 1;
-    return h("tr", { class: last ? "total-row" : "" }, figure === null
-      ? h("th", { scope: "row", colspan: "2" }, label)
-      : [h("th", { scope: "row" }, label), h("td", {}, figure)]);
+    return h(
+      "tr",
+      { class: last ? "total-row" : "" },
+      figure === null
+        ? h("th", { scope: "row", colspan: "2" }, label)
+        : [h("th", { scope: "row" }, label), h("td", {}, figure)],
+    );
   });
-  return h("table", { class: "calc" }, h("caption", {}, t("result.calc")), h("tbody", {}, ...rows));
+  return h(
+    "table",
+    { class: "calc" },
+    h("caption", {}, t("result.calc")),
+    h("tbody", {}, ...rows),
+  );
 }
 
 /**

@@ -25,6 +25,9 @@ import { splitAction } from "./store.js";
  * @property {string} grade
  * @property {string|null} pattern
  * @property {{text?: Record<string, string>}|null} note
+ * @property {"sure"|"likely"|"unsure"|null} [certainty]   how sure the grade is
+ * @property {{text?: Record<string, string>}|null} [verdict]   the same in words, with the
+ *   loss, its standard error, its interval and the worlds it was measured on
  */
 /**
  * @typedef {object} ReviewEnd
@@ -46,7 +49,8 @@ import { splitAction } from "./store.js";
  * @typedef {object} Review
  * @property {Seat} seat
  * @property {ReviewRound[]} rounds
- * @property {{counts: Record<string, number>, points_lost: number, text: Record<string, string>}} summary
+ * @property {{counts: Record<string, number>, points_lost: number, text: Record<string, string>,
+ *   certainty?: {text?: Record<string, string>}}} summary
  */
 /**
  * @typedef {{kind: "decision", round: ReviewRound, decision: ReviewDecision}
@@ -68,43 +72,6 @@ export const GRADES = ["forced", "best", "good", "inaccuracy", "mistake", "blund
 const JUDGED = ["inaccuracy", "mistake", "blunder"];
 
 /**
- * The page's path for a room and seat (the match history links to it).
- * @param {string} room
- * @param {Seat} seat
- */
-export function reviewPath(room, seat) {
-  return `/r/${encodeURIComponent(room)}/review/${seat}`;
-}
-
-/**
- * The links to a finished match's review: a player's own seat; both seats for a
- * spectator of a public room (docs/protocol.md, "Reviews").
- * @param {string|null} room
- * @param {Seat|null} own
- * @param {boolean} isPublic
- */
-export function reviewLinks(room, own, isPublic) {
-  /** @type {Seat[]} */
-  const seats = own ? [own] : isPublic ? ["one", "two"] : [];
-  if (!room || !seats.length) return null;
-  return h("p", { class: "review-links" }, ...seats.map((seat) => {
-    const path = reviewPath(room, seat);
-    const label = own ? t("review.link") : t("review.link.seat", { seat: t(`review.seat.${seat}`) });
-    return h("a", { class: "button secondary", href: path, dataset: { nav: path, key: `review-${seat}` } }, label);
-  }));
-}
-
-/**
- * The room and seat of a review page's path, or null.
- * @param {string} pathname
- * @returns {{room: string, seat: Seat}|null}
- */
-export function parseReviewPath(pathname) {
-  const m = /^\/r\/([^/]+)\/review\/(one|two)\/?$/.exec(pathname);
-  return m ? { room: decodeURIComponent(m[1]), seat: /** @type {Seat} */ (m[2]) } : null;
-}
-
-/**
  * Every step of the review in order: each round's decisions, then its end (both hands)
  * when the round was played out.
  * @param {Review|null|undefined} review
@@ -114,7 +81,8 @@ export function steps(review) {
   /** @type {Step[]} */
   const out = [];
   for (const round of review?.rounds ?? []) {
-    for (const decision of round.decisions) out.push({ kind: "decision", round, decision });
+    for (const decision of round.decisions)
+      out.push({ kind: "decision", round, decision });
     if (round.end) out.push({ kind: "end", round, end: round.end });
   }
   return out;
@@ -149,12 +117,17 @@ export function percent(done, total) {
 export function seriesGeometry(series, { width = 600, height = 160, pad = 24 } = {}) {
   const values = series.map((p) => p.value).filter((v) => typeof v === "number");
   const top = Math.max(10, ...values.map((v) => Math.ceil(Math.abs(v) / 10) * 10));
-  const x = (/** @type {number} */ i) => pad + (series.length <= 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (series.length - 1));
+  const x = (/** @type {number} */ i) =>
+    pad +
+    (series.length <= 1
+      ? (width - 2 * pad) / 2
+      : (i * (width - 2 * pad)) / (series.length - 1));
   const y = (/** @type {number} */ v) => height / 2 - (v * (height / 2 - pad)) / top;
   /** @type {{x: number, y: number, position: number, value: number}[]} */
   const points = [];
   series.forEach((p, i) => {
-    if (typeof p.value === "number") points.push({ x: x(i), y: y(p.value), position: i, value: p.value });
+    if (typeof p.value === "number")
+      points.push({ x: x(i), y: y(p.value), position: i, value: p.value });
   });
   return { width, height, pad, top, zero: y(0), points };
 }
@@ -177,10 +150,15 @@ export function choiceText(action) {
 export function graphLabel(round) {
   const values = round.series.map((p) => p.value).filter((v) => typeof v === "number");
   if (!values.length) return t("review.graph.empty", { n: round.number });
-  const fmt = (/** @type {number} */ v) => v.toLocaleString(language(), { maximumFractionDigits: 1 });
+  const fmt = (/** @type {number} */ v) =>
+    v.toLocaleString(language(), { maximumFractionDigits: 1 });
   return tn("review.graph.label", values.length, {
-    n: round.number, count: values.length, first: fmt(values[0]), last: fmt(values[values.length - 1]),
-    low: fmt(Math.min(...values)), high: fmt(Math.max(...values)),
+    n: round.number,
+    count: values.length,
+    first: fmt(values[0]),
+    last: fmt(values[values.length - 1]),
+    low: fmt(Math.min(...values)),
+    high: fmt(Math.max(...values)),
   });
 }
 
@@ -208,16 +186,28 @@ function roundGraph(round, current) {
   const g = seriesGeometry(round.series);
   const label = graphLabel(round);
   const line = g.points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
-  return s("svg", { class: "review-graph", viewBox: `0 0 ${g.width} ${g.height}`, role: "img", "aria-label": label },
+  return s(
+    "svg",
+    {
+      class: "review-graph",
+      viewBox: `0 0 ${g.width} ${g.height}`,
+      role: "img",
+      "aria-label": label,
+    },
     s("title", {}, document.createTextNode(label)),
     s("line", { class: "zero", x1: g.pad, x2: g.width - g.pad, y1: g.zero, y2: g.zero }),
     s("text", { x: 2, y: g.pad }, document.createTextNode(`+${g.top}`)),
     s("text", { x: 2, y: g.height - g.pad / 2 }, document.createTextNode(`−${g.top}`)),
     s("polyline", { class: "review-line", points: line }),
-    ...g.points.map((p) => s("circle", {
-      class: p.position === current ? "review-dot current" : "review-dot", cx: p.x.toFixed(1), cy: p.y.toFixed(1),
-      r: p.position === current ? 6 : 3.5,
-    })));
+    ...g.points.map((p) =>
+      s("circle", {
+        class: p.position === current ? "review-dot current" : "review-dot",
+        cx: p.x.toFixed(1),
+        cy: p.y.toFixed(1),
+        r: p.position === current ? 6 : 3.5,
+      }),
+    ),
+  );
 }
 
 /**
@@ -225,11 +215,23 @@ function roundGraph(round, current) {
  * @param {string} label
  */
 function cardRow(cards, label) {
-  return h("div", { class: "review-cards" },
+  return h(
+    "div",
+    { class: "review-cards" },
     h("span", { class: "row-label" }, label),
-    h("div", { class: "card-row", role: "img", "aria-label": `${label}: ${cards.length ? cardList(cards) : t("result.none")}` },
-      ...cards.map((card) => cardElement(card, { small: true }))),
-    cards.length ? null : h("span", { class: "hint", "aria-hidden": "true" }, t("result.none")));
+    h(
+      "div",
+      {
+        class: "card-row",
+        role: "img",
+        "aria-label": `${label}: ${cards.length ? cardList(cards) : t("result.none")}`,
+      },
+      ...cards.map((card) => cardElement(card, { small: true })),
+    ),
+    cards.length
+      ? null
+      : h("span", { class: "hint", "aria-hidden": "true" }, t("result.none")),
+  );
 }
 
 /**
@@ -248,27 +250,70 @@ function renderDecision(d, own) {
   const view = d.view;
   const pile = view.discard_pile;
   const judged = JUDGED.includes(d.grade);
+  // An unclear decision is graded good, but its better choice is worth showing.
+  const doubted = judged || d.certainty === "unsure";
   const note = d.note?.text?.[language()];
-  return h("div", { class: "review-step" },
+  const verdict = d.verdict?.text?.[language()];
+  return h(
+    "div",
+    { class: "review-step" },
     view.moves_since.length
-      ? h("ul", { class: "review-moves", "aria-label": t("review.moves") }, ...view.moves_since.map((m) => {
-        const [verb, card] = splitAction(m.move);
-        const key = `ann.${verb.replace(" ", "_")}`;
-        return h("li", {}, has(key) ? t(key, { name: who(m.seat, own), card: card ? cardName(card) : "" }) : m.move);
-      }))
+      ? h(
+          "ul",
+          { class: "review-moves", "aria-label": t("review.moves") },
+          ...view.moves_since.map((m) => {
+            const [verb, card] = splitAction(m.move);
+            const key = `ann.${verb.replace(" ", "_")}`;
+            return h(
+              "li",
+              {},
+              has(key)
+                ? t(key, { name: who(m.seat, own), card: card ? cardName(card) : "" })
+                : m.move,
+            );
+          }),
+        )
       : null,
     cardRow(view.hand, t("review.hand", { n: view.deadwood })),
     view.taken ? h("p", {}, t("review.taken", { card: cardName(view.taken) })) : null,
     cardRow(pile.slice(-8), t("review.pile", { n: pile.length })),
     cardRow(view.opponent_known, t("review.known")),
-    h("dl", { class: "review-verdict" },
-      h("div", {}, h("dt", {}, t("review.played")), h("dd", { id: "review-played" }, choiceText(d.played))),
+    h(
+      "dl",
+      { class: "review-verdict" },
+      h(
+        "div",
+        {},
+        h("dt", {}, t("review.played")),
+        h("dd", { id: "review-played" }, choiceText(d.played)),
+      ),
       h("div", {}, h("dt", {}, t("review.expert")), h("dd", {}, choiceText(d.expert))),
-      h("div", {}, h("dt", {}, t("review.grade")), h("dd", {},
-        h("span", { class: `grade grade-${d.grade}`, id: "review-grade" }, t(`review.grade.${d.grade}`)),
-        judged && typeof d.loss === "number" ? ` ${t("review.loss", { n: d.loss.toLocaleString(language(), { maximumFractionDigits: 1 }) })}` : null))),
-    judged && d.best ? h("p", {}, t("review.best", { choice: choiceText(d.best) })) : null,
-    note && judged ? h("p", { class: "hint" }, note) : null);
+      h(
+        "div",
+        {},
+        h("dt", {}, t("review.grade")),
+        h(
+          "dd",
+          {},
+          h(
+            "span",
+            { class: `grade grade-${d.grade}`, id: "review-grade" },
+            t(`review.grade.${d.grade}`),
+          ),
+          judged && !verdict && typeof d.loss === "number"
+            ? ` ${t("review.loss", { n: d.loss.toLocaleString(language(), { maximumFractionDigits: 1 }) })}`
+            : null,
+        ),
+      ),
+    ),
+    verdict
+      ? h("p", { class: "review-certainty", id: "review-certainty" }, verdict)
+      : null,
+    doubted && d.best
+      ? h("p", {}, t("review.best", { choice: choiceText(d.best) }))
+      : null,
+    note && judged ? h("p", { class: "hint" }, note) : null,
+  );
 }
 
 /**
@@ -277,12 +322,17 @@ function renderDecision(d, own) {
  */
 function renderEnd(end, own) {
   const other = own === "one" ? "two" : "one";
-  const winner = end.winner ? tn("review.end.winner", end.points, { name: who(end.winner, own), n: end.points }) : t("review.end.no_winner");
-  return h("div", { class: "review-step review-end" },
+  const winner = end.winner
+    ? tn("review.end.winner", end.points, { name: who(end.winner, own), n: end.points })
+    : t("review.end.no_winner");
+  return h(
+    "div",
+    { class: "review-step review-end" },
     h("p", {}, t(`review.end.${end.result}`), " ", winner),
     cardRow(end.hands[own], t("review.end.your_hand")),
     cardRow(end.hands[other], t("review.end.their_hand")),
-    h("p", {}, t("review.end.scores", { a: end.scores[own], b: end.scores[other] })));
+    h("p", {}, t("review.end.scores", { a: end.scores[own], b: end.scores[other] })),
+  );
 }
 
 /**
@@ -290,13 +340,28 @@ function renderEnd(end, own) {
  */
 function renderProgress(data) {
   const value = percent(data.done, data.total);
-  return h("section", { class: "panel", "aria-labelledby": "review-h" },
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "review-h" },
     h("h1", { id: "review-h" }, t("review.title")),
-    h("p", { id: "review-progress-label" }, t("review.running", { done: data.done, total: data.total || "…" })),
-    h("div", {
-      class: "progress", role: "progressbar", "aria-labelledby": "review-progress-label",
-      "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(value),
-    }, h("div", { class: "progress-fill", style: `width: ${value}%` })));
+    h(
+      "p",
+      { id: "review-progress-label" },
+      t("review.running", { done: data.done, total: data.total || "…" }),
+    ),
+    h(
+      "div",
+      {
+        class: "progress",
+        role: "progressbar",
+        "aria-labelledby": "review-progress-label",
+        "aria-valuemin": "0",
+        "aria-valuemax": "100",
+        "aria-valuenow": String(value),
+      },
+      h("div", { class: "progress-fill", style: `width: ${value}%` }),
+    ),
+  );
 }
 
 /**
@@ -306,37 +371,111 @@ export function renderReview(state) {
   const page = state.page;
   /** @type {ReviewPage|null} */
   const data = page.data;
-  if (page.status === "loading" || !data) return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
+  if (page.status === "loading" || !data)
+    return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
   if (page.status === "error" || !data.review) {
     if (data.error) {
-      const key = has(`review.error.${data.error}`) ? `review.error.${data.error}` : "error.network";
-      return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t(key)),
-        h("a", { class: "button secondary", href: "/", dataset: { nav: "/", key: "review-home" } }, t("act.leave")))];
+      const key = has(`review.error.${data.error}`)
+        ? `review.error.${data.error}`
+        : "error.network";
+      return [
+        h(
+          "section",
+          { class: "panel message" },
+          h("p", { role: "alert" }, t(key)),
+          h(
+            "a",
+            {
+              class: "button secondary",
+              href: "/",
+              dataset: { nav: "/", key: "review-home" },
+            },
+            t("act.leave"),
+          ),
+        ),
+      ];
     }
     return [renderProgress(data)];
   }
   const all = steps(data.review);
   const summary = data.review.summary;
   if (!all.length) {
-    return [h("h1", { class: "page-title" }, t("review.title")), h("p", { class: "panel" }, summary.text?.[language()] ?? "")];
+    return [
+      h("h1", { class: "page-title" }, t("review.title")),
+      h("p", { class: "panel" }, summary.text?.[language()] ?? ""),
+    ];
   }
   const at = clampStep(data.step, 0, all.length);
   const step = all[at];
-  const position = step.kind === "decision" ? step.round.decisions.indexOf(step.decision) : null;
+  const position =
+    step.kind === "decision" ? step.round.decisions.indexOf(step.decision) : null;
   return [
-    h("h1", { class: "page-title", id: "review-h" }, t("review.title.seat", { seat: t(`review.seat.${data.seat}`) })),
-    h("section", { class: "panel", "aria-labelledby": "review-summary-h" },
+    h(
+      "h1",
+      { class: "page-title", id: "review-h" },
+      t("review.title.seat", { seat: t(`review.seat.${data.seat}`) }),
+    ),
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": "review-summary-h" },
       h("h2", { id: "review-summary-h" }, t("review.summary")),
-      h("p", { id: "review-summary" }, summary.text?.[language()] ?? "")),
-    h("section", { class: "panel review-stepper", "aria-labelledby": "review-step-h" },
-      h("h2", { id: "review-step-h", "aria-live": "polite" }, step.kind === "decision"
-        ? t("review.step", { round: step.round.number, turn: step.decision.turn, at: at + 1, count: all.length })
-        : t("review.step.end", { round: step.round.number, at: at + 1, count: all.length })),
-      h("div", { class: "review-nav", role: "group", "aria-label": t("review.nav") },
-        h("button", { type: "button", class: "button secondary", disabled: at === 0, dataset: { cmd: "review-step", arg: "-1", key: "review-prev" } }, t("review.prev")),
-        h("button", { type: "button", class: "button primary", disabled: at === all.length - 1, dataset: { cmd: "review-step", arg: "1", key: "review-next" } }, t("review.next"))),
+      h("p", { id: "review-summary" }, summary.text?.[language()] ?? ""),
+      summary.certainty?.text
+        ? h(
+            "p",
+            { id: "review-summary-certainty" },
+            summary.certainty.text[language()] ?? "",
+          )
+        : null,
+    ),
+    h(
+      "section",
+      { class: "panel review-stepper", "aria-labelledby": "review-step-h" },
+      h(
+        "h2",
+        { id: "review-step-h", "aria-live": "polite" },
+        step.kind === "decision"
+          ? t("review.step", {
+              round: step.round.number,
+              turn: step.decision.turn,
+              at: at + 1,
+              count: all.length,
+            })
+          : t("review.step.end", {
+              round: step.round.number,
+              at: at + 1,
+              count: all.length,
+            }),
+      ),
+      h(
+        "div",
+        { class: "review-nav", role: "group", "aria-label": t("review.nav") },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button secondary",
+            disabled: at === 0,
+            dataset: { cmd: "review-step", arg: "-1", key: "review-prev" },
+          },
+          t("review.prev"),
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button primary",
+            disabled: at === all.length - 1,
+            dataset: { cmd: "review-step", arg: "1", key: "review-next" },
+          },
+          t("review.next"),
+        ),
+      ),
       h("p", { class: "hint" }, t("review.keys")),
-      step.kind === "decision" ? renderDecision(step.decision, data.seat) : renderEnd(step.end, data.seat),
-      roundGraph(step.round, position)),
+      step.kind === "decision"
+        ? renderDecision(step.decision, data.seat)
+        : renderEnd(step.end, data.seat),
+      roundGraph(step.round, position),
+    ),
   ];
 }

@@ -40,7 +40,18 @@ export function reviewJob({ store }) {
         first = false;
         if (store.get().route !== route) return;
         if (job.state === "done") {
-          store.update((s) => ({ ...s, page: { status: "ok", data: { ...s.page.data, review: job.review, done: job.total, total: job.total } } }));
+          store.update((s) => ({
+            ...s,
+            page: {
+              status: "ok",
+              data: {
+                ...s.page.data,
+                review: job.review,
+                done: job.total,
+                total: job.total,
+              },
+            },
+          }));
           return;
         }
         patch((d) => ({ ...d, done: job.done, total: job.total }));
@@ -48,7 +59,10 @@ export function reviewJob({ store }) {
       } catch (err) {
         if (store.get().route !== route) return;
         const code = err instanceof ApiError ? err.code : "network";
-        store.update((s) => ({ ...s, page: { status: "error", data: { ...s.page.data, error: code } } }));
+        store.update((s) => ({
+          ...s,
+          page: { status: "error", data: { ...s.page.data, error: code } },
+        }));
       }
     };
     await poll();
@@ -75,9 +89,16 @@ export function reviewJob({ store }) {
    * @param {KeyboardEvent} event
    */
   function key(event) {
-    if (store.get().route.name !== "review" || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (
+      store.get().route.name !== "review" ||
+      event.altKey ||
+      event.ctrlKey ||
+      event.metaKey
+    )
+      return;
     const target = event.target;
-    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)
+      return;
     const delta = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
     if (delta === undefined) return;
     event.preventDefault();

@@ -1,29 +1,69 @@
-/** Which page a path names: the client's routes (the server serves every one of them
- * the same page). Pure. */
-import { parseReviewPath } from "./review.js";
+/** Which page a path names: the client's routes, from the site's one list (site.json),
+ * which the server serves (server/app.py) and the service worker keeps as the one page
+ * (sw.js, filled in by server/static.py). Pure. */
+import SITE from "./site.json" with { type: "json" };
 
 /** @typedef {import("./types.js").Route} Route */
+/** @typedef {"one"|"two"} Seat */
+/** A page of the registration table (web/js/pages.js): a route's name, or "device" for a
+ * game on this device (a room route with `device`).
+ * @typedef {"home"|"lobby"|"leaderboard"|"room"|"review"|"chouette"|"device"|"player"|"tournament"} PageName */
+
+/**
+ * A route's path as a regular expression: each `{name}` one path segment (or one of the
+ * route's `values` for it), captured by name; a slash at the end is allowed.
+ * @param {{path: string, values?: Record<string, string[]>}} route
+ */
+export function pathPattern(route) {
+  const source = route.path
+    .replace(/\/$/, "")
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const param = /^\{(\w+)\}$/.exec(part);
+      if (!param) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const values = route.values?.[param[1]];
+      return `(?<${param[1]}>${values ? values.join("|") : "[^/]+"})`;
+    })
+    .join("");
+  return new RegExp(`^${source}/?$`);
+}
+
+const ROUTES = SITE.routes.map((route) => ({
+  page: /** @type {PageName} */ (route.page),
+  pattern: pathPattern(route),
+}));
 
 /**
  * @param {string} pathname
  * @returns {Route}
  */
 export function routeOf(pathname) {
-  const review = parseReviewPath(pathname);
-  if (review) return { name: "review", room: review.room, seat: review.seat };
-  const room = /^\/r\/([^/]+)\/?$/.exec(pathname);
-  if (room) return { name: "room", room: decodeURIComponent(room[1]) };
-  const chouette = /^\/c\/([^/]+)\/?$/.exec(pathname);
-  if (chouette) return { name: "chouette", room: decodeURIComponent(chouette[1]) };
-  const own = /^\/d\/([^/]+)\/?$/.exec(pathname);
-  if (own) return { name: "room", room: decodeURIComponent(own[1]), device: true };
-  const player = /^\/p\/([^/]+)\/?$/.exec(pathname);
-  if (player) return { name: "player", room: null, player: decodeURIComponent(player[1]) };
-  const tournament = /^\/t\/([^/]+)\/?$/.exec(pathname);
-  if (tournament) return { name: "tournament", room: null, tournament: decodeURIComponent(tournament[1]) };
-  if (/^\/lobby\/?$/.test(pathname)) return { name: "lobby", room: null };
-  if (/^\/leaderboard\/?$/.test(pathname)) return { name: "leaderboard", room: null };
+  for (const { page, pattern } of ROUTES) {
+    const found = pattern.exec(pathname);
+    if (!found) continue;
+    /** @type {Record<string, string>} */
+    const at = Object.fromEntries(
+      Object.entries(found.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]),
+    );
+    if (page === "device") return { name: "room", room: at.room, device: true };
+    if (page === "review")
+      return { name: "review", room: at.room, seat: /** @type {Seat} */ (at.seat) };
+    if (page === "room" || page === "chouette") return { name: page, room: at.room };
+    if (page === "player") return { name: "player", room: null, player: at.player };
+    if (page === "tournament")
+      return { name: "tournament", room: null, tournament: at.tournament };
+    return { name: page, room: null };
+  }
   return { name: "home", room: null };
+}
+
+/**
+ * The page of the registration table that shows a route.
+ * @param {Route} route
+ * @returns {PageName}
+ */
+export function pageOf(route) {
+  return route.device ? "device" : route.name;
 }
 
 /**
@@ -33,4 +73,25 @@ export function routeOf(pathname) {
  */
 export function atTable(route) {
   return route.name === "room" || route.name === "chouette";
+}
+
+/**
+ * The review page's path for a room and seat (the match history links to it).
+ * @param {string} room
+ * @param {Seat} seat
+ */
+export function reviewPath(room, seat) {
+  return `/r/${encodeURIComponent(room)}/review/${seat}`;
+}
+
+/**
+ * The room and seat of a review page's path, or null.
+ * @param {string} pathname
+ * @returns {{room: string, seat: Seat}|null}
+ */
+export function parseReviewPath(pathname) {
+  const route = routeOf(pathname);
+  return route.name === "review" && route.room && route.seat
+    ? { room: route.room, seat: route.seat }
+    : null;
 }

@@ -3,7 +3,6 @@
 // server's 1012 "restarting" too, which lands on another server), versioned messages
 // (duplicates dropped, a gap triggers a resync), keep-alive pings.
 
-
 const PING_MS = 20000;
 /** The close code of a server that restarts (docs/protocol.md): reconnect, nothing is wrong. */
 export const SERVICE_RESTART = 1012;
@@ -79,7 +78,9 @@ export class GameSocket {
       if (this.ws === ws) this.ws = null;
       if (!this.closed) this.retry(event.code === SERVICE_RESTART);
     });
-    ws.addEventListener("error", () => { /* the close event follows and retries */ });
+    ws.addEventListener("error", () => {
+      /* the close event follows and retries */
+    });
   }
 
   /** @returns {Record<string, unknown>} */
@@ -108,13 +109,20 @@ export class GameSocket {
   receive(raw) {
     /** @type {ServerMessage} */
     let msg;
-    try { msg = JSON.parse(raw); } catch { return; }
+    try {
+      msg = JSON.parse(raw);
+    } catch {
+      return;
+    }
     if (!msg || typeof msg !== "object") return;
     if (msg.type === "welcome") {
       this.attempt = 0;
       this.onConnection({ connected: true });
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping", t: Date.now() }), PING_MS);
+      this.pinger = setInterval(
+        () => this.send({ type: "ping", t: Date.now() }),
+        PING_MS,
+      );
     }
     const known = this.version;
     if (msg.type === "view") {
@@ -156,14 +164,21 @@ export class LobbySocket extends GameSocket {
   receive(raw) {
     /** @type {ServerMessage} */
     let msg;
-    try { msg = JSON.parse(raw); } catch { return; }
+    try {
+      msg = JSON.parse(raw);
+    } catch {
+      return;
+    }
     if (!msg || typeof msg !== "object") return;
     if (!this.live) {
       this.live = true;
       this.attempt = 0;
       this.onConnection({ connected: true });
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping", t: Date.now() }), PING_MS);
+      this.pinger = setInterval(
+        () => this.send({ type: "ping", t: Date.now() }),
+        PING_MS,
+      );
     }
     this.onMessage(msg);
   }
@@ -184,6 +199,9 @@ export const BACKOFF_MAX_MS = 15000;
  * @returns {number}
  */
 export function retryDelay(attempt, random = Math.random) {
-  const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, Math.min(attempt, 30)));
+  const cap = Math.min(
+    BACKOFF_MAX_MS,
+    BACKOFF_BASE_MS * 2 ** Math.max(0, Math.min(attempt, 30)),
+  );
   return Math.round(cap / 2 + (random() * cap) / 2);
 }

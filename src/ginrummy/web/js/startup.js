@@ -2,9 +2,29 @@
 // for while the modules loaded (docs/offline.md), taken once, or asked again when that did
 // not answer.
 import { api, configUntilAnswered } from "./api.js";
-import { LANGUAGES, catalogPath, detectLanguage, language, loadLanguage, setCatalog } from "./i18n.js";
-import { afterPaint, keepFile, registerWorker, rememberConfig, rememberedConfig } from "./offline.js";
-import { COLOUR_KEY, LARGE_KEY, SOUND_KEY, MUTED_KEY, NOTE_KEY, remembered } from "./prefs.js";
+import {
+  LANGUAGES,
+  catalogPath,
+  detectLanguage,
+  language,
+  loadLanguage,
+  setCatalog,
+} from "./i18n.js";
+import {
+  afterPaint,
+  keepFile,
+  registerWorker,
+  rememberConfig,
+  rememberedConfig,
+} from "./offline.js";
+import {
+  COLOUR_KEY,
+  LARGE_KEY,
+  SOUND_KEY,
+  MUTED_KEY,
+  NOTE_KEY,
+  remembered,
+} from "./prefs.js";
 import { routeOf } from "./routes.js";
 
 /**
@@ -30,9 +50,13 @@ export async function firstMessages(lang, asked) {
       setCatalog(lang, await response.json());
       document.documentElement.lang = lang;
       return;
-    } catch { /* not JSON after all: fetched again below */ }
+    } catch {
+      /* not JSON after all: fetched again below */
+    }
   }
-  await loadLanguage(lang).catch(() => loadLanguage(LANGUAGES.find((l) => l !== lang) ?? lang));
+  await loadLanguage(lang).catch(() =>
+    loadLanguage(LANGUAGES.find((l) => l !== lang) ?? lang),
+  );
 }
 
 /**
@@ -43,7 +67,11 @@ export async function firstMessages(lang, asked) {
 export async function firstConfig(asked) {
   const response = await asked;
   if (response?.ok) {
-    try { return await response.json(); } catch { /* asked again below */ }
+    try {
+      return await response.json();
+    } catch {
+      /* asked again below */
+    }
   }
   return configUntilAnswered();
 }
@@ -52,7 +80,7 @@ export async function firstConfig(asked) {
 const WORKER_WAIT_MS = 3000;
 
 /**
- * What the page's start needs of the composition root (main.js).
+ * What the page's start needs of the router (main.js).
  * @typedef {object} Start
  * @property {import("./store.js").Store} store
  * @property {(route: import("./types.js").Route) => void} enter  show the page of a route
@@ -71,28 +99,53 @@ export async function startPage({ store, enter, homeEntry }) {
   const known = rememberedConfig();
   const asked = early();
   const messages = firstMessages(lang, asked?.lang === lang ? asked.catalog : null);
-  const [config] = await Promise.all([known ?? firstConfig(asked?.config ?? null), messages]);
+  const [config] = await Promise.all([
+    known ?? firstConfig(asked?.config ?? null),
+    messages,
+  ]);
   rememberConfig(config);
   store.update((s) => ({ ...s, config, online: navigator.onLine }), { silent: true });
   let muted = [];
-  try { muted = JSON.parse(remembered(MUTED_KEY) ?? "[]"); } catch { muted = []; }
-  store.update((s) => ({
-    ...s, lang: language(), fourColour: remembered(COLOUR_KEY) === "1", largeCards: remembered(LARGE_KEY) === "1",
-    turnSound: remembered(SOUND_KEY) === "1", deviceNoteHidden: remembered(NOTE_KEY) === "1", muted: Array.isArray(muted) ? muted.map(String) : [],
-  }), { silent: true });
+  try {
+    muted = JSON.parse(remembered(MUTED_KEY) ?? "[]");
+  } catch {
+    muted = [];
+  }
+  store.update(
+    (s) => ({
+      ...s,
+      lang: language(),
+      fourColour: remembered(COLOUR_KEY) === "1",
+      largeCards: remembered(LARGE_KEY) === "1",
+      turnSound: remembered(SOUND_KEY) === "1",
+      deviceNoteHidden: remembered(NOTE_KEY) === "1",
+      muted: Array.isArray(muted) ? muted.map(String) : [],
+    }),
+    { silent: true },
+  );
   enter(routeOf(location.pathname));
   await afterPaint();
   // The worker's installation fetches every file it keeps, asking the HTTP cache first: on
   // the start page it waits (a few seconds at most) until the page has loaded the computer
   // players itself, so that it finds them there instead of fetching them again.
-  const entered = homeEntry().catch((err) => console.warn("the start page did not load completely", err));
-  await Promise.race([entered, new Promise((resolve) => setTimeout(resolve, WORKER_WAIT_MS))]);
+  const entered = homeEntry().catch((err) =>
+    console.warn("the start page did not load completely", err),
+  );
+  await Promise.race([
+    entered,
+    new Promise((resolve) => setTimeout(resolve, WORKER_WAIT_MS)),
+  ]);
   registerWorker();
   keepFile(catalogPath(language()));
   if (known && navigator.onLine) {
-    api.config().then((fresh) => {
-      rememberConfig(fresh);
-      store.update((s) => ({ ...s, config: fresh }), { silent: true });
-    }).catch((err) => console.warn("GET /api/config failed; the remembered configuration stays", err));
+    api
+      .config()
+      .then((fresh) => {
+        rememberConfig(fresh);
+        store.update((s) => ({ ...s, config: fresh }), { silent: true });
+      })
+      .catch((err) =>
+        console.warn("GET /api/config failed; the remembered configuration stays", err),
+      );
   }
 }

@@ -2,7 +2,8 @@
 // leaderboard. Pure functions of the client state; the numbers all come from the server.
 import { h } from "./dom.js";
 import { t, tn, language, computerName } from "./i18n.js";
-import { playerLabel, playerTag, ratingText } from "./lobby.js";
+import { playerLabel } from "./lobby.js";
+import { playerTag, ratingText } from "./players.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {{rating: number, rd?: number, t?: number}} RatingPoint */
@@ -33,18 +34,26 @@ function s(tag, attrs = {}, ...children) {
  * @param {RatingPoint[]|null|undefined} history
  * @param {{width?: number, height?: number, pad?: {l: number, r: number, t: number, b: number}}} [size]
  */
-export function chartGeometry(history, { width = 600, height = 220, pad = { l: 48, r: 12, t: 12, b: 28 } } = {}) {
+export function chartGeometry(
+  history,
+  { width = 600, height = 220, pad = { l: 48, r: 12, t: 12, b: 28 } } = {},
+) {
   const points = (history ?? []).filter((p) => typeof p.rating === "number");
   if (!points.length) return null;
   // The band is capped at ±150 so a new player's wide deviation does not flatten the line.
   const spread = (/** @type {RatingPoint} */ p) => Math.min(p.rd ?? 0, 150);
   let lo = Math.floor(Math.min(...points.map((p) => p.rating - spread(p))) / 50) * 50;
   let hi = Math.ceil(Math.max(...points.map((p) => p.rating + spread(p))) / 50) * 50;
-  if (hi - lo < 100) { lo -= 50; hi += 50; }
+  if (hi - lo < 100) {
+    lo -= 50;
+    hi += 50;
+  }
   const innerW = width - pad.l - pad.r;
   const innerH = height - pad.t - pad.b;
-  const x = (/** @type {number} */ i) => pad.l + (points.length === 1 ? innerW / 2 : (i * innerW) / (points.length - 1));
-  const y = (/** @type {number} */ r) => pad.t + innerH - ((Math.min(hi, Math.max(lo, r)) - lo) * innerH) / (hi - lo);
+  const x = (/** @type {number} */ i) =>
+    pad.l + (points.length === 1 ? innerW / 2 : (i * innerW) / (points.length - 1));
+  const y = (/** @type {number} */ r) =>
+    pad.t + innerH - ((Math.min(hi, Math.max(lo, r)) - lo) * innerH) / (hi - lo);
   const line = points.map((p, i) => [x(i), y(p.rating)]);
   const band = [
     ...points.map((p, i) => [x(i), y(p.rating + (p.rd ?? 0))]),
@@ -52,12 +61,14 @@ export function chartGeometry(history, { width = 600, height = 220, pad = { l: 4
   ];
   /** @type {{value: number, y: number}[]} */
   const ticks = [];
-  const step = (hi - lo) > 400 ? 200 : (hi - lo) > 200 ? 100 : 50;
-  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) ticks.push({ value: v, y: y(v) });
+  const step = hi - lo > 400 ? 200 : hi - lo > 200 ? 100 : 50;
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step)
+    ticks.push({ value: v, y: y(v) });
   return { width, height, pad, lo, hi, line, band, ticks, points };
 }
 
-const fmt = (/** @type {number[][]} */ pts) => pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
+const fmt = (/** @type {number[][]} */ pts) =>
+  pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ");
 
 // Every rating starts here (docs/protocol.md, "Ratings"); the history lists the ratings
 // after each rated match, so the chart begins with the starting point.
@@ -71,7 +82,9 @@ export function withStart(history) {
   const points = history ?? [];
   if (!points.length) return points;
   const first = points[0];
-  return first.rating === START.rating && first.rd === START.rd ? points : [START, ...points];
+  return first.rating === START.rating && first.rd === START.rd
+    ? points
+    : [START, ...points];
 }
 
 /** @param {RatingPoint[]|null|undefined} history */
@@ -81,20 +94,52 @@ export function ratingChart(history) {
   if (!g) return h("p", { class: "hint" }, t("stats.history.none"));
   const first = g.points[0].rating;
   const last = g.points[g.points.length - 1].rating;
-  const label = tn("stats.history.label", matches, { n: matches, a: Math.round(first), b: Math.round(last) });
-  return s("svg", {
-    class: "rating-chart", viewBox: `0 0 ${g.width} ${g.height}`, role: "img", "aria-label": label,
-    preserveAspectRatio: "xMidYMid meet",
-  },
-  s("title", {}, label),
-  ...g.ticks.map((tick) => s("g", { class: "tick" },
-    s("line", { x1: g.pad.l, x2: g.width - g.pad.r, y1: tick.y, y2: tick.y }),
-    s("text", { x: g.pad.l - 6, y: tick.y + 4, "text-anchor": "end" }, String(tick.value)))),
-  s("polygon", { class: "rd-band", points: fmt(g.band) }),
-  s("polyline", { class: "rating-line", points: fmt(g.line) }),
-  ...g.line.map(([cx, cy]) => s("circle", { class: "rating-dot", cx, cy, r: 3.5 })),
-  s("text", { class: "axis-label", x: g.pad.l, y: g.height - 6 }, t("stats.history.first")),
-  s("text", { class: "axis-label", x: g.width - g.pad.r, y: g.height - 6, "text-anchor": "end" }, t("stats.history.last")));
+  const label = tn("stats.history.label", matches, {
+    n: matches,
+    a: Math.round(first),
+    b: Math.round(last),
+  });
+  return s(
+    "svg",
+    {
+      class: "rating-chart",
+      viewBox: `0 0 ${g.width} ${g.height}`,
+      role: "img",
+      "aria-label": label,
+      preserveAspectRatio: "xMidYMid meet",
+    },
+    s("title", {}, label),
+    ...g.ticks.map((tick) =>
+      s(
+        "g",
+        { class: "tick" },
+        s("line", { x1: g.pad.l, x2: g.width - g.pad.r, y1: tick.y, y2: tick.y }),
+        s(
+          "text",
+          { x: g.pad.l - 6, y: tick.y + 4, "text-anchor": "end" },
+          String(tick.value),
+        ),
+      ),
+    ),
+    s("polygon", { class: "rd-band", points: fmt(g.band) }),
+    s("polyline", { class: "rating-line", points: fmt(g.line) }),
+    ...g.line.map(([cx, cy]) => s("circle", { class: "rating-dot", cx, cy, r: 3.5 })),
+    s(
+      "text",
+      { class: "axis-label", x: g.pad.l, y: g.height - 6 },
+      t("stats.history.first"),
+    ),
+    s(
+      "text",
+      {
+        class: "axis-label",
+        x: g.width - g.pad.r,
+        y: g.height - 6,
+        "text-anchor": "end",
+      },
+      t("stats.history.last"),
+    ),
+  );
 }
 
 /** @param {unknown} value */
@@ -109,15 +154,33 @@ function pct(value) {
  */
 function num(value, digits = 0) {
   if (typeof value !== "number") return "–";
-  return value.toLocaleString(language(), { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  return value.toLocaleString(language(), {
+    maximumFractionDigits: digits,
+    minimumFractionDigits: digits,
+  });
 }
 
 /** @param {State} state */
 export function renderPlayer(state) {
   const page = state.page;
-  if (page.status === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
-  if (page.status === "missing") return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t("stats.unknown")))];
-  if (page.status === "error") return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t("error.network")))];
+  if (page.status === "loading")
+    return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
+  if (page.status === "missing")
+    return [
+      h(
+        "section",
+        { class: "panel message" },
+        h("p", { role: "alert" }, t("stats.unknown")),
+      ),
+    ];
+  if (page.status === "error")
+    return [
+      h(
+        "section",
+        { class: "panel message" },
+        h("p", { role: "alert" }, t("error.network")),
+      ),
+    ];
   const { player, stats = {} } = page.data;
   const rows = [
     ["matches", num(stats.matches)],
@@ -134,38 +197,120 @@ export function renderPlayer(state) {
   const mine = state.me?.id === player.id;
   return [
     h("h1", { class: "page-title" }, t("stats.title", { name: playerTag(player) })),
-    h("section", { class: "panel rating-card", "aria-labelledby": "rating-h" },
+    h(
+      "section",
+      { class: "panel rating-card", "aria-labelledby": "rating-h" },
       h("h2", { id: "rating-h" }, t("lobby.rating")),
-      h("p", { class: "big-rating" }, h("strong", { id: "player-rating" }, ratingText(player)), " ",
-        h("span", { class: "hint" }, t("stats.rd", { rd: Math.round(player.rd ?? 0) }))),
-      h("p", {}, t("stats.rated_matches", { n: player.rated_matches ?? 0 }),
-        player.leaver ? h("span", { class: "badge leaver" }, t("lobby.leaver")) : null),
-      mine ? h("p", { class: "hint" }, t("stats.yours")) : null),
-    h("section", { class: "panel", "aria-labelledby": "stats-h" },
+      h(
+        "p",
+        { class: "big-rating" },
+        h("strong", { id: "player-rating" }, ratingText(player)),
+        " ",
+        h("span", { class: "hint" }, t("stats.rd", { rd: Math.round(player.rd ?? 0) })),
+      ),
+      h(
+        "p",
+        {},
+        t("stats.rated_matches", { n: player.rated_matches ?? 0 }),
+        player.leaver ? h("span", { class: "badge leaver" }, t("lobby.leaver")) : null,
+      ),
+      mine ? h("p", { class: "hint" }, t("stats.yours")) : null,
+    ),
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": "stats-h" },
       h("h2", { id: "stats-h" }, t("stats.heading")),
-      h("dl", { class: "stat-grid" }, ...rows.flatMap(([key, value]) => [
-        h("div", { class: "stat" }, h("dt", {}, t(`stats.${key}`)), h("dd", {}, value))]),
-      h("div", { class: "stat" }, h("dt", {}, t("stats.best_match")), h("dd", {}, best
-        ? h("a", { href: `/r/${encodeURIComponent(best.room)}`, dataset: { nav: `/r/${best.room}` } }, best.forfeit
-          ? t(`stats.best_match.${best.forfeit}`)
-          : tn("stats.best_match.value", best.margin, { n: best.margin }))
-        : "–")))),
-    h("section", { class: "panel", "aria-labelledby": "history-h" },
+      h(
+        "dl",
+        { class: "stat-grid" },
+        ...rows.flatMap(([key, value]) => [
+          h("div", { class: "stat" }, h("dt", {}, t(`stats.${key}`)), h("dd", {}, value)),
+        ]),
+        h(
+          "div",
+          { class: "stat" },
+          h("dt", {}, t("stats.best_match")),
+          h(
+            "dd",
+            {},
+            best
+              ? h(
+                  "a",
+                  {
+                    href: `/r/${encodeURIComponent(best.room)}`,
+                    dataset: { nav: `/r/${best.room}` },
+                  },
+                  best.forfeit
+                    ? t(`stats.best_match.${best.forfeit}`)
+                    : tn("stats.best_match.value", best.margin, { n: best.margin }),
+                )
+              : "–",
+          ),
+        ),
+      ),
+    ),
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": "history-h" },
       h("h2", { id: "history-h" }, t("stats.history")),
-      ratingChart(stats.rating_history)),
+      ratingChart(stats.rating_history),
+    ),
     renderMatches(state, page.data.matches ?? []),
     renderTournaments(page.data.tournaments ?? []),
-    h("section", { class: "panel", "aria-labelledby": "bots-h" },
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": "bots-h" },
       h("h2", { id: "bots-h" }, t("stats.vs_computer")),
       levels.length
-        ? h("table", { class: "data-table" },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("home.level")), h("th", { scope: "col" }, t("stats.matches")), h("th", { scope: "col" }, t("stats.wins")))),
-          h("tbody", {}, ...levels.map(([level, v]) => h("tr", {},
-            h("th", { scope: "row" }, computerName(level)), h("td", {}, num(v.matches)), h("td", {}, num(v.wins))))))
-        : h("p", { class: "hint" }, t("stats.vs_computer.none"))),
-    h("p", {},
-      h("a", { class: "button secondary", href: "/leaderboard", dataset: { nav: "/leaderboard" } }, t("nav.leaderboard")), " ",
-      h("a", { class: "button secondary", href: "/lobby", dataset: { nav: "/lobby" } }, t("nav.lobby"))),
+        ? h(
+            "table",
+            { class: "data-table" },
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", { scope: "col" }, t("home.level")),
+                h("th", { scope: "col" }, t("stats.matches")),
+                h("th", { scope: "col" }, t("stats.wins")),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              ...levels.map(([level, v]) =>
+                h(
+                  "tr",
+                  {},
+                  h("th", { scope: "row" }, computerName(level)),
+                  h("td", {}, num(v.matches)),
+                  h("td", {}, num(v.wins)),
+                ),
+              ),
+            ),
+          )
+        : h("p", { class: "hint" }, t("stats.vs_computer.none")),
+    ),
+    h(
+      "p",
+      {},
+      h(
+        "a",
+        {
+          class: "button secondary",
+          href: "/leaderboard",
+          dataset: { nav: "/leaderboard" },
+        },
+        t("nav.leaderboard"),
+      ),
+      " ",
+      h(
+        "a",
+        { class: "button secondary", href: "/lobby", dataset: { nav: "/lobby" } },
+        t("nav.lobby"),
+      ),
+    ),
   ];
 }
 
@@ -177,21 +322,72 @@ export function renderPlayer(state) {
  *   forfeit: string|null, t: number, review: string|null}[]} matches
  */
 function renderMatches(state, matches) {
-  const date = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
-  const opponent = (/** @type {typeof matches[number]} */ m) => m.opponent
-    ? h("a", { href: `/p/${encodeURIComponent(m.opponent.id)}`, dataset: { nav: `/p/${m.opponent.id}` } }, m.opponent.name ?? m.opponent.id)
-    : t("stats.list.computer", { level: m.bot ? computerName(m.bot) : "" });
-  return h("section", { class: "panel", "aria-labelledby": "matches-h" },
+  const date = new Intl.DateTimeFormat(language(), {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+  const opponent = (/** @type {typeof matches[number]} */ m) =>
+    m.opponent
+      ? h(
+          "a",
+          {
+            href: `/p/${encodeURIComponent(m.opponent.id)}`,
+            dataset: { nav: `/p/${m.opponent.id}` },
+          },
+          m.opponent.name ?? m.opponent.id,
+        )
+      : t("stats.list.computer", { level: m.bot ? computerName(m.bot) : "" });
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "matches-h" },
     h("h2", { id: "matches-h" }, t("stats.list")),
     matches.length
-      ? h("table", { class: "data-table match-list" },
-        h("thead", {}, h("tr", {}, ...["date", "opponent", "result", "review"].map((key) => h("th", { scope: "col" }, t(`stats.list.${key}`))))),
-        h("tbody", {}, ...matches.map((m) => h("tr", {},
-          h("td", {}, date.format(new Date(m.t * 1000))),
-          h("td", {}, opponent(m)),
-          h("td", {}, t(m.won ? "stats.list.won" : "stats.list.lost"), m.forfeit ? ` (${t(`stats.list.${m.forfeit}`)})` : ""),
-          h("td", {}, m.review ? h("a", { href: m.review, dataset: { nav: m.review } }, t("stats.list.review")) : "–")))))
-      : h("p", { class: "hint" }, t("stats.list.none")));
+      ? h(
+          "table",
+          { class: "data-table match-list" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              ...["date", "opponent", "result", "review"].map((key) =>
+                h("th", { scope: "col" }, t(`stats.list.${key}`)),
+              ),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            ...matches.map((m) =>
+              h(
+                "tr",
+                {},
+                h("td", {}, date.format(new Date(m.t * 1000))),
+                h("td", {}, opponent(m)),
+                h(
+                  "td",
+                  {},
+                  t(m.won ? "stats.list.won" : "stats.list.lost"),
+                  m.forfeit ? ` (${t(`stats.list.${m.forfeit}`)})` : "",
+                ),
+                h(
+                  "td",
+                  {},
+                  m.review
+                    ? h(
+                        "a",
+                        { href: m.review, dataset: { nav: m.review } },
+                        t("stats.list.review"),
+                      )
+                    : "–",
+                ),
+              ),
+            ),
+          ),
+        )
+      : h("p", { class: "hint" }, t("stats.list.none")),
+  );
 }
 
 /**
@@ -214,7 +410,10 @@ export function tournamentRows(tournaments) {
     href: `/t/${encodeURIComponent(x.id)}`,
     name: x.name,
     format: t(`tournament.format.${x.format}`),
-    placing: t(x.finished ? "stats.tournaments.place" : "stats.tournaments.place.running", { n: x.placing, of: x.of }),
+    placing: t(
+      x.finished ? "stats.tournaments.place" : "stats.tournaments.place.running",
+      { n: x.placing, of: x.of },
+    ),
   }));
 }
 
@@ -224,38 +423,105 @@ export function tournamentRows(tournaments) {
  */
 function renderTournaments(tournaments) {
   const rows = tournamentRows(tournaments);
-  return h("section", { class: "panel", "aria-labelledby": "tournaments-h" },
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "tournaments-h" },
     h("h2", { id: "tournaments-h" }, t("stats.tournaments")),
     rows.length
-      ? h("table", { class: "data-table tournament-list" },
-        h("thead", {}, h("tr", {}, ...["name", "format", "placing"].map((key) => h("th", { scope: "col" }, t(`stats.tournaments.${key}`))))),
-        h("tbody", {}, ...rows.map((r) => h("tr", {},
-          h("td", {}, h("a", { href: r.href, dataset: { nav: r.href } }, r.name)),
-          h("td", {}, r.format),
-          h("td", {}, r.placing)))))
-      : h("p", { class: "hint" }, t("stats.tournaments.none")));
+      ? h(
+          "table",
+          { class: "data-table tournament-list" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              ...["name", "format", "placing"].map((key) =>
+                h("th", { scope: "col" }, t(`stats.tournaments.${key}`)),
+              ),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            ...rows.map((r) =>
+              h(
+                "tr",
+                {},
+                h("td", {}, h("a", { href: r.href, dataset: { nav: r.href } }, r.name)),
+                h("td", {}, r.format),
+                h("td", {}, r.placing),
+              ),
+            ),
+          ),
+        )
+      : h("p", { class: "hint" }, t("stats.tournaments.none")),
+  );
 }
 
 /** @param {State} state */
 export function renderLeaderboard(state) {
   const page = state.page;
-  if (page.status === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
-  if (page.status !== "ok") return [h("section", { class: "panel message" }, h("p", { role: "alert" }, t("error.network")))];
+  if (page.status === "loading")
+    return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
+  if (page.status !== "ok")
+    return [
+      h(
+        "section",
+        { class: "panel message" },
+        h("p", { role: "alert" }, t("error.network")),
+      ),
+    ];
   /** @type {import("./types.js").PlayerSummary[]} */
   const players = page.data.players ?? [];
   return [
     h("h1", { class: "page-title" }, t("board.title")),
-    h("section", { class: "panel" },
+    h(
+      "section",
+      { class: "panel" },
       players.length
-        ? h("table", { class: "data-table leaderboard" },
-          h("caption", {}, t("board.caption")),
-          h("thead", {}, h("tr", {},
-            h("th", { scope: "col" }, t("board.rank")), h("th", { scope: "col" }, t("board.player")),
-            h("th", { scope: "col" }, t("lobby.rating")), h("th", { scope: "col" }, t("board.matches")))),
-          h("tbody", {}, ...players.map((p, i) => h("tr", { class: p.id === state.me?.id ? "me" : "" },
-            h("td", {}, String(i + 1)), h("th", { scope: "row" }, playerLabel({ ...p, rating: null })),
-            h("td", {}, ratingText(p)), h("td", {}, String(p.rated_matches ?? 0))))))
-        : h("p", { class: "hint" }, t("board.none"))),
-    h("p", {}, h("a", { class: "button secondary", href: "/lobby", dataset: { nav: "/lobby" } }, t("nav.lobby"))),
+        ? h(
+            "table",
+            { class: "data-table leaderboard" },
+            h("caption", {}, t("board.caption")),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", { scope: "col" }, t("board.rank")),
+                h("th", { scope: "col" }, t("board.player")),
+                h("th", { scope: "col" }, t("lobby.rating")),
+                h("th", { scope: "col" }, t("board.matches")),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              ...players.map((p, i) =>
+                h(
+                  "tr",
+                  { class: p.id === state.me?.id ? "me" : "" },
+                  h("td", {}, String(i + 1)),
+                  h("th", { scope: "row" }, playerLabel({ ...p, rating: null })),
+                  h("td", {}, ratingText(p)),
+                  h("td", {}, String(p.rated_matches ?? 0)),
+                ),
+              ),
+            ),
+          )
+        : h("p", { class: "hint" }, t("board.none")),
+    ),
+    h(
+      "p",
+      {},
+      h(
+        "a",
+        { class: "button secondary", href: "/lobby", dataset: { nav: "/lobby" } },
+        t("nav.lobby"),
+      ),
+    ),
   ];
 }

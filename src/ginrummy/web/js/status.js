@@ -48,19 +48,20 @@ export function displaySeats(state) {
 }
 
 /**
- * Whether this page's user plays `seat` (a chouette partner sees the team's seat, the
- * captain's, without playing it: docs/rules.md §8).
+ * Whether this page's user plays `seat` (at a table of more than two people, one may see
+ * the seat of one's side without playing it: State.seating).
  * @param {State} state
  * @param {Seat|null|undefined} seat
  */
 export function isMine(state, seat) {
-  return Boolean(seat && state.seat && seat === state.seat && state.chouette?.role !== "partner");
+  return Boolean(
+    seat && state.seat && seat === state.seat && (state.seating?.plays ?? true),
+  );
 }
 
 /**
  * How a seat is called on this page: "You", the name it was taken with, a computer's
  * level, or a fallback.
- * At a chouette table seat one is the box and seat two the captain of the moment.
  * @param {State} state
  * @param {Seat|null|undefined} seat
  */
@@ -68,24 +69,24 @@ export function seatName(state, seat) {
   if (!seat) return "";
   if (isMine(state, seat)) return t("name.you");
   const player = state.players?.[seat] ?? state.info?.seats?.[seat];
-  // A computer is called by its level in the page's language (a chouette table numbers
-  // its computers already: chouette/state.js shownName).
-  if (player?.bot && !state.chouette) return computerName(player.bot);
+  // A computer is called by its level in the page's language, unless the table's fold
+  // named it already (PlayerEntry.named).
+  const named = Boolean(player && "named" in player && player.named);
+  if (player?.bot && !named) return computerName(player.bot);
   if (player?.name) return player.name;
   return player?.bot ? t("name.computer") : t("name.player");
 }
 
 /**
- * How a side of the match is called: at a chouette table the box and the team (seat two
- * is the whole team there, not only its captain), else the seat's name.
+ * How a side of the match is called: as the table names its sides when a side is more
+ * than one person (State.seating), else the seat's name.
  * @param {State} state
  * @param {Seat|null|undefined} seat
  */
 export function sideName(state, seat) {
-  const c = state.chouette;
-  if (!c?.info || !seat) return seatName(state, seat);
-  if (seat === "one") return c.position === c.info.box ? t("name.you") : t("chouette.side.box", { name: seatName(state, "one") });
-  return c.position !== null && c.position !== c.info.box ? t("chouette.side.your_team") : t("chouette.side.team");
+  const label = seat ? state.seating?.sides[seat] : null;
+  if (!label) return seatName(state, seat);
+  return t(label.key, { name: seatName(state, label.seat) });
 }
 
 /**
@@ -106,7 +107,9 @@ export function forfeitText(state, result) {
  */
 function matchOverText(state) {
   const winner = state.view?.table.match_result?.winner;
-  return isMine(state, winner) ? t("status.match_over.you") : t("status.match_over", { name: seatName(state, winner) });
+  return isMine(state, winner)
+    ? t("status.match_over.you")
+    : t("status.match_over", { name: seatName(state, winner) });
 }
 
 /**
@@ -117,7 +120,8 @@ export function connectionText(state) {
   const c = state.connection;
   if (c.connected) return null;
   if (c.restart && c.everConnected) return t("conn.restarting");
-  if (c.retryIn != null && c.everConnected) return t("conn.lost", { s: Math.max(1, Math.round(c.retryIn / 1000)) });
+  if (c.retryIn != null && c.everConnected)
+    return t("conn.lost", { s: Math.max(1, Math.round(c.retryIn / 1000)) });
   return t("conn.connecting");
 }
 
@@ -150,15 +154,20 @@ function betweenButton(state) {
  * @param {string} topName
  */
 function yourTurnText(phase, actions, topName) {
-  const offers = (/** @type {string} */ prefix) => actions.some((a) => a.startsWith(prefix));
+  const offers = (/** @type {string} */ prefix) =>
+    actions.some((a) => a.startsWith(prefix));
   if (phase === "first_upcard" && actions.includes("take") && actions.includes("pass")) {
     return t("status.you_first_upcard", { card: topName });
   }
   if (phase === "last_discard") {
-    return actions.includes("draw discard") ? t("status.you_last_discard") : t("status.you_last_discard_pass");
+    return actions.includes("draw discard")
+      ? t("status.you_last_discard")
+      : t("status.you_last_discard_pass");
   }
   if (phase === "draw" && actions.includes("draw stock")) {
-    return actions.includes("draw discard") ? t("status.you_draw", { card: topName }) : t("status.you_draw_stock");
+    return actions.includes("draw discard")
+      ? t("status.you_draw", { card: topName })
+      : t("status.you_draw_stock");
   }
   if (offers("discard ")) {
     if (offers("gin ")) return t("status.you_discard_gin");
@@ -180,13 +189,22 @@ export function momentText(state, actions, overText) {
   if (!state.view) return "";
   const table = state.view.table;
   const top = table.discard_pile.at(-1);
-  if (table.match_phase === "over") return [overText, forfeitText(state, table.match_result)].filter(Boolean).join(" ");
-  if (table.match_phase === "deal" || table.round_phase === "over") return table.round > 0 ? t("status.round_over", { n: table.round }) : "";
-  if (actions.length) return yourTurnText(table.round_phase, actions, top ? cardName(top) : "");
+  if (table.match_phase === "over")
+    return [overText, forfeitText(state, table.match_result)].filter(Boolean).join(" ");
+  if (table.match_phase === "deal" || table.round_phase === "over")
+    return table.round > 0 ? t("status.round_over", { n: table.round }) : "";
+  if (actions.length)
+    return yourTurnText(table.round_phase, actions, top ? cardName(top) : "");
   if (!table.turn || isMine(state, table.turn)) return "";
   /** @type {Record<string, string>} */
-  const keys = { first_upcard: "status.they_first_upcard", draw: "status.they_draw", last_discard: "status.they_last_discard" };
-  return t(keys[table.round_phase] ?? "status.they_discard", { name: seatName(state, table.turn) });
+  const keys = {
+    first_upcard: "status.they_first_upcard",
+    draw: "status.they_draw",
+    last_discard: "status.they_last_discard",
+  };
+  return t(keys[table.round_phase] ?? "status.they_discard", {
+    name: seatName(state, table.turn),
+  });
 }
 
 /**
@@ -204,7 +222,8 @@ export function tableStatus(state) {
   const inRound = table.match_phase === "round" && table.round_phase !== "over";
   // Actions are offered only on the felt of a running round, and not while an own move
   // is on its way.
-  const offered = inRound && state.seat && players.one && players.two && state.pending == null;
+  const offered =
+    inRound && state.seat && players.one && players.two && state.pending == null;
   const actions = offered ? [...view.legal_actions] : [];
   const between = betweenButton(state);
   const parts = [];
@@ -212,17 +231,44 @@ export function tableStatus(state) {
   else parts.push(momentText(state, actions, matchOverText(state)));
   if (between && state.seat) {
     const other = seatName(state, otherSeat(state.seat));
-    if (between.cmd === "new-match") parts.push(between.disabled ? t("status.waiting_rematch", { name: other }) : t("status.press_new"));
-    else parts.push(between.disabled ? t("status.waiting_ready", { name: other }) : t("status.press_next"));
+    if (between.cmd === "new-match")
+      parts.push(
+        between.disabled
+          ? t("status.waiting_rematch", { name: other })
+          : t("status.press_new"),
+      );
+    else
+      parts.push(
+        between.disabled
+          ? t("status.waiting_ready", { name: other })
+          : t("status.press_next"),
+      );
   }
   if (!state.seat) parts.unshift(t("status.spectator"));
   const seen = [];
-  if (inRound) seen.push(top ? t("status.discard_top", { card: topName }) : t("status.discard_none"));
+  if (inRound)
+    seen.push(
+      top ? t("status.discard_top", { card: topName }) : t("status.discard_none"),
+    );
   const { me, them } = displaySeats(state);
-  seen.push(t("status.scores", { a: seatName(state, me), sa: table.scores[me], b: seatName(state, them), sb: table.scores[them] }));
-  if (table.rules?.target_score) seen.push(t("status.target", { n: table.rules.target_score }));
-  if (state.seat && view.arrangement && inRound) seen.push(t("status.deadwood", { n: view.arrangement.deadwood }));
+  seen.push(
+    t("status.scores", {
+      a: seatName(state, me),
+      sa: table.scores[me],
+      b: seatName(state, them),
+      sb: table.scores[them],
+    }),
+  );
+  if (table.rules?.target_score)
+    seen.push(t("status.target", { n: table.rules.target_score }));
+  if (state.seat && view.arrangement && inRound)
+    seen.push(t("status.deadwood", { n: view.arrangement.deadwood }));
   if (state.pending != null) parts.unshift(t("status.sending"));
   const conn = connectionText(state);
-  return { text: [...parts, ...seen, conn].filter(Boolean).join(" "), actions, between, seen: seen.join(" ") };
+  return {
+    text: [...parts, ...seen, conn].filter(Boolean).join(" "),
+    actions,
+    between,
+    seen: seen.join(" "),
+  };
 }

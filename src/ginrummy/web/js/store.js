@@ -28,12 +28,21 @@ export function initialState() {
       deviceGames: [],
       tally: null,
       form: {
-        level: null, soloTarget: 100, preset: "standard", roomTarget: 100, seat2: "friend", name: "",
-        players: 2, seat3: "friend", seat4: "friend", seat5: "friend",
+        level: null,
+        soloTarget: 100,
+        preset: "standard",
+        roomTarget: 100,
+        seat2: "friend",
+        name: "",
+        players: 2,
+        seat3: "friend",
+        seat4: "friend",
+        seat5: "friend",
       },
     },
     room: { phase: "loading", info: null, error: null, joinName: "" },
     seat: null,
+    seating: null,
     info: null,
     view: null,
     version: null,
@@ -45,13 +54,22 @@ export function initialState() {
     pending: null,
     manualOrder: null,
     choose: null,
-    tips: { allowed: false, on: false, left: 0, requested: null, tip: null, message: null },
+    tips: {
+      allowed: false,
+      on: false,
+      left: 0,
+      requested: null,
+      tip: null,
+      message: null,
+    },
     notice: null,
     fourColour: false,
     largeCards: false,
     turnSound: false,
-    deviceNoteHidden: false,  // the "played on this device" note was dismissed (remembered)
-    settingsOpen: false,  // the top bar's settings menu is open (a narrow window)
+    deviceNoteHidden: false, // the "played on this device" note was dismissed (remembered)
+    settingsOpen: false, // the top bar's settings menu is open (a narrow window)
+    sheetOpen: false, // the score sheet (sheet.js) is open
+    resultClosed: null, // the result whose dialog the person closed (results.js resultKey)
     copied: false,
     // Public play.
     me: null,
@@ -62,7 +80,15 @@ export function initialState() {
       nickname: null,
       nicknameError: null,
       quick: null,
-      form: { preset: "standard", target: 100, timer: "30", visibility: "public", rated: true, spectators: true, spectatorChat: false },
+      form: {
+        preset: "standard",
+        target: 100,
+        timer: "30",
+        visibility: "public",
+        rated: true,
+        spectators: true,
+        spectatorChat: false,
+      },
       quickForm: { preset: "standard", target: 100, timer: "30" },
     },
     page: { status: "loading", data: null },
@@ -76,8 +102,8 @@ export function initialState() {
     playersAt: 0,
     claimDismissed: false,
     confirmResign: false,
-    device: null,  // a game on this device (docs/device.md)
-    online: true,  // navigator.onLine: false shows the pages that need the server as such
+    device: null, // a game on this device (docs/device.md)
+    online: true, // navigator.onLine: false shows the pages that need the server as such
   };
 }
 
@@ -100,12 +126,15 @@ export function createStore(state) {
   return {
     get: () => current,
     update(change, { silent = false } = {}) {
-      current = typeof change === "function" ? change(current) : { ...current, ...change };
+      current =
+        typeof change === "function" ? change(current) : { ...current, ...change };
       if (!silent) for (const listener of listeners) listener(current);
     },
     subscribe(listener) {
       listeners.add(listener);
-      return () => { listeners.delete(listener); };
+      return () => {
+        listeners.delete(listener);
+      };
     },
   };
 }
@@ -129,12 +158,16 @@ export function followMoves(state, kind, seat, action, top) {
 
 /** @param {View|null} view */
 function roundKey(view) {
-  return view ? `${view.table.round}:${view.table.match_phase === "over" ? "over" : ""}` : "";
+  return view
+    ? `${view.table.round}:${view.table.match_phase === "over" ? "over" : ""}`
+    : "";
 }
 
 /** @param {View|null} view */
 function roundRunning(view) {
-  return Boolean(view && view.table.match_phase === "round" && view.table.round_phase !== "over");
+  return Boolean(
+    view && view.table.match_phase === "round" && view.table.round_phase !== "over",
+  );
 }
 
 /**
@@ -151,24 +184,45 @@ export function applyMessage(state, msg) {
   switch (msg.type) {
     case "welcome":
       next = {
-        ...state, seat: msg.seat ?? null, info: msg.room ?? state.info, notice: null,
+        ...state,
+        seat: msg.seat ?? null,
+        info: msg.room ?? state.info,
+        notice: null,
         watchers: msg.room?.watchers ?? state.watchers,
       };
       break;
     case "chat_history":
-      next = { ...state, chat: { ...state.chat, messages: (msg.messages ?? []).slice(-CHAT_KEEP) } };
+      next = {
+        ...state,
+        chat: { ...state.chat, messages: (msg.messages ?? []).slice(-CHAT_KEEP) },
+      };
       break;
     case "chat": {
       if (!msg.message) break;
-      const known = state.chat.messages.some((m) => m.id != null && m.id === msg.message.id);
-      if (!known) next = { ...state, chat: { ...state.chat, messages: [...state.chat.messages, msg.message].slice(-CHAT_KEEP) } };
+      const known = state.chat.messages.some(
+        (m) => m.id != null && m.id === msg.message.id,
+      );
+      if (!known)
+        next = {
+          ...state,
+          chat: {
+            ...state.chat,
+            messages: [...state.chat.messages, msg.message].slice(-CHAT_KEEP),
+          },
+        };
       break;
     }
     case "event": {
       const prevTop = state.view?.table.discard_pile.at(-1) ?? null;
       next = {
         ...state,
-        animation: { version: msg.version, seat: msg.seat ?? null, action: msg.action ?? null, kind: msg.kind ?? null, top: prevTop },
+        animation: {
+          version: msg.version,
+          seat: msg.seat ?? null,
+          action: msg.action ?? null,
+          kind: msg.kind ?? null,
+          top: prevTop,
+        },
         lastMoves: followMoves(state, msg.kind, msg.seat, msg.action, prevTop),
       };
       if (typeof msg.action === "string" && msg.seat && msg.seat !== state.seat) {
@@ -182,24 +236,48 @@ export function applyMessage(state, msg) {
       break;
     case "presence":
       next = {
-        ...state, players: msg.players, playersAt: msg.receivedAt ?? 0, watchers: msg.watchers ?? state.watchers,
+        ...state,
+        players: msg.players,
+        playersAt: msg.receivedAt ?? 0,
+        watchers: msg.watchers ?? state.watchers,
         claimDismissed: graceOver(msg.players) ? state.claimDismissed : false,
       };
       announce.push(...presenceChanges(state.players, msg.players, state.seat));
       break;
     case "tips": {
       next = { ...state, tips: tipsFromServer(state.tips, msg) };
-      if (next.tips.on !== state.tips.on) announce.push({ kind: "tips", on: next.tips.on, left: next.tips.left, message: next.tips.message });
+      if (next.tips.on !== state.tips.on)
+        announce.push({
+          kind: "tips",
+          on: next.tips.on,
+          left: next.tips.left,
+          message: next.tips.message,
+        });
       break;
     }
     case "tip":
-      if (state.tips.on) next = { ...state, tips: { ...state.tips, tip: /** @type {import("./types.js").Tip} */ (/** @type {unknown} */ (msg)), message: null } };
+      if (state.tips.on)
+        next = {
+          ...state,
+          tips: {
+            ...state.tips,
+            tip: /** @type {import("./types.js").Tip} */ (/** @type {unknown} */ (msg)),
+            message: null,
+          },
+        };
       break;
     case "error":
       if (TIPS_ERRORS[msg.code]) {
-        next = { ...state, tips: { ...state.tips, tip: null, message: TIPS_ERRORS[msg.code] } };
+        next = {
+          ...state,
+          tips: { ...state.tips, tip: null, message: TIPS_ERRORS[msg.code] },
+        };
       } else {
-        next = { ...state, pending: null, notice: { code: msg.code, message: msg.message ?? "" } };
+        next = {
+          ...state,
+          pending: null,
+          notice: { code: msg.code, message: msg.message ?? "" },
+        };
       }
       break;
     default:
@@ -223,16 +301,34 @@ function foldView(state, msg, announce) {
   const newRound = roundKey(prev) !== roundKey(view);
   const prevHand = new Set(prev?.hand ?? []);
   const fresh = newRound || !prev ? [] : view.hand.filter((card) => !prevHand.has(card));
-  const tips = state.tips.tip && state.tips.tip.version !== msg.version ? { ...state.tips, tip: null } : state.tips;
+  const tips =
+    state.tips.tip && state.tips.tip.version !== msg.version
+      ? { ...state.tips, tip: null }
+      : state.tips;
   const forfeit = view.table.match_result?.forfeit;
-  if (prev && prev.table.match_phase !== "over" && view.table.match_phase === "over" && forfeit) {
-    announce.push({ kind: "forfeit", seat: view.table.match_result?.forfeited_by ?? null, reason: forfeit });
-  } else if (prev && roundRunning(prev) && !roundRunning(view) && view.table.match_phase !== "round") {
+  if (
+    prev &&
+    prev.table.match_phase !== "over" &&
+    view.table.match_phase === "over" &&
+    forfeit
+  ) {
+    announce.push({
+      kind: "forfeit",
+      seat: view.table.match_result?.forfeited_by ?? null,
+      reason: forfeit,
+    });
+  } else if (
+    prev &&
+    roundRunning(prev) &&
+    !roundRunning(view) &&
+    view.table.match_phase !== "round"
+  ) {
     announce.push({ kind: "round_end" });
   } else if (prev && !roundRunning(prev) && roundRunning(view)) {
     announce.push({ kind: "deal" });
   }
-  if (msg.players) announce.push(...presenceChanges(state.players, msg.players, state.seat));
+  if (msg.players)
+    announce.push(...presenceChanges(state.players, msg.players, state.seat));
   return {
     ...state,
     view,
@@ -241,13 +337,17 @@ function foldView(state, msg, announce) {
     players: msg.players ?? state.players,
     fresh,
     manualOrder: newRound ? null : state.manualOrder,
-    choose: state.choose && view.legal_actions.some((a) => /^(knock|gin) /.test(a)) ? state.choose : null,
+    choose:
+      state.choose && view.legal_actions.some((a) => /^(knock|gin) /.test(a))
+        ? state.choose
+        : null,
     tips,
-    animation: state.animation && state.animation.version === msg.version ? state.animation : null,
+    animation:
+      state.animation && state.animation.version === msg.version ? state.animation : null,
     timer: msg.timer ? { ...msg.timer, at: msg.receivedAt ?? 0 } : null,
     fair: msg.fair ?? null,
     watchers: msg.watchers ?? state.watchers,
-    playersAt: msg.players ? msg.receivedAt ?? 0 : state.playersAt,
+    playersAt: msg.players ? (msg.receivedAt ?? 0) : state.playersAt,
     confirmResign: view.table.match_phase === "over" ? false : state.confirmResign,
   };
 }
@@ -289,7 +389,9 @@ export function graceLeft(state, seat, now) {
  */
 export function authorKey(state, from) {
   const seat = from?.seat;
-  const player = seat ? state.players?.[seat]?.player ?? state.info?.seats?.[seat]?.player : null;
+  const player = seat
+    ? (state.players?.[seat]?.player ?? state.info?.seats?.[seat]?.player)
+    : null;
   return from?.player ?? player?.id ?? from?.tag ?? "";
 }
 
@@ -300,7 +402,11 @@ export function authorKey(state, from) {
  */
 export function visibleChat(state) {
   const muted = new Set(state.muted);
-  return state.chat.messages.filter((m) => (m.from?.seat && m.from.seat === state.seat) || !muted.has(authorKey(state, m.from)));
+  return state.chat.messages.filter(
+    (m) =>
+      (m.from?.seat && m.from.seat === state.seat) ||
+      !muted.has(authorKey(state, m.from)),
+  );
 }
 
 /**
@@ -308,7 +414,11 @@ export function visibleChat(state) {
  * @param {unknown} raw
  */
 export function cleanText(raw) {
-  return String(raw ?? "").normalize("NFC").split(/\s+/).filter(Boolean).join(" ");
+  return String(raw ?? "")
+    .normalize("NFC")
+    .split(/\s+/)
+    .filter(Boolean)
+    .join(" ");
 }
 
 /**
@@ -329,9 +439,12 @@ function codePoints(text) {
 export function nicknameProblem(name, limits) {
   const rule = limits.name;
   const clean = cleanText(name);
-  if (codePoints(clean) < rule.min) return { key: "nick.too_short", params: { n: rule.min } };
-  if (codePoints(clean) > rule.max) return { key: "nick.too_long", params: { n: rule.max } };
-  if (!new RegExp(rule.pattern, "u").test(clean)) return { key: "nick.bad_chars", params: {} };
+  if (codePoints(clean) < rule.min)
+    return { key: "nick.too_short", params: { n: rule.min } };
+  if (codePoints(clean) > rule.max)
+    return { key: "nick.too_long", params: { n: rule.max } };
+  if (!new RegExp(rule.pattern, "u").test(clean))
+    return { key: "nick.bad_chars", params: {} };
   return null;
 }
 
@@ -361,8 +474,10 @@ function presenceChanges(before, after, mySeat) {
     const now = after[seat];
     if (!now || now.bot) continue;
     if (!was && now) out.push({ kind: "presence", seat, what: "joined" });
-    else if (was && was.connected && !now.connected) out.push({ kind: "presence", seat, what: "away" });
-    else if (was && !was.connected && now.connected) out.push({ kind: "presence", seat, what: "back" });
+    else if (was && was.connected && !now.connected)
+      out.push({ kind: "presence", seat, what: "away" });
+    else if (was && !was.connected && now.connected)
+      out.push({ kind: "presence", seat, what: "back" });
   }
   return out;
 }
@@ -370,7 +485,12 @@ function presenceChanges(before, after, mySeat) {
 /** The state after this seat confirmed a decision: the shown tip is spent (the server counts). */
 /** @param {State} state */
 export function afterOwnDecision(state) {
-  return { ...state, choose: null, lastMoves: [], tips: { ...state.tips, tip: null, message: null } };
+  return {
+    ...state,
+    choose: null,
+    lastMoves: [],
+    tips: { ...state.tips, tip: null, message: null },
+  };
 }
 
 /** The message that asks the server to switch tips over (it answers with `tips`). */
@@ -397,7 +517,8 @@ function tipsFromServer(before, msg) {
   const allowed = Boolean(msg.allowed);
   const on = allowed && Boolean(msg.on);
   const left = Number.isInteger(msg.left) ? Math.max(0, msg.left) : 0;
-  if (on) return { ...before, allowed, on, left, message: before.on ? before.message : null };
+  if (on)
+    return { ...before, allowed, on, left, message: before.on ? before.message : null };
   let message = null;
   if (before.on) message = left === 0 ? "tips.done" : "tips.off";
   return { allowed, on: false, left, requested: null, tip: null, message };
@@ -410,8 +531,12 @@ function tipsFromServer(before, msg) {
 export function wantsTip(state) {
   const view = state.view;
   return Boolean(
-    state.tips.allowed && state.tips.on && view && state.seat && view.legal_actions.length > 0
-      && state.tips.requested !== state.version,
+    state.tips.allowed &&
+    state.tips.on &&
+    view &&
+    state.seat &&
+    view.legal_actions.length > 0 &&
+    state.tips.requested !== state.version,
   );
 }
 
@@ -435,7 +560,10 @@ export function handOrder(view, manualOrder) {
   if (!arrangement) return [...hand];
   const ordered = [...arrangement.melds.flat(), ...arrangement.deadwood_cards];
   const seen = new Set(ordered);
-  return [...ordered.filter((card) => hand.includes(card)), ...hand.filter((card) => !seen.has(card))];
+  return [
+    ...ordered.filter((card) => hand.includes(card)),
+    ...hand.filter((card) => !seen.has(card)),
+  ];
 }
 
 /**
@@ -445,7 +573,9 @@ export function handOrder(view, manualOrder) {
 export function meldIndex(view) {
   /** @type {Map<string, number>} */
   const index = new Map();
-  (view?.arrangement?.melds ?? []).forEach((meld, i) => meld.forEach((card) => index.set(card, i)));
+  (view?.arrangement?.melds ?? []).forEach((meld, i) =>
+    meld.forEach((card) => index.set(card, i)),
+  );
   return index;
 }
 
@@ -504,7 +634,8 @@ export function actionsByCard(view, kind) {
 export function splitAction(action) {
   const parts = String(action).trim().split(/\s+/);
   const last = parts[parts.length - 1];
-  if (parts.length >= 2 && /^[2-9TJQKA][cdhs]$/i.test(last)) return [parts.slice(0, -1).join(" "), last];
+  if (parts.length >= 2 && /^[2-9TJQKA][cdhs]$/i.test(last))
+    return [parts.slice(0, -1).join(" "), last];
   return [parts.join(" "), null];
 }
 
@@ -523,7 +654,10 @@ export function preferredCardAction(view, kind) {
   const deadwood = new Set(view.arrangement?.deadwood_cards ?? []);
   const cards = [...options.keys()].sort((a, b) => {
     const dead = Number(deadwood.has(b)) - Number(deadwood.has(a));
-    return dead || RANK_ORDER.indexOf(b[0].toUpperCase()) - RANK_ORDER.indexOf(a[0].toUpperCase());
+    return (
+      dead ||
+      RANK_ORDER.indexOf(b[0].toUpperCase()) - RANK_ORDER.indexOf(a[0].toUpperCase())
+    );
   });
   return options.get(cards[0]) ?? null;
 }

@@ -18,8 +18,17 @@ import { t, computerName } from "./i18n.js";
 
 /** @type {Readonly<TournamentForm>} */
 export const TOURNAMENT_DEFAULTS = Object.freeze({
-  name: "", format: "knockout", size: "8", preset: "standard", target: "100", timer: "off",
-  rated: false, start: "full", public: true, fill: "casual", play: true,
+  name: "",
+  format: "knockout",
+  size: "8",
+  preset: "standard",
+  target: "100",
+  timer: "off",
+  rated: false,
+  start: "full",
+  public: true,
+  fill: "casual",
+  play: true,
 });
 const SIZES = ["4", "8", "16", "32", "64"];
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
@@ -54,7 +63,7 @@ export function createBody(form, now) {
     start_at: form.start === "full" ? null : now + 60 * Number(form.start),
     public: Boolean(form.public),
     computer_level: form.fill === "none" ? null : form.fill,
-    join: Boolean(form.play),  // create and play: the creator takes a place in the same write
+    join: Boolean(form.play), // create and play: the creator takes a place in the same write
   };
 }
 
@@ -75,8 +84,15 @@ function field(id, label, control) {
  */
 function choice(key, values, value, label) {
   const id = `t-${key}`;
-  return field(id, t(`tournament.form.${key}`), h("select", { id, dataset: { field: `tform.${key}`, key: `field-${id}` } },
-    ...values.map((v) => h("option", { value: v, selected: v === value }, label(v)))));
+  return field(
+    id,
+    t(`tournament.form.${key}`),
+    h(
+      "select",
+      { id, dataset: { field: `tform.${key}`, key: `field-${id}` } },
+      ...values.map((v) => h("option", { value: v, selected: v === value }, label(v))),
+    ),
+  );
 }
 
 /**
@@ -85,9 +101,18 @@ function choice(key, values, value, label) {
  */
 function flag(key, checked) {
   const id = `t-${key}`;
-  return h("label", { class: "check", for: id },
-    h("input", { id, type: "checkbox", checked, dataset: { field: `tform.${key}`, key: `field-${id}` } }), " ",
-    t(`tournament.form.${key}`));
+  return h(
+    "label",
+    { class: "check", for: id },
+    h("input", {
+      id,
+      type: "checkbox",
+      checked,
+      dataset: { field: `tform.${key}`, key: `field-${id}` },
+    }),
+    " ",
+    t(`tournament.form.${key}`),
+  );
 }
 
 /**
@@ -99,32 +124,88 @@ export function renderTournamentsSection(state) {
   const list = /** @type {Tournament[]} */ (state.lobby.data?.tournaments ?? []);
   const form = tournamentForm(state);
   const error = /** @type {any} */ (state).tournamentError;
-  return h("section", { class: "panel tournaments", "aria-labelledby": "tournaments-h" },
+  return h(
+    "section",
+    { class: "panel tournaments", "aria-labelledby": "tournaments-h" },
     h("h2", { id: "tournaments-h" }, t("tournament.list", { n: list.length })),
     list.length
-      ? h("ul", { class: "tournament-list" }, ...list.map((x) => h("li", {},
-        h("a", { href: `/t/${encodeURIComponent(x.id)}`, dataset: { nav: `/t/${x.id}` } }, x.name), " ",
-        h("span", { class: "hint" }, t("tournament.summary", {
-          format: t(`tournament.format.${x.format}`), n: x.players, max: x.max_players, phase: t(`tournament.phase.${x.phase}`),
-        })))))
+      ? h(
+          "ul",
+          { class: "tournament-list" },
+          ...list.map((x) =>
+            h(
+              "li",
+              {},
+              h(
+                "a",
+                {
+                  href: `/t/${encodeURIComponent(x.id)}`,
+                  dataset: { nav: `/t/${x.id}` },
+                },
+                x.name,
+              ),
+              " ",
+              h(
+                "span",
+                { class: "hint" },
+                t("tournament.summary", {
+                  format: t(`tournament.format.${x.format}`),
+                  n: x.players,
+                  max: x.max_players,
+                  phase: t(`tournament.phase.${x.phase}`),
+                }),
+              ),
+            ),
+          ),
+        )
       : h("p", { class: "hint" }, t("tournament.none")),
     h("h3", {}, t("tournament.create")),
     error ? h("p", { class: "notice error", role: "alert" }, error) : null,
-    field("t-name", t("tournament.form.name"), h("input", {
-      id: "t-name", type: "text", maxlength: 60, value: form.name, dataset: { field: "tform.name", key: "field-t-name" },
-    })),
-    choice("format", ["knockout", "swiss"], form.format, (v) => t(`tournament.format.${v}`)),
+    field(
+      "t-name",
+      t("tournament.form.name"),
+      h("input", {
+        id: "t-name",
+        type: "text",
+        maxlength: 60,
+        value: form.name,
+        dataset: { field: "tform.name", key: "field-t-name" },
+      }),
+    ),
+    choice("format", ["knockout", "swiss"], form.format, (v) =>
+      t(`tournament.format.${v}`),
+    ),
     choice("size", SIZES, form.size, (v) => t("tournament.form.size.value", { n: v })),
     choice("preset", PRESETS, form.preset, (v) => t(`preset.${v}`)),
-    form.preset === "first-to-knock" ? null : choice("target", TARGETS, form.target, (v) => t("home.target.value", { n: v })),
-    choice("timer", TIMERS, form.timer, (v) => v === "off" ? t("lobby.timer.off") : t("lobby.timer.value", { s: v })),
-    choice("start", STARTS, form.start, (v) => v === "full" ? t("tournament.form.start.full") : t("tournament.form.start.in", { n: v })),
-    choice("fill", FILLS, form.fill, (v) => v === "none" ? t("tournament.form.fill.none") : t("tournament.form.fill.level", { level: computerName(v) })),
+    form.preset === "first-to-knock"
+      ? null
+      : choice("target", TARGETS, form.target, (v) => t("home.target.value", { n: v })),
+    choice("timer", TIMERS, form.timer, (v) =>
+      v === "off" ? t("lobby.timer.off") : t("lobby.timer.value", { s: v }),
+    ),
+    choice("start", STARTS, form.start, (v) =>
+      v === "full"
+        ? t("tournament.form.start.full")
+        : t("tournament.form.start.in", { n: v }),
+    ),
+    choice("fill", FILLS, form.fill, (v) =>
+      v === "none"
+        ? t("tournament.form.fill.none")
+        : t("tournament.form.fill.level", { level: computerName(v) }),
+    ),
     flag("rated", Boolean(form.rated)),
     flag("public", Boolean(form.public)),
     flag("play", Boolean(form.play)),
-    h("button", { type: "button", class: "button primary", dataset: { cmd: "t-create", key: "t-create" } },
-      t(form.play ? "tournament.create_play" : "tournament.create")));
+    h(
+      "button",
+      {
+        type: "button",
+        class: "button primary",
+        dataset: { cmd: "t-create", key: "t-create" },
+      },
+      t(form.play ? "tournament.create_play" : "tournament.create"),
+    ),
+  );
 }
 
 /**
@@ -155,9 +236,16 @@ export function entrantName(entrant) {
  */
 export function renderTournament(state) {
   const page = state.page;
-  if (page.status === "loading") return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
+  if (page.status === "loading")
+    return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
   if (page.status !== "ok" || !page.data?.tournament) {
-    return [h("p", { class: "panel", role: "alert" }, t(page.status === "missing" ? "tournament.unknown" : "error.network"))];
+    return [
+      h(
+        "p",
+        { class: "panel", role: "alert" },
+        t(page.status === "missing" ? "tournament.unknown" : "error.network"),
+      ),
+    ];
   }
   /** @type {Tournament} */
   const tour = page.data.tournament;
@@ -169,8 +257,16 @@ export function renderTournament(state) {
     error ? h("p", { class: "notice error", role: "alert" }, error) : null,
     notPlaying(tour, me),
     actions(tour, me),
-    tour.winner ? h("p", { class: "notice winner" }, t("tournament.winner", { name: nameOf(tour, tour.winner) })) : null,
-    tour.format === "knockout" && tour.phase === "finished" && tour.rounds.length ? renderPlacings(tour, me) : null,
+    tour.winner
+      ? h(
+          "p",
+          { class: "notice winner" },
+          t("tournament.winner", { name: nameOf(tour, tour.winner) }),
+        )
+      : null,
+    tour.format === "knockout" && tour.phase === "finished" && tour.rounds.length
+      ? renderPlacings(tour, me)
+      : null,
     renderPlayers(tour, me),
     tour.format === "knockout" ? renderBracket(tour, me) : renderSwiss(tour, me),
   ];
@@ -199,9 +295,14 @@ function notPlaying(tour, me) {
 function statusLine(tour) {
   const phase = t(`tournament.phase.${tour.phase}`);
   const what = t("tournament.summary", {
-    format: t(`tournament.format.${tour.format}`), n: tour.entrants.length, max: tour.max_players, phase,
+    format: t(`tournament.format.${tour.format}`),
+    n: tour.entrants.length,
+    max: tour.max_players,
+    phase,
   });
-  return tour.phase === "running" ? `${what} · ${t("tournament.round", { n: tour.round, of: tour.planned_rounds })}` : what;
+  return tour.phase === "running"
+    ? `${what} · ${t("tournament.round", { n: tour.round, of: tour.planned_rounds })}`
+    : what;
 }
 
 /**
@@ -213,12 +314,19 @@ function actions(tour, me) {
   /** @type {HTMLElement[]} */
   const buttons = [];
   /** @param {string} cmd */
-  const button = (cmd) => h("button", { type: "button", class: "button", dataset: { cmd: `t-${cmd}`, key: `t-${cmd}` } }, t(`tournament.act.${cmd}`));
+  const button = (cmd) =>
+    h(
+      "button",
+      { type: "button", class: "button", dataset: { cmd: `t-${cmd}`, key: `t-${cmd}` } },
+      t(`tournament.act.${cmd}`),
+    );
   if (tour.phase === "open") {
     buttons.push(button(playing ? "leave" : "join"));
     if (me === tour.creator) buttons.push(button("start"));
   } else if (tour.phase === "running" && playing) {
-    const out = (tour.entrants ?? []).some((/** @type {any} */ e) => e.id === me && e.withdrawn);
+    const out = (tour.entrants ?? []).some(
+      (/** @type {any} */ e) => e.id === me && e.withdrawn,
+    );
     if (!out) buttons.push(button("withdraw"));
   }
   return buttons.length ? h("div", { class: "actions" }, ...buttons) : null;
@@ -229,12 +337,28 @@ function actions(tour, me) {
  * @param {string|null} me
  */
 function renderPlayers(tour, me) {
-  return h("section", { class: "panel", "aria-labelledby": "t-players-h" },
-    h("h2", { id: "t-players-h" }, t("tournament.players", { n: tour.entrants.length, max: tour.max_players })),
-    h("ol", {}, ...tour.entrants.map((/** @type {any} */ e) => h("li", {},
-      e.id === me ? h("strong", {}, entrantName(e)) : entrantName(e),
-      e.computer ? ` (${t("name.computer")})` : ` (${Math.round(e.rating)})`,
-      e.withdrawn ? ` – ${t("tournament.withdrawn")}` : null))));
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "t-players-h" },
+    h(
+      "h2",
+      { id: "t-players-h" },
+      t("tournament.players", { n: tour.entrants.length, max: tour.max_players }),
+    ),
+    h(
+      "ol",
+      {},
+      ...tour.entrants.map((/** @type {any} */ e) =>
+        h(
+          "li",
+          {},
+          e.id === me ? h("strong", {}, entrantName(e)) : entrantName(e),
+          e.computer ? ` (${t("name.computer")})` : ` (${Math.round(e.rating)})`,
+          e.withdrawn ? ` – ${t("tournament.withdrawn")}` : null,
+        ),
+      ),
+    ),
+  );
 }
 
 /**
@@ -245,18 +369,33 @@ function renderPlayers(tour, me) {
  */
 function pairingItem(tour, p, me) {
   const first = nameOf(tour, p.first);
-  if (!p.second) return h("li", { class: "pairing bye" }, t("tournament.has_bye", { name: first }));
+  if (!p.second)
+    return h("li", { class: "pairing bye" }, t("tournament.has_bye", { name: first }));
   const second = nameOf(tour, p.second);
   const r = p.result;
   const mine = me === p.first || me === p.second;
   const score = r ? resultText(tour, r) : null;
-  const link = !r && p.room
-    ? h("a", { class: "button secondary", href: `/r/${encodeURIComponent(p.room)}`, dataset: { nav: `/r/${p.room}` } },
-      t(mine ? "tournament.play" : "tournament.watch"))
-    : null;
-  return h("li", { class: mine ? "pairing mine" : "pairing" },
-    h("span", {}, t("tournament.versus", { a: first, b: second })), p.third_place ? ` (${t("tournament.third_place")})` : null,
-    score ? h("span", { class: "result" }, ` – ${score}`) : null, " ", link);
+  const link =
+    !r && p.room
+      ? h(
+          "a",
+          {
+            class: "button secondary",
+            href: `/r/${encodeURIComponent(p.room)}`,
+            dataset: { nav: `/r/${p.room}` },
+          },
+          t(mine ? "tournament.play" : "tournament.watch"),
+        )
+      : null;
+  return h(
+    "li",
+    { class: mine ? "pairing mine" : "pairing" },
+    h("span", {}, t("tournament.versus", { a: first, b: second })),
+    p.third_place ? ` (${t("tournament.third_place")})` : null,
+    score ? h("span", { class: "result" }, ` – ${score}`) : null,
+    " ",
+    link,
+  );
 }
 
 /**
@@ -267,7 +406,9 @@ function pairingItem(tour, p, me) {
  */
 function roundTitle(number, total) {
   const stage = stageName(number, total);
-  return stage ? t("tournament.round_stage", { n: number, stage }) : t("tournament.round_n", { n: number });
+  return stage
+    ? t("tournament.round_stage", { n: number, stage })
+    : t("tournament.round_n", { n: number });
 }
 
 /**
@@ -291,20 +432,42 @@ function stageName(number, total) {
  */
 function matchBox(tour, p, me) {
   if (!p) return h("div", { class: "match tbd" }, t("tournament.tbd"));
-  if (!p.second) return h("div", { class: "match bye" }, t("tournament.has_bye", { name: nameOf(tour, p.first) }));
+  if (!p.second)
+    return h(
+      "div",
+      { class: "match bye" },
+      t("tournament.has_bye", { name: nameOf(tour, p.first) }),
+    );
   const r = p.result;
   const mine = me === p.first || me === p.second;
   /** @param {string} id */
-  const slot = (id) => h("span", { class: `slot${r && r.winner === id ? " won" : ""}${id === me ? " me" : ""}` }, nameOf(tour, id));
-  return h("div", { class: `match${mine ? " mine" : ""}` },
+  const slot = (id) =>
+    h(
+      "span",
+      { class: `slot${r && r.winner === id ? " won" : ""}${id === me ? " me" : ""}` },
+      nameOf(tour, id),
+    );
+  return h(
+    "div",
+    { class: `match${mine ? " mine" : ""}` },
     slot(p.first),
     h("span", { class: "visually-hidden" }, ` ${t("tournament.vs")} `),
     slot(p.second),
     r ? h("span", { class: "visually-hidden" }, " – ") : null,
     r ? h("span", { class: "outcome" }, resultText(tour, r)) : null,
     r || !p.room ? null : " ",
-    r || !p.room ? null : h("a", { class: "button secondary", href: `/r/${encodeURIComponent(p.room)}`, dataset: { nav: `/r/${p.room}` } },
-      t(mine ? "tournament.play" : "tournament.watch")));
+    r || !p.room
+      ? null
+      : h(
+          "a",
+          {
+            class: "button secondary",
+            href: `/r/${encodeURIComponent(p.room)}`,
+            dataset: { nav: `/r/${p.room}` },
+          },
+          t(mine ? "tournament.play" : "tournament.watch"),
+        ),
+  );
 }
 
 /**
@@ -314,8 +477,14 @@ function matchBox(tour, p, me) {
  */
 function resultText(tour, r) {
   return r.reason === "played"
-    ? t("tournament.result", { winner: nameOf(tour, r.winner), a: r.first_points, b: r.second_points })
-    : t(`tournament.result.${r.reason}`, { winner: r.winner ? nameOf(tour, r.winner) : "–" });
+    ? t("tournament.result", {
+        winner: nameOf(tour, r.winner),
+        a: r.first_points,
+        b: r.second_points,
+      })
+    : t(`tournament.result.${r.reason}`, {
+        winner: r.winner ? nameOf(tour, r.winner) : "–",
+      });
 }
 
 /**
@@ -329,10 +498,16 @@ function resultText(tour, r) {
  * @param {string|null} me
  */
 function bracketColumn(id, title, slots, tour, me) {
-  return h("div", { class: "bracket-round" },
+  return h(
+    "div",
+    { class: "bracket-round" },
     h("h3", { id }, title),
-    h("ol", { class: "bracket-matches", "aria-labelledby": id },
-      ...slots.map((p) => h("li", { class: "bracket-slot" }, matchBox(tour, p, me)))));
+    h(
+      "ol",
+      { class: "bracket-matches", "aria-labelledby": id },
+      ...slots.map((p) => h("li", { class: "bracket-slot" }, matchBox(tour, p, me))),
+    ),
+  );
 }
 
 /**
@@ -347,20 +522,48 @@ function renderBracket(tour, me) {
   /** @type {any[]} */
   const paired = tour.rounds;
   const columns = Array.from({ length: total }, (_, i) => {
-    const pairings = paired[i]?.pairings.filter((/** @type {any} */ p) => !p.third_place) ?? [];
-    const slots = Array.from({ length: 2 ** (total - i - 1) }, (_, b) => pairings.find((/** @type {any} */ p) => p.board === b + 1) ?? null);
+    const pairings =
+      paired[i]?.pairings.filter((/** @type {any} */ p) => !p.third_place) ?? [];
+    const slots = Array.from(
+      { length: 2 ** (total - i - 1) },
+      (_, b) => pairings.find((/** @type {any} */ p) => p.board === b + 1) ?? null,
+    );
     return bracketColumn(`t-round-${i + 1}-h`, roundTitle(i + 1, total), slots, tour, me);
   });
   const last = paired.length === total ? paired[total - 1] : null;
   const third = last?.pairings.find((/** @type {any} */ p) => p.third_place) ?? null;
   const thirdShown = third || (total > 1 && tour.settings?.third_place && !last);
-  return h("section", { class: "panel bracket", "aria-labelledby": "t-bracket-h" },
+  return h(
+    "section",
+    { class: "panel bracket", "aria-labelledby": "t-bracket-h" },
     h("h2", { id: "t-bracket-h" }, t("tournament.bracket")),
     total ? null : h("p", { class: "hint" }, t("tournament.not_started")),
-    total ? h("div", { class: "bracket-scroll", role: "group", tabindex: "0", "aria-labelledby": "t-bracket-h" },
-      h("div", { class: "bracket-rounds" }, ...columns)) : null,
-    thirdShown ? h("div", { class: "bracket-third" },
-      bracketColumn("t-third-h", t("tournament.third_place_match"), [third], tour, me)) : null);
+    total
+      ? h(
+          "div",
+          {
+            class: "bracket-scroll",
+            role: "group",
+            tabindex: "0",
+            "aria-labelledby": "t-bracket-h",
+          },
+          h("div", { class: "bracket-rounds" }, ...columns),
+        )
+      : null,
+    thirdShown
+      ? h(
+          "div",
+          { class: "bracket-third" },
+          bracketColumn(
+            "t-third-h",
+            t("tournament.third_place_match"),
+            [third],
+            tour,
+            me,
+          ),
+        )
+      : null,
+  );
 }
 
 /**
@@ -370,7 +573,9 @@ function renderBracket(tour, me) {
  */
 function reachedText(placing, total) {
   if (placing.reached > total) return t("tournament.reached.won");
-  return stageName(placing.reached, total) ?? t("tournament.round_n", { n: placing.reached });
+  return (
+    stageName(placing.reached, total) ?? t("tournament.round_n", { n: placing.reached })
+  );
 }
 
 /**
@@ -382,14 +587,40 @@ function reachedText(placing, total) {
 function renderPlacings(tour, me) {
   const total = Math.max(tour.planned_rounds ?? 0, tour.rounds.length);
   const rows = tour.placings ?? [];
-  return h("section", { class: "panel standings", "aria-labelledby": "t-final-h" },
+  return h(
+    "section",
+    { class: "panel standings", "aria-labelledby": "t-final-h" },
     h("h2", { id: "t-final-h" }, t("tournament.final_standings")),
-    h("table", { class: "data-table placings", "aria-labelledby": "t-final-h" },
-      h("thead", {}, h("tr", {}, ...["place", "player", "reached", "points_scored"]
-        .map((c) => h("th", { scope: "col" }, t(`tournament.col.${c}`))))),
-      h("tbody", {}, ...rows.map((/** @type {any} */ p) => h("tr", { class: p.player === me ? "me" : null },
-        h("td", {}, p.place), h("th", { scope: "row" }, nameOf(tour, p.player)), h("td", {}, reachedText(p, total)),
-        h("td", {}, p.points_scored))))));
+    h(
+      "table",
+      { class: "data-table placings", "aria-labelledby": "t-final-h" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ...["place", "player", "reached", "points_scored"].map((c) =>
+            h("th", { scope: "col" }, t(`tournament.col.${c}`)),
+          ),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        ...rows.map((/** @type {any} */ p) =>
+          h(
+            "tr",
+            { class: p.player === me ? "me" : null },
+            h("td", {}, p.place),
+            h("th", { scope: "row" }, nameOf(tour, p.player)),
+            h("td", {}, reachedText(p, total)),
+            h("td", {}, p.points_scored),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 /**
@@ -399,39 +630,61 @@ function renderPlacings(tour, me) {
  */
 function renderSwiss(tour, me) {
   const rows = tour.standings ?? [];
-  return h("section", { class: "panel swiss", "aria-labelledby": "t-standings-h" },
+  return h(
+    "section",
+    { class: "panel swiss", "aria-labelledby": "t-standings-h" },
     h("h2", { id: "t-standings-h" }, t("tournament.standings")),
     rows.length
-      ? h("table", { class: "data-table", "aria-labelledby": "t-standings-h" },
-        h("thead", {}, h("tr", {}, ...["rank", "player", "match_points", "buchholz", "sonneborn_berger", "head_to_head", "points_scored"]
-          .map((c) => h("th", { scope: "col" }, t(`tournament.col.${c}`))))),
-        h("tbody", {}, ...rows.map((/** @type {any} */ s) => h("tr", {},
-          h("td", {}, s.rank), h("th", { scope: "row" }, nameOf(tour, s.player)), h("td", {}, s.match_points),
-          h("td", {}, s.buchholz), h("td", {}, s.sonneborn_berger), h("td", {}, s.head_to_head), h("td", {}, s.points_scored)))))
+      ? h(
+          "table",
+          { class: "data-table", "aria-labelledby": "t-standings-h" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              ...[
+                "rank",
+                "player",
+                "match_points",
+                "buchholz",
+                "sonneborn_berger",
+                "head_to_head",
+                "points_scored",
+              ].map((c) => h("th", { scope: "col" }, t(`tournament.col.${c}`))),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            ...rows.map((/** @type {any} */ s) =>
+              h(
+                "tr",
+                {},
+                h("td", {}, s.rank),
+                h("th", { scope: "row" }, nameOf(tour, s.player)),
+                h("td", {}, s.match_points),
+                h("td", {}, s.buchholz),
+                h("td", {}, s.sonneborn_berger),
+                h("td", {}, s.head_to_head),
+                h("td", {}, s.points_scored),
+              ),
+            ),
+          ),
+        )
       : h("p", { class: "hint" }, t("tournament.not_started")),
-    ...tour.rounds.map((/** @type {any} */ r) => h("section", { "aria-label": t("tournament.round_n", { n: r.round }) },
-      h("h3", {}, t("tournament.round_n", { n: r.round })),
-      h("ul", {}, ...r.pairings.map((/** @type {any} */ p) => pairingItem(tour, p, me))))));
-}
-
-/**
- * At a tournament's table: "<tournament> · round n", a link to the tournament's page
- * (room info `tournament`, `tournament_name`, `tournament_round`); null at other tables.
- * @param {import("./types.js").RoomInfo|null|undefined} info
- */
-export function tournamentLink(info) {
-  if (!info?.tournament) return null;
-  const name = info.tournament_name ?? t("tournament.default_name");
-  const text = info.tournament_round ? t("tournament.at_table", { name, n: info.tournament_round }) : name;
-  return h("a", { class: "tournament-link", href: `/t/${encodeURIComponent(info.tournament)}`, dataset: { nav: `/t/${info.tournament}`, key: "tournament-link" } }, text);
-}
-
-/**
- * After a tournament's match: the way back to the tournament (it plays no new match,
- * and a finished tournament leaves the lobby's list); null at other tables.
- * @param {import("./types.js").RoomInfo|null|undefined} info
- */
-export function backToTournament(info) {
-  if (!info?.tournament) return null;
-  return h("a", { class: "button primary", href: `/t/${encodeURIComponent(info.tournament)}`, dataset: { nav: `/t/${info.tournament}`, key: "tournament-back" } }, t("tournament.back"));
+    ...tour.rounds.map((/** @type {any} */ r) =>
+      h(
+        "section",
+        { "aria-label": t("tournament.round_n", { n: r.round }) },
+        h("h3", {}, t("tournament.round_n", { n: r.round })),
+        h(
+          "ul",
+          {},
+          ...r.pairings.map((/** @type {any} */ p) => pairingItem(tour, p, me)),
+        ),
+      ),
+    ),
+  );
 }

@@ -1,7 +1,7 @@
 // Tournaments' intents (docs/protocol.md, Tournaments): open a tournament's page and keep
 // it live over a lobby socket, create one from the lobby's form, join, leave, start,
 // withdraw. When a round is paired the server sends `matched`: the page takes the person
-// to their table. The composition root (main.js) wires them to commands.
+// to their table. Their page modules (pages/tournament.js, pages/public.js) wire them to commands.
 import { api, ApiError, ensureToken, storedToken } from "./api.js";
 import { LobbySocket } from "./socket.js";
 import { t } from "./i18n.js";
@@ -17,14 +17,18 @@ export class TournamentSocket extends LobbySocket {
   /**
    * @param {ConstructorParameters<typeof LobbySocket>[0]} options
    * @param {string|null} tournament  the tournament whose frames it gets; null: none
+   * @param {string|null} [table]  the tournament's table this page is at: on every
+   *   (re)connect the server sends `matched` if the person's next table is open already
    */
-  constructor(options, tournament) {
+  constructor(options, tournament, table = null) {
     super(options);
     this.tournament = tournament;
+    this.table = table;
   }
 
   hello() {
-    return { ...super.hello(), tournament: this.tournament, lobby: false };
+    const at = this.table ? { table: this.table } : {};
+    return { ...super.hello(), tournament: this.tournament, lobby: false, ...at };
   }
 }
 
@@ -37,25 +41,40 @@ export function tournamentPlay({ store, say, navigate }) {
 
   /** @param {any} tournament */
   function show(tournament) {
-    store.update((s) => ({ ...s, page: { status: "ok", data: { tournament } }, tournamentError: null }));
+    store.update((s) => ({
+      ...s,
+      page: { status: "ok", data: { tournament } },
+      tournamentError: null,
+    }));
   }
 
   /** @param {string} id */
   async function enter(id) {
-    store.update((s) => ({ ...s, page: { status: "loading", data: null }, tournamentError: null }));
-    try { await ensureToken(); } catch { /* reading needs none */ }
-    socket = new TournamentSocket({
-      token: () => storedToken(),
-      onMessage: (msg) => {
-        const m = /** @type {any} */ (msg);
-        if (m.type === "tournament" && m.tournament?.id === id) show(m.tournament);
-        else if (m.type === "matched" && m.room) {
-          say(t("tournament.to_table"));
-          navigate(`/r/${encodeURIComponent(m.room)}`);
-        }
+    store.update((s) => ({
+      ...s,
+      page: { status: "loading", data: null },
+      tournamentError: null,
+    }));
+    try {
+      await ensureToken();
+    } catch {
+      /* reading needs none */
+    }
+    socket = new TournamentSocket(
+      {
+        token: () => storedToken(),
+        onMessage: (msg) => {
+          const m = /** @type {any} */ (msg);
+          if (m.type === "tournament" && m.tournament?.id === id) show(m.tournament);
+          else if (m.type === "matched" && m.room) {
+            say(t("tournament.to_table"));
+            navigate(`/r/${encodeURIComponent(m.room)}`);
+          }
+        },
+        onConnection: () => {},
       },
-      onConnection: () => {},
-    }, id);
+      id,
+    );
     socket.open();
     try {
       show((await api.tournament(id)).tournament);
@@ -72,17 +91,21 @@ export function tournamentPlay({ store, say, navigate }) {
    */
   function follow(roomId) {
     close();
-    socket = new TournamentSocket({
-      token: () => storedToken(),
-      onMessage: (msg) => {
-        const m = /** @type {any} */ (msg);
-        if (m.type === "matched" && m.room && m.room !== roomId) {
-          say(t("tournament.to_table"));
-          navigate(`/r/${encodeURIComponent(m.room)}`);
-        }
+    socket = new TournamentSocket(
+      {
+        token: () => storedToken(),
+        onMessage: (msg) => {
+          const m = /** @type {any} */ (msg);
+          if (m.type === "matched" && m.room && m.room !== roomId) {
+            say(t("tournament.to_table"));
+            navigate(`/r/${encodeURIComponent(m.room)}`);
+          }
+        },
+        onConnection: () => {},
       },
-      onConnection: () => {},
-    }, null);
+      null,
+      roomId,
+    );
     socket.open();
   }
 
@@ -93,9 +116,10 @@ export function tournamentPlay({ store, say, navigate }) {
 
   /** @param {unknown} err */
   function failed(err) {
-    const text = err instanceof ApiError && err.status
-      ? t("error.generic", { message: err.message || err.code })
-      : t("error.network");
+    const text =
+      err instanceof ApiError && err.status
+        ? t("error.generic", { message: err.message || err.code })
+        : t("error.network");
     store.update((s) => ({ ...s, tournamentError: text }));
     say(text);
   }
@@ -106,10 +130,13 @@ export function tournamentPlay({ store, say, navigate }) {
    * @param {HTMLElement} el
    */
   function field(name, value, el) {
-    const v = el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : value;
+    const v =
+      el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : value;
     // The preset shows or hides the target score, "I will play" names the button.
     const shown = name === "preset" || name === "play";
-    store.update((s) => ({ ...s, tournamentForm: { ...tournamentForm(s), [name]: v } }), { silent: !shown });
+    store.update((s) => ({ ...s, tournamentForm: { ...tournamentForm(s), [name]: v } }), {
+      silent: !shown,
+    });
   }
 
   async function create() {
@@ -117,7 +144,9 @@ export function tournamentPlay({ store, say, navigate }) {
       const body = createBody(tournamentForm(store.get()), Date.now() / 1000);
       const { tournament } = await api.createTournament(body);
       navigate(`/t/${encodeURIComponent(tournament.id)}`);
-    } catch (err) { failed(err); }
+    } catch (err) {
+      failed(err);
+    }
   }
 
   /** @param {"join"|"leave"|"start"|"withdraw"} what */
@@ -127,7 +156,9 @@ export function tournamentPlay({ store, say, navigate }) {
     try {
       show((await api.tournamentCommand(tour.id, what)).tournament);
       say(t(`tournament.done.${what}`));
-    } catch (err) { failed(err); }
+    } catch (err) {
+      failed(err);
+    }
   }
 
   return { enter, follow, close, field, create, command };

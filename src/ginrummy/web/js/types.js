@@ -26,6 +26,8 @@
  * @property {boolean} rematch
  * @property {PlayerSummary|null} [player]
  * @property {number|null} [grace_remaining_ms]
+ * @property {boolean} [named]  `name` is how the page shows it, a computer's too (the fold
+ *   named it); else a computer is called by its level in the page's language
  */
 
 /** @typedef {PerSeat<PlayerEntry|null>} Players */
@@ -97,7 +99,7 @@
 
 /**
  * @typedef {object} Table
- * @property {{name?: string, target_score?: number|null, knock_limit?: number}} [rules]
+ * @property {{name?: string, target_score?: number|null, knock_limit?: number, box_bonus?: number}} [rules]
  * @property {"deal"|"round"|"over"} match_phase
  * @property {"first_upcard"|"draw"|"discard"|"last_discard"|"over"} round_phase
  * @property {number} round
@@ -267,9 +269,27 @@
  */
 
 /**
- * What a chouette table adds to the client state; the two-player parts of the state
- * (`seat`, `view`, `players`, `timer`) hold its match as the page shows it: seat one
- * is the box, seat two the team played by its captain (chouette/state.js).
+ * A text of the catalogue, with the name of a seat as its `name` (status.js sideName).
+ * @typedef {object} Label
+ * @property {string} key
+ * @property {Seat} [seat]
+ */
+
+/**
+ * How a table of more than two people shows its match through the two seats (its page's
+ * fold sets it; null at a two-player table, where each seat is one person).
+ * @typedef {object} Seating
+ * @property {boolean} plays   whether this page plays its `seat` (false: it sees that
+ *   seat's hand, and the seat is played by someone else of its side)
+ * @property {PerSeat<Label>} sides   how each side of the match is called
+ * @property {number} match   which match of the table this is (results.js resultKey)
+ */
+
+/**
+ * What a chouette table adds to the client state: its page's own part of it, folded by
+ * chouette/state.js. The table's parts of the state (`seat`, `view`, `players`, `timer`,
+ * `seating`) hold its match as the shared parts draw it: seat one is the box, seat two
+ * the team played by its captain.
  * @typedef {object} ChouetteState
  * @property {number|null} position       this page's player (null: watching)
  * @property {"box"|"captain"|"partner"|null} role
@@ -365,7 +385,7 @@
  *   deviceGames: {id: string, opponent: string|null, damaged: string|null}[],
  *   tally: import("./device/tally.js").Tally|null}} home
  * @property {DeviceState|null} device
- * @property {{phase: string, info: RoomInfo|null, error: string|null, joinName: string, chouette?: ChouetteRoomInfo|null}} room
+ * @property {{phase: string, info: RoomInfo|null, error: string|null, joinName: string}} room
  * @property {Seat|null} seat
  * @property {RoomInfo|null} info
  * @property {View|null} view
@@ -387,6 +407,8 @@
  * @property {boolean} turnSound      a sound when the turn comes (a remembered setting; web/js/follow.js)
  * @property {boolean} deviceNoteHidden  the device note was dismissed (a remembered setting)
  * @property {boolean} settingsOpen   the top bar's settings menu is open (a narrow window)
+ * @property {boolean} sheetOpen     the score sheet (sheet.js) is open
+ * @property {string|null} resultClosed  the result (results.js resultKey) whose dialog the person closed
  * @property {boolean} copied
  * @property {PlayerSummary|null} me
  * @property {LobbyState} lobby
@@ -400,7 +422,8 @@
  * @property {number} playersAt
  * @property {boolean} claimDismissed
  * @property {boolean} confirmResign
- * @property {ChouetteState|null} [chouette]  a chouette table (docs/rules.md §8)
+ * @property {Seating|null} seating  a table of more than two people (else null)
+ * @property {ChouetteState|null} [chouette]  a chouette table (docs/rules.md §8; its page's part)
  */
 
 /** The state while a table is shown: its view is there. @typedef {State & {view: View}} TableState */

@@ -40,19 +40,25 @@ export function announcementText(state, item) {
     const [verb, card] = splitAction(item.action);
     const key = `ann.${verb.replace(" ", "_")}`;
     const shown = card ?? (verb === "take" || verb === "draw discard" ? item.top : null);
-    return has(key) ? t(key, { name, card: shown ? cardName(shown) : "" }) : `${name}: ${item.action}`;
+    return has(key)
+      ? t(key, { name, card: shown ? cardName(shown) : "" })
+      : `${name}: ${item.action}`;
   }
-  if (item.kind === "presence") return t(`ann.presence.${item.what}`, { name: seatName(state, item.seat) });
+  if (item.kind === "presence")
+    return t(`ann.presence.${item.what}`, { name: seatName(state, item.seat) });
   if (item.kind === "round_end") {
     const result = lastResult(state.view);
     return result ? t("ann.round_end", { text: resultSummary(state, result) }) : "";
   }
   if (item.kind === "deal" && state.view) {
     const table = state.view.table;
-    return isMine(state, table.dealer) ? t("ann.deal.you", { n: table.round }) : t("ann.deal", { n: table.round, dealer: seatName(state, table.dealer) });
+    return isMine(state, table.dealer)
+      ? t("ann.deal.you", { n: table.round })
+      : t("ann.deal", { n: table.round, dealer: seatName(state, table.dealer) });
   }
   if (item.kind === "text") return item.text ?? "";
-  if (item.kind === "tips") return item.on ? t("tips.on", { n: item.left }) : t(item.message ?? "tips.off");
+  if (item.kind === "tips")
+    return item.on ? t("tips.on", { n: item.left }) : t(item.message ?? "tips.off");
   if (item.kind === "forfeit") {
     const reason = /** @type {MatchResult["forfeit"]} */ (item.reason);
     return forfeitText(state, { forfeit: reason, forfeited_by: item.seat });
@@ -81,26 +87,48 @@ export function resultSummary(state, result) {
     case "void":
       return t("result.void");
     case "gin":
-      lines.push(mine(result.knocker) ? t("result.gin.you") : t("result.gin", { name: knocker }));
+      lines.push(
+        mine(result.knocker) ? t("result.gin.you") : t("result.gin", { name: knocker }),
+      );
       break;
     case "big_gin":
-      lines.push(mine(result.knocker) ? t("result.big_gin.you") : t("result.big_gin", { name: knocker }));
+      lines.push(
+        mine(result.knocker)
+          ? t("result.big_gin.you")
+          : t("result.big_gin", { name: knocker }),
+      );
       break;
     case "undercut": {
       if (!result.knocker) break;
       const defender = otherSeat(result.knocker);
       if (mine(defender)) lines.push(t("result.undercut.you", { knocker }));
-      else if (mine(result.knocker)) lines.push(t("result.undercut.them", { defender: seatName(state, defender) }));
-      else lines.push(t("result.undercut", { defender: seatName(state, defender), knocker }));
+      else if (mine(result.knocker))
+        lines.push(t("result.undercut.them", { defender: seatName(state, defender) }));
+      else
+        lines.push(
+          t("result.undercut", { defender: seatName(state, defender), knocker }),
+        );
       break;
     }
     default:
-      lines.push(mine(result.knocker)
-        ? t("result.knock.you", { k: result.showdown?.knocker_deadwood ?? "" })
-        : t("result.knock", { name: knocker, k: result.showdown?.knocker_deadwood ?? "" }));
+      lines.push(
+        mine(result.knocker)
+          ? t("result.knock.you", { k: result.showdown?.knocker_deadwood ?? "" })
+          : t("result.knock", {
+              name: knocker,
+              k: result.showdown?.knocker_deadwood ?? "",
+            }),
+      );
   }
   if (winner && result.points) {
-    lines.push(mine(winner) ? tn("line.points.you", result.points, { n: result.points }) : tn("line.points", result.points, { name: seatName(state, winner), n: result.points }));
+    lines.push(
+      mine(winner)
+        ? tn("line.points.you", result.points, { n: result.points })
+        : tn("line.points", result.points, {
+            name: seatName(state, winner),
+            n: result.points,
+          }),
+    );
   }
   return lines.join(" ");
 }
@@ -118,8 +146,10 @@ function wordParams(params) {
   const out = {};
   for (const [key, value] of Object.entries(params ?? {})) {
     if (typeof value === "string" && looksLikeCard(value)) out[key] = cardName(value);
-    else if (Array.isArray(value) && value.every(looksLikeCard)) out[key] = cardList(value);
-    else if (typeof value === "string" && value.split(/[\s,-]+/).every(looksLikeCard)) out[key] = cardList(value.split(/[\s,-]+/));
+    else if (Array.isArray(value) && value.every(looksLikeCard))
+      out[key] = cardList(value);
+    else if (typeof value === "string" && value.split(/[\s,-]+/).every(looksLikeCard))
+      out[key] = cardList(value.split(/[\s,-]+/));
     else out[key] = value;
   }
   return out;
@@ -132,7 +162,9 @@ function wordParams(params) {
 export function tipText(tip) {
   const [verb, card] = splitAction(tip.action ?? "");
   const choiceKey = `tip.choice.${verb.replace(" ", "_")}`;
-  const choice = has(choiceKey) ? t(choiceKey, { card: card ? cardName(card) : "" }) : tip.action;
+  const choice = has(choiceKey)
+    ? t(choiceKey, { card: card ? cardName(card) : "" })
+    : tip.action;
   const params = wordParams(tip.params);
   const reasonKey = `tip.${tip.key}`;
   if (has(reasonKey)) return t(reasonKey, params);

@@ -45,7 +45,10 @@ export function minBy(items, key) {
   let bestKey = key(best);
   for (let i = 1; i < items.length; i++) {
     const k = key(items[i]);
-    if (lessThan(k, bestKey)) { best = items[i]; bestKey = k; }
+    if (lessThan(k, bestKey)) {
+      best = items[i];
+      bestKey = k;
+    }
   }
   return best;
 }

@@ -34,7 +34,10 @@ function collect(n, seed) {
   while (views.length < n) {
     let m = newMatch(new Rules(), 0);
     while (m.phase !== MatchPhase.OVER && views.length < n) {
-      if (m.phase === MatchPhase.DEAL) { m = deal(m, shuffled(rng)); continue; }
+      if (m.phase === MatchPhase.DEAL) {
+        m = deal(m, shuffled(rng));
+        continue;
+      }
       const view = viewForSeat(m, /** @type {0 | 1} */ (matchTurn(m)));
       views.push(view);
       m = apply(m, bot(view, rng));
@@ -44,7 +47,8 @@ function collect(n, seed) {
 }
 
 /** @param {number[]} times sorted */
-const quantile = (/** @type {number[]} */ times, /** @type {number} */ q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+const quantile = (/** @type {number[]} */ times, /** @type {number} */ q) =>
+  times[Math.min(times.length - 1, Math.floor(q * times.length))];
 
 /** @param {(view: SeatView, rng: PortableRandom) => unknown} decide @param {SeatView[]} views @param {number} seed */
 function timeIt(decide, views, seed) {
@@ -56,10 +60,19 @@ function timeIt(decide, views, seed) {
   });
   times.sort((a, b) => a - b);
   const round = (/** @type {number} */ x) => Math.round(x * 1000) / 1000;
-  return { median_ms: round(quantile(times, 0.5)), p99_ms: round(quantile(times, 0.99)), max_ms: round(times[times.length - 1]) };
+  return {
+    median_ms: round(quantile(times, 0.5)),
+    p99_ms: round(quantile(times, 0.99)),
+    max_ms: round(times[times.length - 1]),
+  };
 }
 
-const { values } = parseArgs({ options: { decisions: { type: "string", default: "2000" }, seed: { type: "string", default: "1" } } });
+const { values } = parseArgs({
+  options: {
+    decisions: { type: "string", default: "2000" },
+    seed: { type: "string", default: "1" },
+  },
+});
 const views = collect(Number(values.decisions), Number(values.seed));
 /** @type {Record<string, unknown>} */
 const out = { decisions: views.length, node: process.version };

@@ -15,7 +15,8 @@ import { cardOfAction, maskOf, minBy } from "./base.js";
 /** @typedef {Readonly<{action: Action, key: string, params: Readonly<Record<string, string | number>>}>} Tip */
 
 /** @param {Action} action @param {string} key @param {Record<string, string | number>} [params] @returns {Tip} */
-const tipOf = (action, key, params = {}) => Object.freeze({ action, key, params: Object.freeze(params) });
+const tipOf = (action, key, params = {}) =>
+  Object.freeze({ action, key, params: Object.freeze(params) });
 
 /** The coach's tip for a seat view (its own hand, legal actions and the pile top).
  * @param {SeatView} view @returns {Tip} */
@@ -26,11 +27,17 @@ export function tip(view) {
 /** The recommended action among `legalActions` and its reason.
  * @param {readonly Card[]} hand @param {readonly Action[]} legalActions @param {Card | null} discard @returns {Tip} */
 export function advise(hand, legalActions, discard) {
-  if (legalActions.length === 0) throw new RangeError("no decision to advise on: there are no legal actions");
+  if (legalActions.length === 0)
+    throw new RangeError("no decision to advise on: there are no legal actions");
   const mask = maskOf(hand);
   const kinds = new Set(legalActions.map((a) => a.kind));
-  if (kinds.has(ActionKind.BIG_GIN)) return tipOf(of(legalActions, ActionKind.BIG_GIN), "big_gin");
-  if (kinds.has(ActionKind.DISCARD) || kinds.has(ActionKind.KNOCK) || kinds.has(ActionKind.GIN)) {
+  if (kinds.has(ActionKind.BIG_GIN))
+    return tipOf(of(legalActions, ActionKind.BIG_GIN), "big_gin");
+  if (
+    kinds.has(ActionKind.DISCARD) ||
+    kinds.has(ActionKind.KNOCK) ||
+    kinds.has(ActionKind.GIN)
+  ) {
     return discardTip(mask, legalActions);
   }
   return drawTip(mask, legalActions, discard);
@@ -56,15 +63,26 @@ function drawTip(mask, actions, top) {
   const before = deadwoodOfMask(mask);
   if (!kinds.has(takeKind) || top === null) {
     // The last discard with the stock used up (alternative stock rule): only pass.
-    if (!kinds.has(ActionKind.DRAW_STOCK)) return tipOf(of(actions, ActionKind.PASS), "pass_only", { deadwood: before });
-    return tipOf(of(actions, ActionKind.DRAW_STOCK), "draw_stock_only", { deadwood: before });
+    if (!kinds.has(ActionKind.DRAW_STOCK))
+      return tipOf(of(actions, ActionKind.PASS), "pass_only", { deadwood: before });
+    return tipOf(of(actions, ActionKind.DRAW_STOCK), "draw_stock_only", {
+      deadwood: before,
+    });
   }
   const grown = or52(mask, top.bit);
-  const keep = minBy(fromMask(mask).map((c) => xor52(grown, c.bit)), (m) => [deadwoodOfMask(m), m]);
+  const keep = minBy(
+    fromMask(mask).map((c) => xor52(grown, c.bit)),
+    (m) => [deadwoodOfMask(m), m],
+  );
   const after = deadwoodOfMask(keep);
   const meld = meldWith(keep, top);
   if (meld !== null && after < before) {
-    return tipOf(of(actions, takeKind), "take_completes_meld", { card: top.text, meld: meld.text, before, after });
+    return tipOf(of(actions, takeKind), "take_completes_meld", {
+      card: top.text,
+      meld: meld.text,
+      before,
+      after,
+    });
   }
   const other = kinds.has(ActionKind.PASS) ? ActionKind.PASS : ActionKind.DRAW_STOCK;
   const key = other === ActionKind.PASS ? "pass_no_meld" : "draw_stock_no_meld";
@@ -75,7 +93,11 @@ function drawTip(mask, actions, top) {
 function pairs(mask, card) {
   let n = 0;
   for (const other of fromMask(xor52(mask, card.bit))) {
-    if (other.rank === card.rank || (other.suit === card.suit && Math.abs(other.rank - card.rank) <= 2)) n++;
+    if (
+      other.rank === card.rank ||
+      (other.suit === card.suit && Math.abs(other.rank - card.rank) <= 2)
+    )
+      n++;
   }
   return n;
 }
@@ -89,8 +111,15 @@ function discardTip(mask, actions) {
   if (gins.length) return tipOf(gins[0], "gin", { card: cardOfAction(gins[0]).text });
   const knocks = actions.filter((a) => a.kind === ActionKind.KNOCK);
   if (knocks.length) {
-    const best = minBy(knocks, (a) => [dwWithout(mask, a), -cardOfAction(a).value, cardOfAction(a).index]);
-    return tipOf(best, "knock", { card: cardOfAction(best).text, deadwood: dwWithout(mask, best) });
+    const best = minBy(knocks, (a) => [
+      dwWithout(mask, a),
+      -cardOfAction(a).value,
+      cardOfAction(a).index,
+    ]);
+    return tipOf(best, "knock", {
+      card: cardOfAction(best).text,
+      deadwood: dwWithout(mask, best),
+    });
   }
   const discards = actions.filter((a) => a.kind === ActionKind.DISCARD);
   const best = minBy(discards, (a) => {
@@ -99,5 +128,8 @@ function discardTip(mask, actions) {
   });
   const card = cardOfAction(best);
   const loose = and52(arrangementOfMask(mask).unmatchedMask, card.bit) !== 0;
-  return tipOf(best, loose ? "discard_loose" : "discard_least_deadwood", { card: card.text, deadwood: dwWithout(mask, best) });
+  return tipOf(best, loose ? "discard_loose" : "discard_least_deadwood", {
+    card: card.text,
+    deadwood: dwWithout(mask, best),
+  });
 }

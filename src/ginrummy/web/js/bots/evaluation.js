@@ -5,7 +5,14 @@
 // with the same float expressions, so the numbers are the same to the bit.
 
 import { arrangementOfMask } from "../engine/melds.js";
-import { and52, bitCount32, hasBit, indices as maskIndices, splitSuits, xor52 } from "../engine/masks.js";
+import {
+  and52,
+  bitCount32,
+  hasBit,
+  indices as maskIndices,
+  splitSuits,
+  xor52,
+} from "../engine/masks.js";
 
 /** @typedef {import("./knowledge.js").Knowledge} Knowledge */
 
@@ -19,7 +26,8 @@ const RUN_WANTS = Array.from({ length: 1 << 13 }, (_, s) => {
 /** Live cards that would meld with two loose cards (counted once per pair).
  * @param {number} loose @param {number} live */
 export function potential(loose, live) {
-  const l = splitSuits(loose), v = splitSuits(live);
+  const l = splitSuits(loose),
+    v = splitSuits(live);
   let n = 0;
   for (let k = 0; k < 4; k++) {
     const [a, b, c] = RUN_WANTS[l[k]];
@@ -27,7 +35,13 @@ export function potential(loose, live) {
   }
   const [lc, ld, lh, ls] = l;
   const two = (lc & ld) | (lc & lh) | (lc & ls) | (ld & lh) | (ld & ls) | (lh & ls);
-  return n + bitCount32(two & v[0]) + bitCount32(two & v[1]) + bitCount32(two & v[2]) + bitCount32(two & v[3]);
+  return (
+    n +
+    bitCount32(two & v[0]) +
+    bitCount32(two & v[1]) +
+    bitCount32(two & v[2]) +
+    bitCount32(two & v[3])
+  );
 }
 
 /** [deadwood, unmatched cards] of the best arrangement. @param {number} mask @returns {[number, number]} */
@@ -61,10 +75,12 @@ export const indices = maskIndices;
 
 /** The cards that share a meld with card `i`: same rank, or one or two away in suit. */
 const NEIGHBOURS = Array.from({ length: 52 }, (_, i) => {
-  const suit = Math.floor(i / 13), rank = i % 13;
+  const suit = Math.floor(i / 13),
+    rank = i % 13;
   let m = 0;
   for (let s = 0; s < 4; s++) if (s !== suit) m += 2 ** (s * 13 + rank);
-  for (const d of [-2, -1, 1, 2]) if (rank + d >= 0 && rank + d < 13) m += 2 ** (suit * 13 + rank + d);
+  for (const d of [-2, -1, 1, 2])
+    if (rank + d >= 0 && rank + d < 13) m += 2 ** (suit * 13 + rank + d);
   return m;
 });
 
@@ -73,11 +89,21 @@ export const neighbours = (i) => NEIGHBOURS[i];
 
 /** For each card index, the pairs of cards that make a meld with it. */
 export const PARTNERS = Array.from({ length: 52 }, (_, i) => {
-  const suit = Math.floor(i / 13), rank = i % 13;
+  const suit = Math.floor(i / 13),
+    rank = i % 13;
   const others = [0, 1, 2, 3].filter((s) => s !== suit).map((s) => s * 13 + rank);
-  const pairs = [[others[0], others[1]], [others[0], others[2]], [others[1], others[2]]];
-  for (const [lo, hi] of [[-2, -1], [-1, 1], [1, 2]]) {
-    if (rank + lo >= 0 && rank + hi < 13) pairs.push([suit * 13 + rank + lo, suit * 13 + rank + hi]);
+  const pairs = [
+    [others[0], others[1]],
+    [others[0], others[2]],
+    [others[1], others[2]],
+  ];
+  for (const [lo, hi] of [
+    [-2, -1],
+    [-1, 1],
+    [1, 2],
+  ]) {
+    if (rank + lo >= 0 && rank + hi < 13)
+      pairs.push([suit * 13 + rank + lo, suit * 13 + rank + hi]);
   }
   return pairs;
 });
@@ -105,7 +131,8 @@ export function holdingOdds(know, infer) {
   const weights = new Array(52).fill(0.0);
   let total = 0.0;
   const picks = know.oppKnown;
-  const left = know.oppDiscarded + know.oppPassed - and52(know.oppDiscarded, know.oppPassed); // union
+  const left =
+    know.oppDiscarded + know.oppPassed - and52(know.oppDiscarded, know.oppPassed); // union
   for (let i = 0; i < 52; i++) {
     if (!hasBit(unseen, i)) continue;
     let w = 1.0;
@@ -116,6 +143,7 @@ export function holdingOdds(know, infer) {
     total += w;
   }
   const scale = know.oppHidden / total;
-  for (let i = 0; i < 52; i++) if (weights[i]) odds[i] = Math.min(0.95, weights[i] * scale);
+  for (let i = 0; i < 52; i++)
+    if (weights[i]) odds[i] = Math.min(0.95, weights[i] * scale);
   return odds;
 }

@@ -16,15 +16,31 @@ import { PortableRandom } from "./random.js";
 /** @typedef {import("./heuristic.js").Scores} Scores */
 
 export const EXPERT = style({
-  memory: true, potential: 1.0, danger: 6.0, infer: false, stockGain: 1.5,
-  knock: [[22, 10], [16, 6], [10, 4], [4, 3], [0, 10]], latePotential: 0.3,
+  memory: true,
+  potential: 1.0,
+  danger: 6.0,
+  infer: false,
+  stockGain: 1.5,
+  knock: [
+    [22, 10],
+    [16, 6],
+    [10, 4],
+    [4, 3],
+    [0, 10],
+  ],
+  latePotential: 0.3,
 });
 
 /** Weights of an unseen card relative to a card nothing is known about. */
 export const INFERENCE = Object.freeze({ pick: 1.8, discard: 0.5, passed: 0.7 });
 
 export const PLAN = Object.freeze({
-  samples: 32, improveEvery: 1, improveCap: 6, veto: 0.15, wall: 5, wallDanger: 6.0,
+  samples: 32,
+  improveEvery: 1,
+  improveCap: 6,
+  veto: 0.15,
+  wall: 5,
+  wallDanger: 6.0,
 });
 
 /** For each card index, the chance that the opponent holds it. @param {Knowledge} know @returns {number[]} */
@@ -33,7 +49,8 @@ export function expertOdds(know) {
   for (const i of indices(know.oppKnown)) odds[i] = 1.0;
   const unseen = indices(know.unseen);
   if (!unseen.length || !know.oppHidden) return odds;
-  const picks = know.oppKnown, thrown = know.oppDiscarded;
+  const picks = know.oppKnown,
+    thrown = know.oppDiscarded;
   const passed = andNot52(know.oppPassed, thrown);
   const weights = unseen.map((i) => {
     const near = neighbours(i);
@@ -46,7 +63,9 @@ export function expertOdds(know) {
   let total = 0.0;
   for (const w of weights) total += w;
   const scale = know.oppHidden / total;
-  unseen.forEach((i, k) => { odds[i] = Math.min(0.95, weights[k] * scale); });
+  unseen.forEach((i, k) => {
+    odds[i] = Math.min(0.95, weights[k] * scale);
+  });
   return odds;
 }
 
@@ -59,14 +78,18 @@ export function sampleHands(know, odds, count, improve, rng) {
   const take = Math.min(need + improve, pool.length);
   const weights = pool.map((i) => Math.max(odds[i], 1e-6));
   const hands = [];
-  for (let n = 0; n < count; n++) hands.push(keepBest(know.oppKnown, weightedDraw(pool, weights, take, rng), take - need));
+  for (let n = 0; n < count; n++)
+    hands.push(
+      keepBest(know.oppKnown, weightedDraw(pool, weights, take, rng), take - need),
+    );
   return hands;
 }
 
 /** `take` cards of `pool` without replacement, one by one, by weight (as Python).
  * @param {number[]} pool @param {number[]} weights @param {number} take @param {PortableRandom} rng */
 function weightedDraw(pool, weights, take, rng) {
-  const leftW = weights.slice(), leftI = pool.slice();
+  const leftW = weights.slice(),
+    leftI = pool.slice();
   let total = 0.0;
   for (const w of leftW) total += w;
   let hidden = 0;
@@ -76,7 +99,10 @@ function weightedDraw(pool, weights, take, rng) {
     let acc = 0.0;
     for (let j = 0; j < leftW.length; j++) {
       acc += leftW[j];
-      if (x < acc) { pick = j; break; }
+      if (x < acc) {
+        pick = j;
+        break;
+      }
     }
     total -= leftW[pick];
     hidden += 2 ** leftI[pick];
@@ -91,11 +117,15 @@ function weightedDraw(pool, weights, take, rng) {
 function keepBest(known, hidden, drops) {
   let hand = known + hidden; // disjoint
   for (let d = 0; d < drops; d++) {
-    let bestDw = Infinity, bestI = -1;
+    let bestDw = Infinity,
+      bestI = -1;
     for (const i of indices(hand)) {
       if (!hasBit(hidden, i)) continue;
       const dw = deadwoodOfMask(xor52(hand, 2 ** i));
-      if (dw < bestDw) { bestDw = dw; bestI = i; }
+      if (dw < bestDw) {
+        bestDw = dw;
+        bestI = i;
+      }
     }
     hand -= 2 ** bestI;
     hidden -= 2 ** bestI;
@@ -106,11 +136,15 @@ function keepBest(known, hidden, drops) {
 /** Knocking with `deadwood` and `melds` against each hand: [undercut chance, points].
  * @param {number} deadwood @param {readonly number[]} melds @param {number[]} hands @param {number} bonus */
 export function knockOutlook(deadwood, melds, hands, bonus) {
-  let undercuts = 0, points = 0;
+  let undercuts = 0,
+    points = 0;
   for (const hand of hands) {
     const margin = defenderReply(hand, melds)[2] - deadwood;
     if (margin > 0) points += margin;
-    else { undercuts += 1; points -= bonus - margin; }
+    else {
+      undercuts += 1;
+      points -= bonus - margin;
+    }
   }
   const n = Math.max(hands.length, 1);
   return { undercut: undercuts / n, points: points / n };
@@ -130,7 +164,8 @@ export class Expert extends Player {
   scores(hand, know, odds) {
     const scored = super.scores(hand, know, odds);
     if (odds === null || know.stockSize > PLAN.wall) return scored;
-    for (const [i, [dw, s]] of scored) scored.set(i, [dw, s + PLAN.wallDanger * danger(i, odds)]);
+    for (const [i, [dw, s]] of scored)
+      scored.set(i, [dw, s + PLAN.wallDanger * danger(i, odds)]);
     return scored;
   }
 
@@ -141,9 +176,14 @@ export class Expert extends Player {
     if (!this.knockWanted(view, know, deadwood)) return null;
     const odds = this.odds(know);
     const local = new PortableRandom(rng.getrandbits64()); // one draw of the game's rng per decision
-    const improve = Math.min(PLAN.improveCap, Math.floor(know.oppStockDraws / PLAN.improveEvery));
+    const improve = Math.min(
+      PLAN.improveCap,
+      Math.floor(know.oppStockDraws / PLAN.improveEvery),
+    );
     const hands = sampleHands(know, odds, PLAN.samples, improve, local);
-    const melds = arrangementOfMask(andNot52(know.hand, cardOfAction(best).bit)).meldMasks;
+    const melds = arrangementOfMask(
+      andNot52(know.hand, cardOfAction(best).bit),
+    ).meldMasks;
     const outlook = knockOutlook(deadwood, melds, hands, view.table.rules.undercutBonus);
     return outlook.undercut < PLAN.veto ? best : null;
   }

@@ -7,7 +7,13 @@ import { ActionKind } from "../engine/actions.js";
 import { and52, or52 } from "../engine/masks.js";
 import { Phase } from "../engine/round.js";
 import { cardOfAction, discardable, find, minBy } from "./base.js";
-import { PARTNERS, discardScores, handScore, holdingOdds, looseCards } from "./evaluation.js";
+import {
+  PARTNERS,
+  discardScores,
+  handScore,
+  holdingOdds,
+  looseCards,
+} from "./evaluation.js";
 import { read, readPlain } from "./knowledge.js";
 
 /** @typedef {import("./base.js").SeatView} SeatView */
@@ -26,11 +32,36 @@ import { read, readPlain } from "./knowledge.js";
 /** @param {Omit<Style, "slip" | "latePotential"> & Partial<Style>} s @returns {Style} */
 export const style = (s) => Object.freeze({ slip: 0.0, latePotential: null, ...s });
 
-export const BEGINNER = style({ memory: false, potential: 0.0, danger: 0.0, infer: false, stockGain: 0.0, knock: [[16, 0], [0, 10]], slip: 0.7 });
-export const CASUAL = style({ memory: false, potential: 0.6, danger: 0.0, infer: false, stockGain: 1.0, knock: [[0, 10]], slip: 0.45 });
+// Each level's character and its measurements: bots/heuristic.py and
+// docs/computer-players.md, "How each level plays". No level has a negative stockGain
+// (see bots/heuristic.py).
+/** @type {readonly (readonly [number, number])[]} */
+const KNOCK_AT_ONCE = [[0, 10]];
+export const BEGINNER = style({
+  memory: false,
+  potential: 0.0,
+  danger: 0.0,
+  infer: false,
+  stockGain: 0.0,
+  knock: KNOCK_AT_ONCE,
+  slip: 0.5,
+});
+export const CASUAL = style({
+  memory: false,
+  potential: 3.0,
+  danger: 0.0,
+  infer: false,
+  stockGain: 0.0,
+  knock: KNOCK_AT_ONCE,
+});
 export const STRONG = style({
-  memory: true, potential: 1.0, danger: 6.0, infer: false, stockGain: 1.5,
-  knock: [[22, 10], [16, 6], [10, 4], [4, 3], [0, 10]], slip: 0.25,
+  memory: true,
+  potential: 1.0,
+  danger: 1.5,
+  infer: false,
+  stockGain: 1.5,
+  knock: KNOCK_AT_ONCE,
+  latePotential: 0.3,
 });
 
 export class Player {
@@ -43,7 +74,8 @@ export class Player {
   choose(view, rng) {
     const phase = view.table.roundPhase;
     const legal = view.legalActions;
-    if (phase === Phase.LAST_DISCARD) return find(view, ActionKind.DRAW_DISCARD) ?? legal[legal.length - 1];
+    if (phase === Phase.LAST_DISCARD)
+      return find(view, ActionKind.DRAW_DISCARD) ?? legal[legal.length - 1];
     const know = this.style.memory ? read(view) : readPlain(view);
     if (phase === Phase.FIRST_UPCARD) return legal[this.wantsTop(view, know) ? 0 : 1];
     if (phase === Phase.DRAW) {
@@ -59,7 +91,7 @@ export class Player {
     const late = this.style.latePotential;
     if (late === null) return this.style.potential;
     const full = this.style.potential;
-    return late + (full - late) * Math.min(know.stockSize, 31) / 31;
+    return late + ((full - late) * Math.min(know.stockSize, 31)) / 31;
   }
 
   /** @param {Knowledge} know @returns {number[] | null} */
@@ -75,12 +107,14 @@ export class Player {
     const odds = this.odds(know);
     const scored = this.scores(or52(know.hand, top.bit), know, odds);
     scored.delete(top.index); // the card just taken may not be discarded
-    let knock = Infinity, best = Infinity;
+    let knock = Infinity,
+      best = Infinity;
     for (const [dw, score] of scored.values()) {
       if (dw < knock) knock = dw;
       if (score < best) best = score;
     }
-    if (knock <= view.table.knockLimit && this.knockWanted(view, know, knock)) return true;
+    if (knock <= view.table.knockLimit && this.knockWanted(view, know, knock))
+      return true;
     return best < this.stockValue(know) - 1e-9;
   }
 
@@ -116,7 +150,8 @@ export class Player {
     const odds = this.odds(know);
     const hand = know.hand;
     const scored = this.scores(hand, know, odds);
-    const at = (/** @type {Action} */ a) => /** @type {[number, number]} */ (scored.get(cardOfAction(a).index));
+    const at = (/** @type {Action} */ a) =>
+      /** @type {[number, number]} */ (scored.get(cardOfAction(a).index));
     if (gins.length) return minBy(gins, (a) => [at(a)[1]]);
     if (knocks.length) {
       const knock = this.chooseKnock(view, know, knocks, rng, scored);
@@ -126,7 +161,8 @@ export class Player {
     if (this.style.slip && rng.random() < this.style.slip) {
       const loose = looseCards(hand)[1];
       const slips = cards.filter((c) => and52(loose, c.bit) !== 0);
-      if (slips.length) return find(view, ActionKind.DISCARD, rng.choice(slips)) ?? legal[0];
+      if (slips.length)
+        return find(view, ActionKind.DISCARD, rng.choice(slips)) ?? legal[0];
     }
     return find(view, ActionKind.DISCARD, least(cards, scored)) ?? legal[0];
   }
@@ -155,18 +191,25 @@ export function threwTop(view) {
   const pile = view.table.discardPile;
   if (!pile.length) return false;
   const top = pile[pile.length - 1];
-  return view.moves.some((m) => m.card === top && m.seat === view.seat && m.kind === ActionKind.DISCARD);
+  return view.moves.some(
+    (m) => m.card === top && m.seat === view.seat && m.kind === ActionKind.DISCARD,
+  );
 }
 
 /** The best discard: the least (score, -value, index). @param {Card[]} cards @param {Scores} scored */
 function least(cards, scored) {
-  return minBy(cards, (c) => [/** @type {[number, number]} */ (scored.get(c.index))[1], -c.value, c.index]);
+  return minBy(cards, (c) => [
+    /** @type {[number, number]} */ (scored.get(c.index))[1],
+    -c.value,
+    c.index,
+  ]);
 }
 
 /** The knock that leaves the least deadwood (the lower card on a tie), and that deadwood.
  * @param {Action[]} knocks @param {Scores} scored @returns {[Action, number]} */
 export function lowestKnock(knocks, scored) {
-  const dw = (/** @type {Action} */ a) => /** @type {[number, number]} */ (scored.get(cardOfAction(a).index))[0];
+  const dw = (/** @type {Action} */ a) =>
+    /** @type {[number, number]} */ (scored.get(cardOfAction(a).index))[0];
   const best = minBy(knocks, (a) => [dw(a), cardOfAction(a).index]);
   return [best, dw(best)];
 }

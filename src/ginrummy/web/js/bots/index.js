@@ -16,7 +16,14 @@ export { tip, advise } from "./coach.js";
 /** @typedef {import("./base.js").Chooser} Chooser */
 
 /** Every level, in the Python LEVELS order; `offered` ones are for the UI. */
-export const LEVELS = Object.freeze(["beginner", "casual", "strong", "expert", "random", "baseline"]);
+export const LEVELS = Object.freeze([
+  "beginner",
+  "casual",
+  "strong",
+  "expert",
+  "random",
+  "baseline",
+]);
 export const OFFERED = Object.freeze(["beginner", "casual", "strong", "expert"]);
 
 /** The player of `level`, as Python's make_bot: a function `choose(view, rng)` that
@@ -24,10 +31,16 @@ export const OFFERED = Object.freeze(["beginner", "casual", "strong", "expert"])
  * @param {string} level @returns {Chooser} */
 export function makeBot(level) {
   switch (level) {
-    case "random": return chooseRandom;
-    case "baseline": return chooseBaseline;
-    case "beginner": case "casual": case "strong": {
-      const player = new Player(level === "beginner" ? BEGINNER : level === "casual" ? CASUAL : STRONG);
+    case "random":
+      return chooseRandom;
+    case "baseline":
+      return chooseBaseline;
+    case "beginner":
+    case "casual":
+    case "strong": {
+      const player = new Player(
+        level === "beginner" ? BEGINNER : level === "casual" ? CASUAL : STRONG,
+      );
       return (view, rng) => player.choose(view, rng);
     }
     case "expert": {
@@ -35,6 +48,8 @@ export function makeBot(level) {
       return (view, rng) => player.choose(view, rng);
     }
     default:
-      throw new RangeError(`unknown level '${level}'; choose one of ${LEVELS.join(", ")}`);
+      throw new RangeError(
+        `unknown level '${level}'; choose one of ${LEVELS.join(", ")}`,
+      );
   }
 }

@@ -22,7 +22,9 @@ export const ALL_CARDS = 2 ** 52 - 1;
 export function read(view) {
   const first = view.table.firstUpcard;
   const stack = first !== null ? [first.bit] : [];
-  let discarded = 0, passed = 0, draws = 0;
+  let discarded = 0,
+    passed = 0,
+    draws = 0;
   const me = view.seat;
   for (const move of view.moves) {
     const kind = move.kind;
@@ -76,8 +78,15 @@ export function readPlain(view) {
   const top = pileCards.length ? pileCards[pileCards.length - 1].bit : 0;
   const opp = view.seat === 0 ? 1 : 0;
   return Object.freeze({
-    hand, pile: top, top, oppKnown: 0, oppDiscarded: 0, oppPassed: 0,
-    oppHidden: view.table.handSizes.get(opp), oppStockDraws: 0,
-    unseen: andNot52(andNot52(ALL_CARDS, hand), top), stockSize: view.table.stockSize,
+    hand,
+    pile: top,
+    top,
+    oppKnown: 0,
+    oppDiscarded: 0,
+    oppPassed: 0,
+    oppHidden: view.table.handSizes.get(opp),
+    oppStockDraws: 0,
+    unseen: andNot52(andNot52(ALL_CARDS, hand), top),
+    stockSize: view.table.stockSize,
   });
 }

@@ -31,9 +31,13 @@ const rotl = (x, k) => ((x << k) | (x >>> (32 - k))) >>> 0;
 export class PortableRandom {
   /** @param {number | bigint} seed an integer (taken modulo 2**64) */
   constructor(seed) {
-    if (typeof seed === "number" && !Number.isSafeInteger(seed)) throw new TypeError(`seed must be an integer, got ${seed}`);
+    if (typeof seed === "number" && !Number.isSafeInteger(seed))
+      throw new TypeError(`seed must be an integer, got ${seed}`);
     const w = seedWords(BigInt(seed));
-    this.s0 = w[0]; this.s1 = w[1]; this.s2 = w[2]; this.s3 = w[3];
+    this.s0 = w[0];
+    this.s1 = w[1];
+    this.s2 = w[2];
+    this.s3 = w[3];
   }
 
   /** The next 32-bit output. @returns {number} */
@@ -52,13 +56,15 @@ export class PortableRandom {
 
   /** A float in [0, 1) from 53 bits of two words. */
   random() {
-    const a = this.next32() >>> 5, b = this.next32() >>> 6;
+    const a = this.next32() >>> 5,
+      b = this.next32() >>> 6;
     return (a * 67108864 + b) * (1.0 / 9007199254740992.0);
   }
 
   /** `k` random bits (k <= 53, as a number). @param {number} k */
   getrandbits(k) {
-    if (k < 0 || k > 53) throw new RangeError(`getrandbits takes 0..53 bits here, got ${k}`);
+    if (k < 0 || k > 53)
+      throw new RangeError(`getrandbits takes 0..53 bits here, got ${k}`);
     if (k <= 32) return k === 0 ? 0 : this.next32() >>> (32 - k);
     const low = this.next32();
     return low + (this.next32() >>> (64 - k)) * 4294967296;

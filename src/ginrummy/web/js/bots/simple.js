@@ -19,7 +19,9 @@ export function chooseRandom(view, rng) {
 /** True when `card` is in a meld of the best arrangement of the hand with it.
  * @param {number} hand @param {Card} card */
 export function completesMeld(hand, card) {
-  return arrangementOfMask(or52(hand, card.bit)).meldMasks.some((m) => and52(m, card.bit) !== 0);
+  return arrangementOfMask(or52(hand, card.bit)).meldMasks.some(
+    (m) => and52(m, card.bit) !== 0,
+  );
 }
 
 /** Take the upcard or discard only to complete or extend a meld, else draw from the
@@ -35,7 +37,8 @@ export function chooseBaseline(view, _rng) {
     const take = top !== null && completesMeld(hand, top);
     return legal[take ? 0 : 1]; // (take, pass)
   }
-  if (phase === Phase.LAST_DISCARD) return find(view, ActionKind.DRAW_DISCARD) ?? legal[legal.length - 1];
+  if (phase === Phase.LAST_DISCARD)
+    return find(view, ActionKind.DRAW_DISCARD) ?? legal[legal.length - 1];
   if (phase === Phase.DRAW) {
     const takeIt = find(view, ActionKind.DRAW_DISCARD);
     if (takeIt !== null && top !== null && completesMeld(hand, top)) return takeIt;
@@ -61,6 +64,10 @@ function baselineDiscard(view, hand) {
   const loose = candidates.filter((c) => and52(unmatched, c.bit) !== 0);
   const card = loose.length
     ? minBy(loose, (c) => [-c.value, -c.index]) // max by (value, index)
-    : minBy(candidates, (c) => [deadwoodOfMask(andNot52(hand, c.bit)), -c.value, c.index]);
+    : minBy(candidates, (c) => [
+        deadwoodOfMask(andNot52(hand, c.bit)),
+        -c.value,
+        c.index,
+      ]);
   return find(view, ActionKind.DISCARD, card) ?? view.legalActions[0];
 }

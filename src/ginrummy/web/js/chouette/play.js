@@ -1,6 +1,6 @@
 // A chouette room's intents (docs/protocol.md, "Chouette rooms"): open one from the start
-// page, enter it by its link (to play, take a seat as main.js `join` does, or watch), advise, ask the computer partners,
-// the team chat, the next round and the next match. The composition root (main.js) wires
+// page, enter it by its link (to play, take a seat as the table parts' `join` does, or watch), advise, ask the computer partners,
+// the team chat, the next round and the next match. Its page module (pages/chouette.js) wires
 // them to commands; they change the state only through the store.
 import { api, ApiError, ensureToken, storedToken } from "../api.js";
 import { t } from "../i18n.js";
@@ -33,8 +33,13 @@ export function chouetteBody(form) {
   const fields = /** @type {const} */ (["seat2", "seat3", "seat4", "seat5"]);
   const seats = ["me", ...fields.slice(0, players - 1).map((f) => form[f] || "friend")];
   return {
-    seats, preset: form.preset, name: playerName(form.name), spectators: true,
-    ...(form.preset === "first-to-knock" ? {} : { target_score: Number(form.roomTarget) }),
+    seats,
+    preset: form.preset,
+    name: playerName(form.name),
+    spectators: true,
+    ...(form.preset === "first-to-knock"
+      ? {}
+      : { target_score: Number(form.roomTarget) }),
   };
 }
 
@@ -42,7 +47,15 @@ export function chouetteBody(form) {
  * The intents, bound to the page.
  * @param {App} app
  */
-export function chouettePlay({ store, say, navigate, send, connect, adoptNickname, limits }) {
+export function chouettePlay({
+  store,
+  say,
+  navigate,
+  send,
+  connect,
+  adoptNickname,
+  limits,
+}) {
   /** @param {(s: State) => State} change */
   const update = (change) => store.update(change);
 
@@ -56,7 +69,10 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
       const created = await api.createChouette(body);
       navigate(`/c/${encodeURIComponent(created.room)}`);
     } catch (err) {
-      const message = err instanceof ApiError && err.status ? t("error.generic", { message: err.message || err.code }) : t("error.network");
+      const message =
+        err instanceof ApiError && err.status
+          ? t("error.generic", { message: err.message || err.code })
+          : t("error.network");
       update((s) => ({ ...s, home: { ...s.home, busy: false, error: message } }));
     }
   }
@@ -71,14 +87,19 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
     try {
       info = await api.chouette(roomId);
     } catch (err) {
-      const error = err instanceof ApiError && err.status === 404 ? null : t("error.network");
+      const error =
+        err instanceof ApiError && err.status === 404 ? null : t("error.network");
       update((s) => ({ ...s, room: { ...s.room, phase: "unknown", error } }));
       return;
     }
     if (store.get().route.room !== roomId) return;
-    const withInfo = (/** @type {string} */ phase) => update((s) => ({
-      ...s, room: { ...s.room, phase, chouette: info }, chouette: { ...(s.chouette ?? initialChouette()), room: info },
-    }));
+    /** The table's info taken in, and the page's phase (with what else the room needs). */
+    const withInfo = (/** @type {string} */ phase, extra = {}) =>
+      update((s) => ({
+        ...s,
+        room: { ...s.room, phase, ...extra },
+        chouette: { ...(s.chouette ?? initialChouette()), room: info },
+      }));
     if (Number.isInteger(info.your_position)) {
       withInfo("table");
       connect(roomId, true);
@@ -88,9 +109,13 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
     if (free) {
       let known = null;
       if (storedToken()) {
-        try { known = (await api.me()).player?.name ?? null; } catch { known = null; }
+        try {
+          known = (await api.me()).player?.name ?? null;
+        } catch {
+          known = null;
+        }
       }
-      update((s) => ({ ...s, room: { ...s.room, phase: "join", chouette: info, joinName: known ?? remembered(NAME_KEY) ?? friendlyName() } }));
+      withInfo("join", { joinName: known ?? remembered(NAME_KEY) ?? friendlyName() });
       return;
     }
     if (info.spectators) {
@@ -99,7 +124,7 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
       say(`${t("chouette.join.full")} ${t("join.watch")}`);
       return;
     }
-    update((s) => ({ ...s, room: { ...s.room, phase: "nospect", chouette: info } }));
+    withInfo("nospect");
   }
 
   /**
@@ -112,7 +137,13 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
     const c = state.chouette;
     if (!c || c.role !== "partner" || state.version === null) return;
     if (send({ type: "advice", version: state.version, [kind]: what })) {
-      update((s) => ({ ...s, chouette: s.chouette && { ...s.chouette, sent: { version: state.version ?? 0, what } } }));
+      update((s) => ({
+        ...s,
+        chouette: s.chouette && {
+          ...s.chouette,
+          sent: { version: state.version ?? 0, what },
+        },
+      }));
     }
   }
 
@@ -120,7 +151,13 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
     const state = store.get();
     if (state.version === null) return;
     if (send({ type: "ask_advice", version: state.version })) {
-      update((s) => ({ ...s, chouette: s.chouette && { ...s.chouette, sent: { version: state.version ?? 0, what: "ask" } } }));
+      update((s) => ({
+        ...s,
+        chouette: s.chouette && {
+          ...s.chouette,
+          sent: { version: state.version ?? 0, what: "ask" },
+        },
+      }));
       say(t("chouette.asked"));
     }
   }
@@ -130,7 +167,13 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
     const text = c ? chatText(c.team.draft, limits()) : null;
     if (!text) return;
     if (send({ type: "team_chat", text })) {
-      update((s) => ({ ...s, chouette: s.chouette && { ...s.chouette, team: { ...s.chouette.team, draft: "" } } }));
+      update((s) => ({
+        ...s,
+        chouette: s.chouette && {
+          ...s.chouette,
+          team: { ...s.chouette.team, draft: "" },
+        },
+      }));
     }
   }
 
@@ -139,7 +182,16 @@ export function chouettePlay({ store, say, navigate, send, connect, adoptNicknam
    * @param {string} value
    */
   function teamDraft(value) {
-    store.update((s) => ({ ...s, chouette: s.chouette && { ...s.chouette, team: { ...s.chouette.team, draft: value } } }), { silent: true });
+    store.update(
+      (s) => ({
+        ...s,
+        chouette: s.chouette && {
+          ...s.chouette,
+          team: { ...s.chouette.team, draft: value },
+        },
+      }),
+      { silent: true },
+    );
   }
 
   /** The commands (data-cmd) a chouette table handles itself. @type {Record<string, (arg: string) => unknown>} */

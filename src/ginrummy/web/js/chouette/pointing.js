@@ -1,13 +1,12 @@
-// What the two-player table needs to know of a chouette partner's advice, kept small
-// because every page loads it (the rest of web/js/chouette/ loads on a chouette page only):
-// the suggestions lit for the captain, and what a partner's press on a card sends.
+// A chouette partner's advice as the shared felt shows it (table.js FeltLook): the
+// suggestions lit for the captain, and what a partner's press on a card sends.
 import { splitAction } from "../store.js";
 import { t } from "../i18n.js";
 import { cardName } from "../cards.js";
 
 /** @typedef {import("../types.js").State} State */
 /** @typedef {import("../types.js").Suggestion} Suggestion */
-/** @typedef {{actions: Set<string>, cards: Set<string>}} Lit  what the captain is pointed at */
+/** @typedef {import("../table.js").Lit} Lit  what the captain is pointed at */
 
 /**
  * The suggestions for the decision on the table now (the captain's highlight).
@@ -60,7 +59,9 @@ export function canAdvise(state) {
  */
 export function pointCommand(state, card) {
   const discard = `discard ${card}`;
-  return state.chouette?.advice.includes(discard) ? { cmd: "advise", arg: discard } : { cmd: "advise-card", arg: card };
+  return state.chouette?.advice.includes(discard)
+    ? { cmd: "advise", arg: discard }
+    : { cmd: "advise-card", arg: card };
 }
 
 /**
@@ -70,5 +71,7 @@ export function pointCommand(state, card) {
  */
 export function pointText(state, card) {
   const { cmd } = pointCommand(state, card);
-  return t(cmd === "advise" ? "chouette.hand.suggest_discard" : "chouette.hand.point", { card: cardName(card) });
+  return t(cmd === "advise" ? "chouette.hand.suggest_discard" : "chouette.hand.point", {
+    card: cardName(card),
+  });
 }

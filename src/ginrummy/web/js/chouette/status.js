@@ -26,7 +26,11 @@ export function chouetteBetween(state) {
   const me = c.players[c.position];
   if (!me) return null;
   if (c.info.phase === "settled" || view.table.match_phase === "over") {
-    return { cmd: "next-match", label: "chouette.next_match", disabled: Boolean(me.next_match) };
+    return {
+      cmd: "next-match",
+      label: "chouette.next_match",
+      disabled: Boolean(me.next_match),
+    };
   }
   if (view.table.match_phase === "deal" && view.table.round > 0 && playsNextRound(c)) {
     return { cmd: "next-round", label: "act.next_round", disabled: Boolean(me.ready) };
@@ -42,8 +46,13 @@ export function chouetteBetween(state) {
  */
 function waitingFor(state, positions, flag) {
   const c = /** @type {ChouetteState} */ (state.chouette);
-  return positions.filter((p) => p !== c.position && c.players[p] && !c.players[p]?.bot && !c.players[p]?.[flag])
-    .map((p) => positionName(state, p)).join(", ");
+  return positions
+    .filter(
+      (p) =>
+        p !== c.position && c.players[p] && !c.players[p]?.bot && !c.players[p]?.[flag],
+    )
+    .map((p) => positionName(state, p))
+    .join(", ");
 }
 
 /**
@@ -77,39 +86,88 @@ function matchOverText(state) {
 export function chouetteStatus(state) {
   const c = state.chouette;
   const view = state.view;
-  if (!c?.info || !view) return { text: connectionText(state) ?? t("status.connecting"), actions: [], between: null };
+  if (!c?.info || !view)
+    return {
+      text: connectionText(state) ?? t("status.connecting"),
+      actions: [],
+      between: null,
+    };
   const table = view.table;
   const full = tableFull(c);
   const top = table.discard_pile.at(-1);
   const topName = top ? cardName(top) : "";
   const inRound = table.match_phase === "round" && table.round_phase !== "over";
   const plays = c.role === "box" || c.role === "captain";
-  const actions = inRound && full && plays && state.pending == null ? [...view.legal_actions] : [];
+  const actions =
+    inRound && full && plays && state.pending == null ? [...view.legal_actions] : [];
   const between = chouetteBetween(state);
   const parts = [];
   if (!full) {
-    parts.push(t("chouette.status.waiting", { n: c.players.filter(Boolean).length, m: c.info.players }));
+    parts.push(
+      t("chouette.status.waiting", {
+        n: c.players.filter(Boolean).length,
+        m: c.info.players,
+      }),
+    );
   } else {
     parts.push(momentText(state, actions, matchOverText(state)));
-    if (inRound && canAdvise(state)) parts.push(t("chouette.status.may_advise", { name: seatName(state, "two") }));
+    if (inRound && canAdvise(state))
+      parts.push(t("chouette.status.may_advise", { name: seatName(state, "two") }));
   }
   if (between) {
     const next = between.cmd === "next-match";
     const who = next
-      ? waitingFor(state, c.players.map((_, i) => i), "next_match")
+      ? waitingFor(
+          state,
+          c.players.map((_, i) => i),
+          "next_match",
+        )
       : waitingFor(state, [c.info.box, c.info.captain], "ready");
-    if (!between.disabled) parts.push(t(next ? "chouette.status.press_next_match" : "status.press_next"));
-    else if (who) parts.push(t(next ? "chouette.status.waiting_next_match" : "status.waiting_ready", { name: who }));
-  } else if (full && c.position !== null && table.match_phase === "deal" && table.round > 0) {
-    parts.push(t("chouette.status.waiting_round", { box: positionName(state, c.info.box), captain: positionName(state, c.info.captain) }));
+    if (!between.disabled)
+      parts.push(t(next ? "chouette.status.press_next_match" : "status.press_next"));
+    else if (who)
+      parts.push(
+        t(next ? "chouette.status.waiting_next_match" : "status.waiting_ready", {
+          name: who,
+        }),
+      );
+  } else if (
+    full &&
+    c.position !== null &&
+    table.match_phase === "deal" &&
+    table.round > 0
+  ) {
+    parts.push(
+      t("chouette.status.waiting_round", {
+        box: positionName(state, c.info.box),
+        captain: positionName(state, c.info.captain),
+      }),
+    );
   }
   parts.unshift(roleText(state));
   const seen = [];
-  if (inRound) seen.push(top ? t("status.discard_top", { card: topName }) : t("status.discard_none"));
-  seen.push(t("chouette.status.scores", { box: sideName(state, "one"), a: table.scores.one, team: sideName(state, "two"), b: table.scores.two }));
-  if (table.rules?.target_score) seen.push(t("status.target", { n: table.rules.target_score }));
-  if (plays && view.arrangement && inRound) seen.push(t("status.deadwood", { n: view.arrangement.deadwood }));
+  if (inRound)
+    seen.push(
+      top ? t("status.discard_top", { card: topName }) : t("status.discard_none"),
+    );
+  seen.push(
+    t("chouette.status.scores", {
+      box: sideName(state, "one"),
+      a: table.scores.one,
+      team: sideName(state, "two"),
+      b: table.scores.two,
+    }),
+  );
+  if (table.rules?.target_score)
+    seen.push(t("status.target", { n: table.rules.target_score }));
+  if (plays && view.arrangement && inRound)
+    seen.push(t("status.deadwood", { n: view.arrangement.deadwood }));
   if (state.pending != null) parts.unshift(t("status.sending"));
   const conn = connectionText(state);
-  return { text: [...parts, ...seen, conn].filter(Boolean).join(" "), actions, between, seen: seen.join(" ") };
+  return {
+    text: [...parts, ...seen, conn].filter(Boolean).join(" "),
+    actions,
+    between,
+    seen: seen.join(" "),
+  };
 }

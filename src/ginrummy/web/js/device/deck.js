@@ -23,7 +23,8 @@ const RANGE = 2 ** 32;
  * @param {RandomFill} fill
  */
 export function randomBelow(n, fill = cryptoFill) {
-  if (!Number.isInteger(n) || n < 1 || n > RANGE) throw new RangeError(`randomBelow: ${n} is not in 1..2^32`);
+  if (!Number.isInteger(n) || n < 1 || n > RANGE)
+    throw new RangeError(`randomBelow: ${n} is not in 1..2^32`);
   const limit = RANGE - (RANGE % n);
   const word = new Uint32Array(1);
   for (;;) {
@@ -79,8 +80,13 @@ export async function fairDeal({ room, match, round }, fill = cryptoFill) {
   const seatTwo = randomSeedBytes(fill);
   const texts = await dealDeck(server, { seatOne, seatTwo, room, match, round });
   const fair = Object.freeze({
-    version: VERSION, commitment: await commitment(server), serverSeed: toHex(server),
-    seeds: Object.freeze({ one: toHex(seatOne), two: toHex(seatTwo) }), room, match, round,
+    version: VERSION,
+    commitment: await commitment(server),
+    serverSeed: toHex(server),
+    seeds: Object.freeze({ one: toHex(seatOne), two: toHex(seatTwo) }),
+    room,
+    match,
+    round,
   });
   return { deck: texts.map(parseCard), fair };
 }
@@ -95,8 +101,14 @@ export async function fairDeal({ room, match, round }, fill = cryptoFill) {
  * @param {SubtleCrypto|null|undefined} subtle  the page's crypto.subtle (null: none)
  * @returns {Promise<{deck: Card[], fair: FairBlock|null}>}
  */
-export async function dealRound(where, fill = cryptoFill, subtle = globalThis.crypto?.subtle) {
+export async function dealRound(
+  where,
+  fill = cryptoFill,
+  subtle = globalThis.crypto?.subtle,
+) {
   if (subtle) return fairDeal(where, fill);
-  console.warn(`device game ${where.room}: no crypto.subtle (not a secure context); round ${where.round} is dealt without a fair block`);
+  console.warn(
+    `device game ${where.room}: no crypto.subtle (not a secure context); round ${where.round} is dealt without a fair block`,
+  );
   return { deck: shuffledDeck(fill), fair: null };
 }

@@ -4,8 +4,23 @@
 // send (welcome, view, event, tips, tip, error; docs/protocol.md), plays the computer's
 // turns with the injected bot after a short delay, and saves the game after every change.
 import {
-  ActionParseError, ForfeitReason, GinRummyError, MatchPhase, Seat, applyMatch, deal, encodeSeatView, forfeit,
-  loadRecord, matchLegalActions, matchRecordToDict, newMatch, parseAction, recordOf, toJson, viewForSeat,
+  ActionParseError,
+  ForfeitReason,
+  GinRummyError,
+  MatchPhase,
+  Seat,
+  applyMatch,
+  deal,
+  encodeSeatView,
+  forfeit,
+  loadRecord,
+  matchLegalActions,
+  matchRecordToDict,
+  newMatch,
+  parseAction,
+  recordOf,
+  toJson,
+  viewForSeat,
 } from "../engine/index.js";
 import { cryptoFill, dealRound, drawFirstDealer, randomSeed } from "./deck.js";
 
@@ -45,7 +60,9 @@ import { cryptoFill, dealRound, drawFirstDealer, randomSeed } from "./deck.js";
 /** A card (or anything with a text) as its text; other values as they are.
  * @param {unknown} value */
 function plain(value) {
-  return value !== null && typeof value === "object" && "text" in value ? String(value.text) : value;
+  return value !== null && typeof value === "object" && "text" in value
+    ? String(value.text)
+    : value;
 }
 
 const PERSON = Seat.ONE;
@@ -58,12 +75,29 @@ const TIPS_PER_SWITCH = 3; // as the server's tips (docs/protocol.md, Tips)
  * @param {{id: string, level: string, name: string, botName: string, rules: Rules, now?: number, fill?: RandomFill}} options
  * @returns {Promise<{game: SavedGame, match: MatchState}>}
  */
-export async function newDeviceGame({ id, level, name, botName, rules, now = Date.now(), fill = cryptoFill }) {
+export async function newDeviceGame({
+  id,
+  level,
+  name,
+  botName,
+  rules,
+  now = Date.now(),
+  fill = cryptoFill,
+}) {
   const { deck, fair } = await dealRound({ room: id, match: 1, round: 1 }, fill);
   const match = deal(newMatch(rules, drawFirstDealer(fill)), deck);
   // Version 2: the match was set up (1) and dealt (2), as a server room counts.
   const record = matchRecordToDict(recordOf(match, [fair]));
-  const game = { id, level, name, botName, version: 2, created: now, counted: false, record };
+  const game = {
+    id,
+    level,
+    name,
+    botName,
+    version: 2,
+    created: now,
+    counted: false,
+    record,
+  };
   return { game, match };
 }
 
@@ -120,35 +154,54 @@ export class DeviceGame {
    * @param {Record<string, any>} msg
    */
   send(msg) {
-    this.queue = this.queue.then(async () => {
-      if (!this.closed) await this.handle(msg);
-    }).catch((exc) => {
-      console.error(`device game ${this.game.id}: the ${String(msg.type)} message failed`, exc);
-    });
+    this.queue = this.queue
+      .then(async () => {
+        if (!this.closed) await this.handle(msg);
+      })
+      .catch((exc) => {
+        console.error(
+          `device game ${this.game.id}: the ${String(msg.type)} message failed`,
+          exc,
+        );
+      });
     return true;
   }
 
   /** @param {Record<string, any>} msg @returns {unknown} a promise while a deal is made */
   handle(msg) {
     switch (msg.type) {
-      case "act": return this.act(msg.version, msg.action);
-      case "next_round": return this.nextRound();
-      case "new_match": return this.newMatch();
-      case "resync": return this.emit(this.viewFrame());
-      case "tips": return this.switchTips(Boolean(msg.on));
-      case "tip": return this.tip();
-      case "resign": return this.resign();
-      case "ping": return this.emit({ type: "pong", t: msg.t ?? null });
-      case "chat": return this.error("chat_closed", "a game on this device has no chat");
-      case "claim": return this.error("nothing_to_claim", "the computer never leaves");
-      default: return this.error("unknown_type", `unknown message type ${String(msg.type)}`);
+      case "act":
+        return this.act(msg.version, msg.action);
+      case "next_round":
+        return this.nextRound();
+      case "new_match":
+        return this.newMatch();
+      case "resync":
+        return this.emit(this.viewFrame());
+      case "tips":
+        return this.switchTips(Boolean(msg.on));
+      case "tip":
+        return this.tip();
+      case "resign":
+        return this.resign();
+      case "ping":
+        return this.emit({ type: "pong", t: msg.t ?? null });
+      case "chat":
+        return this.error("chat_closed", "a game on this device has no chat");
+      case "claim":
+        return this.error("nothing_to_claim", "the computer never leaves");
+      default:
+        return this.error("unknown_type", `unknown message type ${String(msg.type)}`);
     }
   }
 
   /** @param {unknown} version @param {unknown} text */
   act(version, text) {
     if (version !== this.version) {
-      this.error("stale_version", `the game is at version ${this.version}, not ${String(version)}`);
+      this.error(
+        "stale_version",
+        `the game is at version ${this.version}, not ${String(version)}`,
+      );
       this.emit(this.viewFrame());
       return;
     }
@@ -184,7 +237,11 @@ export class DeviceGame {
       throw exc;
     }
     const moves = this.match.round?.publicMoves ?? [];
-    this.step({ kind: "action", seat: seat === PERSON ? "one" : "two", action: moves.at(-1)?.text ?? null });
+    this.step({
+      kind: "action",
+      seat: seat === PERSON ? "one" : "two",
+      action: moves.at(-1)?.text ?? null,
+    });
     if (this.match.phase !== MatchPhase.ROUND && this.tips.on) this.setTips(false, 0); // tips end with the round
     return true;
   }
@@ -198,7 +255,8 @@ export class DeviceGame {
   }
 
   async newMatch() {
-    if (this.match.phase !== MatchPhase.OVER) return this.error("match_running", "the match is not over");
+    if (this.match.phase !== MatchPhase.OVER)
+      return this.error("match_running", "the match is not over");
     this.step({ kind: "rematch", seat: "one", action: null });
     this.match = newMatch(this.match.rules, drawFirstDealer(this.fill));
     this.fairs = [];
@@ -211,14 +269,18 @@ export class DeviceGame {
   /** Deal the next round (fairly where WebCrypto is there: dealRound) and keep its fair block. */
   async dealFairly() {
     const round = this.match.played.length + 1;
-    const { deck, fair } = await dealRound({ room: this.game.id, match: this.matchNumber, round }, this.fill);
+    const { deck, fair } = await dealRound(
+      { room: this.game.id, match: this.matchNumber, round },
+      this.fill,
+    );
     this.match = deal(this.match, deck);
     this.fairs = [...this.fairs.slice(0, round - 1), fair];
     this.step({ kind: "deal", seat: null, action: null });
   }
 
   resign() {
-    if (this.match.phase === MatchPhase.OVER) return this.error("match_over", "the match is over");
+    if (this.match.phase === MatchPhase.OVER)
+      return this.error("match_over", "the match is over");
     this.match = forfeit(this.match, PERSON, ForfeitReason.RESIGNED);
     this.step({ kind: "forfeit", seat: "one", action: null });
   }
@@ -238,11 +300,22 @@ export class DeviceGame {
   tip() {
     if (!this.tips.on) return this.error("tips_off", "tips are off");
     const view = viewForSeat(this.match, PERSON);
-    const advice = view.legalActions.length && this.deps.bots.tip ? this.deps.bots.tip(view) : null;
-    if (!advice) return this.error("tips_unavailable", "there is no decision to advise on");
+    const advice =
+      view.legalActions.length && this.deps.bots.tip ? this.deps.bots.tip(view) : null;
+    if (!advice)
+      return this.error("tips_unavailable", "there is no decision to advise on");
     // As the server sends it: cards among the params as their text (`7h`).
-    const params = Object.fromEntries(Object.entries(advice.params ?? {}).map(([k, v]) => [k, plain(v)]));
-    this.emit({ type: "tip", version: this.version, action: String(advice.action), key: advice.key ?? "", params, text: advice.text ?? {} });
+    const params = Object.fromEntries(
+      Object.entries(advice.params ?? {}).map(([k, v]) => [k, plain(v)]),
+    );
+    this.emit({
+      type: "tip",
+      version: this.version,
+      action: String(advice.action),
+      key: advice.key ?? "",
+      params,
+      text: advice.text ?? {},
+    });
   }
 
   /** One more event: count it, tell it with the view, save, and let the computer move.
@@ -264,14 +337,23 @@ export class DeviceGame {
   }
 
   save() {
-    this.game = { ...this.game, version: this.version, record: matchRecordToDict(recordOf(this.match, this.fairs)) };
+    this.game = {
+      ...this.game,
+      version: this.version,
+      record: matchRecordToDict(recordOf(this.match, this.fairs)),
+    };
     const saved = this.deps.store.save(this.game);
     this.deps.onSaved?.(saved);
   }
 
   scheduleComputer() {
     clearTimeout(this.timer);
-    if (this.closed || this.match.phase !== MatchPhase.ROUND || this.match.round?.turn !== COMPUTER) return;
+    if (
+      this.closed ||
+      this.match.phase !== MatchPhase.ROUND ||
+      this.match.round?.turn !== COMPUTER
+    )
+      return;
     this.timer = setTimeout(() => {
       if (!this.closed) this.play(COMPUTER, this.computerAction());
     }, this.deps.delayMs ?? 600);
@@ -285,7 +367,9 @@ export class DeviceGame {
       const chosen = this.choose(viewForSeat(this.match, COMPUTER), this.rng);
       const action = legal.find((a) => a.text === String(chosen));
       if (action) return action;
-      console.error(`the ${this.game.level} computer chose ${String(chosen)}, which is not legal now; it plays ${legal[0]}`);
+      console.error(
+        `the ${this.game.level} computer chose ${String(chosen)}, which is not legal now; it plays ${legal[0]}`,
+      );
     } catch (exc) {
       console.error(`the ${this.game.level} computer failed; it plays ${legal[0]}`, exc);
     }
@@ -294,8 +378,12 @@ export class DeviceGame {
 
   viewFrame() {
     return {
-      type: "view", version: this.version, view: JSON.parse(toJson(encodeSeatView(viewForSeat(this.match, PERSON)))),
-      players: this.players(), timer: null, watchers: 0,
+      type: "view",
+      version: this.version,
+      view: JSON.parse(toJson(encodeSeatView(viewForSeat(this.match, PERSON)))),
+      players: this.players(),
+      timer: null,
+      watchers: 0,
     };
   }
 
@@ -305,28 +393,61 @@ export class DeviceGame {
 
   /** Room info as `welcome` carries it: a solo game that is neither rated nor public. */
   info() {
-    const seat = (/** @type {string} */ name, /** @type {string|null} */ bot) => ({ name, bot, connected: true, player: null });
+    const seat = (/** @type {string} */ name, /** @type {string|null} */ bot) => ({
+      name,
+      bot,
+      connected: true,
+      player: null,
+    });
     return {
-      room: this.game.id, kind: "solo", device: true, rules: this.match.rules.toDict(),
+      room: this.game.id,
+      kind: "solo",
+      device: true,
+      rules: this.match.rules.toDict(),
       status: this.match.phase === MatchPhase.OVER ? "over" : "playing",
-      seats: { one: seat(this.game.name, null), two: seat(this.game.botName, this.game.level) },
-      spectators: false, visibility: "private", rated: false, timer: null, watchers: 0, chat: false,
-      spectator_chat: false, version: this.version, your_seat: "one",
+      seats: {
+        one: seat(this.game.name, null),
+        two: seat(this.game.botName, this.game.level),
+      },
+      spectators: false,
+      visibility: "private",
+      rated: false,
+      timer: null,
+      watchers: 0,
+      chat: false,
+      spectator_chat: false,
+      version: this.version,
+      your_seat: "one",
     };
   }
 
   players() {
     const between = this.match.phase !== MatchPhase.ROUND;
-    const seat = (/** @type {string} */ name, /** @type {string|null} */ bot, /** @type {boolean} */ ready) => ({
-      name, bot, connected: true, ready, rematch: Boolean(bot), player: null, grace_remaining_ms: null,
+    const seat = (
+      /** @type {string} */ name,
+      /** @type {string|null} */ bot,
+      /** @type {boolean} */ ready,
+    ) => ({
+      name,
+      bot,
+      connected: true,
+      ready,
+      rematch: Boolean(bot),
+      player: null,
+      grace_remaining_ms: null,
     });
-    return { one: seat(this.game.name, null, !between), two: seat(this.game.botName, this.game.level, true) };
+    return {
+      one: seat(this.game.name, null, !between),
+      two: seat(this.game.botName, this.game.level, true),
+    };
   }
 
   /** The match's record for download (`ginrummy replay` reads it); null while it runs:
    * the decks would show the computer's cards. */
   finishedRecord() {
-    return this.match.phase === MatchPhase.OVER ? matchRecordToDict(recordOf(this.match, this.fairs)) : null;
+    return this.match.phase === MatchPhase.OVER
+      ? matchRecordToDict(recordOf(this.match, this.fairs))
+      : null;
   }
 
   /** @param {string} code @param {string} message */

@@ -1,6 +1,6 @@
 // The page's side of device games (docs/device.md): start one, open one by id (resume),
 // list them for the start page, discard a damaged one, keep the local statistics, and
-// hand out a finished match's record. main.js uses it as a transport like the socket.
+// hand out a finished match's record. the table's parts (pages/tableparts.js) use it as a transport like the socket.
 import { Rules } from "../engine/index.js";
 import { t, computerName, levelId } from "../i18n.js";
 import { DeviceGame, newDeviceGame } from "./game.js";
@@ -46,7 +46,15 @@ export function newGameId() {
  */
 
 /** @param {DevicePlayOptions} options */
-export function devicePlay({ store, receive, navigate, say, bots = loadBots, storage = browserStorage(), delayMs = 600 }) {
+export function devicePlay({
+  store,
+  receive,
+  navigate,
+  say,
+  bots = loadBots,
+  storage = browserStorage(),
+  delayMs = 600,
+}) {
   const games = new GameStore(storage);
   /** The computer players' module once asked for: the same load for the warm-up, the
    * start and the open; a load that failed is tried again by the next one.
@@ -64,13 +72,24 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
   const started = new Map();
 
   /** @param {Partial<NonNullable<State["device"]>>} change */
-  const setDevice = (change) => store.update((s) => ({
-    ...s, device: { id: "", saved: true, damaged: null, missing: false, noBots: false, ...s.device, ...change },
-  }));
+  const setDevice = (change) =>
+    store.update((s) => ({
+      ...s,
+      device: {
+        id: "",
+        saved: true,
+        damaged: null,
+        missing: false,
+        noBots: false,
+        ...s.device,
+        ...change,
+      },
+    }));
 
   /** @param {MatchState} match */
   const countMatch = (match) => {
-    if (!saveTally(storage, addMatch(loadTally(storage), match))) console.warn("the finished match is not in the device's statistics");
+    if (!saveTally(storage, addMatch(loadTally(storage), match)))
+      console.warn("the finished match is not in the device's statistics");
   };
 
   const api = {
@@ -83,7 +102,10 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
       await loadOnce();
       api.prune();
       const id = newGameId();
-      const rules = Rules.preset("standard", targetScore === null ? {} : { target_score: targetScore });
+      const rules = Rules.preset(
+        "standard",
+        targetScore === null ? {} : { target_score: targetScore },
+      );
       const made = await newDeviceGame({ id, level, name, botName, rules });
       started.set(id, made);
       games.save(made.game);
@@ -114,15 +136,27 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
       try {
         module = await loadOnce();
       } catch (err) {
-        console.warn(`device game ${id} waits: the computer players could not be loaded`, err);
+        console.warn(
+          `device game ${id} waits: the computer players could not be loaded`,
+          err,
+        );
         setDevice({ noBots: true });
         return null;
       }
       if (store.get().route.room !== id) return null;
       const game = new DeviceGame(loaded.game, loaded.match, {
-        bots: module, store: games, delayMs, onMessage: receive,
-        onConnection: (c) => store.update((s) => ({ ...s, connection: { ...s.connection, ...c, everConnected: true } })),
-        onSaved: (saved) => { if (store.get().device?.saved !== saved) setDevice({ saved }); },
+        bots: module,
+        store: games,
+        delayMs,
+        onMessage: receive,
+        onConnection: (c) =>
+          store.update((s) => ({
+            ...s,
+            connection: { ...s.connection, ...c, everConnected: true },
+          })),
+        onSaved: (saved) => {
+          if (store.get().device?.saved !== saved) setDevice({ saved });
+        },
         onMatchOver: countMatch,
       });
       return game;
@@ -138,13 +172,16 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
     warm() {
       return loadOnce().then(
         () => undefined,
-        (err) => console.warn("the computer players could not be loaded ahead of a game", err),
+        (err) =>
+          console.warn("the computer players could not be loaded ahead of a game", err),
       );
     },
 
     /** Remove all but the newest KEEP_FINISHED finished games. */
     prune() {
-      const finished = games.list().filter((item) => "match" in item && item.match.phase === "over");
+      const finished = games
+        .list()
+        .filter((item) => "match" in item && item.match.phase === "over");
       for (const item of finished.slice(KEEP_FINISHED)) games.discard(item.id);
     },
 
@@ -160,8 +197,14 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
       /** @type {State["home"]["deviceGames"]} */
       const out = [];
       for (const item of games.list()) {
-        if ("damaged" in item) out.push({ id: item.id, opponent: null, damaged: item.damaged.reason });
-        else if (item.match.phase !== "over") out.push({ id: item.id, opponent: computerName(item.game.level), damaged: null });
+        if ("damaged" in item)
+          out.push({ id: item.id, opponent: null, damaged: item.damaged.reason });
+        else if (item.match.phase !== "over")
+          out.push({
+            id: item.id,
+            opponent: computerName(item.game.level),
+            damaged: null,
+          });
       }
       return out;
     },
@@ -178,13 +221,19 @@ export function devicePlay({ store, receive, navigate, say, bots = loadBots, sto
       const { home, online } = store.get();
       const known = home.levels.find((l) => levelId(l) === level);
       try {
-        const id = await api.start({ level, botName: known?.names?.en ?? level, name, targetScore: Number(home.form.soloTarget) });
+        const id = await api.start({
+          level,
+          botName: known?.names?.en ?? level,
+          name,
+          targetScore: Number(home.form.soloTarget),
+        });
         navigate(`/d/${encodeURIComponent(id)}`);
         return true;
       } catch (err) {
         console.warn("no game on this device; the server plays instead", err);
         if (online) say(t("device.no_bots"));
-        else store.update((s) => ({ ...s, home: { ...s.home, error: t("error.network") } }));
+        else
+          store.update((s) => ({ ...s, home: { ...s.home, error: t("error.network") } }));
         return !online;
       }
     },

@@ -64,23 +64,43 @@ export function encodeGame(game) {
  */
 export function decodeGame(id, text) {
   let outer;
-  try { outer = JSON.parse(text); } catch { throw new DamagedGameError(id, "not JSON"); }
+  try {
+    outer = JSON.parse(text);
+  } catch {
+    throw new DamagedGameError(id, "not JSON");
+  }
   if (!outer || typeof outer.body !== "string" || typeof outer.sum !== "string") {
     throw new DamagedGameError(id, "not a saved game");
   }
-  if (checksum(outer.body) !== outer.sum) throw new DamagedGameError(id, "the checksum does not match");
+  if (checksum(outer.body) !== outer.sum)
+    throw new DamagedGameError(id, "the checksum does not match");
   let inner;
-  try { inner = JSON.parse(outer.body); } catch { throw new DamagedGameError(id, "its body is not JSON"); }
-  if (inner?.format !== FORMAT) throw new DamagedGameError(id, `format ${inner?.format} is not ${FORMAT}`);
+  try {
+    inner = JSON.parse(outer.body);
+  } catch {
+    throw new DamagedGameError(id, "its body is not JSON");
+  }
+  if (inner?.format !== FORMAT)
+    throw new DamagedGameError(id, `format ${inner?.format} is not ${FORMAT}`);
   const game = inner.game;
-  const fields = { id: "string", level: "string", name: "string", botName: "string", version: "number", created: "number", counted: "boolean" };
+  const fields = {
+    id: "string",
+    level: "string",
+    name: "string",
+    botName: "string",
+    version: "number",
+    created: "number",
+    counted: "boolean",
+  };
   for (const [key, type] of Object.entries(fields)) {
-    if (typeof game?.[key] !== type) throw new DamagedGameError(id, `'${key}' is missing or not a ${type}`);
+    if (typeof game?.[key] !== type)
+      throw new DamagedGameError(id, `'${key}' is missing or not a ${type}`);
   }
   if (game.id !== id) throw new DamagedGameError(id, `it says it is game ${game.id}`);
   try {
     const loaded = loadRecord(game.record);
-    if (loaded.kind !== "match") throw new DamagedGameError(id, "its record is not a match record");
+    if (loaded.kind !== "match")
+      throw new DamagedGameError(id, "its record is not a match record");
     return { game, match: replayMatch(loaded.match) };
   } catch (exc) {
     if (exc instanceof GinRummyError) throw new DamagedGameError(id, exc.message);
@@ -133,7 +153,11 @@ export class GameStore {
 
   /** @param {string} id */
   discard(id) {
-    try { this.storage?.removeItem(GAME_PREFIX + id); } catch (err) { console.warn(`device game ${id} could not be removed`, err); }
+    try {
+      this.storage?.removeItem(GAME_PREFIX + id);
+    } catch (err) {
+      console.warn(`device game ${id} could not be removed`, err);
+    }
   }
 
   /** Every saved game, newest first; damaged ones too (the page offers to discard them).
@@ -152,7 +176,8 @@ export class GameStore {
         out.push({ id, damaged: exc });
       }
     }
-    const created = (/** @type {Listed} */ item) => ("game" in item ? item.game.created : 0);
+    const created = (/** @type {Listed} */ item) =>
+      "game" in item ? item.game.created : 0;
     return out.sort((a, b) => created(b) - created(a));
   }
 
@@ -169,6 +194,10 @@ export class GameStore {
 
   /** @param {string} key */
   read(key) {
-    try { return this.storage?.getItem(key) ?? null; } catch { return null; }
+    try {
+      return this.storage?.getItem(key) ?? null;
+    } catch {
+      return null;
+    }
   }
 }

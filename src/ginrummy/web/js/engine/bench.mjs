@@ -14,7 +14,13 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 import { DECK, parseCards, toMask } from "./cards.js";
-import { bestArrangement, bestDiscards, clearCaches, deadwoodOfMask, meldsInMask } from "./melds.js";
+import {
+  bestArrangement,
+  bestDiscards,
+  clearCaches,
+  deadwoodOfMask,
+  meldsInMask,
+} from "./melds.js";
 import { apply, legalActions, newRound } from "./round.js";
 import { Rules } from "./rules.js";
 import { settle } from "./showdown.js";
@@ -89,11 +95,22 @@ function knockSituations(rnd, n) {
     const held = new Set();
     for (const meld of melds) {
       const cards = DECK.filter((c) => Math.floor(meld / c.bit) % 2 === 1);
-      if (cards.every((c) => !held.has(c)) && held.size + cards.length <= 10) for (const c of cards) held.add(c);
+      if (cards.every((c) => !held.has(c)) && held.size + cards.length <= 10)
+        for (const c of cards) held.add(c);
     }
-    const knocker = [...held, ...deck.filter((c) => !held.has(c)).slice(0, 10 - held.size)];
+    const knocker = [
+      ...held,
+      ...deck.filter((c) => !held.has(c)).slice(0, 10 - held.size),
+    ];
     if (deadwoodOfMask(toMask(knocker)) > 10) continue;
-    out.push([knocker, sample(rnd, DECK.filter((c) => !knocker.includes(c)), 10)]);
+    out.push([
+      knocker,
+      sample(
+        rnd,
+        DECK.filter((c) => !knocker.includes(c)),
+        10,
+      ),
+    ]);
   }
   return out;
 }
@@ -126,11 +143,18 @@ function main() {
   });
   const n = Number(values.hands);
   const rnd = generator(Number(values.seed));
-  const progress = (/** @type {string} */ msg) => process.stderr.write(`bench engine (node): ${msg}\n`);
+  const progress = (/** @type {string} */ msg) =>
+    process.stderr.write(`bench engine (node): ${msg}\n`);
   let hands10;
   if (values["hands-from"] !== undefined) {
-    const text = readFileSync(values["hands-from"] === "-" ? 0 : values["hands-from"], "utf8");
-    hands10 = text.split("\n").filter((l) => l.trim()).map(parseCards);
+    const text = readFileSync(
+      values["hands-from"] === "-" ? 0 : values["hands-from"],
+      "utf8",
+    );
+    hands10 = text
+      .split("\n")
+      .filter((l) => l.trim())
+      .map(parseCards);
   } else {
     hands10 = Array.from({ length: n }, () => sample(rnd, DECK, 10));
   }

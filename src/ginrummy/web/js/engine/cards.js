@@ -30,21 +30,38 @@ function makeCard(rank, suit) {
     bit: BIT[index],
     value: Math.min(rank, 10), // A = 1, 2-10 face value, J Q K = 10
     text,
-    toString() { return text; },
+    toString() {
+      return text;
+    },
   });
 }
 
 /** All 52 cards in canonical order: clubs A..K, diamonds, hearts, spades. */
 export const DECK = Object.freeze(
-  /** @type {Card[]} */ ([0, 1, 2, 3].flatMap((s) => Array.from({ length: 13 }, (_, r) => makeCard(r + 1, /** @type {Suit} */ (s))))),
+  /** @type {Card[]} */ (
+    [0, 1, 2, 3].flatMap((s) =>
+      Array.from({ length: 13 }, (_, r) => makeCard(r + 1, /** @type {Suit} */ (s))),
+    )
+  ),
 );
 
 /** @type {Record<string, Suit>} */
 const SUIT_BY_TEXT = {
-  c: 0, d: 1, h: 2, s: 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3, "♡": 2, "♢": 1, "♤": 3, "♧": 0,
+  c: 0,
+  d: 1,
+  h: 2,
+  s: 3,
+  "♣": 0,
+  "♦": 1,
+  "♥": 2,
+  "♠": 3,
+  "♡": 2,
+  "♢": 1,
+  "♤": 3,
+  "♧": 0,
 };
 /** @type {Record<string, number>} */
-const RANK_BY_TEXT = { "10": 10 };
+const RANK_BY_TEXT = { 10: 10 };
 for (let i = 0; i < 13; i++) RANK_BY_TEXT[RANK_LETTERS[i].toLowerCase()] = i + 1;
 
 /** @param {number} index 0..51 @returns {Card} */
@@ -54,7 +71,8 @@ export function cardFromIndex(index) {
 
 /** The card of `rank` (1..13) and `suit`. @param {number} rank @param {Suit} suit */
 export function cardOf(rank, suit) {
-  if (!Number.isInteger(rank) || rank < 1 || rank > 13) throw new CardParseError(`rank must be 1..13, got ${rank}`);
+  if (!Number.isInteger(rank) || rank < 1 || rank > 13)
+    throw new CardParseError(`rank must be 1..13, got ${rank}`);
   return DECK[suit * 13 + rank - 1];
 }
 
@@ -66,7 +84,9 @@ export function parseCard(text) {
   const suitText = chars.length >= 2 ? chars[chars.length - 1] : "";
   const rankText = chars.slice(0, -1).join("");
   if (!Object.hasOwn(SUIT_BY_TEXT, suitText) || !Object.hasOwn(RANK_BY_TEXT, rankText)) {
-    throw new CardParseError(`not a card: ${pyRepr(stripped)} (expected e.g. 7h, Td, 10d, 7♥)`);
+    throw new CardParseError(
+      `not a card: ${pyRepr(stripped)} (expected e.g. 7h, Td, 10d, 7♥)`,
+    );
   }
   return DECK[SUIT_BY_TEXT[suitText] * 13 + RANK_BY_TEXT[rankText] - 1];
 }
@@ -74,7 +94,11 @@ export function parseCard(text) {
 /** Read cards separated by spaces or commas; each card may appear once.
  * @param {string} text @returns {Card[]} */
 export function parseCards(text) {
-  const cards = text.replaceAll(",", " ").split(/\s+/).filter((t) => t !== "").map(parseCard);
+  const cards = text
+    .replaceAll(",", " ")
+    .split(/\s+/)
+    .filter((t) => t !== "")
+    .map(parseCard);
   checkDistinct(cards);
   return cards;
 }
@@ -83,7 +107,8 @@ export function parseCards(text) {
 export function checkDistinct(cards) {
   const seen = new Set();
   for (const card of cards) {
-    if (seen.has(card)) throw new DuplicateCardError(`card ${card.text} appears more than once`);
+    if (seen.has(card))
+      throw new DuplicateCardError(`card ${card.text} appears more than once`);
     seen.add(card);
   }
 }

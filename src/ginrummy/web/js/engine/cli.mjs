@@ -14,8 +14,10 @@ import { InputError, analyzeHand, pyJson, settleHands, settleLine } from "./tool
 
 const USAGE = {
   analyze: "usage: ginrummy analyze [-h] [hand]",
-  settle: "usage: ginrummy settle [-h] [--knocker KNOCKER] [--defender DEFENDER] [--preset {"
-    + Object.keys(PRESETS).sort().join(",") + "}] [--knock-limit KNOCK_LIMIT]",
+  settle:
+    "usage: ginrummy settle [-h] [--knocker KNOCKER] [--defender DEFENDER] [--preset {" +
+    Object.keys(PRESETS).sort().join(",") +
+    "}] [--knock-limit KNOCK_LIMIT]",
 };
 
 /** @param {string} prog @param {string} message @returns {number} */
@@ -37,7 +39,10 @@ function isInputError(exc) {
 
 /** @param {(line: string) => unknown} handle */
 async function batch(handle) {
-  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  for await (const line of createInterface({
+    input: process.stdin,
+    crlfDelay: Infinity,
+  })) {
     if (!line.trim()) continue;
     try {
       dump(handle(line));
@@ -53,16 +58,26 @@ async function batch(handle) {
 async function analyze(argv) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { help: { type: "boolean", short: "h" } }, allowPositionals: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+    });
   } catch (exc) {
     return fail("analyze", `error: ${/** @type {Error} */ (exc).message}`);
   }
   if (parsed.values.help) {
-    process.stdout.write(`${USAGE.analyze}\n\nBest melds and deadwood of a 10- or 11-card hand (11: also best discards). `
-      + "Without a hand, reads one hand per line from stdin.\n");
+    process.stdout.write(
+      `${USAGE.analyze}\n\nBest melds and deadwood of a 10- or 11-card hand (11: also best discards). ` +
+        "Without a hand, reads one hand per line from stdin.\n",
+    );
     return 0;
   }
-  if (parsed.positionals.length > 1) return fail("analyze", `error: unrecognized arguments: ${parsed.positionals.slice(1).join(" ")}`);
+  if (parsed.positionals.length > 1)
+    return fail(
+      "analyze",
+      `error: unrecognized arguments: ${parsed.positionals.slice(1).join(" ")}`,
+    );
   if (parsed.positionals.length === 0) return batch(analyzeHand);
   try {
     dump(analyzeHand(parsed.positionals[0]));
@@ -91,25 +106,40 @@ async function settle(argv) {
     return fail("settle", `error: ${/** @type {Error} */ (exc).message}`);
   }
   if (values.help) {
-    process.stdout.write(`${USAGE.settle}\n\nScore a knock. Without hands, reads JSON lines `
-      + '{"knocker": "...", "defender": "...", "preset": "standard"} from stdin.\n');
+    process.stdout.write(
+      `${USAGE.settle}\n\nScore a knock. Without hands, reads JSON lines ` +
+        '{"knocker": "...", "defender": "...", "preset": "standard"} from stdin.\n',
+    );
     return 0;
   }
   const preset = values.preset ?? "standard";
   if (!Object.hasOwn(PRESETS, preset)) {
-    const choices = Object.keys(PRESETS).sort().map((p) => `'${p}'`).join(", ");
-    return fail("settle", `error: argument --preset: invalid choice: '${preset}' (choose from ${choices})`);
+    const choices = Object.keys(PRESETS)
+      .sort()
+      .map((p) => `'${p}'`)
+      .join(", ");
+    return fail(
+      "settle",
+      `error: argument --preset: invalid choice: '${preset}' (choose from ${choices})`,
+    );
   }
   let limit = null;
   if (values["knock-limit"] !== undefined) {
     limit = Number(values["knock-limit"]);
     if (!/^\s*[-+]?\d+\s*$/.test(values["knock-limit"])) {
-      return fail("settle", `error: argument --knock-limit: invalid int value: '${values["knock-limit"]}'`);
+      return fail(
+        "settle",
+        `error: argument --knock-limit: invalid int value: '${values["knock-limit"]}'`,
+      );
     }
   }
-  if (values.knocker === undefined && values.defender === undefined) return batch(settleLine);
+  if (values.knocker === undefined && values.defender === undefined)
+    return batch(settleLine);
   if (values.knocker === undefined || values.defender === undefined) {
-    return fail("settle", "give both --knocker and --defender (or neither, for batch mode)");
+    return fail(
+      "settle",
+      "give both --knocker and --defender (or neither, for batch mode)",
+    );
   }
   try {
     dump(settleHands(values.knocker, values.defender, preset, limit));
@@ -125,7 +155,9 @@ export async function main(argv) {
   const [command, ...rest] = argv;
   if (command === "analyze") return analyze(rest);
   if (command === "settle") return settle(rest);
-  process.stderr.write(`ginrummy: unknown command ${JSON.stringify(command ?? "")}; use analyze or settle\n`);
+  process.stderr.write(
+    `ginrummy: unknown command ${JSON.stringify(command ?? "")}; use analyze or settle\n`,
+  );
   return 2;
 }
 

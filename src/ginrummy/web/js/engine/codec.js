@@ -40,7 +40,11 @@ export function encodeRules(rules) {
 
 /** @param {Arrangement} arr @returns {Json} */
 function arrangement(arr) {
-  return { melds: arr.melds.map((m) => cards(m.cards)), deadwood_cards: cards(arr.unmatched), deadwood: arr.deadwood };
+  return {
+    melds: arr.melds.map((m) => cards(m.cards)),
+    deadwood_cards: cards(arr.unmatched),
+    deadwood: arr.deadwood,
+  };
 }
 
 /** A finished round with its full score breakdown. @param {RoundResult} result @returns {Json} */
@@ -52,25 +56,36 @@ export function encodeRoundResult(result) {
     winner: seat(result.winner),
     points: result.points,
     hands: pair(result.hands, cards),
-    showdown: sd === null ? null : {
-      knocker_melds: sd.knocker.melds.map((m) => cards(m.cards)),
-      knocker_deadwood_cards: cards(sd.knocker.unmatched),
-      knocker_deadwood: sd.knockerDeadwood,
-      defender_melds: sd.defender.melds.map((m) => cards(m.cards)),
-      defender_deadwood_cards: cards(sd.defenderDeadwoodCards),
-      defender_deadwood: sd.defenderDeadwood,
-      layoffs: sd.layoffs.map((lo) => ({ card: lo.card.text, onto: cards(lo.onto.cards) })),
-      base_points: sd.basePoints,
-      bonus: sd.bonus,
-      multiplier: sd.multiplier,
-      points: sd.points,
-    },
+    showdown:
+      sd === null
+        ? null
+        : {
+            knocker_melds: sd.knocker.melds.map((m) => cards(m.cards)),
+            knocker_deadwood_cards: cards(sd.knocker.unmatched),
+            knocker_deadwood: sd.knockerDeadwood,
+            defender_melds: sd.defender.melds.map((m) => cards(m.cards)),
+            defender_deadwood_cards: cards(sd.defenderDeadwoodCards),
+            defender_deadwood: sd.defenderDeadwood,
+            layoffs: sd.layoffs.map((lo) => ({
+              card: lo.card.text,
+              onto: cards(lo.onto.cards),
+            })),
+            base_points: sd.basePoints,
+            bonus: sd.bonus,
+            multiplier: sd.multiplier,
+            points: sd.points,
+          },
   };
 }
 
 /** @param {ScoredRound} r @returns {Json} */
 function scoredRound(r) {
-  return { number: r.number, dealer: seatLabel(r.dealer), result: encodeRoundResult(r.result), scores: pair(r.scores) };
+  return {
+    number: r.number,
+    dealer: seatLabel(r.dealer),
+    result: encodeRoundResult(r.result),
+    scores: pair(r.scores),
+  };
 }
 
 /** @param {MatchResult | null} m @returns {Json | null} */
@@ -129,7 +144,14 @@ export function encodePublicView(view) {
  * @param {SeatView | null} view @returns {Json} */
 export function encodeOwnView(view) {
   if (view === null) {
-    return { seat: null, hand: [], arrangement: null, legal_actions: [], taken: null, knock_discard: null };
+    return {
+      seat: null,
+      hand: [],
+      arrangement: null,
+      legal_actions: [],
+      taken: null,
+      knock_discard: null,
+    };
   }
   return {
     seat: seatLabel(view.seat),

@@ -15,31 +15,46 @@ export class GinRummyError extends Error {
 /** A text that does not name a card ("1x"), or a malformed list of cards. */
 export class CardParseError extends GinRummyError {
   /** @param {string} message */
-  constructor(message) { super(message); this.code = "card_parse"; }
+  constructor(message) {
+    super(message);
+    this.code = "card_parse";
+  }
 }
 
 /** The same card appears twice where each card may appear once. */
 export class DuplicateCardError extends GinRummyError {
   /** @param {string} message */
-  constructor(message) { super(message); this.code = "duplicate_card"; }
+  constructor(message) {
+    super(message);
+    this.code = "duplicate_card";
+  }
 }
 
 /** A hand has the wrong number of cards for the operation asked for. */
 export class HandSizeError extends GinRummyError {
   /** @param {string} message */
-  constructor(message) { super(message); this.code = "hand_size"; }
+  constructor(message) {
+    super(message);
+    this.code = "hand_size";
+  }
 }
 
 /** A rules configuration that cannot work (unknown preset, impossible combination). */
 export class RulesError extends GinRummyError {
   /** @param {string} message */
-  constructor(message) { super(message); this.code = "rules"; }
+  constructor(message) {
+    super(message);
+    this.code = "rules";
+  }
 }
 
 /** A text that does not name an action ("discard" without a card, "fold"). */
 export class ActionParseError extends GinRummyError {
   /** @param {string} message */
-  constructor(message) { super(message); this.code = "action_parse"; }
+  constructor(message) {
+    super(message);
+    this.code = "action_parse";
+  }
 }
 
 /** An action that `legalActions` does not list for this state: names the action,
@@ -58,13 +73,19 @@ export class IllegalActionError extends GinRummyError {
 /** A showdown was asked for a hand whose deadwood is above the knock limit. */
 export class NotAKnockError extends GinRummyError {
   /** @param {string} message */
-  constructor(message) { super(message); this.code = "not_a_knock"; }
+  constructor(message) {
+    super(message);
+    this.code = "not_a_knock";
+  }
 }
 
 /** A round or match record that is malformed or does not replay. */
 export class RecordError extends GinRummyError {
   /** @param {string} message */
-  constructor(message) { super(message); this.code = "record"; }
+  constructor(message) {
+    super(message);
+    this.code = "record";
+  }
 }
 
 /** Python's repr of a JSON value, so that messages read as the reference's do.
@@ -73,7 +94,8 @@ export function pyRepr(value) {
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  if (typeof value === "string") return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value}'`;
+  if (typeof value === "string")
+    return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value}'`;
   if (typeof value === "number") return String(value);
   return JSON.stringify(value);
 }

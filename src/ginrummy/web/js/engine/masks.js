@@ -9,25 +9,29 @@ export const BIT = Object.freeze(Array.from({ length: 53 }, (_, i) => 2 ** i));
 
 /** @param {number} a @param {number} b */
 export function and52(a, b) {
-  const al = a % HALF, bl = b % HALF;
+  const al = a % HALF,
+    bl = b % HALF;
   return (al & bl) + (((a - al) / HALF) & ((b - bl) / HALF)) * HALF;
 }
 
 /** @param {number} a @param {number} b */
 export function or52(a, b) {
-  const al = a % HALF, bl = b % HALF;
+  const al = a % HALF,
+    bl = b % HALF;
   return (al | bl) + (((a - al) / HALF) | ((b - bl) / HALF)) * HALF;
 }
 
 /** @param {number} a @param {number} b */
 export function xor52(a, b) {
-  const al = a % HALF, bl = b % HALF;
+  const al = a % HALF,
+    bl = b % HALF;
   return (al ^ bl) + (((a - al) / HALF) ^ ((b - bl) / HALF)) * HALF;
 }
 
 /** The bits of `a` that are not in `b`. @param {number} a @param {number} b */
 export function andNot52(a, b) {
-  const al = a % HALF, bl = b % HALF;
+  const al = a % HALF,
+    bl = b % HALF;
   return (al & ~bl) + (((a - al) / HALF) & ~((b - bl) / HALF)) * HALF;
 }
 

@@ -3,7 +3,12 @@
 // deck order, which the caller shuffles and records.
 
 import { IllegalActionError } from "./errors.js";
-import { ResultKind, newRound, apply as applyRound, legalActions as roundLegalActions } from "./round.js";
+import {
+  ResultKind,
+  newRound,
+  apply as applyRound,
+  legalActions as roundLegalActions,
+} from "./round.js";
 import { AfterVoid, NextDealer } from "./rules.js";
 import { Pair, SEATS, otherSeat, seatLabel } from "./seats.js";
 
@@ -55,7 +60,9 @@ export function roundNumber(match) {
 /** The seat that must decide now, or null between rounds and after the match.
  * @param {MatchState} match @returns {Seat | null} */
 export function matchTurn(match) {
-  return match.phase === MatchPhase.ROUND && match.round !== null ? match.round.turn : null;
+  return match.phase === MatchPhase.ROUND && match.round !== null
+    ? match.round.turn
+    : null;
 }
 
 const ZERO = new Pair(0, 0);
@@ -64,8 +71,16 @@ const ZERO = new Pair(0, 0);
  * @param {Rules} rules @param {Seat} firstDealer @returns {MatchState} */
 export function newMatch(rules, firstDealer) {
   return Object.freeze({
-    rules, firstDealer, phase: MatchPhase.DEAL, scores: ZERO, roundsWon: ZERO, rounds: Object.freeze([]),
-    nextDealer: firstDealer, round: null, result: null, played: Object.freeze([]),
+    rules,
+    firstDealer,
+    phase: MatchPhase.DEAL,
+    scores: ZERO,
+    roundsWon: ZERO,
+    rounds: Object.freeze([]),
+    nextDealer: firstDealer,
+    round: null,
+    result: null,
+    played: Object.freeze([]),
   });
 }
 
@@ -73,9 +88,16 @@ export function newMatch(rules, firstDealer) {
  * @param {MatchState} match @param {readonly Card[]} deck */
 export function deal(match, deck) {
   if (match.phase !== MatchPhase.DEAL) {
-    throw new IllegalActionError("deal", match.phase, "a round is under way or the match is over");
+    throw new IllegalActionError(
+      "deal",
+      match.phase,
+      "a round is under way or the match is over",
+    );
   }
-  return copy(match, { phase: MatchPhase.ROUND, round: newRound(match.rules, deck, match.nextDealer) });
+  return copy(match, {
+    phase: MatchPhase.ROUND,
+    round: newRound(match.rules, deck, match.nextDealer),
+  });
 }
 
 /** @param {MatchState} match @returns {readonly Action[]} */
@@ -88,7 +110,10 @@ export function legalActions(match) {
  * @param {MatchState} match @param {Action} action @returns {MatchState} */
 export function apply(match, action) {
   if (match.phase !== MatchPhase.ROUND || match.round === null) {
-    const reason = match.phase === MatchPhase.OVER ? "the match is over" : "no round is being played; deal first";
+    const reason =
+      match.phase === MatchPhase.OVER
+        ? "the match is over"
+        : "no round is being played; deal first";
     throw new IllegalActionError(action, match.phase, reason);
   }
   const rnd = applyRound(match.round, action);
@@ -102,12 +127,23 @@ export function apply(match, action) {
  * @param {MatchState} match @param {Seat} seat @param {string} reason */
 export function forfeit(match, seat, reason) {
   if (match.phase === MatchPhase.OVER) {
-    throw new IllegalActionError(`forfeit by ${seatLabel(seat)}`, match.phase, "the match is over");
+    throw new IllegalActionError(
+      `forfeit by ${seatLabel(seat)}`,
+      match.phase,
+      "the match is over",
+    );
   }
   /** @type {MatchResult} */
   const result = Object.freeze({
-    winner: otherSeat(seat), roundPoints: match.scores, roundsWon: match.roundsWon, boxBonus: ZERO,
-    gameBonus: ZERO, shutoutBonus: ZERO, totals: match.scores, forfeit: reason, forfeitedBy: seat,
+    winner: otherSeat(seat),
+    roundPoints: match.scores,
+    roundsWon: match.roundsWon,
+    boxBonus: ZERO,
+    gameBonus: ZERO,
+    shutoutBonus: ZERO,
+    totals: match.scores,
+    forfeit: reason,
+    forfeitedBy: seat,
   });
   return copy(match, { phase: MatchPhase.OVER, result });
 }
@@ -115,13 +151,19 @@ export function forfeit(match, seat, reason) {
 /** @param {MatchState} match @param {Seat} dealer @param {RoundResult} result */
 function finishRound(match, dealer, result) {
   const rules = match.rules;
-  let scores = match.scores, won = match.roundsWon;
+  let scores = match.scores,
+    won = match.roundsWon;
   if (result.winner !== null) {
     scores = scores.replace(result.winner, scores.get(result.winner) + result.points);
     won = won.replace(result.winner, won.get(result.winner) + 1);
   }
   /** @type {ScoredRound} */
-  const scored = Object.freeze({ number: match.rounds.length + 1, dealer, result, scores });
+  const scored = Object.freeze({
+    number: match.rounds.length + 1,
+    dealer,
+    result,
+    scores,
+  });
   let nextDealer;
   if (result.kind === ResultKind.VOID) {
     // "Der Geber wechselt jede Runde", void rounds included, unless the rules say the
@@ -136,7 +178,8 @@ function finishRound(match, dealer, result) {
     scores,
     roundsWon: won,
     rounds: Object.freeze([...match.rounds, scored]),
-    played: match.round !== null ? Object.freeze([...match.played, match.round]) : match.played,
+    played:
+      match.round !== null ? Object.freeze([...match.played, match.round]) : match.played,
     nextDealer,
     phase: MatchPhase.DEAL,
   });
@@ -157,11 +200,23 @@ function matchWinner(rules, scores, result) {
 function matchResult(rules, winner, match) {
   const box = match.roundsWon.map((n) => n * rules.boxBonus);
   const game = ZERO.replace(winner, rules.gameBonus);
-  const shutout = ZERO.replace(winner, match.scores.get(otherSeat(winner)) === 0 ? rules.shutoutBonus : 0);
-  const totals = Pair.of((s) => match.scores.get(s) + box.get(s) + game.get(s) + shutout.get(s));
+  const shutout = ZERO.replace(
+    winner,
+    match.scores.get(otherSeat(winner)) === 0 ? rules.shutoutBonus : 0,
+  );
+  const totals = Pair.of(
+    (s) => match.scores.get(s) + box.get(s) + game.get(s) + shutout.get(s),
+  );
   return Object.freeze({
-    winner, roundPoints: match.scores, roundsWon: match.roundsWon, boxBonus: box, gameBonus: game,
-    shutoutBonus: shutout, totals, forfeit: null, forfeitedBy: null,
+    winner,
+    roundPoints: match.scores,
+    roundsWon: match.roundsWon,
+    boxBonus: box,
+    gameBonus: game,
+    shutoutBonus: shutout,
+    totals,
+    forfeit: null,
+    forfeitedBy: null,
   });
 }
 

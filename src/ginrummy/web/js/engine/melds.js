@@ -12,7 +12,16 @@
 
 import { byRank, cardFromIndex, fromMask, toMask } from "./cards.js";
 import { DuplicateCardError } from "./errors.js";
-import { BIT, andNot52, bitCount32, hasBit, indices, joinSuits, lowIndex, splitSuits } from "./masks.js";
+import {
+  BIT,
+  andNot52,
+  bitCount32,
+  hasBit,
+  indices,
+  joinSuits,
+  lowIndex,
+  splitSuits,
+} from "./masks.js";
 
 /** @typedef {import("./cards.js").Card} Card */
 
@@ -123,7 +132,10 @@ export class Arrangement {
   /** The melds as masks: sets by rank, then runs by suit and rank. @returns {readonly number[]} */
   get meldMasks() {
     if (this.#meldMasks === null) {
-      this.#meldMasks = Object.freeze([...setsIn(this.setMask), ...runsOf(andNot52(this.mask, this.setMask))]);
+      this.#meldMasks = Object.freeze([
+        ...setsIn(this.setMask),
+        ...runsOf(andNot52(this.mask, this.setMask)),
+      ]);
     }
     return this.#meldMasks;
   }
@@ -147,7 +159,11 @@ export class Arrangement {
   equals(other) {
     const mine = [...this.meldMasks].sort((a, b) => a - b);
     const theirs = [...other.meldMasks].sort((a, b) => a - b);
-    return this.mask === other.mask && mine.length === theirs.length && mine.every((m, i) => m === theirs[i]);
+    return (
+      this.mask === other.mask &&
+      mine.length === theirs.length &&
+      mine.every((m, i) => m === theirs[i])
+    );
   }
 
   toString() {
@@ -223,7 +239,8 @@ function bestSets(suits, three) {
       const bit = 1 << options[i].rank;
       for (let k = 0; k < 4; k++) if (pattern & (1 << k)) inSets[k] |= bit;
     }
-    const dead = dw[c & ~inSets[0]] + dw[d & ~inSets[1]] + dw[h & ~inSets[2]] + dw[s & ~inSets[3]];
+    const dead =
+      dw[c & ~inSets[0]] + dw[d & ~inSets[1]] + dw[h & ~inSets[2]] + dw[s & ~inSets[3]];
     if (dead < best) {
       best = dead;
       for (let k = 0; k < 4; k++) bestSuits[k] = inSets[k];
@@ -249,7 +266,8 @@ export function deadwoodOfMask(mask) {
   const suits = splitSuits(mask);
   const [c, d, h, s] = suits;
   const three = heldThreeTimes(c, d, h, s);
-  if (!three) return SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d] + SUIT_DEADWOOD[h] + SUIT_DEADWOOD[s];
+  if (!three)
+    return SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d] + SUIT_DEADWOOD[h] + SUIT_DEADWOOD[s];
   let cached = DEADWOOD_CACHE.get(mask);
   if (cached === undefined) {
     if (DEADWOOD_CACHE.size >= CACHE_LIMIT) DEADWOOD_CACHE.clear(); // bounded; results never change
@@ -269,7 +287,11 @@ export function discardDeadwoods(mask) {
   const out = [];
   if (!three) {
     // Only the discarded card's suit changes: the other suits are summed once.
-    const total = SUIT_DEADWOOD[suits[0]] + SUIT_DEADWOOD[suits[1]] + SUIT_DEADWOOD[suits[2]] + SUIT_DEADWOOD[suits[3]];
+    const total =
+      SUIT_DEADWOOD[suits[0]] +
+      SUIT_DEADWOOD[suits[1]] +
+      SUIT_DEADWOOD[suits[2]] +
+      SUIT_DEADWOOD[suits[3]];
     for (let k = 0; k < 4; k++) {
       let bits = suits[k];
       const rest = total - SUIT_DEADWOOD[bits];
@@ -289,7 +311,8 @@ export function discardDeadwoods(mask) {
 function runsOf(mask) {
   const out = [];
   const suits = splitSuits(mask);
-  for (let k = 0; k < 4; k++) for (const seg of RUN_SEGMENTS[suits[k]]) out.push(seg * BIT[13 * k]);
+  for (let k = 0; k < 4; k++)
+    for (const seg of RUN_SEGMENTS[suits[k]]) out.push(seg * BIT[13 * k]);
   return out;
 }
 
@@ -311,7 +334,12 @@ export function arrangementOfMask(mask) {
   const suits = splitSuits(mask);
   const [c, d, h, s] = suits;
   const three = heldThreeTimes(c, d, h, s);
-  if (!three) return new Arrangement(mask, 0, SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d] + SUIT_DEADWOOD[h] + SUIT_DEADWOOD[s]);
+  if (!three)
+    return new Arrangement(
+      mask,
+      0,
+      SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d] + SUIT_DEADWOOD[h] + SUIT_DEADWOOD[s],
+    );
   const [dw, sets] = bestSets(suits, three);
   return new Arrangement(mask, sets, dw);
 }
@@ -320,7 +348,8 @@ export function arrangementOfMask(mask) {
  * @param {Iterable<Card>} cards */
 export function bestArrangement(cards) {
   const list = [...cards];
-  if (new Set(list).size !== list.length) throw new DuplicateCardError("a hand may not hold the same card twice");
+  if (new Set(list).size !== list.length)
+    throw new DuplicateCardError("a hand may not hold the same card twice");
   return arrangementOfMask(toMask(list));
 }
 
@@ -334,8 +363,15 @@ export function handDeadwood(cards) {
 /** Every discard of a hand with the deadwood left, best first (ties: higher value first,
  * then canonical order). @param {Iterable<Card>} cards @returns {DiscardOption[]} */
 export function bestDiscards(cards) {
-  const options = discardDeadwoods(toMask(cards)).map(([i, dw]) => Object.freeze({ card: cardFromIndex(i), deadwood: dw }));
-  return options.sort((a, b) => a.deadwood - b.deadwood || b.card.value - a.card.value || a.card.index - b.card.index);
+  const options = discardDeadwoods(toMask(cards)).map(([i, dw]) =>
+    Object.freeze({ card: cardFromIndex(i), deadwood: dw }),
+  );
+  return options.sort(
+    (a, b) =>
+      a.deadwood - b.deadwood ||
+      b.card.value - a.card.value ||
+      a.card.index - b.card.index,
+  );
 }
 
 // --- every meld and every arrangement (for the showdown) -------------------------------
@@ -352,7 +388,11 @@ export function meldsInMask(mask) {
     const r = 31 - Math.clz32(low);
     let full = 0;
     let count = 0;
-    for (let k = 0; k < 4; k++) if (suits[k] & low) { full += BIT[13 * k + r]; count++; }
+    for (let k = 0; k < 4; k++)
+      if (suits[k] & low) {
+        full += BIT[13 * k + r];
+        count++;
+      }
     out.push(full);
     if (count === 4) for (let k = 0; k < 4; k++) out.push(full - BIT[13 * k + r]);
   }
@@ -361,7 +401,8 @@ export function meldsInMask(mask) {
       const lo = 31 - Math.clz32(seg & -seg);
       const hi = 32 - Math.clz32(seg); // exclusive
       for (let a = lo; a < hi - 2; a++) {
-        for (let b = a + 3; b <= hi; b++) out.push(((1 << (b - a)) - 1) * BIT[a + 13 * k]);
+        for (let b = a + 3; b <= hi; b++)
+          out.push(((1 << (b - a)) - 1) * BIT[a + 13 * k]);
       }
     }
   }
@@ -389,11 +430,19 @@ export function meldChoices(mask) {
   /** @type {[number, number, number, number[], number][]} */
   const stack = [[0, 0, 0, [], valueOfMask(mask)]];
   while (stack.length) {
-    const [start, usedLo, usedHi, chosen, deadwood] = /** @type {[number, number, number, number[], number]} */ (stack.pop());
+    const [start, usedLo, usedHi, chosen, deadwood] =
+      /** @type {[number, number, number, number[], number]} */ (stack.pop());
     out.push([deadwood, chosen]);
-    for (let i = n - 1; i >= start; i--) { // pushed last first: popped in order
+    for (let i = n - 1; i >= start; i--) {
+      // pushed last first: popped in order
       if (!(los[i] & usedLo) && !(his[i] & usedHi)) {
-        stack.push([i + 1, usedLo | los[i], usedHi | his[i], [...chosen, melds[i]], deadwood - values[i]]);
+        stack.push([
+          i + 1,
+          usedLo | los[i],
+          usedHi | his[i],
+          [...chosen, melds[i]],
+          deadwood - values[i],
+        ]);
       }
     }
   }
@@ -410,4 +459,3 @@ export function valueOfMask(mask) {
 export function meldOf(cards) {
   return new Meld(toMask(cards));
 }
-

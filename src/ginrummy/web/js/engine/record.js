@@ -7,7 +7,14 @@
 import { parseAction } from "./actions.js";
 import { parseCard } from "./cards.js";
 import { GinRummyError, RecordError, pyRepr } from "./errors.js";
-import { ForfeitReason, MatchPhase, apply as applyMatch, deal, forfeit, newMatch } from "./match.js";
+import {
+  ForfeitReason,
+  MatchPhase,
+  apply as applyMatch,
+  deal,
+  forfeit,
+  newMatch,
+} from "./match.js";
 import { apply as applyRound, newRound } from "./round.js";
 import { Rules } from "./rules.js";
 import { parseSeat, seatLabel } from "./seats.js";
@@ -48,14 +55,16 @@ const fieldError = (field, problem) => new RecordError(`${field}: ${problem}`);
 
 /** @param {unknown} value @param {string} name @returns {Record<string, unknown>} */
 function object(value, name) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw fieldError(name, "missing or not an object");
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw fieldError(name, "missing or not an object");
   return /** @type {Record<string, unknown>} */ (value);
 }
 
 /** @param {Record<string, unknown>} data @param {string} key @param {string} where */
 function text(data, key, where) {
   const value = data[key];
-  if (typeof value !== "string") throw fieldError(`${where}.${key}`, "missing or not a text");
+  if (typeof value !== "string")
+    throw fieldError(`${where}.${key}`, "missing or not a text");
   return value;
 }
 
@@ -78,7 +87,10 @@ export function fairBlockFromDict(data) {
     version: text(block, "version", "fair"),
     commitment: text(block, "commitment", "fair"),
     serverSeed: seed === null ? null : text(block, "server_seed", "fair"),
-    seeds: Object.freeze({ one: text(seeds, "one", "fair.seeds"), two: text(seeds, "two", "fair.seeds") }),
+    seeds: Object.freeze({
+      one: text(seeds, "one", "fair.seeds"),
+      two: text(seeds, "two", "fair.seeds"),
+    }),
     room: text(block, "room", "fair"),
     match: whole(block, "match"),
     round: whole(block, "round"),
@@ -99,15 +111,23 @@ export function roundRecordToDict(record) {
 
 /** @param {any} data @returns {RoundRecord} */
 export function roundRecordFromDict(data) {
-  if (data === null || typeof data !== "object") throw new RecordError("malformed round record: not an object");
+  if (data === null || typeof data !== "object")
+    throw new RecordError("malformed round record: not an object");
   for (const key of ["deck", "dealer", "actions"]) {
-    if (!(key in data)) throw new RecordError(`malformed round record: missing or bad '${key}'`);
+    if (!(key in data))
+      throw new RecordError(`malformed round record: missing or bad '${key}'`);
   }
-  if (!Array.isArray(data.actions)) throw new RecordError("malformed round record: missing or bad 'actions'");
+  if (!Array.isArray(data.actions))
+    throw new RecordError("malformed round record: missing or bad 'actions'");
   try {
     const fair = data.fair ?? null;
     return Object.freeze({
-      deck: Object.freeze(String(data.deck).split(/\s+/).filter((t) => t).map(parseCard)),
+      deck: Object.freeze(
+        String(data.deck)
+          .split(/\s+/)
+          .filter((t) => t)
+          .map(parseCard),
+      ),
       dealer: parseSeat(String(data.dealer)),
       actions: Object.freeze(data.actions.map(parseAction)),
       fair: fair === null ? null : fairBlockFromDict(fair),
@@ -130,14 +150,21 @@ export function matchRecordToDict(record) {
     first_dealer: seatLabel(record.firstDealer),
     rounds: record.rounds.map(roundRecordToDict),
   };
-  if (record.forfeit !== null) out.forfeit = { seat: seatLabel(record.forfeit[0]), reason: record.forfeit[1] };
+  if (record.forfeit !== null)
+    out.forfeit = { seat: seatLabel(record.forfeit[0]), reason: record.forfeit[1] };
   return out;
 }
 
 /** @param {any} data @returns {MatchRecord} */
 export function matchRecordFromDict(data) {
-  if (data?.rules === undefined || data?.first_dealer === undefined || !Array.isArray(data?.rounds)) {
-    throw new RecordError("malformed match record: missing or bad 'rules', 'first_dealer' or 'rounds'");
+  if (
+    data?.rules === undefined ||
+    data?.first_dealer === undefined ||
+    !Array.isArray(data?.rounds)
+  ) {
+    throw new RecordError(
+      "malformed match record: missing or bad 'rules', 'first_dealer' or 'rounds'",
+    );
   }
   try {
     const rules = Rules.fromDict(data.rules);
@@ -148,7 +175,8 @@ export function matchRecordFromDict(data) {
       throw new RecordError(`${pyRepr(lost.reason)} is not a valid ForfeitReason`);
     }
     /** @type {readonly [Seat, string] | null} */
-    const forfeited = lost === null ? null : Object.freeze([parseSeat(String(lost.seat)), lost.reason]);
+    const forfeited =
+      lost === null ? null : Object.freeze([parseSeat(String(lost.seat)), lost.reason]);
     return Object.freeze({ rules, firstDealer, rounds, forfeit: forfeited });
   } catch (exc) {
     if (exc instanceof GinRummyError || exc instanceof TypeError) {
@@ -167,7 +195,10 @@ export function* replayRoundSteps(rules, record) {
     try {
       state = applyRound(state, action);
     } catch (exc) {
-      if (exc instanceof GinRummyError) throw new RecordError(`action ${i + 1} (${action}) does not replay: ${exc.message}`);
+      if (exc instanceof GinRummyError)
+        throw new RecordError(
+          `action ${i + 1} (${action}) does not replay: ${exc.message}`,
+        );
       throw exc;
     }
     yield state;
@@ -187,21 +218,28 @@ export function replayMatch(record) {
   let match = newMatch(record.rules, record.firstDealer);
   for (const [n0, rnd] of record.rounds.entries()) {
     const n = n0 + 1;
-    if (match.phase !== MatchPhase.DEAL) throw new RecordError(`round ${n} is recorded but the match cannot deal it`);
+    if (match.phase !== MatchPhase.DEAL)
+      throw new RecordError(`round ${n} is recorded but the match cannot deal it`);
     if (rnd.dealer !== match.nextDealer) {
-      throw new RecordError(`round ${n}: recorded dealer ${seatLabel(rnd.dealer)}, the rules give ${seatLabel(match.nextDealer)}`);
+      throw new RecordError(
+        `round ${n}: recorded dealer ${seatLabel(rnd.dealer)}, the rules give ${seatLabel(match.nextDealer)}`,
+      );
     }
     try {
       match = deal(match, rnd.deck);
     } catch (exc) {
-      if (exc instanceof GinRummyError) throw new RecordError(`round ${n} does not deal: ${exc.message}`);
+      if (exc instanceof GinRummyError)
+        throw new RecordError(`round ${n} does not deal: ${exc.message}`);
       throw exc;
     }
     for (const [i, action] of rnd.actions.entries()) {
       try {
         match = applyMatch(match, action);
       } catch (exc) {
-        if (exc instanceof GinRummyError) throw new RecordError(`round ${n}, action ${i + 1} (${action}): ${exc.message}`);
+        if (exc instanceof GinRummyError)
+          throw new RecordError(
+            `round ${n}, action ${i + 1} (${action}): ${exc.message}`,
+          );
         throw exc;
       }
     }
@@ -210,7 +248,8 @@ export function replayMatch(record) {
     try {
       match = forfeit(match, record.forfeit[0], record.forfeit[1]);
     } catch (exc) {
-      if (exc instanceof GinRummyError) throw new RecordError(`the recorded forfeit does not apply: ${exc.message}`);
+      if (exc instanceof GinRummyError)
+        throw new RecordError(`the recorded forfeit does not apply: ${exc.message}`);
       throw exc;
     }
   }
@@ -222,32 +261,48 @@ export function replayMatch(record) {
  * @param {MatchState} match @param {readonly (FairBlock|null)[]} [fairs] @returns {MatchRecord} */
 export function recordOf(match, fairs = []) {
   /** @param {RoundState} r @param {number} i @returns {RoundRecord} */
-  const recordOfRound = (r, i) => Object.freeze({
-    deck: r.deck, dealer: r.dealer, actions: r.history.map(([, a]) => a), fair: fairs[i] ?? null,
-  });
+  const recordOfRound = (r, i) =>
+    Object.freeze({
+      deck: r.deck,
+      dealer: r.dealer,
+      actions: r.history.map(([, a]) => a),
+      fair: fairs[i] ?? null,
+    });
   const rounds = match.played.map(recordOfRound);
   // The round under way (or left unfinished by a forfeit).
-  if (match.round !== null && match.round.result === null) rounds.push(recordOfRound(match.round, rounds.length));
+  if (match.round !== null && match.round.result === null)
+    rounds.push(recordOfRound(match.round, rounds.length));
   const result = match.result;
-  const lost = result !== null && result.forfeitedBy !== null && result.forfeit !== null
-    ? Object.freeze(/** @type {const} */ ([result.forfeitedBy, result.forfeit])) : null;
-  return Object.freeze({ rules: match.rules, firstDealer: match.firstDealer, rounds: Object.freeze(rounds), forfeit: lost });
+  const lost =
+    result !== null && result.forfeitedBy !== null && result.forfeit !== null
+      ? Object.freeze(/** @type {const} */ ([result.forfeitedBy, result.forfeit]))
+      : null;
+  return Object.freeze({
+    rules: match.rules,
+    firstDealer: match.firstDealer,
+    rounds: Object.freeze(rounds),
+    forfeit: lost,
+  });
 }
 
 /** Read a stand-alone round record or a match record.
  * @param {any} data @returns {{kind: "round", rules: Rules, round: RoundRecord} | {kind: "match", match: MatchRecord}} */
 export function loadRecord(data) {
-  if (data === null || typeof data !== "object" || Array.isArray(data)) throw new RecordError("a record is a JSON object");
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    throw new RecordError("a record is a JSON object");
   if (data.kind === "match") return { kind: "match", match: matchRecordFromDict(data) };
   if (data.kind === "round") {
     let rules;
     try {
       rules = Rules.fromDict(data.rules);
     } catch (exc) {
-      if (exc instanceof GinRummyError) throw new RecordError(`malformed round record: ${exc.message}`);
+      if (exc instanceof GinRummyError)
+        throw new RecordError(`malformed round record: ${exc.message}`);
       throw exc;
     }
     return { kind: "round", rules, round: roundRecordFromDict(data) };
   }
-  throw new RecordError(`unknown record kind ${pyRepr(data.kind ?? null)}; expected 'round' or 'match'`);
+  throw new RecordError(
+    `unknown record kind ${pyRepr(data.kind ?? null)}; expected 'round' or 'match'`,
+  );
 }

@@ -10,7 +10,13 @@
 // is the stock, deck[21] on top.
 
 import {
-  ActionKind, BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, TAKE, cardAction,
+  ActionKind,
+  BIG_GIN,
+  DRAW_DISCARD,
+  DRAW_STOCK,
+  PASS,
+  TAKE,
+  cardAction,
 } from "./actions.js";
 import { DECK, Suit, fromMask, toMask } from "./cards.js";
 import { IllegalActionError, RecordError } from "./errors.js";
@@ -37,7 +43,11 @@ export const Phase = Object.freeze({
 });
 
 export const ResultKind = Object.freeze({
-  KNOCK: "knock", GIN: "gin", BIG_GIN: "big_gin", UNDERCUT: "undercut", VOID: "void",
+  KNOCK: "knock",
+  GIN: "gin",
+  BIG_GIN: "big_gin",
+  UNDERCUT: "undercut",
+  VOID: "void",
 });
 
 /** One move as anyone may see it: `card` is null where it is hidden (the drawn stock
@@ -49,14 +59,24 @@ const SHOWN = [[], []];
 /** @type {[Record<string, PublicMove>, Record<string, PublicMove>]} */
 const HIDDEN = [{}, {}];
 for (const seat of /** @type {Seat[]} */ ([0, 1])) {
-  for (const card of DECK) SHOWN[seat].push(Object.freeze({ seat, kind: ActionKind.DISCARD, card, text: `discard ${card.text}` }));
+  for (const card of DECK)
+    SHOWN[seat].push(
+      Object.freeze({
+        seat,
+        kind: ActionKind.DISCARD,
+        card,
+        text: `discard ${card.text}`,
+      }),
+    );
   // Every other move shows no card: the knock and gin discards lie face down.
-  for (const kind of Object.values(ActionKind)) HIDDEN[seat][kind] = Object.freeze({ seat, kind, card: null, text: kind });
+  for (const kind of Object.values(ActionKind))
+    HIDDEN[seat][kind] = Object.freeze({ seat, kind, card: null, text: kind });
 }
 
 /** `action` by `seat` as anyone may see it (interned). @param {Seat} seat @param {Action} action */
 export function publicMove(seat, action) {
-  if (action.kind === ActionKind.DISCARD && action.card !== null) return SHOWN[seat][action.card.index];
+  if (action.kind === ActionKind.DISCARD && action.card !== null)
+    return SHOWN[seat][action.card.index];
   return HIDDEN[seat][action.kind];
 }
 
@@ -109,13 +129,21 @@ const ALL = 2 ** 52 - 1;
  * @param {Rules} rules @param {readonly Card[]} deck @param {Seat} dealer @returns {RoundState} */
 export function newRound(rules, deck, dealer) {
   const cards = Object.freeze([...deck]);
-  if (cards.length !== 52 || !cards.every((c) => DECK[c?.index] === c) || toMask(new Set(cards)) !== ALL) {
-    throw new RecordError(`a deck must hold each of the 52 cards once, got ${cards.length} cards`);
+  if (
+    cards.length !== 52 ||
+    !cards.every((c) => DECK[c?.index] === c) ||
+    toMask(new Set(cards)) !== ALL
+  ) {
+    throw new RecordError(
+      `a deck must hold each of the 52 cards once, got ${cards.length} cards`,
+    );
   }
   const nonDealer = otherSeat(dealer);
   const eleven = rules.elevenCardDeal; // 11 to the non-dealer, who opens by discarding (§4)
   const first = eleven ? 11 : 10;
-  const hands = Pair.of((s) => toMask(s === nonDealer ? cards.slice(0, first) : cards.slice(first, first + 10)));
+  const hands = Pair.of((s) =>
+    toMask(s === nonDealer ? cards.slice(0, first) : cards.slice(first, first + 10)),
+  );
   const upcard = eleven ? null : cards[20];
   return Object.freeze({
     rules,
@@ -164,11 +192,15 @@ function computeLegalActions(state) {
     case Phase.FIRST_UPCARD:
       return [TAKE, PASS];
     case Phase.DRAW:
-      return state.stockOnly || state.discardPile.length === 0 ? [DRAW_STOCK] : [DRAW_STOCK, DRAW_DISCARD];
+      return state.stockOnly || state.discardPile.length === 0
+        ? [DRAW_STOCK]
+        : [DRAW_STOCK, DRAW_DISCARD];
     case Phase.DISCARD:
       return discardActions(state);
     case Phase.LAST_DISCARD:
-      return canKnockWith(state, state.discardPile[state.discardPile.length - 1]) ? [DRAW_DISCARD, PASS] : [PASS];
+      return canKnockWith(state, state.discardPile[state.discardPile.length - 1])
+        ? [DRAW_DISCARD, PASS]
+        : [PASS];
     default:
       return [];
   }
@@ -181,13 +213,15 @@ function discardActions(state) {
   const limit = state.knockLimit;
   const discards = [];
   const knocks = [];
-  for (const [index, deadwood] of discardDeadwoods(hand)) { // counted after the discard (§3.3)
+  for (const [index, deadwood] of discardDeadwoods(hand)) {
+    // counted after the discard (§3.3)
     if (index === taken) continue; // a card just taken from the discard pile may not go back (§3.3)
     discards.push(cardAction(ActionKind.DISCARD, DECK[index]));
     if (deadwood === 0) knocks.push(cardAction(ActionKind.GIN, DECK[index]));
     else if (deadwood <= limit) knocks.push(cardAction(ActionKind.KNOCK, DECK[index]));
   }
-  if (state.rules.bigGinBonus !== null && deadwoodOfMask(hand) === 0) knocks.push(BIG_GIN);
+  if (state.rules.bigGinBonus !== null && deadwoodOfMask(hand) === 0)
+    knocks.push(BIG_GIN);
   if (state.mustKnock) return knocks; // took the last discard to knock (§3.6)
   return [...discards, ...knocks];
 }
@@ -196,7 +230,9 @@ function discardActions(state) {
 function canKnockWith(state, card) {
   const hand = state.hands.get(state.turn) + card.bit;
   if (state.rules.bigGinBonus !== null && deadwoodOfMask(hand) === 0) return true;
-  return fromMask(hand).some((c) => c !== card && deadwoodOfMask(hand - c.bit) <= state.knockLimit);
+  return fromMask(hand).some(
+    (c) => c !== card && deadwoodOfMask(hand - c.bit) <= state.knockLimit,
+  );
 }
 
 /** `legalActions(state).includes(action)`, without listing every action (the hot path).
@@ -208,12 +244,19 @@ export function isLegal(state, action) {
       return kind === ActionKind.TAKE || kind === ActionKind.PASS;
     case Phase.DRAW:
       if (kind === ActionKind.DRAW_STOCK) return true;
-      return kind === ActionKind.DRAW_DISCARD && !state.stockOnly && state.discardPile.length > 0;
+      return (
+        kind === ActionKind.DRAW_DISCARD &&
+        !state.stockOnly &&
+        state.discardPile.length > 0
+      );
     case Phase.DISCARD:
       return isLegalDiscard(state, action);
     case Phase.LAST_DISCARD:
       if (kind === ActionKind.PASS) return true;
-      return kind === ActionKind.DRAW_DISCARD && canKnockWith(state, state.discardPile[state.discardPile.length - 1]);
+      return (
+        kind === ActionKind.DRAW_DISCARD &&
+        canKnockWith(state, state.discardPile[state.discardPile.length - 1])
+      );
     default:
       return false;
   }
@@ -224,7 +267,11 @@ function isLegalDiscard(state, action) {
   const hand = state.hands.get(state.turn);
   const { kind, card } = action;
   if (card === null) {
-    return kind === ActionKind.BIG_GIN && state.rules.bigGinBonus !== null && deadwoodOfMask(hand) === 0;
+    return (
+      kind === ActionKind.BIG_GIN &&
+      state.rules.bigGinBonus !== null &&
+      deadwoodOfMask(hand) === 0
+    );
   }
   if (!hasBit(hand, card.index) || card === state.taken) return false;
   if (kind === ActionKind.DISCARD) return !state.mustKnock;
@@ -238,9 +285,13 @@ function isLegalDiscard(state, action) {
 /** The state after `action` by `state.turn`; refuses anything not legal.
  * @param {RoundState} state @param {Action} action @returns {RoundState} */
 export function apply(state, action) {
-  if (!isLegal(state, action)) throw new IllegalActionError(action, state.phase, whyIllegal(state, action));
+  if (!isLegal(state, action))
+    throw new IllegalActionError(action, state.phase, whyIllegal(state, action));
   const seat = state.turn;
-  const history = Object.freeze([...state.history, Object.freeze(/** @type {const} */ ([seat, action]))]);
+  const history = Object.freeze([
+    ...state.history,
+    Object.freeze(/** @type {const} */ ([seat, action])),
+  ]);
   const publicMoves = Object.freeze([...state.publicMoves, publicMove(seat, action)]);
   const kind = action.kind;
   if (kind === ActionKind.DRAW_STOCK) {
@@ -254,11 +305,19 @@ export function apply(state, action) {
       publicMoves,
     });
   }
-  if (kind === ActionKind.DISCARD && action.card !== null) return discard(state, seat, action.card, history, publicMoves);
+  if (kind === ActionKind.DISCARD && action.card !== null)
+    return discard(state, seat, action.card, history, publicMoves);
   if (kind === ActionKind.DRAW_DISCARD || kind === ActionKind.TAKE) {
     // Under the alternative stock rule the last discard may only be taken to knock.
     const mustKnock = state.phase === Phase.LAST_DISCARD;
-    return take(state, seat, state.discardPile[state.discardPile.length - 1], mustKnock, history, publicMoves);
+    return take(
+      state,
+      seat,
+      state.discardPile[state.discardPile.length - 1],
+      mustKnock,
+      history,
+      publicMoves,
+    );
   }
   const moved = copy(state, { history, publicMoves });
   if (kind === ActionKind.PASS) return pass(moved, seat);
@@ -286,16 +345,23 @@ function take(state, seat, card, mustKnock, history, publicMoves) {
 function pass(state, seat) {
   if (state.phase === Phase.LAST_DISCARD) return endVoid(state);
   const passes = Object.freeze([...state.upcardPasses, seat]);
-  if (passes.length === 1) return copy(state, { upcardPasses: passes, turn: otherSeat(seat) });
+  if (passes.length === 1)
+    return copy(state, { upcardPasses: passes, turn: otherSeat(seat) });
   // Both passed: the non-dealer must draw from the stock (§3.2).
-  return copy(state, { upcardPasses: passes, turn: otherSeat(state.dealer), phase: Phase.DRAW, stockOnly: true });
+  return copy(state, {
+    upcardPasses: passes,
+    turn: otherSeat(state.dealer),
+    phase: Phase.DRAW,
+    stockOnly: true,
+  });
 }
 
 /** @param {RoundState} state @param {Seat} seat @param {Card} card @param {Log} history
  * @param {readonly PublicMove[]} publicMoves */
 function discard(state, seat, card, history, publicMoves) {
   let known = state.known;
-  if (hasBit(known.get(seat), card.index)) known = known.replace(seat, known.get(seat) - card.bit); // no longer known held
+  if (hasBit(known.get(seat), card.index))
+    known = known.replace(seat, known.get(seat) - card.bit); // no longer known held
   // Stock exhaustion (§3.6): void, unless the alternative rule lets the next player
   // take this discard to knock.
   const exhausted = state.stock.length <= STOCK_FLOOR;
@@ -318,7 +384,11 @@ function discard(state, seat, card, history, publicMoves) {
 function endVoid(state) {
   /** @type {RoundResult} */
   const result = Object.freeze({
-    kind: ResultKind.VOID, knocker: null, winner: null, points: 0, showdown: null,
+    kind: ResultKind.VOID,
+    knocker: null,
+    winner: null,
+    points: 0,
+    showdown: null,
     hands: Pair.of((s) => Object.freeze(handOf(state, s))),
   });
   return copy(state, { phase: Phase.OVER, result });
@@ -327,24 +397,39 @@ function endVoid(state) {
 /** @param {RoundState} state @param {Seat} seat @param {Action} action */
 function knock(state, seat, action) {
   let hands = state.hands;
-  if (action.card !== null) hands = hands.replace(seat, hands.get(seat) - action.card.bit);
-  const showdown = settle(fromMask(hands.get(seat)), fromMask(hands.get(otherSeat(seat))), state.rules, {
-    knockLimit: state.knockLimit,
-    doubled: state.doubled,
-  });
+  if (action.card !== null)
+    hands = hands.replace(seat, hands.get(seat) - action.card.bit);
+  const showdown = settle(
+    fromMask(hands.get(seat)),
+    fromMask(hands.get(otherSeat(seat))),
+    state.rules,
+    {
+      knockLimit: state.knockLimit,
+      doubled: state.doubled,
+    },
+  );
   const winner = showdown.winner === Side.KNOCKER ? seat : otherSeat(seat);
   const known = state.known.get(seat);
   const ended = copy(state, {
     hands,
     knockDiscard: action.card,
     // Known cards still held: the knock discard may have been one of them.
-    known: state.known.replace(seat, action.card !== null && hasBit(known, action.card.index) ? known - action.card.bit : known),
+    known: state.known.replace(
+      seat,
+      action.card !== null && hasBit(known, action.card.index)
+        ? known - action.card.bit
+        : known,
+    ),
     taken: null,
     phase: Phase.OVER,
   });
   /** @type {RoundResult} */
   const result = Object.freeze({
-    kind: showdown.kind, knocker: seat, winner, points: showdown.points, showdown,
+    kind: showdown.kind,
+    knocker: seat,
+    winner,
+    points: showdown.points,
+    showdown,
     hands: Pair.of((s) => Object.freeze(handOf(ended, s))),
   });
   return copy(ended, { result });
@@ -363,7 +448,8 @@ export function whyIllegal(state, action) {
     case Phase.FIRST_UPCARD:
       return `the first upcard may only be taken or passed (take, pass), not ${kind}`;
     case Phase.LAST_DISCARD:
-      if (kind === ActionKind.DRAW_DISCARD) return "the last discard may only be taken to knock, and no knock is possible with it";
+      if (kind === ActionKind.DRAW_DISCARD)
+        return "the last discard may only be taken to knock, and no knock is possible with it";
       return "with two stock cards left you may only take the last discard to knock, or pass";
     case Phase.DRAW:
       if (kind === ActionKind.DRAW_DISCARD && state.stockOnly) {
@@ -381,18 +467,23 @@ function whyIllegalDiscard(state, kind, card) {
   const hand = state.hands.get(state.turn);
   if (card === null) {
     if (kind === ActionKind.BIG_GIN) {
-      if (state.rules.bigGinBonus === null) return "Big Gin is not played with these rules";
+      if (state.rules.bigGinBonus === null)
+        return "Big Gin is not played with these rules";
       return `Big Gin needs all 11 cards melded; deadwood is ${deadwoodOfMask(hand)}`;
     }
     return "you have drawn already; now discard, knock or gin";
   }
   if (!hasBit(hand, card.index)) return `${card.text} is not in your hand`;
-  if (card === state.taken) return `${card.text} was just taken from the discard pile and may not be discarded now`;
+  if (card === state.taken)
+    return `${card.text} was just taken from the discard pile and may not be discarded now`;
   const deadwood = deadwoodOfMask(hand - card.bit);
-  if (kind === ActionKind.DISCARD) return "the last discard was taken to knock: you must knock or go gin";
-  if (kind === ActionKind.GIN) return `deadwood after discarding ${card.text} would be ${deadwood}; gin needs 0`;
-  if (deadwood === 0) return `deadwood after discarding ${card.text} would be 0: that is gin, not a knock`;
-  if (state.knockLimit === 0) return "the first upcard was an ace: this round may only end with gin";
+  if (kind === ActionKind.DISCARD)
+    return "the last discard was taken to knock: you must knock or go gin";
+  if (kind === ActionKind.GIN)
+    return `deadwood after discarding ${card.text} would be ${deadwood}; gin needs 0`;
+  if (deadwood === 0)
+    return `deadwood after discarding ${card.text} would be 0: that is gin, not a knock`;
+  if (state.knockLimit === 0)
+    return "the first upcard was an ace: this round may only end with gin";
   return `deadwood after discarding ${card.text} would be ${deadwood}, above the knock limit ${state.knockLimit}`;
 }
-

@@ -61,16 +61,20 @@ function coerce(key, value) {
   if (key in ENUMS) {
     const allowed = Object.values(ENUMS[key]);
     if (typeof value !== "string" || !allowed.includes(value)) {
-      throw new TypeError(`${key} must be one of ${allowed.join(", ")}, got ${pyRepr(value)}`);
+      throw new TypeError(
+        `${key} must be one of ${allowed.join(", ")}, got ${pyRepr(value)}`,
+      );
     }
     return value;
   }
   if (BOOLS.has(key)) {
-    if (typeof value !== "boolean") throw new TypeError(`${key} must be true or false, got ${pyRepr(value)}`);
+    if (typeof value !== "boolean")
+      throw new TypeError(`${key} must be true or false, got ${pyRepr(value)}`);
     return value;
   }
   if (key === "name") {
-    if (typeof value !== "string" || !value) throw new TypeError(`name must be a non-empty string, got ${pyRepr(value)}`);
+    if (typeof value !== "string" || !value)
+      throw new TypeError(`name must be a non-empty string, got ${pyRepr(value)}`);
     return value;
   }
   if (value === null && OPTIONAL_INTS.has(key)) return null;
@@ -85,9 +89,17 @@ function* problems(d) {
   if (d.target_score !== null && !(d.target_score >= 1 && d.target_score <= 10000)) {
     yield `target_score must be 1..10000 or null (first to knock), got ${d.target_score}`;
   }
-  if (!(d.knock_limit >= 0 && d.knock_limit <= 30)) yield `knock_limit must be 0..30, got ${d.knock_limit}`;
-  for (const name of ["gin_bonus", "undercut_bonus", "box_bonus", "game_bonus", "shutout_bonus"]) {
-    if (!(d[name] >= 0 && d[name] <= 1000)) yield `${name} must be 0..1000, got ${d[name]}`;
+  if (!(d.knock_limit >= 0 && d.knock_limit <= 30))
+    yield `knock_limit must be 0..30, got ${d.knock_limit}`;
+  for (const name of [
+    "gin_bonus",
+    "undercut_bonus",
+    "box_bonus",
+    "game_bonus",
+    "shutout_bonus",
+  ]) {
+    if (!(d[name] >= 0 && d[name] <= 1000))
+      yield `${name} must be 0..1000, got ${d[name]}`;
   }
   if (d.big_gin_bonus !== null && !(d.big_gin_bonus >= 0 && d.big_gin_bonus <= 1000)) {
     yield `big_gin_bonus must be 0..1000 or null (off), got ${d.big_gin_bonus}`;
@@ -95,8 +107,12 @@ function* problems(d) {
   if (d.oklahoma && d.eleven_card_deal) {
     yield "Oklahoma takes the knock limit from the upcard, the 11-card deal has none";
   }
-  if (d.spade_doubling && !d.oklahoma) yield "spade doubling is an Oklahoma rule and needs oklahoma on";
-  if (d.move_timer_seconds !== null && !(d.move_timer_seconds >= 5 && d.move_timer_seconds <= 600)) {
+  if (d.spade_doubling && !d.oklahoma)
+    yield "spade doubling is an Oklahoma rule and needs oklahoma on";
+  if (
+    d.move_timer_seconds !== null &&
+    !(d.move_timer_seconds >= 5 && d.move_timer_seconds <= 600)
+  ) {
     yield `move_timer_seconds must be 5..600 or null (off), got ${d.move_timer_seconds}`;
   }
   if (d.target_score === null && (d.game_bonus || d.shutout_bonus)) {
@@ -143,7 +159,9 @@ export class Rules {
    * @param {string} [name] @param {Record<string, unknown>} [overrides] @returns {Rules} */
   static preset(name = "standard", overrides = {}) {
     if (!Object.hasOwn(PRESETS, name)) {
-      throw new RulesError(`unknown preset ${pyRepr(name)}; choose one of ${Object.keys(PRESETS).join(", ")}`);
+      throw new RulesError(
+        `unknown preset ${pyRepr(name)}; choose one of ${Object.keys(PRESETS).join(", ")}`,
+      );
     }
     const base = PRESETS[name];
     if (Object.keys(overrides).length === 0) return base;
@@ -165,9 +183,13 @@ export class Rules {
     if (data === null || typeof data !== "object" || Array.isArray(data)) {
       throw new RulesError("rules must be a JSON object");
     }
-    const unknown = Object.keys(data).filter((k) => !Object.hasOwn(FIELDS, k)).sort();
-    if (unknown.length) throw new RulesError(`unknown rules option(s): ${unknown.join(", ")}`);
-    for (const [key, value] of Object.entries(data)) { // in the data's order, as the reference
+    const unknown = Object.keys(data)
+      .filter((k) => !Object.hasOwn(FIELDS, k))
+      .sort();
+    if (unknown.length)
+      throw new RulesError(`unknown rules option(s): ${unknown.join(", ")}`);
+    for (const [key, value] of Object.entries(data)) {
+      // in the data's order, as the reference
       try {
         coerce(key, value);
       } catch (exc) {
@@ -189,7 +211,12 @@ export const PRESETS = Object.freeze({
   oklahoma: new Rules({ name: "oklahoma", oklahoma: true, spade_doubling: true }),
   // The William Hill money-mode settlement, without money.
   classic: new Rules({
-    name: "classic", gin_bonus: 25, undercut_bonus: 25, box_bonus: 25, game_bonus: 100, shutout_bonus: 100,
+    name: "classic",
+    gin_bonus: 25,
+    undercut_bonus: 25,
+    box_bonus: 25,
+    game_bonus: 100,
+    shutout_bonus: 100,
   }),
   "first-to-knock": new Rules({ name: "first-to-knock", target_score: null }),
 });

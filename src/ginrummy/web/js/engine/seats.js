@@ -2,7 +2,10 @@
 // port of engine/seats.py. A seat is the number 0 (one) or 1 (two).
 
 /** @typedef {0 | 1} Seat */
-export const Seat = Object.freeze({ ONE: /** @type {Seat} */ (0), TWO: /** @type {Seat} */ (1) });
+export const Seat = Object.freeze({
+  ONE: /** @type {Seat} */ (0),
+  TWO: /** @type {Seat} */ (1),
+});
 export const SEATS = Object.freeze(/** @type {Seat[]} */ ([0, 1]));
 
 /** @param {Seat} seat @returns {Seat} */

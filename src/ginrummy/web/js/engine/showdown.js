@@ -7,12 +7,25 @@
 import { cardFromIndex, checkDistinct, toMask } from "./cards.js";
 import { HandSizeError, NotAKnockError } from "./errors.js";
 import { BIT, andNot52, bitCount52, hasBit, highIndex, lowIndex } from "./masks.js";
-import { Arrangement, Meld, MeldKind, arrangementOfMask, meldChoices, meldKindOf, valueOfMask } from "./melds.js";
+import {
+  Arrangement,
+  Meld,
+  MeldKind,
+  arrangementOfMask,
+  meldChoices,
+  meldKindOf,
+  valueOfMask,
+} from "./melds.js";
 
 /** @typedef {import("./cards.js").Card} Card */
 /** @typedef {import("./rules.js").Rules} Rules */
 
-export const ShowdownKind = Object.freeze({ KNOCK: "knock", GIN: "gin", BIG_GIN: "big_gin", UNDERCUT: "undercut" });
+export const ShowdownKind = Object.freeze({
+  KNOCK: "knock",
+  GIN: "gin",
+  BIG_GIN: "big_gin",
+  UNDERCUT: "undercut",
+});
 export const Side = Object.freeze({ KNOCKER: "knocker", DEFENDER: "defender" });
 
 /** A defender's card added to one of the knocker's melds (`onto` as laid out).
@@ -120,8 +133,14 @@ function defenderArrangements(mask) {
 function makeShowdown(fields) {
   let laid = 0;
   for (const lo of fields.layoffs) laid += lo.card.bit;
-  const defenderDeadwoodCards = Object.freeze(fields.defender.unmatched.filter((c) => !hasBit(laid, c.index)));
-  return Object.freeze({ ...fields, layoffs: Object.freeze([...fields.layoffs]), defenderDeadwoodCards });
+  const defenderDeadwoodCards = Object.freeze(
+    fields.defender.unmatched.filter((c) => !hasBit(laid, c.index)),
+  );
+  return Object.freeze({
+    ...fields,
+    layoffs: Object.freeze([...fields.layoffs]),
+    defenderDeadwoodCards,
+  });
 }
 
 /**
@@ -132,26 +151,46 @@ function makeShowdown(fields) {
  * @param {readonly Card[]} knocker @param {readonly Card[]} defender @param {Rules} rules
  * @param {{knockLimit?: number | null, doubled?: boolean}} [options] @returns {Showdown}
  */
-export function settle(knocker, defender, rules, { knockLimit = null, doubled = false } = {}) {
+export function settle(
+  knocker,
+  defender,
+  rules,
+  { knockLimit = null, doubled = false } = {},
+) {
   checkDistinct([...knocker, ...defender]);
-  if ((knocker.length !== 10 && knocker.length !== 11) || (knocker.length === 11 && rules.bigGinBonus === null)) {
+  if (
+    (knocker.length !== 10 && knocker.length !== 11) ||
+    (knocker.length === 11 && rules.bigGinBonus === null)
+  ) {
     throw new HandSizeError(
-      `the knocker must hold 10 cards after the knock discard, got ${knocker.length}`
-        + (knocker.length === 11 ? " (Big Gin with 11 is off in these rules)" : ""),
+      `the knocker must hold 10 cards after the knock discard, got ${knocker.length}` +
+        (knocker.length === 11 ? " (Big Gin with 11 is off in these rules)" : ""),
     );
   }
-  if (defender.length !== 10) throw new HandSizeError(`the defender must hold 10 cards, got ${defender.length}`);
+  if (defender.length !== 10)
+    throw new HandSizeError(`the defender must hold 10 cards, got ${defender.length}`);
   const limit = knockLimit === null ? rules.knockLimit : knockLimit;
-  const kMask = toMask(knocker), dMask = toMask(defender);
+  const kMask = toMask(knocker),
+    dMask = toMask(defender);
   const best = arrangementOfMask(kMask);
   const multiplier = doubled ? 2 : 1;
   if (knocker.length === 11 && best.deadwood !== 0) {
-    throw new NotAKnockError(`Big Gin needs all 11 cards melded; deadwood is ${best.deadwood}`);
+    throw new NotAKnockError(
+      `Big Gin needs all 11 cards melded; deadwood is ${best.deadwood}`,
+    );
   }
-  if (best.deadwood === 0) return ginShowdown(best, arrangementOfMask(dMask), knocker.length === 11, rules, multiplier);
+  if (best.deadwood === 0)
+    return ginShowdown(
+      best,
+      arrangementOfMask(dMask),
+      knocker.length === 11,
+      rules,
+      multiplier,
+    );
   if (best.deadwood > limit) {
     throw new NotAKnockError(
-      `cannot knock: deadwood ${best.deadwood} is above the knock limit ${limit}` + (limit === 0 ? " (gin only)" : ""),
+      `cannot knock: deadwood ${best.deadwood} is above the knock limit ${limit}` +
+        (limit === 0 ? " (gin only)" : ""),
     );
   }
   /** @type {[number, Arrangement, [number, number][], number, Arrangement] | null} */
@@ -162,13 +201,19 @@ export function settle(knocker, defender, rules, { knockLimit = null, doubled = 
     const [dArr, lays, dDw] = reply(dOptions, kMelds);
     const net = kDeadwood < dDw ? dDw - kDeadwood : -(kDeadwood - dDw);
     // Best net result for the knocker, then the lower knocker deadwood.
-    if (chosen === null || net > chosen[0] || (net === chosen[0] && kDeadwood < chosen[4].deadwood)) {
+    if (
+      chosen === null ||
+      net > chosen[0] ||
+      (net === chosen[0] && kDeadwood < chosen[4].deadwood)
+    ) {
       chosen = [net, dArr, lays, dDw, new Arrangement(kMask, 0, kDeadwood, kMelds)];
     }
   }
   if (chosen === null) throw new Error("the optimal arrangement is within the limit");
   const [, dArr, lays, dDw, kArr] = chosen;
-  const layoffs = lays.map(([bit, meld]) => Object.freeze({ card: cardFromIndex(lowIndex(bit)), onto: new Meld(meld) }));
+  const layoffs = lays.map(([bit, meld]) =>
+    Object.freeze({ card: cardFromIndex(lowIndex(bit)), onto: new Meld(meld) }),
+  );
   const kDw = kArr.deadwood;
   const knocks = kDw < dDw;
   const base = knocks ? dDw - kDw : kDw - dDw;
@@ -192,7 +237,7 @@ export function settle(knocker, defender, rules, { knockLimit = null, doubled = 
  * @param {Arrangement} knocker @param {Arrangement} defender @param {boolean} big
  * @param {Rules} rules @param {number} multiplier */
 function ginShowdown(knocker, defender, big, rules, multiplier) {
-  const bonus = big ? rules.bigGinBonus ?? 0 : rules.ginBonus;
+  const bonus = big ? (rules.bigGinBonus ?? 0) : rules.ginBonus;
   return makeShowdown({
     kind: big ? ShowdownKind.BIG_GIN : ShowdownKind.GIN,
     knocker,
@@ -207,4 +252,3 @@ function ginShowdown(knocker, defender, big, rules, multiplier) {
     points: (defender.deadwood + bonus) * multiplier,
   });
 }
-

@@ -17,7 +17,11 @@ function texts(cards) {
 /** A value that is not what the tool asked for (the reference's ValueError). */
 export class InputError extends Error {
   /** @param {string} message */
-  constructor(message) { super(message); this.name = "InputError"; this.code = "bad_input"; }
+  constructor(message) {
+    super(message);
+    this.name = "InputError";
+    this.code = "bad_input";
+  }
 }
 
 /** Best arrangement of a 10- or 11-card hand; for 11 also the best discards.
@@ -37,7 +41,9 @@ export function analyzeHand(text) {
   if (cards.length === 11) {
     const options = bestDiscards(cards);
     const best = options[0].deadwood;
-    out.best_discards = options.filter((o) => o.deadwood === best).map((o) => ({ card: o.card.text, deadwood: o.deadwood }));
+    out.best_discards = options
+      .filter((o) => o.deadwood === best)
+      .map((o) => ({ card: o.card.text, deadwood: o.deadwood }));
     out.discards = options.map((o) => ({ card: o.card.text, deadwood: o.deadwood }));
   }
   return out;
@@ -74,7 +80,9 @@ export function settleLine(line) {
     throw new InputError("not a JSON line");
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    throw new InputError('expected {"knocker": "...", "defender": "...", "preset": "..."}');
+    throw new InputError(
+      'expected {"knocker": "...", "defender": "...", "preset": "..."}',
+    );
   }
   const { knocker, defender } = data;
   const preset = data.preset ?? "standard";
@@ -83,7 +91,8 @@ export function settleLine(line) {
     throw new InputError('"knocker" and "defender" must be texts of cards');
   }
   if (typeof preset !== "string") throw new InputError('"preset" must be a text');
-  if (limit !== null && !Number.isInteger(limit)) throw new InputError('"knock_limit" must be a whole number');
+  if (limit !== null && !Number.isInteger(limit))
+    throw new InputError('"knock_limit" must be a whole number');
   return settleHands(knocker, defender, preset, limit);
 }
 
@@ -92,7 +101,9 @@ export function settleLine(line) {
 export function pyJson(value) {
   if (Array.isArray(value)) return `[${value.map(pyJson).join(", ")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${pyJson(v)}`)
+      .join(", ")}}`;
   }
   return JSON.stringify(value);
 }

@@ -46,14 +46,29 @@ import { Pair, otherSeat } from "./seats.js";
 function table(match) {
   const rnd = match.round;
   const common = {
-    rules: match.rules, matchPhase: match.phase, roundNumber: roundNumber(match), scores: match.scores,
-    roundsWon: match.roundsWon, rounds: match.rounds, matchResult: match.result,
+    rules: match.rules,
+    matchPhase: match.phase,
+    roundNumber: roundNumber(match),
+    scores: match.scores,
+    roundsWon: match.roundsWon,
+    rounds: match.rounds,
+    matchResult: match.result,
   };
   if (rnd === null) {
     return Object.freeze({
-      ...common, roundPhase: null, dealer: null, turn: null, stockSize: 0, discardPile: [], firstUpcard: null,
-      upcardPasses: [], knockLimit: match.rules.knockLimit, doubled: false, handSizes: new Pair(0, 0),
-      known: new Pair([], []), roundResult: null,
+      ...common,
+      roundPhase: null,
+      dealer: null,
+      turn: null,
+      stockSize: 0,
+      discardPile: [],
+      firstUpcard: null,
+      upcardPasses: [],
+      knockLimit: match.rules.knockLimit,
+      doubled: false,
+      handSizes: new Pair(0, 0),
+      known: new Pair([], []),
+      roundResult: null,
     });
   }
   return Object.freeze({
@@ -79,7 +94,13 @@ export function viewForSeat(match, seat) {
   const tableView = table(match);
   if (rnd === null) {
     return Object.freeze({
-      seat, table: tableView, hand: [], arrangement: arrangementOfMask(0), legalActions: [], taken: null, moves: [],
+      seat,
+      table: tableView,
+      hand: [],
+      arrangement: arrangementOfMask(0),
+      legalActions: [],
+      taken: null,
+      moves: [],
       knockDiscard: null,
     });
   }
@@ -93,13 +114,17 @@ export function viewForSeat(match, seat) {
     legalActions: acting ? legalActions(rnd) : [],
     taken: rnd.turn === seat ? rnd.taken : null,
     moves: rnd.publicMoves,
-    knockDiscard: rnd.result !== null && rnd.result.knocker === seat ? rnd.knockDiscard : null,
+    knockDiscard:
+      rnd.result !== null && rnd.result.knocker === seat ? rnd.knockDiscard : null,
   });
 }
 
 /** The view of someone watching: no hidden card at all. @param {MatchState} match @returns {SpectatorView} */
 export function viewForSpectator(match) {
-  return Object.freeze({ table: table(match), moves: match.round !== null ? match.round.publicMoves : [] });
+  return Object.freeze({
+    table: table(match),
+    moves: match.round !== null ? match.round.publicMoves : [],
+  });
 }
 
 /** The cards the opponent of the view's seat is known to hold. @param {SeatView} view */

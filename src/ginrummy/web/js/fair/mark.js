@@ -35,10 +35,21 @@ export function verifyUrl(fair, kind = "room") {
  * @param {RoomKind} [kind]
  */
 export function renderFairMark(fair, seat = null, kind = "room") {
-  const mark = h("span", {
-    class: "fair-mark", id: "fair-mark", title: t(KINDS[kind].title, { commitment: fair.commitment }),
-  }, t("fair.mark", { short: fair.commitment.slice(0, 8) }));
-  return h("span", { class: "fair" }, mark, seat && kind === "room" ? [" ", renderPhraseBox()] : []);
+  const mark = h(
+    "span",
+    {
+      class: "fair-mark",
+      id: "fair-mark",
+      title: t(KINDS[kind].title, { commitment: fair.commitment }),
+    },
+    t("fair.mark", { short: fair.commitment.slice(0, 8) }),
+  );
+  return h(
+    "span",
+    { class: "fair" },
+    mark,
+    seat && kind === "room" ? [" ", renderPhraseBox()] : [],
+  );
 }
 
 /**
@@ -50,8 +61,22 @@ export function renderFairMark(fair, seat = null, kind = "room") {
 export function renderVerifyLinks(fair, kind = "room") {
   if (!fair || fair.state !== "revealed") return null;
   const rounds = Array.from({ length: fair.round }, (_, i) => i + 1);
-  return h("p", { class: "fair-verify" }, t("fair.verify.lead"), " ",
-    ...rounds.flatMap((round) => [round > 1 ? " · " : "", h("a", {
-      href: verifyUrl({ ...fair, round }, kind), target: "_blank", rel: "noopener",
-    }, t("fair.verify", { round }))]));
+  return h(
+    "p",
+    { class: "fair-verify" },
+    t("fair.verify.lead"),
+    " ",
+    ...rounds.flatMap((round) => [
+      round > 1 ? " · " : "",
+      h(
+        "a",
+        {
+          href: verifyUrl({ ...fair, round }, kind),
+          target: "_blank",
+          rel: "noopener",
+        },
+        t("fair.verify", { round }),
+      ),
+    ]),
+  );
 }

@@ -1,6 +1,13 @@
 // The verify page: reads a pasted or opened record, runs the verifier, shows the verdicts
 // in a live region. All checking is in verify.js; this module only wires the page.
-import { detectLanguage, rememberLanguage, setCatalog, t, LANGUAGES } from "../i18n.js";
+import {
+  detectLanguage,
+  rememberLanguage,
+  setCatalog,
+  t,
+  LANGUAGES,
+  LANGUAGE_NAMES,
+} from "../i18n.js";
 import { TEXTS, verdictText } from "./texts.js";
 import { verifyRecord } from "./verify.js";
 import { dealKey, keptSeeds } from "./seed.js";
@@ -14,10 +21,15 @@ function applyLanguage(lang) {
   setCatalog(lang, TEXTS[lang]);
   document.documentElement.lang = lang;
   document.title = t("page.title");
-  for (const el of document.querySelectorAll("[data-text]")) el.textContent = t(el.getAttribute("data-text") ?? "");
-  for (const el of document.querySelectorAll("[data-text-label]")) el.setAttribute("aria-label", t(el.getAttribute("data-text-label") ?? ""));
+  for (const el of document.querySelectorAll("[data-text]"))
+    el.textContent = t(el.getAttribute("data-text") ?? "");
+  for (const el of document.querySelectorAll("[data-text-label]"))
+    el.setAttribute("aria-label", t(el.getAttribute("data-text-label") ?? ""));
   for (const button of document.querySelectorAll("[data-lang]")) {
-    button.setAttribute("aria-pressed", String(button.getAttribute("data-lang") === lang));
+    button.setAttribute(
+      "aria-pressed",
+      String(button.getAttribute("data-lang") === lang),
+    );
   }
 }
 
@@ -61,7 +73,11 @@ async function check() {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return show(t("bad.json", { message: error instanceof Error ? error.message : String(error) }), [], false);
+    return show(
+      t("bad.json", { message: error instanceof Error ? error.message : String(error) }),
+      [],
+      false,
+    );
   }
   show(t("checking"), [], true);
   const report = await verifyRecord(data);
@@ -111,7 +127,8 @@ async function phraseLines(data) {
   for (const rnd of data.kind === "match" ? data.rounds : [data]) {
     const fair = rnd.fair;
     for (const seat of /** @type {const} */ (["one", "two"])) {
-      if (fair.seeds[seat] === await phraseSeed(phrase, fair, seat)) lines.push(t("own.phrase", { round: fair.round }));
+      if (fair.seeds[seat] === (await phraseSeed(phrase, fair, seat)))
+        lines.push(t("own.phrase", { round: fair.round }));
     }
   }
   return lines;
@@ -121,13 +138,18 @@ async function phraseLines(data) {
 async function loadLinked() {
   const source = new URLSearchParams(globalThis.location.search).get("record");
   if (!source) return;
-  if (!source.startsWith("/") || source.startsWith("//")) return show(t("link.bad"), [], false);
+  if (!source.startsWith("/") || source.startsWith("//"))
+    return show(t("link.bad"), [], false);
   show(t("checking"), [], true);
   try {
     const response = await fetch(source, { credentials: "same-origin" });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const record = await response.json();
-    /** @type {HTMLTextAreaElement} */ ($("record-text")).value = JSON.stringify(record, null, 2);
+    /** @type {HTMLTextAreaElement} */ ($("record-text")).value = JSON.stringify(
+      record,
+      null,
+      2,
+    );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return show(t("link.failed", { message }), [], false);
@@ -135,7 +157,28 @@ async function loadLinked() {
   await check();
 }
 
+/** The language switch: a button for each of the site's languages (js/site.json) that
+ * this page has texts for (texts.js). */
+function languageButtons() {
+  const group = document.querySelector(".lang-switch");
+  if (!group) return;
+  group.replaceChildren(
+    ...LANGUAGES.filter((code) => code in TEXTS).map((code) => {
+      const button = document.createElement("button");
+      Object.assign(button, {
+        type: "button",
+        className: "chip",
+        lang: code,
+        textContent: LANGUAGE_NAMES[code],
+      });
+      button.dataset.lang = code;
+      return button;
+    }),
+  );
+}
+
 function main() {
+  languageButtons();
   applyLanguage(pageLanguage(detectLanguage()));
   for (const button of document.querySelectorAll("[data-lang]")) {
     button.addEventListener("click", () => {

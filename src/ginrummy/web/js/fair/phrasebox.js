@@ -32,19 +32,45 @@ function refresh(/** @type {Disclosure} */ d) {
 }
 
 function build() {
-  const input = h("input", { id: "seed-phrase", type: "text", autocomplete: "off", spellcheck: "false", dataset: { key: "seed-phrase" } });
+  const input = h("input", {
+    id: "seed-phrase",
+    type: "text",
+    autocomplete: "off",
+    spellcheck: "false",
+    dataset: { key: "seed-phrase" },
+  });
   const d = {
     el: h("details", { class: "seed-phrase", id: "seed-phrase-box" }),
     summary: h("summary", {}),
     label: h("label", { for: "seed-phrase" }),
     input,
-    use: h("button", { type: "submit", class: "button", dataset: { key: "seed-phrase-use" } }),
-    forget: h("button", { type: "button", class: "button", dataset: { key: "seed-phrase-forget" } }),
+    use: h("button", {
+      type: "submit",
+      class: "button",
+      dataset: { key: "seed-phrase-use" },
+    }),
+    forget: h("button", {
+      type: "button",
+      class: "button",
+      dataset: { key: "seed-phrase-forget" },
+    }),
     hint: h("p", { class: "hint", id: "seed-phrase-hint" }),
     state: h("p", { class: "hint", role: "status" }),
   };
   input.setAttribute("aria-describedby", "seed-phrase-hint");
-  const form = h("form", {}, d.label, " ", input, " ", d.use, " ", d.forget, d.hint, d.state);
+  const form = h(
+    "form",
+    {},
+    d.label,
+    " ",
+    input,
+    " ",
+    d.use,
+    " ",
+    d.forget,
+    d.hint,
+    d.state,
+  );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (!input.value.trim()) return input.focus();

@@ -63,7 +63,13 @@ export function confirmSeed(fair) {
   if (!fair || !fair.your_seed) return;
   const kept = keptSeeds();
   const mine = kept[dealKey(fair)];
-  if (!mine || mine.confirmed || mine.commitment !== fair.commitment || mine.seed !== fair.your_seed) return;
+  if (
+    !mine ||
+    mine.confirmed ||
+    mine.commitment !== fair.commitment ||
+    mine.seed !== fair.your_seed
+  )
+    return;
   mine.confirmed = true;
   save(kept);
 }
@@ -92,11 +98,20 @@ async function ownSeed(fair, seat) {
  * @returns {Promise<{type: "seed", seed: string, commitment: string}|null>}
  */
 export async function seedMessage(fair, seat) {
-  if (!seat || !fair || fair.state !== "seeding" || fair.your_seed || sent.has(fair.commitment)) return null;
+  if (
+    !seat ||
+    !fair ||
+    fair.state !== "seeding" ||
+    fair.your_seed ||
+    sent.has(fair.commitment)
+  )
+    return null;
   sent.add(fair.commitment); // before any await: a second view in between sends nothing
   const before = keptSeeds()[dealKey(fair)];
-  const seed = before && before.commitment === fair.commitment
-    ? before.seed : await ownSeed(fair, seat === "two" ? "two" : "one");
+  const seed =
+    before && before.commitment === fair.commitment
+      ? before.seed
+      : await ownSeed(fair, seat === "two" ? "two" : "one");
   keep(fair, seed);
   return { type: "seed", seed, commitment: fair.commitment };
 }

@@ -85,8 +85,12 @@ export function number(value) {
 /** The HMAC message of a deal (before the block counter). @param {DealContext} c */
 export function dealMessage(c) {
   return concat(
-    field(encoder.encode(VERSION)), field(c.seatOne), field(c.seatTwo),
-    field(encoder.encode(c.room)), field(number(c.match)), field(number(c.round)),
+    field(encoder.encode(VERSION)),
+    field(c.seatOne),
+    field(c.seatTwo),
+    field(encoder.encode(c.room)),
+    field(number(c.match)),
+    field(number(c.round)),
   );
 }
 
@@ -97,7 +101,9 @@ export async function commitment(seed) {
 
 /** @param {Bytes} key  @returns {Promise<CryptoKey>} */
 function hmacKey(key) {
-  return crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
 }
 
 /** The byte stream HMAC-SHA256(key, message || u64be(i)) for i = 0, 1, 2, ... */
@@ -152,8 +158,11 @@ export async function dealDeck(serverSeed, context) {
  */
 function seatMessage(label, room, match, round, seat) {
   return concat(
-    field(encoder.encode(label)), field(encoder.encode(room)),
-    field(number(match)), field(number(round)), field(encoder.encode(seat)),
+    field(encoder.encode(label)),
+    field(encoder.encode(room)),
+    field(number(match)),
+    field(number(round)),
+    field(encoder.encode(seat)),
   );
 }
 
@@ -164,7 +173,9 @@ function seatMessage(label, room, match, round, seat) {
  */
 export async function defaultSeatSeed(identityHash, room, match, round, seat) {
   const message = seatMessage(DEFAULT_SEED_LABEL, room, match, round, seat);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(identityHash), message));
+  return new Uint8Array(
+    await crypto.subtle.sign("HMAC", await hmacKey(identityHash), message),
+  );
 }
 
 /**
@@ -176,7 +187,9 @@ export async function defaultSeatSeed(identityHash, room, match, round, seat) {
 export async function phraseSeatSeed(phrase, room, match, round, seat) {
   if (!phrase) throw new RangeError("a seed phrase must not be empty");
   const message = seatMessage(PHRASE_SEED_LABEL, room, match, round, seat);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(encoder.encode(phrase)), message));
+  return new Uint8Array(
+    await crypto.subtle.sign("HMAC", await hmacKey(encoder.encode(phrase)), message),
+  );
 }
 
 // --- reading a record (docs/fairness.md, section 6, step 1) ------------------------------
@@ -194,15 +207,22 @@ function text(obj, key, at) {
 /** @param {Record<string, unknown>} obj  @param {string} key  @param {string} at  @returns {number} */
 function whole(obj, key, at) {
   const v = obj[key];
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new FieldError(at + key, "missing or not a whole number >= 0");
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+    throw new FieldError(at + key, "missing or not a whole number >= 0");
   return v;
 }
 
 /** @param {string} value  @param {string} name */
 function hexSeed(value, name) {
   if (!HEX_SEED.test(value)) {
-    const shown = value.length !== 2 * SEED_BYTES ? `${value.length} characters` : JSON.stringify(value);
-    throw new FieldError(name, `expected 64 lowercase hex digits (32 bytes), got ${shown}`);
+    const shown =
+      value.length !== 2 * SEED_BYTES
+        ? `${value.length} characters`
+        : JSON.stringify(value);
+    throw new FieldError(
+      name,
+      `expected 64 lowercase hex digits (32 bytes), got ${shown}`,
+    );
   }
   return fromHex(value);
 }
@@ -212,9 +232,13 @@ function readDeck(value, name) {
   if (typeof value !== "string") throw new FieldError(name, "missing or not a text");
   const cards = value.split(/\s+/).filter(Boolean);
   const bad = cards.find((c) => !CARD.test(c));
-  if (bad !== undefined) throw new FieldError(name, `'${bad}' is not a card in canonical notation (e.g. Td)`);
+  if (bad !== undefined)
+    throw new FieldError(name, `'${bad}' is not a card in canonical notation (e.g. Td)`);
   if (cards.length !== 52 || new Set(cards).size !== 52) {
-    throw new FieldError(name, `expected the 52 cards once each, got ${cards.length} cards`);
+    throw new FieldError(
+      name,
+      `expected the 52 cards once each, got ${cards.length} cards`,
+    );
   }
   return cards;
 }
@@ -224,27 +248,37 @@ function readDeck(value, name) {
 function readFair(data, at) {
   const f = `${at}fair.`;
   if (!isObject(data)) throw new FieldError(`${at}fair`, "missing or not an object");
-  if (!isObject(data.seeds)) throw new FieldError(`${f}seeds`, "missing or not an object");
+  if (!isObject(data.seeds))
+    throw new FieldError(`${f}seeds`, "missing or not an object");
   const fair = {
     version: text(data, "version", f),
     commitment: text(data, "commitment", f),
-    serverSeed: data.server_seed === null || data.server_seed === undefined ? null : text(data, "server_seed", f),
+    serverSeed:
+      data.server_seed === null || data.server_seed === undefined
+        ? null
+        : text(data, "server_seed", f),
     one: text(data.seeds, "one", `${f}seeds.`),
     two: text(data.seeds, "two", `${f}seeds.`),
     room: text(data, "room", f),
     match: whole(data, "match", f),
     round: whole(data, "round", f),
   };
-  if (fair.version !== VERSION) throw new FieldError(`${f}version`, `unknown construction '${fair.version}'`);
+  if (fair.version !== VERSION)
+    throw new FieldError(`${f}version`, `unknown construction '${fair.version}'`);
   hexSeed(fair.commitment, `${f}commitment`);
   const context = {
-    seatOne: hexSeed(fair.one, `${f}seeds.one`), seatTwo: hexSeed(fair.two, `${f}seeds.two`),
-    room: fair.room, match: fair.match, round: fair.round,
+    seatOne: hexSeed(fair.one, `${f}seeds.one`),
+    seatTwo: hexSeed(fair.two, `${f}seeds.two`),
+    room: fair.room,
+    match: fair.match,
+    round: fair.round,
   };
   for (const name of /** @type {const} */ (["match", "round"])) {
-    if (fair[name] > Number.MAX_SAFE_INTEGER) throw new FieldError(f + name, "above 2**53 - 1");
+    if (fair[name] > Number.MAX_SAFE_INTEGER)
+      throw new FieldError(f + name, "above 2**53 - 1");
   }
-  const server = fair.serverSeed === null ? null : hexSeed(fair.serverSeed, `${f}server_seed`);
+  const server =
+    fair.serverSeed === null ? null : hexSeed(fair.serverSeed, `${f}server_seed`);
   return { fair, server, context };
 }
 
@@ -253,7 +287,8 @@ function readFair(data, at) {
  * @param {unknown} data  @param {string} at
  */
 function readRound(data, at) {
-  if (!isObject(data)) throw new FieldError(at.replace(/\.$/, "") || "record", "not an object");
+  if (!isObject(data))
+    throw new FieldError(at.replace(/\.$/, "") || "record", "not an object");
   const deck = readDeck(data.deck, `${at}deck`);
   return { deck, ...readFair(data.fair, at) };
 }
@@ -262,9 +297,19 @@ function readRound(data, at) {
 function readRounds(data) {
   if (!isObject(data)) throw new FieldError("record", "a record is a JSON object");
   if (data.kind === "round") return { rounds: [readRound(data, "")], isMatch: false };
-  if (data.kind !== "match") throw new FieldError("kind", `expected 'match' or 'round', got ${JSON.stringify(data.kind ?? null)}`);
-  if (!Array.isArray(data.rounds) || data.rounds.length === 0) throw new FieldError("rounds", "missing, not a list or empty");
-  return { rounds: data.rounds.map((/** @type {unknown} */ r, /** @type {number} */ i) => readRound(r, `rounds[${i}].`)), isMatch: true };
+  if (data.kind !== "match")
+    throw new FieldError(
+      "kind",
+      `expected 'match' or 'round', got ${JSON.stringify(data.kind ?? null)}`,
+    );
+  if (!Array.isArray(data.rounds) || data.rounds.length === 0)
+    throw new FieldError("rounds", "missing, not a list or empty");
+  return {
+    rounds: data.rounds.map((/** @type {unknown} */ r, /** @type {number} */ i) =>
+      readRound(r, `rounds[${i}].`),
+    ),
+    isMatch: true,
+  };
 }
 
 // --- checking (section 6, step 2) ---------------------------------------------------------
@@ -277,19 +322,33 @@ function readRounds(data) {
 async function checkRound(rnd, number, first) {
   const { fair, server, context } = rnd;
   const position = number ?? fair.round;
-  const verdict = (/** @type {Check} */ check, reason = "") => ({ round: position, check, reason });
+  const verdict = (/** @type {Check} */ check, reason = "") => ({
+    round: position,
+    check,
+    reason,
+  });
   if (server === null) return verdict("unrevealed", "the server seed is not revealed");
   const digest = await commitment(server);
   if (digest !== fair.commitment) {
-    return verdict("commitment", `SHA-256 of the revealed server seed is ${digest}, the commitment ${fair.commitment}`);
+    return verdict(
+      "commitment",
+      `SHA-256 of the revealed server seed is ${digest}, the commitment ${fair.commitment}`,
+    );
   }
   if (fair.round !== position || fair.room !== first.room || fair.match !== first.match) {
-    return verdict("context", `made for room '${fair.room}', match ${fair.match}, round ${fair.round}; `
-      + `expected room '${first.room}', match ${first.match}, round ${position}`);
+    return verdict(
+      "context",
+      `made for room '${fair.room}', match ${fair.match}, round ${fair.round}; ` +
+        `expected room '${first.room}', match ${first.match}, round ${position}`,
+    );
   }
   const dealt = await dealDeck(server, context);
   const i = dealt.findIndex((card, k) => card !== rnd.deck[k]);
-  if (i >= 0) return verdict("deck", `card ${i + 1} of the deck is ${rnd.deck[i]}, the seeds give ${dealt[i]}`);
+  if (i >= 0)
+    return verdict(
+      "deck",
+      `card ${i + 1} of the deck is ${rnd.deck[i]}, the seeds give ${dealt[i]}`,
+    );
   return verdict("ok");
 }
 
@@ -305,7 +364,11 @@ export async function verifyRecord(data) {
     read = readRounds(data);
   } catch (error) {
     if (!(error instanceof FieldError)) throw error;
-    return { ok: false, error: { field: error.field, message: error.message }, rounds: [] };
+    return {
+      ok: false,
+      error: { field: error.field, message: error.message },
+      rounds: [],
+    };
   }
   const first = read.rounds[0].fair;
   const rounds = [];

@@ -1,0 +1,36 @@
+"""The JSON HTTP API (docs/protocol.md, "HTTP"), one module per topic; ``routes`` has them all.
+
+Routes raise typed errors (``errors.ApiError``, a room's ``RoomError``, ...) and the app's
+exception handlers (``errors.HANDLERS``, registered in server/app.py) answer them; request
+bodies are decoded into typed values by ``bodies``.
+"""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute
+
+from ginrummy.server.api import (
+    chouette,
+    clock,
+    config,
+    identity,
+    lobby,
+    players,
+    records,
+    reviews,
+    rooms,
+    tournaments,
+)
+
+routes: list[BaseRoute] = [
+    *identity.routes,
+    *lobby.routes,
+    *players.routes,
+    *clock.routes,
+    *rooms.routes,
+    *records.routes,
+    *reviews.routes,
+    *config.routes,
+    *tournaments.routes,
+    *chouette.routes,
+]

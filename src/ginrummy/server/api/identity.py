@@ -1,0 +1,89 @@
+"""The caller's identity: a new token, its games, its player's nickname."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, ClassVar
+
+from starlette.requests import Request
+from starlette.routing import Route
+
+from ginrummy.engine import Seat
+from ginrummy.server import players as players_
+from ginrummy.server.api import callers
+from ginrummy.server.api.bodies import Body, read, read_object
+from ginrummy.server.api.services import rooms_of
+from ginrummy.server.api.tables import valid_name
+from ginrummy.server.chouette import ChouetteRoom
+from ginrummy.server.chouette import presenter as chouette_presenter
+from ginrummy.server.ratelimit import client_address, of_app
+from ginrummy.server.responses import JSONResponse
+from ginrummy.server.room import Room
+from ginrummy.server.tokens import hash_token, new_token
+
+log = logging.getLogger("ginrummy.server.api")
+
+
+class Rename(Body, frozen=True):
+    CODES: ClassVar = {"name": "bad_name"}
+    name: str | None = None
+
+
+async def create_identity(request: Request) -> JSONResponse:
+    of_app(request.app).identities.check(client_address(request))
+    await read_object(request)
+    token = new_token()
+    rooms = rooms_of(request)
+    await rooms.store.add_identity(hash_token(token))
+    player = await rooms.player(hash_token(token))
+    log.info("identity created: player %s", player.id)
+    return JSONResponse({"token": token, "player": players_.summary(player)}, status_code=201)
+
+
+async def me(request: Request) -> JSONResponse:
+    identity = await callers.identity(request)
+    rooms = rooms_of(request)
+    games: list[dict[str, Any]] = []
+    for ref in await rooms.store.games_of(identity):
+        room = await rooms.get_any(ref.room)
+        if isinstance(room, ChouetteRoom):
+            games.append(chouette_presenter.game(room, int(ref.seat)))
+        if not isinstance(room, Room):
+            continue
+        seat = Seat.parse(ref.seat)
+        other = room.seats.get(seat.other)
+        games.append(
+            {
+                "room": room.id,
+                "seat": seat.label,
+                "kind": room.kind,
+                "status": room.status,
+                "opponent": None if other is None else other.name,
+                "opponent_bot": None if other is None else other.bot,
+                "rules": room.rules.name,
+                "path": f"/r/{room.id}",
+            }
+        )
+    player = await rooms.player(identity)
+    return JSONResponse({"games": games, "player": players_.summary(player)})
+
+
+async def rename(request: Request) -> JSONResponse:
+    identity = await callers.identity(request)
+    body = await read(request, Rename)
+    name = valid_name(body.name)
+    rooms = rooms_of(request)
+    player = await rooms.player(identity)
+    await rooms.store.rename_player(player.id, name)
+    renamed = await rooms.store.player(player.id) or player
+    rooms.player_changed(renamed)
+    await rooms.lobby_changed(player=renamed.id)
+    log.info("player %s renamed", player.id)
+    return JSONResponse({"player": players_.summary(renamed)})
+
+
+routes = [
+    Route("/api/identity", create_identity, methods=["POST"]),
+    Route("/api/me", me, methods=["GET"]),
+    Route("/api/me", rename, methods=["PUT"]),
+]

@@ -1,0 +1,119 @@
+// The start page (docs/architecture.md, "The browser client"): the computer levels and this
+// browser's games, a game against the computer on this device (or on the server, verified),
+// a room or a chouette table opened. Drawn by home.js.
+import { api, ApiError, ensureToken, storedToken } from "../api.js";
+import { renderHome, normaliseLevels } from "../home.js";
+import { levelId, setLevels, t } from "../i18n.js";
+import { NAME_KEY, remembered, playerName } from "../prefs.js";
+import { afterPaint, knownLevels } from "../offline.js";
+import { deviceCommands } from "./device.js";
+
+/** @typedef {import("../pages.js").App} App */
+/** @typedef {import("../pages.js").Page} Page */
+
+/**
+ * @param {App} app
+ * @returns {Page}
+ */
+export function init(app) {
+  const { store, table } = app;
+
+  /** The start page's entry: done once the page shows and the computer players are loaded. */
+  async function enter() {
+    await afterPaint();
+    const [levels, me] = await Promise.allSettled([
+      api.levels(),
+      storedToken() ? api.me() : Promise.resolve({ games: [] }),
+    ]);
+    const levelList = normaliseLevels(
+      knownLevels(levels.status === "fulfilled" ? levels.value : null),
+    );
+    setLevels(levelList);
+    const games = me.status === "fulfilled" ? (me.value.games ?? []) : [];
+    const local = await table.device;
+    store.update(
+      (s) => ({
+        ...s,
+        home: { ...s.home, deviceGames: local.list(), tally: local.tally() },
+      }),
+      { silent: true },
+    );
+    store.update((s) => {
+      if (s.route.name !== "home") return s;
+      const form = { ...s.home.form };
+      if (!form.level && levelList.length) form.level = levelId(levelList[0]);
+      if (!form.name) form.name = remembered(NAME_KEY) ?? "";
+      return { ...s, home: { ...s.home, levels: levelList, games, form } };
+    });
+    // The start page is in: the computer players load now, not on the click (issue 11).
+    await local.warm();
+  }
+
+  /** @param {"solo"|"verified"|"room"} kind */
+  async function createGame(kind) {
+    const state = store.get();
+    const form = state.home.form;
+    const level =
+      form.level ?? (state.home.levels[0] ? levelId(state.home.levels[0]) : "");
+    if (
+      kind === "solo" &&
+      (await (await table.device).play(level, playerName(form.name)))
+    )
+      return;
+    const body =
+      kind !== "room"
+        ? {
+            kind: "solo",
+            preset: "standard",
+            target_score: Number(form.soloTarget),
+            opponent: `bot:${level}`,
+            name: playerName(form.name),
+          }
+        : {
+            kind: "room",
+            preset: form.preset,
+            opponent: form.seat2,
+            name: playerName(form.name),
+            spectators: true,
+            ...(form.preset === "first-to-knock"
+              ? {}
+              : { target_score: Number(form.roomTarget) }),
+          };
+    store.update((s) => ({ ...s, home: { ...s.home, busy: true, error: null } }));
+    try {
+      await ensureToken();
+      await app.me.adopt(body.name);
+      const created = await api.createRoom(body);
+      app.navigate(`/r/${encodeURIComponent(created.room)}`);
+    } catch (err) {
+      const message =
+        err instanceof ApiError && err.status
+          ? `${t("error.generic", { message: err.message || err.code })}`
+          : t("error.network");
+      store.update((s) => ({ ...s, home: { ...s.home, busy: false, error: message } }));
+    }
+  }
+
+  return {
+    enter,
+    render: renderHome,
+    commands: {
+      "play-solo": () => createGame("solo"),
+      "play-verified": () => createGame("verified"),
+      // More than two players: a chouette table (its module is loaded for it).
+      "open-room": () =>
+        Number(store.get().home.form.players) > 2
+          ? app.page("chouette").then((c) => c.commands?.create?.("", app.main))
+          : createGame("room"),
+      ...deviceCommands(app),
+    },
+    field: (name, value) => {
+      const rerender = name === "preset" || name === "players" || name === "level";
+      store.update(
+        (s) => ({ ...s, home: { ...s.home, form: { ...s.home.form, [name]: value } } }),
+        { silent: !rerender },
+      );
+      return true;
+    },
+  };
+}
