@@ -1,23 +1,24 @@
 """One chouette room (docs/protocol.md, "Chouette rooms"): its state, its lock, and the
 one place where accepted changes take effect.
 
-Built like the two-player ``Room`` from the same parts: the master's commands decide
-(``master``), the store writes the events first, then ``_settle`` takes the snapshots in
-and applies the effects (history, duties, notices). Presence, chat, the move timer and
-grace periods, the lease and the computer driver are the two-player room's parts,
-counted per position. Advice and team chat are told to the team's sockets only.
+A kind of room on the table core (``room.base.RoomBase``), as the two-player ``Room``:
+the master's commands decide (``master``) and the core's one write path (``run``) writes
+the events, then takes the snapshots in and applies the effects (history, duties,
+notices). Presence, chat, the move timer and grace periods, the lease and the computer
+driver are the core's, counted per position. Advice and team chat are told to the
+team's sockets only.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from ginrummy.bots.chouette import decision_view
 from ginrummy.engine import ForfeitReason, Rules
-from ginrummy.engine.chouette import MAX_PLAYERS, TablePhase, draw_seat_cards
+from ginrummy.engine.chouette import TablePhase, draw_seat_cards
 from ginrummy.engine.chouette_record import ChouetteRecord, record_of_table
 from ginrummy.engine.chouette_views import view_for_player
 from ginrummy.server.chouette import master, presenter
@@ -26,20 +27,12 @@ from ginrummy.server.chouette.log import Snap, fold_all, replay
 from ginrummy.server.chouette.master import Board, Change
 from ginrummy.server.chouette.team import TeamChat, advice_notice, for_team
 from ginrummy.server.computer import computer_move
-from ginrummy.server.logcontext import log_context
 from ginrummy.server.room.base import RoomBase
 from ginrummy.server.room.context import Rebuild, RoomContext
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.log import REPLAY_ERRORS, History
-from ginrummy.server.room.seats import SeatInfo, seat_of
-from ginrummy.server.store import (
-    Player,
-    RoomRow,
-    SeatRow,
-    StoreConflict,
-    StoredRoom,
-    StoreError,
-)
+from ginrummy.server.room.log import REPLAY_ERRORS
+from ginrummy.server.room.seats import SeatInfo
+from ginrummy.server.store import Event, RoomRow, SeatRow, StoredRoom, StoreError
 
 log = logging.getLogger("ginrummy.server.chouette")
 
@@ -51,7 +44,7 @@ def seats_by_position(rows: Sequence[SeatRow]) -> dict[int, SeatInfo]:
     return {int(r.seat): SeatInfo(r.name, r.identity_hash, r.bot) for r in rows}
 
 
-class ChouetteRoom(RoomBase[ChouetteDuties]):
+class ChouetteRoom(RoomBase[Snap, int, ChouetteDuties]):
     """The master of one chouette room. Create with ``open_room``; the registry
     rebuilds one from its log with ``REBUILD`` (its way for rooms of kind ``chouette``)."""
 
@@ -65,19 +58,12 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
     ) -> None:
         assert snap.table is not None, "a chouette room starts with its table"
         self.players = snap.table.players
-        super().__init__(ctx, row, range(self.players), settle_s)
-        self.seats: dict[int, SeatInfo] = dict(seats)
-        self.player_of: dict[int, Player] = {}
-        self.history: History[Snap] = History(snap)
+        super().__init__(ctx, row, range(self.players), snap, seats, settle_s)
         self.views = presenter.SharedViews()  # the view frames' parts, once per version
         self.team_chat = TeamChat(self.id, ctx.store, ctx.clock)
         self.duties = ChouetteDuties(self, ctx)
 
     # --- reading --------------------------------------------------------------------
-
-    @property
-    def current(self) -> Snap:
-        return self.history.current
 
     @property
     def board(self) -> Board:
@@ -95,7 +81,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         return "settled" if table is not None and table.phase is TablePhase.SETTLED else "playing"
 
     def position_of(self, identity_hash: str | None) -> int | None:
-        return seat_of(self.seats, identity_hash)
+        return self.seat_of(identity_hash)
 
     def person(self, position: int) -> bool:
         return self.board.person(position)
@@ -138,14 +124,14 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         return now.version if same else version
 
     async def act(self, position: int, version: int, text: str) -> None:
-        await self._run(lambda b: master.act(b, position, self.same_decision(version), text))
+        await self.run(lambda: master.act(self.board, position, self.same_decision(version), text))
         self.ctx.metrics.applied(text)
 
     async def ready(self, position: int) -> None:
-        await self._run(lambda b: master.ready(b, position))
+        await self.run(lambda: master.ready(self.board, position))
 
     async def wish_next(self, position: int) -> None:
-        await self._run(lambda b: master.wish_next(b, position))
+        await self.run(lambda: master.wish_next(self.board, position))
 
     async def forfeit(
         self, position: int, reason: ForfeitReason, version: int | None = None
@@ -153,58 +139,26 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         """``position`` (box or captain) loses the match; with ``version``: only if the
         table is still there (a timer of that decision)."""
 
-        def command(board: Board) -> Change:
-            if version is not None and version != board.snap.version:
+        def forfeit() -> Change:
+            if version is not None and version != self.current.version:
                 return Change()
-            return master.end_by_forfeit(board, position, reason)
+            return master.end_by_forfeit(self.board, position, reason)
 
-        await self._run(command)
+        await self.run(forfeit)
 
     async def away(self, position: int, *, gone: bool) -> None:
-        await self._run(lambda b: master.away(b, position, gone))
+        await self.run(lambda: master.away(self.board, position, gone))
 
     async def run_auto(self) -> None:
-        await self._run(master.auto)
+        await self.run(lambda: master.auto(self.board))
 
     def auto_due(self) -> bool:
         return not self.broken and master.auto_due(self.board)
 
-    async def join(self, identity_hash: str, name: str, player: Player) -> int:
-        """Take the first free seat (or return the one this identity holds already).
-        A seat taken meanwhile through another instance: the next free one is tried."""
-        for _ in range(MAX_PLAYERS):
-            async with self.lock:
-                self.check_alive()
-                taken = await self._take_seat(identity_hash, name, player)
-            if taken is not None:
-                return taken
-        raise RoomError("unavailable", "the seats were taken meanwhile; try again")
+    # --- taking a seat (the core's ``join``) ---------------------------------------------
 
-    async def _take_seat(self, identity_hash: str, name: str, player: Player) -> int | None:
-        """The seat this identity holds now, or None if another instance was faster."""
-        mine = self.position_of(identity_hash)
-        if mine is not None:
-            return mine
-        free = [p for p in range(self.players) if p not in self.seats]
-        if not free:
-            raise RoomError("room_full", "every seat is taken")
-        position, info = free[0], SeatInfo(name, identity_hash, None)
-        change = master.take_seat(
-            replace(self.board, seats={**self.seats, position: info}), position
-        )
-        try:
-            row = SeatRow(str(position), identity_hash, name, None)
-            await self.ctx.store.claim_seat(self.id, row, change.events)
-        except StoreConflict:
-            await self.catch_up_locked()  # the seats as the store has them now
-            return None
-        except StoreError as exc:
-            self.fail(exc)
-        self.seats[position] = info
-        self.player_of[position] = player
-        log.info("room %s: %s", self.id, change.note)
-        await self._settle(change.snaps, change.events)
-        return position
+    def seat_change(self, key: int, info: SeatInfo) -> Change:
+        return master.take_seat(replace(self.board, seats={**self.seats, key: info}), key)
 
     async def advise(
         self, position: int, version: int, action: str | None, card: str | None
@@ -251,46 +205,9 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         notice = for_team({"kind": "team_chat", "message": line}, table.order)
         await self.ctx.bus.publish(self.topic, notice)
 
-    async def _run(self, command: Callable[[Board], Change]) -> None:
-        """Decide on the current board, write, then settle; under the lock."""
-        with log_context(room=self.id):
-            async with self.lock:
-                self.check_alive()
-                change = command(self.board)
-                if not change.events:
-                    return
-                try:
-                    await self.ctx.store.append_events(self.id, change.events)
-                except StoreConflict:
-                    await self.catch_up_locked()
-                    raise RoomError("stale_version", "the table moved on meanwhile") from None
-                except StoreError as exc:
-                    self.fail(exc)
-                log.info("room %s: %s", self.id, change.note or change.events[-1].kind)
-                await self._settle(change.snaps, change.events)
-
-    async def _settle(
-        self, snaps: Sequence[Snap], published: Sequence[Any] = (), remaining_ms: int | None = None
-    ) -> None:
-        """The effects of what the store has, in one place."""
-        self.history.extend(snaps)
-        self.duties.rearm(remaining_ms)
-        for event in published:
-            position = event.payload.get("position")
-            notice = {"kind": event.kind, "version": event.seq, "position": position}
-            await self.ctx.bus.publish(self.topic, notice)
-
-    async def load_players(self) -> None:
-        self.player_of = {
-            p: await self.ctx.owner.player(i.identity_hash)
-            for p, i in self.seats.items()
-            if i.identity_hash is not None
-        }
-
-    def renamed(self, player: Player) -> None:
-        for position, p in list(self.player_of.items()):
-            if p.id == player.id:
-                self.player_of[position] = player
+    def notice(self, event: Event) -> dict[str, Any]:
+        position = event.payload.get("position")
+        return {"kind": event.kind, "version": event.seq, "position": position}
 
     # --- life ---------------------------------------------------------------------------
 
@@ -299,7 +216,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         when the server stopped), the computer and the deals that wait for nobody;
         follow what other instances write and who is connected there."""
         self.follow()
-        await self._settle((), remaining_ms=remaining_ms)
+        await self.settle((), remaining_ms=remaining_ms)
 
     async def take_in(self, stored: StoredRoom) -> bool:
         self.seats = seats_by_position(stored.seats)
@@ -311,7 +228,7 @@ class ChouetteRoom(RoomBase[ChouetteDuties]):
         except REPLAY_ERRORS as exc:
             self.damaged(exc)
         await self.load_players()
-        await self._settle(snaps)
+        await self.settle(snaps)
         return True
 
     # --- sockets and presence -------------------------------------------------------

@@ -1,7 +1,12 @@
-"""What every loaded room is made of, whatever its game: a two-player ``Room`` or a
-chouette room (``ginrummy.server.chouette``). Its presence on the instances, its duties
-in time (``Duties``-like: timers, grace periods, lease, computer), its life in the
-registry (touched, idle, unloaded, broken) and the store failure that breaks it.
+"""The table core: what every loaded room is and does, whatever its game (a two-player
+``Room``, a chouette room of ``ginrummy.server.chouette``).
+
+Its one write path (``run``: decide under the lock, write, take the change in, publish),
+taking a seat, its history of snapshots, its presence on the instances, its duties in
+time (``Duties``-like: timers, grace periods, lease, computer), its life in the registry
+(touched, idle, unloaded, broken) and the store failure that breaks it. A kind gives what
+differs: the state it decides on, what a written change does beyond the common effects
+(``outcome``, ``written``), the notice of an event, and its seats.
 """
 
 from __future__ import annotations
@@ -9,21 +14,33 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 from ginrummy.engine import Rules
+from ginrummy.server.logcontext import log_context
 from ginrummy.server.pubsub import Subscription
+from ginrummy.server.room import people
 from ginrummy.server.room.chat import Chat
 from ginrummy.server.room.context import RoomContext, room_topic
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.follower import follow
 from ginrummy.server.room.lease import LeaseKeeper
-from ginrummy.server.room.log import Versioned
+from ginrummy.server.room.log import History, Versioned
 from ginrummy.server.room.presence import PRESENCE_LIFETIME, Presence, key_label
+from ginrummy.server.room.seats import SeatInfo, seat_of
 from ginrummy.server.room.timers import Grace, MoveClock
 from ginrummy.server.store import Clock as StoredClock
-from ginrummy.server.store import Event, Player, RoomRow, StoredRoom, StoreError
+from ginrummy.server.store import (
+    Event,
+    Outcome,
+    Player,
+    RoomRow,
+    SeatRow,
+    StoreConflict,
+    StoredRoom,
+    StoreError,
+)
 
 log = logging.getLogger("ginrummy.server.room")
 
@@ -35,6 +52,8 @@ class DutyParts(Protocol):
     graces: Grace
     lease: LeaseKeeper
 
+    def rearm(self, remaining_ms: int | None = None) -> None: ...
+
     def update_grace(self) -> None: ...
 
     def work_due(self) -> bool: ...
@@ -42,21 +61,53 @@ class DutyParts(Protocol):
     def tasks(self) -> Iterable[asyncio.Task[None] | None]: ...
 
 
+S = TypeVar("S", bound=Versioned)
+S_co = TypeVar("S_co", bound=Versioned, covariant=True)
 D = TypeVar("D", bound=DutyParts)
+K = TypeVar("K", bound=Hashable)
 
 
-class RoomBase(Generic[D]):
-    """The common part of every loaded room; a subclass sets the attributes below in
-    its ``__init__`` and gives ``current`` (its latest snapshot)."""
+class Changed(Protocol[S_co]):
+    """What a kind's decision answers: the events to write, the snapshot after each,
+    and a note for the log (never a hidden card)."""
+
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+
+    @property
+    def snaps(self) -> tuple[S_co, ...]: ...
+
+    @property
+    def note(self) -> str: ...
+
+
+STALE = "the game moved on meanwhile; here is the current state"
+
+
+class RoomBase(Generic[S, K, D]):
+    """The table core under every kind of room: ``S`` its snapshots, ``K`` its seat keys
+    (a two-player room's ``Seat``, a chouette position), ``D`` its duties. A subclass
+    sets ``duties`` in its ``__init__`` and gives the hooks below."""
 
     duties: D
 
     def __init__(
-        self, ctx: RoomContext, row: RoomRow, keys: Sequence[Hashable], settle_s: float
+        self,
+        ctx: RoomContext,
+        row: RoomRow,
+        keys: Sequence[K],
+        snap: S,
+        seats: Mapping[K, SeatInfo],
+        settle_s: float,
     ) -> None:
-        """``keys``: the seats (or positions) presence counts; ``settle_s``: seconds to
-        listen to other instances before any grace period."""
+        """``keys``: the seats (or positions) presence counts; ``snap``: the state it
+        starts from; ``seats``: who holds which; ``settle_s``: seconds to listen to
+        other instances before any grace period."""
         self.ctx = ctx
+        self.keys: tuple[K, ...] = tuple(keys)
+        self.history: History[S] = History(snap)
+        self.seats: dict[K, SeatInfo] = dict(seats)
+        self.player_of: dict[K, Player] = {}  # the seated people's players (not computers)
         self.id = row.id
         self.kind = row.kind
         self.rules = Rules.from_dict(dict(row.rules))
@@ -76,8 +127,9 @@ class RoomBase(Generic[D]):
         self._followed: Subscription | None = None  # the follower's subscription
 
     @property
-    def current(self) -> Versioned:
-        raise NotImplementedError
+    def current(self) -> S:
+        """The latest snapshot."""
+        return self.history.current
 
     @property
     def status(self) -> str:
@@ -89,9 +141,19 @@ class RoomBase(Generic[D]):
         """The lobby lists it (a public two-player room); kept loaded then."""
         return False
 
+    def seat_of(self, identity_hash: str | None) -> K | None:
+        """The seat (or position) ``identity_hash`` holds, if any."""
+        return seat_of(self.seats, identity_hash)
+
     def renamed(self, player: Player) -> None:
         """A player's new name or rating: the room shows it from now on."""
-        raise NotImplementedError
+        for key, p in list(self.player_of.items()):
+            if p.id == player.id:
+                self.player_of[key] = player
+
+    async def load_players(self) -> None:
+        """Read the seated people's players (names, ratings) from the store."""
+        self.player_of = await people.players_of(self.ctx.owner, self.seats)
 
     @property
     def topic(self) -> str:
@@ -108,6 +170,122 @@ class RoomBase(Generic[D]):
     def grace_remaining_ms(self, key: Hashable) -> int | None:
         """Time left of the grace period of a seat (or position; 0: over), None if none."""
         return self.duties.graces.remaining_ms(key)
+
+    # --- the one write path -------------------------------------------------------------
+
+    async def run(self, command: Callable[[], Changed[S]]) -> None:
+        """Decide and apply one change: ``command`` decides on the current state (it is
+        called under the room's lock, so what it reads cannot change meanwhile); what
+        it answers is written, then taken in. A change of no events does nothing."""
+        with log_context(room=self.id):
+            async with self.lock:
+                self.check_alive()
+                change = command()
+                if change.events:
+                    await self.write(change)
+
+    async def write(self, change: Changed[S]) -> None:
+        """Write ``change`` and take it in; the caller holds the lock. Another
+        instance that wrote this version first wins (the log's (room, seq) key lets
+        one writer win): nothing of ours was written, the room catches up and the
+        answer is ``stale_version``. A failed write breaks the room (``fail``)."""
+        before = self.current
+        try:
+            await self.ctx.store.append_events(self.id, change.events, self.outcome(change))
+        except StoreConflict as exc:
+            version = change.snaps[-1].version
+            log.info("room %s: version %d was written elsewhere: %s", self.id, version, exc)
+            await self.catch_up_locked()
+            raise RoomError("stale_version", STALE) from None
+        except StoreError as exc:
+            self.fail(exc)
+        log.info("room %s: %s", self.id, change.note or change.events[-1].kind)
+        await self.written(change, before)
+
+    def outcome(self, change: Changed[S]) -> Outcome | None:
+        """What the store records with ``change`` beyond its events, in the same
+        transaction (a two-player match's results and ratings); None: nothing."""
+        return None
+
+    async def written(self, change: Changed[S], before: S) -> None:
+        """The store has ``change`` (made on ``before``): take it in and tell it."""
+        await self.settle(change.snaps, change.events, tell=True)
+
+    async def settle(
+        self,
+        snaps: Sequence[S],
+        published: Sequence[Event] = (),
+        *,
+        tell: bool = False,
+        remaining_ms: int | None = None,
+    ) -> None:
+        """The effects of what the store has, in one place: take the snapshots in, run
+        the duties again (move timer, grace periods, computer), publish the events and
+        (``tell``: written here) let the registry know."""
+        self.history.extend(snaps)
+        self.duties.rearm(remaining_ms)
+        for event in published:
+            await self.ctx.bus.publish(self.topic, self.notice(event))
+        if tell:
+            await self.told_registry()
+
+    def notice(self, event: Event) -> dict[str, Any]:
+        """The bus notice of an event this instance wrote."""
+        raise NotImplementedError
+
+    async def told_registry(self) -> None:
+        """A change written here is settled (the two-player lobby may list it)."""
+
+    # --- taking a seat ------------------------------------------------------------------
+
+    async def join(self, identity_hash: str, name: str, player: Player) -> K:
+        """Take the first free seat (or return the one this identity holds already).
+        A seat taken meanwhile through another instance: the next free one is tried."""
+        for _ in self.keys:
+            async with self.lock:
+                self.check_alive()
+                taken = await self._take_seat(identity_hash, name, player)
+            if taken is not None:
+                return taken
+        raise RoomError("unavailable", "the seats were taken meanwhile; try again")
+
+    async def _take_seat(self, identity_hash: str, name: str, player: Player) -> K | None:
+        """The seat this identity holds now, or None if another instance was faster."""
+        mine = self.seat_of(identity_hash)
+        if mine is not None:
+            return mine
+        key = next((k for k in self.keys if k not in self.seats), None)
+        if key is None:
+            raise RoomError("room_full", self.full_message)
+        info = SeatInfo(name, identity_hash, None)
+        change = self.seat_change(key, info)
+        try:
+            row = SeatRow(self.label(key), identity_hash, name, None)
+            await self.ctx.store.claim_seat(self.id, row, change.events)
+        except StoreConflict:
+            await self.catch_up_locked()  # the seats as the store has them now
+            return None
+        except StoreError as exc:
+            self.fail(exc)
+        self.seats[key] = info
+        self.player_of[key] = player
+        log.info("room %s: %s", self.id, change.note)
+        await self.settle(change.snaps, change.events, tell=True)
+        await self.seated(key)
+        return key
+
+    full_message = "every seat is taken"
+
+    def label(self, key: K) -> str:
+        """How a seat key is stored and sent."""
+        return str(key)
+
+    def seat_change(self, key: K, info: SeatInfo) -> Changed[S]:
+        """The events of ``info`` sitting down at ``key`` (the table with them seated)."""
+        raise NotImplementedError
+
+    async def seated(self, key: K) -> None:
+        """A new person sat down at ``key`` (written and settled; under the lock)."""
 
     # --- in the registry ----------------------------------------------------------------
 
@@ -219,10 +397,6 @@ class RoomBase(Generic[D]):
 
     async def take_in(self, stored: StoredRoom) -> bool:
         """Fold what ``stored`` holds beyond the current snapshot, and settle it."""
-        raise NotImplementedError
-
-    async def load_players(self) -> None:
-        """Read the seated people's players from the store."""
         raise NotImplementedError
 
     async def loaded(self, remaining_ms: int | None) -> None:

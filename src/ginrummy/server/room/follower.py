@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("ginrummy.server.room")
 
 
-async def follow(room: RoomBase[Any], sub: Subscription) -> None:
+async def follow(room: RoomBase[Any, Any, Any], sub: Subscription) -> None:
     """Take in the room's notices until cancelled; closes ``sub`` at the end."""
     try:
         while True:

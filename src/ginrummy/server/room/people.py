@@ -4,15 +4,17 @@ new seat, and around a match's end."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
+from typing import TypeVar
 
-from ginrummy.engine import Seat
 from ginrummy.server.room.context import Owner
 from ginrummy.server.room.seats import SeatInfo
 from ginrummy.server.store import Player, Store
 
+K = TypeVar("K", bound=Hashable)  # a two-player room's Seat, a chouette room's position
 
-async def players_of(owner: Owner, seats: Mapping[Seat, SeatInfo]) -> dict[Seat, Player]:
+
+async def players_of(owner: Owner, seats: Mapping[K, SeatInfo]) -> dict[K, Player]:
     """The players of the seats people hold (created on first use), read side by side:
     a room loaded for a reconnecting seat waits for one round trip, not one per seat."""
     people = [(seat, i.identity_hash) for seat, i in seats.items() if i.identity_hash is not None]
@@ -20,7 +22,7 @@ async def players_of(owner: Owner, seats: Mapping[Seat, SeatInfo]) -> dict[Seat,
     return {seat: player for (seat, _), player in zip(people, players, strict=True)}
 
 
-async def reread(store: Store, player_of: Mapping[Seat, Player]) -> dict[Seat, Player]:
+async def reread(store: Store, player_of: Mapping[K, Player]) -> dict[K, Player]:
     """The players as the store has them now (the known record if it has none)."""
     seats = list(player_of)
     now = await asyncio.gather(*(store.player(player_of[seat].id) for seat in seats))

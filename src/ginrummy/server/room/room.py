@@ -1,16 +1,16 @@
-"""One room: its state, its parts, and the one place where accepted changes take effect.
+"""The two-player match as a kind of room on the table core (``base.RoomBase``).
 
-Every change runs under the room's lock: a command of the master (``master``) decides
-on the current ``Table`` and answers events with their snapshots; the room writes them
-(with the match's results when it ends), then ``_settle`` applies the effects in one
-place: history, move timer, grace periods, computer, notices, lobby. Nothing is
-published (nor the in-memory state changed) before the store has the events.
+A command of the master (``master``) decides on the current ``Table`` and answers events
+with their snapshots; the core's one write path (``run``) writes them, here with the
+match's results when it ends (``outcome``), then takes them in: history, move timer,
+grace periods, computer, notices, lobby. Nothing is published (nor the in-memory state
+changed) before the store has the events.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from typing import Any
@@ -19,29 +19,21 @@ from ginrummy.engine import ForfeitReason, MatchRecord, Seat, SeatView, Spectato
 from ginrummy.server import players as players_
 from ginrummy.server.logcontext import log_context
 from ginrummy.server.room import master, people, presenter
-from ginrummy.server.room.base import RoomBase
+from ginrummy.server.room.base import Changed, RoomBase
 from ginrummy.server.room.context import RoomContext
 from ginrummy.server.room.duties import Duties
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.log import REPLAY_ERRORS, History, News, Snapshot, moved, news, notice_of
+from ginrummy.server.room.log import REPLAY_ERRORS, News, Snapshot, moved, news, notice_of
 from ginrummy.server.room.master import Change, Table
 from ginrummy.server.room.outcome import outcome
-from ginrummy.server.room.seats import SeatInfo, free_seat, is_person, seat_of
-from ginrummy.server.store import (
-    Event,
-    Player,
-    RoomRow,
-    SeatRow,
-    StoreConflict,
-    StoredRoom,
-    StoreError,
-)
+from ginrummy.server.room.seats import SeatInfo, free_seat, is_person
+from ginrummy.server.store import Event, Outcome, RoomRow, StoredRoom
 
 log = logging.getLogger("ginrummy.server.room")
 
 
-class Room(RoomBase[Duties]):
-    """The master of one room. Create and load with ``RoomManager``."""
+class Room(RoomBase[Snapshot, Seat, Duties]):
+    """The master of one two-player room. Create and load with ``RoomManager``."""
 
     def __init__(
         self,
@@ -52,7 +44,7 @@ class Room(RoomBase[Duties]):
         settle_s: float = 0.0,
     ) -> None:
         """``settle_s``: seconds to listen to other instances before any grace period."""
-        super().__init__(ctx, row, tuple(Seat), settle_s)
+        super().__init__(ctx, row, tuple(Seat), snapshot, seats, settle_s)
         self.visibility = str(row.options.get("visibility", "private"))
         self.rated = bool(row.options.get("rated", False))
         self.tournament: str | None = row.options.get("tournament")  # its match's tournament
@@ -62,17 +54,10 @@ class Room(RoomBase[Duties]):
         self.tournament_round: int | None = row.options.get("tournament_round")
         dealer = row.options.get("first_dealer")  # chosen by the tournament, else drawn
         self.first_dealer = None if dealer is None else Seat.parse(str(dealer))
-        self.seats: dict[Seat, SeatInfo] = dict(seats)
-        self.player_of: dict[Seat, Player] = {}  # people's players (not computers)
-        self.history: History[Snapshot] = History(snapshot)
         self._public = presenter.PublicPart(self.rules)
         self.duties = Duties(self, ctx)
 
     # --- reading --------------------------------------------------------------------
-
-    @property
-    def current(self) -> Snapshot:  # the latest snapshot
-        return self.history.current
 
     def snapshot_at(self, version: int) -> Snapshot:
         """The snapshot of ``version`` if still kept, else the current one."""
@@ -85,9 +70,6 @@ class Room(RoomBase[Duties]):
         return Table(
             self.current, self.seats, self.rules, self.id, wait, self.first_dealer, one_match
         )
-
-    def seat_of(self, identity_hash: str | None) -> Seat | None:
-        return seat_of(self.seats, identity_hash)
 
     @property
     def status(self) -> str:
@@ -144,8 +126,7 @@ class Room(RoomBase[Duties]):
     async def act(self, seat: Seat, version: int, text: str) -> None:
         """Play ``text`` for ``seat`` on the view of ``version``."""
         with self.logged(seat):
-            async with self.lock:
-                await self._run(lambda t: master.act(t, seat, version, text))
+            await self.run(lambda: master.act(self.table, seat, version, text))
         self.ctx.metrics.applied(text)
 
     async def next_round(self, seat: Seat) -> None:
@@ -166,141 +147,89 @@ class Room(RoomBase[Duties]):
 
     async def seeds_timed_out(self, committed: str) -> None:
         """The seed timeout of the deal under ``committed`` ran out: default seeds, deal."""
-        async with self.lock:
-            await self._run(lambda t: master.default_seeds(t, committed))
+        await self.run(lambda: master.default_seeds(self.table, committed))
 
     async def end_by_forfeit(
         self, seat: Seat, reason: ForfeitReason, version: int | None = None
     ) -> None:
         """``seat`` loses the match (timer, abandonment, resignation), logged as an event.
         With ``version``: only if the room is still there (a timer of that decision)."""
+
+        def forfeit() -> Change:
+            if version is not None and version != self.current.version:
+                return Change()
+            return master.end_by_forfeit(self.table, seat, reason)
+
         with self.logged(seat):
-            async with self.lock:
-                if version is not None and version != self.current.version:
-                    return
-                await self._run(lambda t: master.end_by_forfeit(t, seat, reason))
+            await self.run(forfeit)
 
     async def claim(self, seat: Seat) -> None:
         """``seat`` claims the match: the opponent left and its grace period is over.
-        Checked under the lock: an opponent back meanwhile is not forfeited."""
+        Decided under the lock: an opponent back meanwhile is not forfeited."""
         other = seat.other
-        with self.logged(seat):
-            async with self.lock:
-                left, back = self.grace_remaining_ms(other), self.presence.anywhere(other) > 0
-                await self._run(lambda t: master.claim(t, seat, left, back))
 
-    async def join(self, identity_hash: str, name: str, player: Player) -> Seat:
-        """Take the free seat (or return the one this identity already holds)."""
-        async with self.lock:
-            self.check_alive()
-            mine = self.seat_of(identity_hash)
-            if mine is not None:
-                return mine
-            seat = free_seat(self.seats)
-            if seat is None:
-                raise RoomError("room_full", "both seats are taken")
-            info = SeatInfo(name, identity_hash, None)
-            # The seat's identity is in the table: a deal due now may give its default seed.
-            table = replace(self.table, seats={**self.seats, seat: info})
-            change = master.take_seat(table, seat)
-            row = SeatRow(seat.label, identity_hash, name, None)
-            try:
-                await self.ctx.store.claim_seat(self.id, row, change.events)
-            except StoreConflict:
-                # Taken meanwhile through another server instance.
-                await self.catch_up_locked()
-                mine = self.seat_of(identity_hash)
-                if mine is not None:
-                    return mine
-                raise RoomError("room_full", "both seats are taken") from None
-            except StoreError as exc:
-                self.fail(exc)
-            self.seats[seat] = info
-            self.player_of[seat] = player
-            log.info("room %s: %s", self.id, change.note)
-            await self._settle(change.snaps, change.events, tell=True)
-            await self.announce(seat)
-        return seat
+        def claim() -> Change:
+            left, back = self.grace_remaining_ms(other), self.presence.anywhere(other) > 0
+            return master.claim(self.table, seat, left, back)
+
+        with self.logged(seat):
+            await self.run(claim)
+
+    # --- taking a seat (the core's ``join``) ---------------------------------------------
+
+    full_message = "both seats are taken"
+
+    def label(self, key: Seat) -> str:
+        return key.label
+
+    def seat_change(self, key: Seat, info: SeatInfo) -> Change:
+        # The seat's identity is in the table: a deal due now may give its default seed.
+        return master.take_seat(replace(self.table, seats={**self.seats, key: info}), key)
+
+    async def seated(self, key: Seat) -> None:
+        await self.announce(key)
 
     async def _ask(self, command: Callable[[Table], Change], done_code: str) -> None:
-        """Run an idempotent ask (ready, rematch) under the lock. If it lost a write
-        race to another server instance, the room has caught up: ask again on the new
-        state; if the other instance already did what was asked, that is success."""
+        """Run an idempotent ask (ready, rematch). If it lost a write race to another
+        server instance, the room has caught up: ask again on the new state; if the
+        other instance already did what was asked, that is success."""
         for attempt in range(3):
-            async with self.lock:
-                try:
-                    await self._run(command)
+            try:
+                await self.run(lambda: command(self.table))
+                return
+            except RoomError as exc:
+                if attempt and exc.code == done_code:
                     return
-                except RoomError as exc:
-                    if attempt and exc.code == done_code:
-                        return
-                    if exc.code != "stale_version" or attempt == 2:
-                        raise
+                if exc.code != "stale_version" or attempt == 2:
+                    raise
 
-    async def _run(self, command: Callable[[Table], Change]) -> None:
-        """Decide on the current table, then commit. The caller holds the lock."""
-        self.check_alive()
-        change = command(self.table)
-        if change.events:
-            with self.logged():
-                await self._commit(change)
-                log.info("room %s: %s", self.id, change.note or change.events[-1].kind)
+    # --- what a written change does here ---------------------------------------------
 
-    async def _commit(self, change: Change) -> None:
-        """Write, then settle. The end of a match writes its results (and rating
-        changes) in the same transaction as its last event."""
-        ends = change.ends_match(self.current)
-        try:
-            done = None
-            if ends:  # the store rates the match in the transaction of its last event
-                end = change.snaps[-1]
-                assert end.match is not None
-                bots = {seat: info.bot for seat, info in self.seats.items()}
-                now = self.ctx.clock.now()
-                done = outcome(
-                    self.id, end.match, end.match_seq, self.player_of, bots, self.rated, now
-                )
-            await self.ctx.store.append_events(self.id, change.events, done)
-        except StoreConflict as exc:
-            # Another server instance wrote this version first (optimistic concurrency:
-            # the log's (room, seq) key lets exactly one writer win). Nothing of ours was
-            # written; take in what was and answer "stale" so the client resyncs.
-            version = change.snaps[-1].version
-            log.info("room %s: version %d was written elsewhere: %s", self.id, version, exc)
-            await self.catch_up_locked()
-            raise RoomError(
-                "stale_version", "the game moved on meanwhile; here is the current state"
-            ) from None
-        except StoreError as exc:
-            self.fail(exc)
+    def outcome(self, change: Changed[Snapshot]) -> Outcome | None:
+        """The end of a match writes its results (and rating changes) in the same
+        transaction as its last event."""
+        if not isinstance(change, Change) or not change.ends_match(self.current):
+            return None
+        end = change.snaps[-1]
+        assert end.match is not None
+        bots = {seat: info.bot for seat, info in self.seats.items()}
+        now = self.ctx.clock.now()
+        return outcome(self.id, end.match, end.match_seq, self.player_of, bots, self.rated, now)
+
+    async def written(self, change: Changed[Snapshot], before: Snapshot) -> None:
+        ends = isinstance(change, Change) and change.ends_match(before)
         if ends:  # new ratings: every loaded room shows them
             for player in (await people.reread(self.ctx.store, self.player_of)).values():
                 self.ctx.owner.player_changed(player)
-        await self._settle(change.snaps, change.events, tell=True)
+        await self.settle(change.snaps, change.events, tell=True)
         if ends:
             self.ctx.owner.match_ended(self)
 
-    async def _settle(
-        self,
-        snaps: Sequence[Snapshot],
-        published: Sequence[Event] = (),
-        *,
-        tell: bool = False,
-        remaining_ms: int | None = None,
-    ) -> None:
-        """The effects of what the store has, in one place: take the snapshots in, run
-        the move timer and the grace periods, schedule the computer, publish the events
-        and (``tell``) let the lobby know."""
-        self.history.extend(snaps)
-        self.duties.rearm(remaining_ms)
-        for event in published:
-            await self.ctx.bus.publish(self.topic, notice_of(event))
-        if tell:
-            await self.ctx.owner.room_changed(self)
+    def notice(self, event: Event) -> dict[str, Any]:
+        return notice_of(event)
 
-    async def load_players(self) -> None:
-        """Read the people's players (names, ratings) from the store."""
-        self.player_of = await people.players_of(self.ctx.owner, self.seats)
+    async def told_registry(self) -> None:
+        await self.ctx.owner.room_changed(self)
 
     # --- life: opened, loaded, caught up --------------------------------------------
 
@@ -308,13 +237,13 @@ class Room(RoomBase[Duties]):
         """The store has the new room and its first events: take them in. It was
         followed before it was written, so it knows it has no chat yet."""
         self.chat.opened()
-        await self._settle(change.snaps, tell=True)
+        await self.settle(change.snaps, tell=True)
 
     async def loaded(self, remaining_ms: int | None) -> None:
         """Rebuilt from the log: follow, run the clocks again (the move timer with the
         time it had left when the server stopped)."""
         self.follow()
-        await self._settle((), remaining_ms=remaining_ms)
+        await self.settle((), remaining_ms=remaining_ms)
 
     async def take_in(self, stored: StoredRoom) -> bool:
         try:
@@ -341,7 +270,7 @@ class Room(RoomBase[Duties]):
             # New people, or ratings changed with a match's end: ask the store. Plain
             # moves change no player (a store write per seat per move otherwise).
             await self.load_players()
-        await self._settle(new.snaps)
+        await self.settle(new.snaps)
         log.info("room %s: caught up to version %d", self.id, self.current.version)
         if self.current.over and not was_over:
             self.ctx.owner.match_ended(self)
@@ -380,9 +309,3 @@ class Room(RoomBase[Duties]):
         self.presence.watch(delta)
         await self.announce(None)
         await self.ctx.owner.room_changed(self)
-
-    def renamed(self, player: Player) -> None:
-        """A player's new name or rating: the room shows it from now on."""
-        for seat, p in list(self.player_of.items()):
-            if p.id == player.id:
-                self.player_of[seat] = player
