@@ -239,11 +239,6 @@ class ChouetteRoom(RoomBase[Snap, int, ChouetteDuties]):
         if isinstance(key, int) and table is not None and key in table.absent:
             await self.away(key, gone=False)
 
-    async def watch(self, delta: int) -> None:
-        self.touch()
-        self.presence.watch(delta)
-        await self.announce(None)
-
 
 async def open_room(
     ctx: RoomContext, row: RoomRow, seats: Mapping[int, SeatInfo], players: int

@@ -233,6 +233,15 @@ class RoomBase(Generic[S, K, D]):
         """The bus notice of an event this instance wrote."""
         raise NotImplementedError
 
+    def carried(self, notice: Mapping[str, Any]) -> Event | None:
+        """The event a notice carries whole (``take_carried`` takes it in without
+        reading the log); None: this kind's notices carry none."""
+        return None
+
+    async def act(self, key: K, version: int, text: str) -> None:
+        """Play ``text`` for the seat ``key`` on its view of ``version``."""
+        raise NotImplementedError
+
     async def told_registry(self) -> None:
         """A change written here is settled (the two-player lobby may list it)."""
 
@@ -424,6 +433,13 @@ class RoomBase(Generic[S, K, D]):
     async def came_back(self, key: Hashable) -> None:
         """The first socket of ``key`` on this instance opened (a chouette partner who
         was away is present again)."""
+
+    async def watch(self, delta: int) -> None:
+        """A spectator socket came (+1) or went (-1): the players see how many watch."""
+        self.touch()
+        self.presence.watch(delta)
+        await self.announce(None)
+        await self.told_registry()
 
     async def disconnect(self, key: Hashable) -> None:
         self.touch()

@@ -23,7 +23,15 @@ from ginrummy.server.room.base import Changed, RoomBase
 from ginrummy.server.room.context import RoomContext
 from ginrummy.server.room.duties import Duties
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.log import REPLAY_ERRORS, News, Snapshot, moved, news, notice_of
+from ginrummy.server.room.log import (
+    REPLAY_ERRORS,
+    News,
+    Snapshot,
+    carried,
+    moved,
+    news,
+    notice_of,
+)
 from ginrummy.server.room.master import Change, Table
 from ginrummy.server.room.outcome import outcome
 from ginrummy.server.room.seats import SeatInfo, free_seat, is_person
@@ -228,6 +236,9 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
     def notice(self, event: Event) -> dict[str, Any]:
         return notice_of(event)
 
+    def carried(self, notice: Mapping[str, Any]) -> Event | None:
+        return carried(notice)
+
     async def told_registry(self) -> None:
         await self.ctx.owner.room_changed(self)
 
@@ -300,12 +311,3 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
     def schedule_bot(self) -> None:
         """Start the computer's move if it is its turn and it is not already thinking."""
         self.duties.schedule_computer()
-
-    # --- sockets and presence -------------------------------------------------------
-
-    async def watch(self, delta: int) -> None:
-        """A spectator socket came (+1) or went (-1): the players see how many watch."""
-        self.touch()
-        self.presence.watch(delta)
-        await self.announce(None)
-        await self.ctx.owner.room_changed(self)
