@@ -71,7 +71,7 @@ async def keep_session(conn: Any) -> None:
     one-statement store call, which under a burst of reconnections (a rolling restart,
     docs/operations.md) doubles the queue for the pool. This store never sets a session
     variable, listens, or takes an advisory lock on a pooled connection (the migrations'
-    lock is on Alembic's own connection), so there is nothing to reset."""
+    lock is on a connection of their own), so there is nothing to reset."""
 
 
 class PostgresStore(SqlStore):
