@@ -422,3 +422,22 @@ async def test_an_upgrade_from_0003_keeps_the_waiting_entries_live(pg_url: str) 
         assert await store.quick_entry("h_ann", 60.0) == QuickEntry("h_ann", "p_ann", {}, 1.0)
         assert await store.quick_confirm([], 60.0) == 1
     assert _query(pg_url, "SELECT version FROM schema_version") == [(HEAD,)]
+
+
+async def test_a_move_a_hello_and_the_leases_are_one_statement_each(pg_url: str) -> None:
+    """What every move, hello and lease renewal costs: one statement, no BEGIN/COMMIT
+    (asyncpg's first use of a statement on a connection may add type look-ups: the
+    calls run once before they are counted)."""
+    async with opened(pg_url) as store:
+        await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [Event(1, "match", {})])
+        pool = store.driver._pool  # type: ignore[attr-defined]
+        sent: list[str] = []
+        async with pool.acquire() as conn:  # the pool's one connection (sequential calls)
+            conn.add_query_logger(lambda q: sent.append(q.query.split()[0]))
+        for seq in (2, 3):
+            sent.clear()
+            await store.append_events("r1", [Event(seq, "deal", {})])
+            await store.load_room("r1", after=1)
+            await store.acquire_lease("r1", "i_one", 30.0)
+            await store.release_lease("r1", "i_one")
+        assert sent == ["INSERT", "SELECT", "INSERT", "DELETE"], sent
