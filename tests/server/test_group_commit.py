@@ -112,16 +112,16 @@ class FailingCommit:
 
 async def test_a_failing_commit_fails_every_write_of_its_batch(store: SQLiteStore) -> None:
     a, b = await make_rooms(store, 2)
-    real = store._db
+    real = store.driver._db
     assert real is not None
-    store._db = FailingCommit(real)  # type: ignore[assignment]
+    store.driver._db = FailingCommit(real)  # type: ignore[assignment]
     results = await asyncio.gather(
         store.append_events(a, [event(1)]),
         store.append_events(b, [event(1)]),
         return_exceptions=True,
     )
     assert all(isinstance(r, StoreError) and "commit failed" in str(r) for r in results)
-    store._db = real
+    store.driver._db = real
     assert not real.in_transaction
     assert await seqs(store, a) == [] and await seqs(store, b) == []  # none applied
     await store.append_events(a, [event(1)])  # the store works again afterwards
@@ -131,7 +131,7 @@ async def test_a_failing_commit_fails_every_write_of_its_batch(store: SQLiteStor
 async def test_callers_are_answered_only_after_the_commit(store: SQLiteStore) -> None:
     (a,) = await make_rooms(store, 1)
     seen: list[bool] = []
-    real = store._db
+    real = store.driver._db
     assert real is not None
 
     class Watching(FailingCommit):
@@ -140,10 +140,10 @@ async def test_callers_are_answered_only_after_the_commit(store: SQLiteStore) ->
                 seen.append(write.done())  # the caller must still be waiting
             return self.db.execute(sql, *args)
 
-    store._db = Watching(real)  # type: ignore[assignment]
+    store.driver._db = Watching(real)  # type: ignore[assignment]
     write = asyncio.ensure_future(store.append_events(a, [event(1)]))
     await write
-    store._db = real
+    store.driver._db = real
     assert seen == [False]
 
 
@@ -153,14 +153,14 @@ async def test_writes_fail_instead_of_waiting_when_the_store_thread_is_gone(
     store = SQLiteStore(tmp_path / "gone.sqlite3")
     await store.open()
     (a,) = await make_rooms(store, 1)
-    db = store._db
+    db = store.driver._db
     assert db is not None
-    store._executor.shutdown(wait=True)
+    store.driver._executor.shutdown(wait=True)
     results = await asyncio.gather(
         store.append_events(a, [event(1)]),
         store.append_events(a, [event(2)]),
         return_exceptions=True,
     )
     assert all(isinstance(r, StoreError) and "lost" in str(r) for r in results)
-    assert store._flusher is None  # a later write starts a new flush
+    assert store.driver._flusher is None  # a later write starts a new flush
     db.close()

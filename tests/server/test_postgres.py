@@ -17,13 +17,10 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from alembic.script import ScriptDirectory
 
-from ginrummy.server import store as store_package
 from ginrummy.server.store import (
     Clock,
     Event,
@@ -35,8 +32,10 @@ from ginrummy.server.store import (
     StoreError,
     open_store,
 )
+from ginrummy.server.store.schema import HEAD
 
 from .helpers import auth, client, create, hello, receive, simple_choice
+from .old_schemas import postgres_statements
 from .test_restart import _play_until_my_turn
 
 # A server, a service or a bench: the system layer (tests/conftest.py).
@@ -51,8 +50,6 @@ PG_URL = (
 TABLES = {"identities", "rooms", "seats", "events", "players", "results", "clocks", "leases"}
 TABLES |= {"chat", "quick_queue", "tournaments", "tournament_events", "tournament_identities"}
 INDEXES = {"seats_by_identity", "players_by_rating", "results_by_player"}
-# The newest migration: a fresh or upgraded schema is at it.
-HEAD = ScriptDirectory(str(Path(store_package.__file__).with_name("migrations"))).get_current_head()
 
 
 def need_postgres() -> None:
@@ -164,7 +161,8 @@ async def test_migrations_create_the_schema_and_are_idempotent(pg_url: str) -> N
     async with opened(pg_url) as store:
         await store.create_room(RoomRow("r1", "solo", {}, 1.0), [], [Event(1, "match", {})])
     tables = {r[0] for r in _query(pg_url, tables_sql)}
-    assert tables == {*TABLES, "alembic_version"}
+    # alembic_version fences off servers of the Alembic days (they refuse the database)
+    assert tables == {*TABLES, "schema_version", "alembic_version"}
     indexes = {r[0] for r in _query(pg_url, "SELECT indexname FROM pg_indexes"
                                     " WHERE schemaname = current_schema()")}  # fmt: skip
     assert indexes >= INDEXES
@@ -175,17 +173,17 @@ async def test_migrations_create_the_schema_and_are_idempotent(pg_url: str) -> N
         " ORDER BY array_position(i.indkey, a.attnum)",
     )
     assert [r[0] for r in pk] == ["room", "seq"]
-    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+    assert _query(pg_url, "SELECT version FROM schema_version") == [(HEAD,)]
     async with opened(pg_url) as store:  # a second start changes nothing, keeps the data
         loaded = await store.load_room("r1")
         assert loaded is not None and [e.seq for e in loaded.events] == [1]
-    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+    assert _query(pg_url, "SELECT version FROM schema_version") == [(HEAD,)]
 
 
 async def test_a_database_newer_than_the_server_is_refused(pg_url: str) -> None:
     async with opened(pg_url):
         pass
-    _query(pg_url, "UPDATE alembic_version SET version_num = '9999'")
+    _query(pg_url, "UPDATE schema_version SET version = 9999")
     with pytest.raises(StoreError, match="Upgrade the server"):
         await open_store(pg_url).open()
 
@@ -230,13 +228,13 @@ async def test_servers_starting_together_migrate_once(pg_url: str) -> None:
             assert loaded is not None and len(loaded.events) == 1
     finally:
         await asyncio.gather(*(s.close() for s in stores))
-    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+    assert _query(pg_url, "SELECT version FROM schema_version") == [(HEAD,)]
 
 
 async def test_an_upgrade_waits_for_the_one_under_way(pg_url: str) -> None:
     import psycopg
 
-    from ginrummy.server.store.migrations import MIGRATION_LOCK
+    from ginrummy.server.store.schema import MIGRATION_LOCK
 
     # Another instance is migrating: it holds the lock.
     with psycopg.connect(PG_URL.replace("postgres://", "postgresql://", 1)) as other:
@@ -414,26 +412,32 @@ def test_a_server_on_postgres_comes_back_with_the_same_view() -> None:
 
 
 async def test_an_upgrade_from_0003_keeps_the_waiting_entries_live(pg_url: str) -> None:
-    import sqlalchemy as sa
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy.pool import NullPool
-
     from ginrummy.server.store import QuickEntry
-    from ginrummy.server.store.postgres import MIGRATIONS, PostgresStore
 
-    old = PostgresStore(pg_url)  # a schema as the release before migration 0004 left it
-    url = sa.engine.make_url(old.url).set(drivername="postgresql+psycopg")
-    options = {"options": f"-csearch_path={old.search_path}"}
-    engine = sa.create_engine(url, poolclass=NullPool, connect_args=options)
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.connect() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0003")
-    engine.dispose()
+    # A schema as the release before Alembic's revision 0004 left it.
+    for statement in postgres_statements("0003"):
+        _query(pg_url, statement)
     _query(pg_url, "INSERT INTO quick_queue VALUES ('h_ann', 'p_ann', '{}', 1.0, NULL, NULL)")
     async with opened(pg_url) as store:  # upgraded: Ann counts as confirmed at the upgrade
         assert await store.quick_entry("h_ann", 60.0) == QuickEntry("h_ann", "p_ann", {}, 1.0)
         assert await store.quick_confirm([], 60.0) == 1
-    assert _query(pg_url, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+    assert _query(pg_url, "SELECT version FROM schema_version") == [(HEAD,)]
+
+
+async def test_a_move_a_hello_and_the_leases_are_one_statement_each(pg_url: str) -> None:
+    """What every move, hello and lease renewal costs: one statement, no BEGIN/COMMIT
+    (asyncpg's first use of a statement on a connection may add type look-ups: the
+    calls run once before they are counted)."""
+    async with opened(pg_url) as store:
+        await store.create_room(RoomRow("r1", "room", {}, 1.0), [], [Event(1, "match", {})])
+        pool = store.driver._pool  # type: ignore[attr-defined]
+        sent: list[str] = []
+        async with pool.acquire() as conn:  # the pool's one connection (sequential calls)
+            conn.add_query_logger(lambda q: sent.append(q.query.split()[0]))
+        for seq in (2, 3):
+            sent.clear()
+            await store.append_events("r1", [Event(seq, "deal", {})])
+            await store.load_room("r1", after=1)
+            await store.acquire_lease("r1", "i_one", 30.0)
+            await store.release_lease("r1", "i_one")
+        assert sent == ["INSERT", "SELECT", "INSERT", "DELETE"], sent

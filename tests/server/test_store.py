@@ -33,7 +33,7 @@ from .test_postgres import fresh_schema
 
 
 class FakeClock:
-    """The memory and SQLite stores' clock in these tests: it moves only when told."""
+    """Every store's clock in these tests: it moves only when told (no test sleeps)."""
 
     def __init__(self) -> None:
         self.now = 1_700_000_000.0
@@ -53,14 +53,14 @@ async def store(
 ) -> AsyncIterator[Store]:
     if request.param == "postgres":  # a schema of its own on the machine's PostgreSQL
         with fresh_schema() as url:
-            s = open_store(url)
+            s = open_store(url, now=clock)
             await s.open()
             yield s
             await s.close()
         return
     s: Store
     if request.param == "memory":
-        s = MemoryStore(now=clock, monotonic=clock)
+        s = MemoryStore(now=clock)
     else:
         s = SQLiteStore(tmp_path / "s.sqlite3", now=clock)
     await s.open()
@@ -69,11 +69,9 @@ async def store(
 
 
 @pytest.fixture
-def wait(request: pytest.FixtureRequest, clock: FakeClock) -> Callable[[float], Awaitable[None]]:
-    """Let ``seconds`` pass for the store: the fake clock moves, but PostgreSQL keeps
-    leases and the quick match by its own now(), so there time really passes."""
-    if request.node.callspec.params["store"] == "postgres":
-        return asyncio.sleep
+def wait(clock: FakeClock) -> Callable[[float], Awaitable[None]]:
+    """Let ``seconds`` pass for the store: its clock moves (every store reads the one
+    it is given)."""
 
     async def move(seconds: float) -> None:
         clock.now += seconds

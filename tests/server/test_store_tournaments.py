@@ -116,11 +116,13 @@ async def test_a_lease_of_a_tournament_is_exclusive(store: Store) -> None:
 
 async def test_a_version_5_sqlite_file_keeps_its_leases_of_rooms(tmp_path: Path) -> None:
     from ginrummy.server.store.sqlite import SQLiteStore
-    from ginrummy.server.store.sqlite_schema import CHAT_AND_QUEUE, SCHEMA
+
+    from .old_schemas import SQLITE_BASE, SQLITE_CHAT_AND_QUEUE
 
     path = tmp_path / "v5.sqlite3"
     db = sqlite3.connect(path)
-    db.executescript(SCHEMA + CHAT_AND_QUEUE + "PRAGMA user_version=5;")
+    chat_of_v5 = SQLITE_CHAT_AND_QUEUE.replace("    channel TEXT NOT NULL DEFAULT '',\n", "")
+    db.executescript(SQLITE_BASE + chat_of_v5 + "PRAGMA user_version=5;")
     db.execute("INSERT INTO rooms VALUES ('r1', 'room', '{}', 1.0, '{}')")
     db.execute("INSERT INTO leases VALUES ('r1', 'i_old', 9e12)")  # held far ahead
     db.commit()

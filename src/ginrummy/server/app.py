@@ -75,9 +75,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
 
 def _room_manager(
-    settings: Settings, store: Store, bus: Bus, metrics: Metrics, drain: Drain
+    settings: Settings, store: Store, bus: Bus, metrics: Metrics, drain: Drain, clock: Clock
 ) -> RoomManager:
-    clock: Clock = ManualClock() if settings.test_clock else SystemClock()
     return RoomManager(
         store,
         bus,
@@ -103,13 +102,15 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         metrics: Metrics = app.state.metrics
+        # One clock for the rooms and the store (leases, the quick match, what is recorded).
+        clock: Clock = ManualClock() if settings.test_clock else SystemClock()
         # Timed here, at one place, whatever the backends (with metrics on).
-        store = timed_store(open_store(settings.store_url), metrics)
+        store = timed_store(open_store(settings.store_url, now=clock.now), metrics)
         await store.open()
         bus = timed_bus(
             open_bus(settings.bus_url, on_reconnect=metrics.bus_reconnects.inc), metrics
         )
-        rooms = _room_manager(settings, store, bus, metrics, app.state.drain)
+        rooms = _room_manager(settings, store, bus, metrics, app.state.drain, clock)
         metrics.count_games(rooms.in_play)
         rooms.kinds[CHOUETTE] = REBUILD_CHOUETTE  # chouette rooms replay their own log
         app.state.rooms = rooms

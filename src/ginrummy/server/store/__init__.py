@@ -1,8 +1,13 @@
 """Stores by URL scheme: ``sqlite:///path`` (default), ``postgresql://...`` or ``memory://``.
 
-Drivers load lazily: PostgreSQL's (asyncpg, Alembic) come with ``ginrummy[postgres]``."""
+Drivers load lazily: PostgreSQL's (asyncpg) comes with ``ginrummy[postgres]``. Every
+store reads the time from the clock it is given (the server's), never its own.
+"""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 from ginrummy.server.store.base import (
     ROOM_CHAT,
@@ -34,17 +39,18 @@ from ginrummy.server.store.base import (
 from ginrummy.server.store.urls import POSTGRES_SCHEMES, scheme_of, sqlite_path
 
 
-def open_store(url: str) -> Store:
-    """A store for ``url`` (not yet opened: ``await store.open()``)."""
+def open_store(url: str, now: Callable[[], float] = time.time) -> Store:
+    """A store for ``url`` (not yet opened: ``await store.open()``) on the clock ``now``
+    (Unix time in seconds)."""
     scheme = scheme_of(url)
     if scheme == "memory":
         from ginrummy.server.store.memory import MemoryStore
 
-        return MemoryStore()
+        return MemoryStore(now)
     if scheme == "sqlite":
         from ginrummy.server.store.sqlite import SQLiteStore
 
-        return SQLiteStore(sqlite_path(url))
+        return SQLiteStore(sqlite_path(url), now)
     if scheme in POSTGRES_SCHEMES:
         try:
             from ginrummy.server.store.postgres import PostgresStore
@@ -53,7 +59,7 @@ def open_store(url: str) -> Store:
                 f"a PostgreSQL store needs its driver ({exc.name or exc}):"
                 " pip install 'ginrummy[postgres]'"
             ) from exc
-        return PostgresStore(url)
+        return PostgresStore(url, now)
     raise ValueError(
         f"unsupported store URL {scheme!r}: use sqlite:///, postgresql:// or memory://"
     )

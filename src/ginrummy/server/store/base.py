@@ -3,8 +3,8 @@
 A room's state is never stored, only derived: replaying its events through the
 engine rebuilds it exactly (docs/design.md principle 4). The interface is async and cut
 into the protocols its users need (``EventLog``, ``Players``, ``Leases``, ``Chat``,
-``QuickQueue``, ``Identities``, ``Tournaments``); ``Store`` combines them, and memory, SQLite and
-PostgreSQL implement it whole.
+``QuickQueue``, ``Identities``, ``Tournaments``); ``Store`` combines them, and the memory
+store and the one SQL store (SQLite or PostgreSQL, ``sql_store.py``) implement it whole.
 """
 
 from __future__ import annotations
@@ -310,8 +310,8 @@ class QuickQueue(Protocol):
 
     A waiting entry lives while some instance confirms it (a lobby socket of its person
     is open there): unconfirmed for ``stale_after`` seconds it is stale (never paired,
-    not counted, not shown), for twice that it is deleted. Each store reads its own
-    clock: PostgreSQL's now(), the server's for SQLite and memory (docs/operations.md).
+    not counted, not shown), for twice that it is deleted. Every store reads the clock
+    it was given (the server's), never the database's (docs/operations.md).
     """
 
     async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:

@@ -27,15 +27,10 @@ from ginrummy.server.store.outcomes import settle
 
 
 class MemoryStore:
-    def __init__(
-        self,
-        now: Callable[[], float] = time.time,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
-        # The clocks are passed in (the wall clock for what the store records and for the
-        # quick match's staleness; the monotonic one for leases): tests move a fake one.
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        # The clock is passed in (the server's, as for the SQL store: what the store
+        # records, leases, the quick match's staleness): tests move a fake one.
         self._now = now
-        self._monotonic = monotonic
         self._identities: set[str] = set()
         self._rooms: dict[str, RoomRow] = {}
         self._seats: dict[str, dict[str, SeatRow]] = {}
@@ -166,7 +161,7 @@ class MemoryStore:
         return sorted((r for r in self._results if r.player == player_id), key=lambda r: r.t)
 
     async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
-        now = self._monotonic()
+        now = self._now()
         current = self._leases.get(room_id)
         if current is not None and current[0] != holder and current[1] > now:
             return False

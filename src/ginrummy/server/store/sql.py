@@ -1,10 +1,10 @@
-"""What the SQL stores share: the statements both dialects spell alike, and rows <-> values.
+"""The SQL store's statements that both dialects spell alike, and rows <-> values.
 
 Statements are written with ``?`` placeholders (SQLite's); ``numbered`` spells them
-with asyncpg's ``$1, $2, ...``. Where the dialects differ (collations, JSON, the
-clock, RETURNING against rowcount) each store keeps its own statement. Row mappers
-take any sequence of columns (a ``sqlite3`` tuple or an ``asyncpg.Record``) in the
-order of the ``*_COLUMNS`` lists.
+with asyncpg's ``$1, $2, ...``. The few that must differ are in ``dialect.py``. The
+time is always a parameter (the instance's clock, passed in): no statement reads the
+database's clock. Row mappers take any sequence of columns (a ``sqlite3`` tuple or an
+``asyncpg.Record``) in the order of the ``*_COLUMNS`` lists.
 
 >>> numbered("UPDATE players SET name = ? WHERE id = ?")
 'UPDATE players SET name = $1 WHERE id = $2'
@@ -103,6 +103,13 @@ SELECT_TOURNAMENT_IDENTITIES = (
     "SELECT player, identity_hash FROM tournament_identities WHERE tournament = ?"
 )
 
+# One statement: the upsert's WHERE lets only a free, expired or own lease change hands
+# (room, holder, expires, now); a concurrent upsert waits for the row and sees the winner.
+ACQUIRE_LEASE = (
+    "INSERT INTO leases (room, holder, expires) VALUES (?, ?, ?)"
+    " ON CONFLICT (room) DO UPDATE SET holder = excluded.holder, expires = excluded.expires"
+    " WHERE leases.expires < ? OR leases.holder = excluded.holder"
+)
 RELEASE_LEASE = "DELETE FROM leases WHERE room = ? AND holder = ?"
 
 NEXT_CHAT_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM chat WHERE room = ?"
@@ -118,9 +125,26 @@ RECENT_CHAT = (
 
 DROP_QUICK = "DELETE FROM quick_queue WHERE identity_hash = ?"
 FORGET_PAIRINGS = "DELETE FROM quick_queue WHERE room IS NOT NULL AND since < ?"
-# An upsert of a whole entry; its last value, ``confirmed``, each store spells itself.
+# The waiting entries last confirmed before ? (deleted: stale for twice the staleness).
+SWEEP_QUICK = "DELETE FROM quick_queue WHERE room IS NULL AND confirmed < ?"
+COUNT_WAITING = "SELECT COUNT(*) FROM quick_queue WHERE room IS NULL AND confirmed > ?"
+CONFIRM_QUICK = "UPDATE quick_queue SET confirmed = ? WHERE identity_hash = ? AND room IS NULL"
+CONFIRM_QUICK_ANY = (
+    "UPDATE quick_queue SET confirmed = ? WHERE identity_hash = ANY(?::text[]) AND room IS NULL"
+)
+# Stale at once (now - stale_after, identity, the same again): if it was live.
+RELEASE_QUICK = (
+    "UPDATE quick_queue SET confirmed = ? WHERE identity_hash = ? AND room IS NULL"
+    " AND confirmed > ?"
+)
+LEAVE_QUICK = "DELETE FROM quick_queue WHERE identity_hash = ? AND room IS NULL"
+QUICK_ENTRY = (
+    f"SELECT {QUICK_COLUMNS} FROM quick_queue WHERE identity_hash = ?"
+    " AND (room IS NOT NULL OR confirmed > ?)"
+)
+# An upsert of a whole entry, its last value ``confirmed``.
 PUT_QUICK = (
-    f"INSERT INTO quick_queue ({QUICK_COLUMNS}, confirmed) VALUES (?, ?, ?, ?, ?, ?, {{}})"
+    f"INSERT INTO quick_queue ({QUICK_COLUMNS}, confirmed) VALUES (?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (identity_hash) DO UPDATE SET player = excluded.player,"
     " rules = excluded.rules, since = excluded.since, room = excluded.room,"
     " seat = excluded.seat, confirmed = excluded.confirmed"

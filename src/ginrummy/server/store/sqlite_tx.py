@@ -40,16 +40,3 @@ def in_savepoint(db: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) 
         return exc
     db.execute("RELEASE write")
     return result
-
-
-class transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on any error)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")

@@ -1,1 +1,0 @@
-"""Alembic revisions, oldest first (``0001_...``)."""
