@@ -5,6 +5,7 @@ with nothing lost (old schemas: ``old_schemas.py``)."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -91,7 +92,7 @@ async def test_a_version_4_file_gets_confirmed_quick_entries(tmp_path: Path) -> 
     finally:
         await store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 8
+    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 7
     assert "confirmed" in {r[1] for r in db.execute("PRAGMA table_info(quick_queue)")}
     db.close()
 
@@ -244,3 +245,32 @@ async def test_an_alembic_0006_postgres_schema_reads_back_whole() -> None:
         assert _query(url, "SELECT version_num FROM alembic_version") == [
             (f"ginrummy-schema-{HEAD}",)
         ]
+
+
+# The lease statement of the servers of the Alembic days, on the database's clock.
+OLD_ACQUIRE_LEASE = (
+    "INSERT INTO leases (room, holder, expires)"
+    " VALUES ('r1', '{holder}', now() + make_interval(secs => 10))"
+    " ON CONFLICT (room) DO UPDATE SET holder = excluded.holder, expires = excluded.expires"
+    " WHERE leases.expires < now() OR leases.holder = excluded.holder RETURNING holder"
+)
+
+
+@pytest.mark.system
+async def test_old_and_new_postgres_servers_share_leases_in_a_rolling_restart() -> None:
+    """A server of the Alembic days still running beside a new one (a rolling restart
+    from that release): each respects the lease the other holds, the new one on its
+    clock passed in (the machine's, as NTP keeps every instance's)."""
+    with fresh_schema() as url:
+        for statement in (*postgres_statements("0006"), *OLD_ROWS):
+            _query(url, statement)
+        store = open_store(url, now=time.time)
+        await store.open()
+        try:
+            assert await store.acquire_lease("r1", "i_new", 10.0)
+            assert _query(url, OLD_ACQUIRE_LEASE.format(holder="i_old")) == []  # held
+            await store.release_lease("r1", "i_new")
+            assert _query(url, OLD_ACQUIRE_LEASE.format(holder="i_old")) == [("i_old",)]
+            assert not await store.acquire_lease("r1", "i_new", 10.0)  # the old one holds it
+        finally:
+            await store.close()

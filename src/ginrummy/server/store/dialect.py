@@ -36,6 +36,8 @@ class Dialect:
     LOCK_CHAT: str | None  # (room): before numbering a chat line
     LOCK_QUICK: str | None  # before pairing
     FOR_UPDATE: str  # after a player's SELECT in a match's settlement
+    # (room, holder, expires, now), both times in seconds since the epoch
+    ACQUIRE_LEASE: str
     arrays: bool  # confirm a list of entries with one ``= ANY(?)``
 
     def confirm_quick(self, now: float, identity_hashes: Sequence[str]) -> Op:
@@ -107,6 +109,7 @@ SQLITE = Dialect(
     LOCK_CHAT=None,
     LOCK_QUICK=None,
     FOR_UPDATE="",
+    ACQUIRE_LEASE=sql.ACQUIRE_LEASE,
     arrays=False,
 )
 
@@ -143,5 +146,10 @@ POSTGRESQL = Dialect(
     LOCK_QUICK="LOCK TABLE quick_queue IN EXCLUSIVE MODE",
     # Each player's row stays locked until the commit (see ``SqlStore._settle``).
     FOR_UPDATE=" FOR UPDATE",
+    # PostgreSQL keeps a lease's expiry as a timestamp (as the servers before the clock
+    # was passed in wrote it, so old and new servers share leases in a rolling restart).
+    ACQUIRE_LEASE=sql.ACQUIRE_LEASE.replace(
+        "VALUES (?, ?, ?)", "VALUES (?, ?, to_timestamp(?))"
+    ).replace("leases.expires < ?", "leases.expires < to_timestamp(?)"),
     arrays=True,
 )

@@ -168,13 +168,5 @@ STEPS = (
         "chat channels: a chouette team's chat beside its room's (''), old lines the room's",
         both=("ALTER TABLE chat ADD COLUMN channel text NOT NULL DEFAULT ''",),
     ),
-    Step(
-        8,
-        "leases expire by the instances' clock (passed in), in seconds since the epoch",
-        postgresql=(
-            "ALTER TABLE leases ALTER COLUMN expires TYPE double precision"
-            " USING extract(epoch FROM expires)",
-        ),
-    ),
 )
 HEAD = STEPS[-1].version

@@ -168,7 +168,7 @@ class SqlStore:
 
     async def acquire_lease(self, room_id: str, holder: str, ttl_s: float) -> bool:
         now = self._now()
-        upsert = count(sql.ACQUIRE_LEASE, room_id, holder, now + ttl_s, now)
+        upsert = count(self._d.ACQUIRE_LEASE, room_id, holder, now + ttl_s, now)
         return await self.driver.write(upsert, one=True) == 1  # renewals share a commit
 
     async def release_lease(self, room_id: str, holder: str) -> None:
