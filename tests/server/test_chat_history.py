@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from ginrummy.engine import Seat
 from ginrummy.server.pubsub import RESYNC
 from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.room import RoomError, RoomManager
@@ -56,7 +55,7 @@ async def test_a_room_opened_here_reads_no_history_until_a_line_is_said_elsewher
         assert await room_a.chat.history() == [] and store.chat_reads == 0
         room_b = await b.get(room_a.id)
         assert room_b is not None
-        await room_b.chat.say(Seat.ONE, ANN, "hi", None)  # its notice waits at a's follower
+        await room_b.chat.say("one", ANN, "hi", None)  # its notice waits at a's follower
         assert [m["text"] for m in await room_a.chat.history()] == ["hi"]
         await asyncio.sleep(0.05)  # a's follower hears it
         assert [m["text"] for m in await room_a.chat.history()] == ["hi"]
@@ -74,7 +73,7 @@ async def test_a_history_read_empty_is_known_until_a_resync() -> None:
         assert room_b is not None
         assert await room_b.chat.history() == [] and store.chat_reads == 1  # loaded: read
         assert await room_b.chat.history() == [] and store.chat_reads == 1  # known now
-        await room_a.chat.say(Seat.ONE, ANN, "hi", None)  # b is not told
+        await room_a.chat.say("one", ANN, "hi", None)  # b is not told
         assert await room_a.chat.history() != [] and store.chat_reads == 2  # said here: read
         await b.bus.publish(room_b.topic, RESYNC)  # b's bus lost notices: read again
         await asyncio.sleep(0.05)

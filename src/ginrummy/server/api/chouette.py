@@ -86,9 +86,7 @@ async def create(request: Request) -> JSONResponse:
             seats[position] = SeatInfo(level_name(level), None, level)
     options = {"spectators": body.spectators, "visibility": "private"}
     row = RoomRow(new_room_id(), KIND, rules.to_dict(), rooms.clock.now(), options)
-    room, _ = await open_room(rooms.ctx, row, seats, len(plan) + 1)
-    rooms.adopt(room)
-    await room.loaded()
+    room = await open_room(rooms, row, seats, len(plan) + 1)
     log.info("room %s created: chouette of %d, rules %s", room.id, room.players, rules.name)
     answer = {"room": room.id, "position": 0, "invite_path": presenter.invite_path(room.id)}
     return JSONResponse(answer, status_code=201)

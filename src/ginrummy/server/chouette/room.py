@@ -12,9 +12,9 @@ team's sockets only.
 from __future__ import annotations
 
 import logging
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ginrummy.bots.chouette import decision_view
 from ginrummy.engine import ForfeitReason, Rules
@@ -32,7 +32,10 @@ from ginrummy.server.room.context import Rebuild, RoomContext
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.log import REPLAY_ERRORS
 from ginrummy.server.room.seats import SeatInfo
-from ginrummy.server.store import Event, RoomRow, SeatRow, StoredRoom, StoreError
+from ginrummy.server.store import Event, RoomRow, SeatRow, StoredRoom
+
+if TYPE_CHECKING:
+    from ginrummy.server.room.registry import RoomManager
 
 log = logging.getLogger("ginrummy.server.chouette")
 
@@ -55,9 +58,13 @@ class ChouetteRoom(RoomBase[Snap, int, ChouetteDuties]):
         seats: Mapping[int, SeatInfo],
         snap: Snap,
         settle_s: float = 0.0,
+        players: int | None = None,
     ) -> None:
-        assert snap.table is not None, "a chouette room starts with its table"
-        self.players = snap.table.players
+        """``players``: the table's size, for a new room standing before its first
+        events (``snap`` has no table yet); a rebuilt one's table has it."""
+        size = players if snap.table is None else snap.table.players
+        assert size is not None, "a chouette room knows its table's size"
+        self.players = size
         super().__init__(ctx, row, range(self.players), snap, seats, settle_s)
         self.views = presenter.SharedViews()  # the view frames' parts, once per version
         self.team_chat = TeamChat(self.id, ctx.store, ctx.clock)
@@ -211,13 +218,6 @@ class ChouetteRoom(RoomBase[Snap, int, ChouetteDuties]):
 
     # --- life ---------------------------------------------------------------------------
 
-    async def loaded(self, remaining_ms: int | None = None) -> None:
-        """Created or rebuilt: run the clocks (the move timer with the time it had left
-        when the server stopped), the computer and the deals that wait for nobody;
-        follow what other instances write and who is connected there."""
-        self.follow()
-        await self.settle((), remaining_ms=remaining_ms)
-
     async def take_in(self, stored: StoredRoom) -> bool:
         self.seats = seats_by_position(stored.seats)
         newer = [e for e in stored.events if e.seq > self.current.version]
@@ -233,30 +233,25 @@ class ChouetteRoom(RoomBase[Snap, int, ChouetteDuties]):
 
     # --- sockets and presence -------------------------------------------------------
 
-    async def came_back(self, key: Hashable) -> None:
+    async def came_back(self, key: int) -> None:
         """A partner marked absent is present again (``return``)."""
         table = self.current.table
-        if isinstance(key, int) and table is not None and key in table.absent:
+        if table is not None and key in table.absent:
             await self.away(key, gone=False)
 
 
 async def open_room(
-    ctx: RoomContext, row: RoomRow, seats: Mapping[int, SeatInfo], players: int
-) -> tuple[ChouetteRoom, Change]:
-    """A new room's table (the seat draw) and its first events, written to the store."""
-    drawn = " ".join(str(c) for c in draw_seat_cards(ctx.rng, players))
-    change = master.opening(
-        Board(Snap(0, None), seats, row.id), Rules.from_dict(dict(row.rules)), drawn
-    )
-    rows = [SeatRow(str(p), i.identity_hash, i.name, i.bot) for p, i in seats.items()]
-    try:
-        await ctx.store.create_room(row, rows, change.events)
-    except StoreError as exc:
-        log.error("room %s: cannot create: %s", row.id, exc)
-        raise RoomError("unavailable", "the room could not be saved; try again") from exc
-    room = ChouetteRoom(ctx, row, seats, change.snaps[-1])
+    rooms: RoomManager, row: RoomRow, seats: Mapping[int, SeatInfo], players: int
+) -> ChouetteRoom:
+    """A new room: its table (the seat draw) and its first events written to the store,
+    the room kept loaded by ``rooms`` (``unavailable`` if the store refuses it)."""
+    room = ChouetteRoom(rooms.ctx, row, seats, Snap(0, None), players=players)
     await room.load_players()
-    return room, change
+    drawn = " ".join(str(c) for c in draw_seat_cards(rooms.ctx.rng, players))
+    change = master.opening(room.board, Rules.from_dict(dict(row.rules)), drawn)
+    rows = [SeatRow(str(p), i.identity_hash, i.name, i.bot) for p, i in seats.items()]
+    await rooms.open(room, rows, change.events, change.snaps)
+    return room
 
 
 REBUILD: Rebuild[Snap] = Rebuild(

@@ -27,7 +27,7 @@ from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.follower import follow
 from ginrummy.server.room.lease import LeaseKeeper
 from ginrummy.server.room.log import History, Versioned
-from ginrummy.server.room.presence import PRESENCE_LIFETIME, Presence, key_label
+from ginrummy.server.room.presence import PRESENCE_LIFETIME, Presence
 from ginrummy.server.room.seats import SeatInfo, seat_of
 from ginrummy.server.room.timers import Grace, MoveClock
 from ginrummy.server.store import Clock as StoredClock
@@ -104,6 +104,7 @@ class RoomBase(Generic[S, K, D]):
         starts from; ``seats``: who holds which; ``settle_s``: seconds to listen to
         other instances before any grace period."""
         self.ctx = ctx
+        self.row = row  # as the store keeps it
         self.keys: tuple[K, ...] = tuple(keys)
         self.history: History[S] = History(snap)
         self.seats: dict[K, SeatInfo] = dict(seats)
@@ -118,7 +119,9 @@ class RoomBase(Generic[S, K, D]):
         self.lock = asyncio.Lock()
         self.broken = False
         self.last_used = time.monotonic()  # by this instance's sockets or requests: touch
-        self.presence = Presence(self.id, ctx.instance_id, settle_s, keys)
+        self.presence = Presence(
+            self.id, ctx.instance_id, settle_s, {key: self.label(key) for key in self.keys}
+        )
         # What the room's people say: ``room.chat.say`` and ``room.chat.history``.
         self.chat = Chat(
             self.id, self.topic, ctx.store, ctx.bus, ctx.clock, self.spectator_chat, self.told
@@ -408,10 +411,19 @@ class RoomBase(Generic[S, K, D]):
         """Fold what ``stored`` holds beyond the current snapshot, and settle it."""
         raise NotImplementedError
 
-    async def loaded(self, remaining_ms: int | None) -> None:
-        """Rebuilt from the log (or new): follow the room, run its clocks (the move
-        timer with the time it had left when the server stopped)."""
-        raise NotImplementedError
+    async def opened(self, events: Sequence[Event], snaps: Sequence[S]) -> None:
+        """The store has the new room and its first ``events``: take their ``snaps``
+        in. It was followed before it was written (``RoomManager.open``), so it knows
+        it has no chat yet."""
+        self.chat.opened()
+        await self.settle(snaps, tell=True)
+
+    async def loaded(self, remaining_ms: int | None = None) -> None:
+        """Rebuilt from the log: follow the room (what other instances write and who
+        is connected there), run its duties again (the move timer with the time it had
+        left when the server stopped, the computer, what waits for nobody)."""
+        self.follow()
+        await self.settle((), remaining_ms=remaining_ms)
 
     def damaged(self, exc: Exception) -> NoReturn:
         """Events written elsewhere do not replay: forget the room (rebuilt on demand)."""
@@ -421,16 +433,16 @@ class RoomBase(Generic[S, K, D]):
 
     # --- sockets and presence -------------------------------------------------------
 
-    async def connect(self, key: Hashable) -> None:
+    async def connect(self, key: K) -> None:
         """A socket of a seat (or position) opened on this instance."""
         self.touch()
         if self.presence.connect(key):
-            log.info("room %s: seat %s connected", self.id, key_label(key))
+            log.info("room %s: seat %s connected", self.id, self.label(key))
             self.duties.update_grace()
             await self.came_back(key)
             await self.announce(key)
 
-    async def came_back(self, key: Hashable) -> None:
+    async def came_back(self, key: K) -> None:
         """The first socket of ``key`` on this instance opened (a chouette partner who
         was away is present again)."""
 
@@ -441,10 +453,10 @@ class RoomBase(Generic[S, K, D]):
         await self.announce(None)
         await self.told_registry()
 
-    async def disconnect(self, key: Hashable) -> None:
+    async def disconnect(self, key: K) -> None:
         self.touch()
         if self.presence.disconnect(key):
-            log.info("room %s: seat %s disconnected", self.id, key_label(key))
+            log.info("room %s: seat %s disconnected", self.id, self.label(key))
             self.duties.update_grace()
             await self.announce(key)
 

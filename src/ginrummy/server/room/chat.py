@@ -5,7 +5,7 @@ and reading by channel, which a chouette team's chat shares (``server/chouette/t
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -14,7 +14,6 @@ from ginrummy.server import players as players_
 from ginrummy.server.clock import Clock
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.presence import key_label
 from ginrummy.server.store import ROOM_CHAT, ChatLine, Player, Store, StoreError
 from ginrummy.server.store import Chat as ChatStore
 
@@ -135,18 +134,17 @@ class Chat:
         self._heard += 1
 
     async def say(
-        self, seat: Hashable | None, player: Player | None, text: str | None, phrase: str | None
+        self, seat: str | None, player: Player | None, text: str | None, phrase: str | None
     ) -> None:
-        """A message from a seat or a chouette position (or a spectator: None) to every
-        socket of the room."""
+        """A message from a seat or a chouette position (its label; a spectator: None)
+        to every socket of the room."""
         if seat is None and not self.spectators:
             raise RoomError("chat_closed", "spectators may not chat in this room")
         if player is None:
             raise RoomError("chat_closed", "only players with an identity may chat")
-        label = None if seat is None else key_label(seat)
         self.heard()  # from now on the history is read: the line may be in the store
         # Write before tell: a socket on any instance reads the history from the store.
-        message = await self._log.add(label, player, text, phrase)
+        message = await self._log.add(seat, player, text, phrase)
         await self._bus.publish(self._topic, {"kind": "chat", "message": message})
 
     async def history(self) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from ginrummy.engine import Seat
@@ -21,14 +21,13 @@ PRESENCE_LIFETIME = 3  # presence intervals another instance's socket counts las
 PRESENCE_SETTLE = 1.5  # presence intervals a loaded room listens before any grace period
 
 
-def key_label(key: Hashable) -> str:
-    """A seat's label (``one``), or a chouette position's number as text."""
-    return key.label if isinstance(key, Seat) else str(key)
-
-
 def _count(value: object) -> int:
     """A socket count from a notice (anything else counts as none)."""
     return value if isinstance(value, int) and value > 0 else 0
+
+
+SEATS: Mapping[Hashable, str] = {seat: seat.label for seat in Seat}
+"""A two-player room's counted keys and their labels."""
 
 
 class Presence:
@@ -40,10 +39,12 @@ class Presence:
         room_id: str,
         instance_id: str,
         settle_s: float = 0.0,
-        keys: Sequence[Hashable] = tuple(Seat),
+        keys: Mapping[Hashable, str] = SEATS,
     ) -> None:
+        """``keys``: what is counted (each seat or position) and its label in notices."""
         self._room_id = room_id
         self.instance_id = instance_id
+        self._labels = dict(keys)
         self._keys = tuple(keys)
         self.online: dict[Any, int] = dict.fromkeys(self._keys, 0)  # this instance's sockets
         self.watchers = 0  # this instance's spectator sockets
@@ -96,9 +97,9 @@ class Presence:
         return {
             "kind": "presence",
             "version": version,
-            "seat": None if seat is None else key_label(seat),
+            "seat": None if seat is None else self._labels[seat],
             "instance": self.instance_id,
-            "online": {key_label(s): 0 if gone else self.online[s] for s in self._keys},
+            "online": {self._labels[s]: 0 if gone else self.online[s] for s in self._keys},
             "watchers": 0 if gone else self.watchers,
             "ttl": ttl,
             "renew": renew,
@@ -113,7 +114,7 @@ class Presence:
         if not isinstance(online, Mapping) or not isinstance(ttl, int | float):
             log.warning("room %s: a presence notice without counts: %s", self._room_id, notice)
             return False
-        counts = {s: _count(online.get(key_label(s))) for s in self._keys}
+        counts = {s: _count(online.get(self._labels[s])) for s in self._keys}
         watchers = _count(notice.get("watchers"))
         if any(counts.values()) or watchers:
             self.remote[instance] = (counts, watchers, time.monotonic() + ttl)

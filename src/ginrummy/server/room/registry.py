@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ginrummy.engine import Rules, Seat
@@ -26,6 +26,7 @@ from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.pubsub.memory import MemoryBus
 from ginrummy.server.room import master
+from ginrummy.server.room.base import RoomBase
 from ginrummy.server.room.context import Counters, Loaded, Rebuild, RoomContext, Tuning
 from ginrummy.server.room.errors import RoomError
 from ginrummy.server.room.lobby import Lobby
@@ -33,7 +34,15 @@ from ginrummy.server.room.log import REPLAY_ERRORS, Snapshot, replay
 from ginrummy.server.room.presence import PRESENCE_SETTLE
 from ginrummy.server.room.room import Room
 from ginrummy.server.room.seats import SeatInfo, seat_rows, seats_of
-from ginrummy.server.store import Player, RoomRow, Store, StoredRoom, StoreError
+from ginrummy.server.store import (
+    Event,
+    Player,
+    RoomRow,
+    SeatRow,
+    Store,
+    StoredRoom,
+    StoreError,
+)
 from ginrummy.server.tokens import new_room_id
 
 log = logging.getLogger("ginrummy.server.room")
@@ -344,7 +353,6 @@ class RoomManager:
         """A new room with the creator in seat one and, for a computer opponent (or a
         person paired by quick match: ``opponent_hash``), seat two. ``room_id``: an id
         chosen beforehand (a tournament's match id); ``unavailable`` if it exists."""
-        self._make_space()
         opts = {"spectators": spectators, **(options or {})}
         row = RoomRow(room_id or new_room_id(), kind, rules.to_dict(), self.clock.now(), opts)
         seats = {Seat.ONE: SeatInfo(name, creator_hash, None)}
@@ -355,14 +363,7 @@ class RoomManager:
         room = Room(self.ctx, row, seats, Snapshot(0, None))
         await room.load_players()
         change = master.opening(room.table, self.rng)
-        room.follow()  # before the write: whatever is said or written in it is heard
-        try:
-            await self.store.create_room(row, seat_rows(seats), change.events)
-        except StoreError as exc:
-            room.stop_tasks()
-            log.error("room %s: cannot create: %s", row.id, exc)
-            raise RoomError("unavailable", "the room could not be saved; try again") from exc
-        self._rooms[row.id] = room
+        await self.open(room, seat_rows(seats), change.events, change.snaps)
         log.info(
             "room %s created: %s, rules %s, opponent %s",
             row.id,
@@ -370,8 +371,29 @@ class RoomManager:
             rules.name,
             f"computer ({opponent_bot})" if opponent_bot else "a person",
         )
-        await room.opened(change)  # new: no instance has a socket of it yet
         return room
+
+    async def open(
+        self,
+        room: RoomBase[Any, Any, Any],
+        seats: Sequence[SeatRow],
+        events: Sequence[Event],
+        snaps: Sequence[Any],
+    ) -> None:
+        """Write a new room of any kind (its row, ``seats`` and first ``events``) and
+        keep it loaded. ``room`` stands before its first events (their ``snaps``, taken
+        in once written) and is followed before the write: whatever is said or written
+        in it from then on is heard. ``unavailable`` if the store refuses it."""
+        self._make_space()
+        room.follow()
+        try:
+            await self.store.create_room(room.row, seats, events)
+        except StoreError as exc:
+            room.stop_tasks()
+            log.error("room %s: cannot create: %s", room.id, exc)
+            raise RoomError("unavailable", "the room could not be saved; try again") from exc
+        self._rooms[room.id] = room
+        await room.opened(events, snaps)  # new: no instance has a socket of it yet
 
     def adopt(self, room: Loaded) -> None:
         """Keep ``room`` loaded (a new one, or one just rebuilt), making space first."""

@@ -244,18 +244,6 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
 
     # --- life: opened, loaded, caught up --------------------------------------------
 
-    async def opened(self, change: Change) -> None:
-        """The store has the new room and its first events: take them in. It was
-        followed before it was written, so it knows it has no chat yet."""
-        self.chat.opened()
-        await self.settle(change.snaps, tell=True)
-
-    async def loaded(self, remaining_ms: int | None) -> None:
-        """Rebuilt from the log: follow, run the clocks again (the move timer with the
-        time it had left when the server stopped)."""
-        self.follow()
-        await self.settle((), remaining_ms=remaining_ms)
-
     async def take_in(self, stored: StoredRoom) -> bool:
         try:
             new = news(self.current, stored)

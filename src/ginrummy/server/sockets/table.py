@@ -260,7 +260,8 @@ class TableSocket(Generic[R, K]):
         # A seat's player as the room knows it now (a rename shows at once).
         key = self.key
         player = self.identity.player if key is None else room.player_of.get(key)
-        await room.chat.say(key, player, sent(chat.text), sent(chat.phrase))
+        label = None if key is None else room.label(key)
+        await room.chat.say(label, player, sent(chat.text), sent(chat.phrase))
 
     async def _act(self, room: R, act: Act) -> None:
         key = self.own_seat()
