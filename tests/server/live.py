@@ -11,7 +11,7 @@ import os
 import socket
 import struct
 import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -19,6 +19,7 @@ import httpx
 import uvicorn
 
 from ginrummy.server.app import create_app
+from ginrummy.server.kinds import TableKind
 from ginrummy.server.main import uvicorn_config
 
 from .helpers import settings
@@ -30,8 +31,8 @@ class Live:
     """A running server: ``url`` for HTTP, ``ws_url`` for sockets, ``call`` to run a
     coroutine on the server's own loop (to look at its rooms and bus)."""
 
-    def __init__(self, **changes: Any) -> None:
-        self.app = create_app(settings(**changes))
+    def __init__(self, kinds: Sequence[TableKind] = (), **changes: Any) -> None:
+        self.app = create_app(settings(**changes), kinds)
         config = uvicorn_config(self.app, "127.0.0.1", 0, "warning")
         self.server = uvicorn.Server(config)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -66,8 +67,8 @@ class Live:
 
 
 @contextmanager
-def live(**changes: Any) -> Iterator[Live]:
-    server = Live(**changes)
+def live(kinds: Sequence[TableKind] = (), **changes: Any) -> Iterator[Live]:
+    server = Live(kinds, **changes)
     server.thread.start()
     try:
         for _ in range(500):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
@@ -18,11 +18,10 @@ from starlette.routing import Route, WebSocketRoute
 from ginrummy.server import api, health, scrape
 from ginrummy.server.access import AccessLog
 from ginrummy.server.api.errors import HANDLERS
-from ginrummy.server.chouette import KIND as CHOUETTE
-from ginrummy.server.chouette import REBUILD as REBUILD_CHOUETTE
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.drain import Drain
 from ginrummy.server.gate import LookupGate
+from ginrummy.server.kinds import TableKind, table_kinds
 from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
@@ -41,15 +40,18 @@ log = logging.getLogger("ginrummy.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The app for ``settings``; the store opens (and rooms come back) on start-up."""
+def create_app(settings: Settings | None = None, kinds: Sequence[TableKind] = ()) -> Starlette:
+    """The app for ``settings``; the store opens (and rooms come back) on start-up.
+    ``kinds``: kinds of table played beside the two-player and chouette rooms."""
     settings = settings or Settings()
+    tables = table_kinds(kinds)
     static = StaticFiles.load(settings.web_dir or WEB_DIR)
     # This app's own registry: apps side by side (tests, instances) never share one.
     metrics = Metrics(on=settings.metrics_on)
     routes = [
         *_page_routes(static),
         *api.routes,
+        *tables.routes,
         *health.routes,
         *(scrape.routes if metrics.on else ()),
         WebSocketRoute("/ws", websocket_endpoint),
@@ -68,6 +70,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lifespan=_lifespan(settings),
     )
     app.state.settings = settings
+    app.state.kinds = tables
     app.state.static = static
     app.state.drain = Drain(settings.drain_s)  # what a SIGTERM does first (server/drain.py)
     app.state.metrics = metrics
@@ -112,7 +115,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         )
         rooms = _room_manager(settings, store, bus, metrics, app.state.drain, clock)
         metrics.count_games(rooms.in_play)
-        rooms.kinds[CHOUETTE] = REBUILD_CHOUETTE  # chouette rooms replay their own log
+        app.state.kinds.register(rooms)  # each kind's rooms replay their own logs
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
         app.state.tournaments = TournamentService(

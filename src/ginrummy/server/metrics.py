@@ -140,7 +140,8 @@ class Metrics:
             self._actions: Mapping[str, Counting] = {}
             self._decisions: Mapping[str, Observing] = {}
             self.refusals: Mapping[str, Counting] = dict.fromkeys(LIMITS, OFF)
-            self.sockets: Mapping[str, Level] = dict.fromkeys(SOCKET_KINDS, OFF)
+            self.sockets: dict[str, Level] = dict.fromkeys(SOCKET_KINDS, OFF)
+            self._sockets_gauge: Gauge | None = None
             return
         r = self.registry
         ProcessCollector(registry=r)
@@ -208,7 +209,17 @@ class Metrics:
             "ginrummy_sockets_open", "WebSockets open here, by what they are bound to.",
             ["kind"], registry=r,
         )  # fmt: skip
-        self.sockets = _children(sockets, SOCKET_KINDS)
+        self.sockets = dict(_children(sockets, SOCKET_KINDS))
+        self._sockets_gauge = sockets
+
+    def socket_kind(self, kind: str) -> Level:
+        """The open sockets bound as ``kind``: the fixed ones, or a kind of table
+        registered beside them (``<kind>_seat``, ``<kind>_spectator``), made once."""
+        level = self.sockets.get(kind)
+        if level is None:
+            gauge = self._sockets_gauge
+            level = self.sockets[kind] = OFF if gauge is None else gauge.labels(kind)
+        return level
 
     # --- what the server tells -----------------------------------------------------
 

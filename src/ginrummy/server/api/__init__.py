@@ -1,4 +1,5 @@
-"""The JSON HTTP API (docs/protocol.md, "HTTP"), one module per topic; ``routes`` has them all.
+"""The JSON HTTP API (docs/protocol.md, "HTTP"), one module per topic; ``routes`` has them
+all but a kind of table's own (``chouette``: server/kinds.py registers them).
 
 Routes raise typed errors (``errors.ApiError``, a room's ``RoomError``, ...) and the app's
 exception handlers (``errors.HANDLERS``, registered in server/app.py) answer them; request
@@ -10,7 +11,6 @@ from __future__ import annotations
 from starlette.routing import BaseRoute
 
 from ginrummy.server.api import (
-    chouette,
     clock,
     config,
     identity,
@@ -32,5 +32,4 @@ routes: list[BaseRoute] = [
     *reviews.routes,
     *config.routes,
     *tournaments.routes,
-    *chouette.routes,
 ]

@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from starlette.requests import Request
 from starlette.routing import Route
 
-from ginrummy.engine import Seat
 from ginrummy.server import players as players_
 from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import Body, read, read_object
 from ginrummy.server.api.services import rooms_of
 from ginrummy.server.api.tables import valid_name
-from ginrummy.server.chouette import ChouetteRoom
-from ginrummy.server.chouette import presenter as chouette_presenter
 from ginrummy.server.ratelimit import client_address, of_app
 from ginrummy.server.responses import JSONResponse
-from ginrummy.server.room import Room
 from ginrummy.server.tokens import hash_token, new_token
+
+if TYPE_CHECKING:
+    from ginrummy.server.kinds import Kinds
 
 log = logging.getLogger("ginrummy.server.api")
 
@@ -43,27 +42,12 @@ async def create_identity(request: Request) -> JSONResponse:
 async def me(request: Request) -> JSONResponse:
     identity = await callers.identity(request)
     rooms = rooms_of(request)
+    kinds: Kinds = request.app.state.kinds
     games: list[dict[str, Any]] = []
     for ref in await rooms.store.games_of(identity):
         room = await rooms.get_any(ref.room)
-        if isinstance(room, ChouetteRoom):
-            games.append(chouette_presenter.game(room, int(ref.seat)))
-        if not isinstance(room, Room):
-            continue
-        seat = Seat.parse(ref.seat)
-        other = room.seats.get(seat.other)
-        games.append(
-            {
-                "room": room.id,
-                "seat": seat.label,
-                "kind": room.kind,
-                "status": room.status,
-                "opponent": None if other is None else other.name,
-                "opponent_bot": None if other is None else other.bot,
-                "rules": room.rules.name,
-                "path": f"/r/{room.id}",
-            }
-        )
+        if room is not None:
+            games.append(kinds.of(room.kind).game(room, ref.seat))
     player = await rooms.player(identity)
     return JSONResponse({"games": games, "player": players_.summary(player)})
 

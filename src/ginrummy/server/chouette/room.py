@@ -106,10 +106,6 @@ class ChouetteRoom(RoomBase[Snap, int, ChouetteDuties]):
         table = self.current.table
         return position is not None and table is not None and position != table.box
 
-    def connected(self, position: int) -> bool:
-        info = self.seats.get(position)
-        return info is not None and (info.bot is not None or self.presence.anywhere(position) > 0)
-
     def timer(self, snap: Snap | None = None) -> dict[str, Any] | None:
         return self.duties.timer((snap or self.current).version)
 

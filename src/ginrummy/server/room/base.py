@@ -148,6 +148,12 @@ class RoomBase(Generic[S, K, D]):
         """The seat (or position) ``identity_hash`` holds, if any."""
         return seat_of(self.seats, identity_hash)
 
+    def connected(self, key: K) -> bool:
+        """``key``'s player is there: a computer, or a person with a socket on any
+        live instance."""
+        info = self.seats.get(key)
+        return info is not None and (info.bot is not None or self.presence.anywhere(key) > 0)
+
     def renamed(self, player: Player) -> None:
         """A player's new name or rating: the room shows it from now on."""
         for key, p in list(self.player_of.items()):

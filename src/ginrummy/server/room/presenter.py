@@ -174,3 +174,19 @@ def lobby_match(room: Room) -> dict[str, Any] | None:
         "watchers": room.watching,
         "spectators": room.spectators,
     }
+
+
+def game(room: Room, seat: Seat) -> dict[str, Any]:
+    """The entry of ``GET /api/me``'s ``games`` for ``seat``: the room, its status and
+    the other seat."""
+    other = room.seats.get(seat.other)
+    return {
+        "room": room.id,
+        "seat": seat.label,
+        "kind": room.kind,
+        "status": room.status,
+        "opponent": None if other is None else other.name,
+        "opponent_bot": None if other is None else other.bot,
+        "rules": room.rules.name,
+        "path": f"/r/{room.id}",
+    }

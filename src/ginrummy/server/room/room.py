@@ -105,10 +105,6 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
     def online(self) -> dict[Seat, int]:  # this instance's sockets per seat
         return self.presence.online
 
-    def connected(self, seat: Seat) -> bool:
-        info = self.seats.get(seat)
-        return info is not None and (info.bot is not None or self.presence.anywhere(seat) > 0)
-
     def players(self, snap: Snapshot | None = None) -> dict[str, Any]:
         return presenter.players(self, snap or self.current)
 

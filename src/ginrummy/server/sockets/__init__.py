@@ -12,20 +12,19 @@ with ``Settings.limit_sockets`` sockets open already). A draining instance
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from starlette.responses import PlainTextResponse
 from starlette.websockets import WebSocket
 
 from ginrummy.protocol.messages import Hello
-from ginrummy.server.chouette import ChouetteRoom
 from ginrummy.server.drain import drain_of
 from ginrummy.server.heap import keeper_of
 from ginrummy.server.metrics import metrics_of
 from ginrummy.server.ratelimit import client_address, of_app
-from ginrummy.server.room import Room, RoomError
+from ginrummy.server.room import RoomError
 from ginrummy.server.settings import Settings
-from ginrummy.server.sockets.chouette import ChouetteSocket
 from ginrummy.server.sockets.frames import (
     NO_HELLO,
     SERVICE_RESTART,
@@ -34,7 +33,9 @@ from ginrummy.server.sockets.frames import (
     Opener,
 )
 from ginrummy.server.sockets.lobby import LobbySocket
-from ginrummy.server.sockets.room import RoomSocket
+
+if TYPE_CHECKING:
+    from ginrummy.server.kinds import Kinds
 
 log = logging.getLogger("ginrummy.server.sockets")
 
@@ -45,16 +46,14 @@ DRAINING_TEXT = "this server is restarting: connect again (another one takes ove
 
 
 async def hello(conn: Connection, frame: Hello) -> None:
-    """Bind ``conn`` to the room of a ``hello``, a two-player or a chouette room; a
+    """Bind ``conn`` to the room of a ``hello``, by the room's kind (server/kinds.py); a
     refused hello (no such room, no spectators) leaves the socket bound as it was."""
     conn.limits.lookups.check(conn.address)  # a room looked up by id, as over HTTP
     room = await conn.rooms.get_any(frame.room)
-    if isinstance(room, Room):
-        await RoomSocket.bind_to(conn, room, frame)
-    elif isinstance(room, ChouetteRoom):
-        await ChouetteSocket.bind_to(conn, room, frame)
-    else:
+    if room is None:
         raise RoomError("unknown_room", "there is no such room")
+    kinds: Kinds = conn.ws.app.state.kinds
+    await kinds.of(room.kind).bind(conn, room, frame)
 
 
 OPENERS: dict[str, Opener] = {"hello": hello, "hello_lobby": LobbySocket.hello}

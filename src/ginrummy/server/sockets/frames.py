@@ -243,7 +243,7 @@ class Connection:
     async def serve(self) -> None:
         """Answer frames until the client leaves, the socket falls behind or no hello
         came in time."""
-        self.metrics.sockets[self.kind].inc()
+        self.metrics.socket_kind(self.kind).inc()
         receiving = asyncio.create_task(self._receive())
         ending = asyncio.create_task(self.ending.wait())
         hello_due = asyncio.get_running_loop().call_later(
@@ -264,7 +264,7 @@ class Connection:
             receiving.cancel()
             ending.cancel()
             await self.unbind()
-            self.metrics.sockets[self.kind].dec()
+            self.metrics.socket_kind(self.kind).dec()
         if self.ending.is_set():
             await self._close(self.close_code)
 
@@ -366,6 +366,6 @@ class Connection:
 
     def _count_as(self, kind: str) -> None:
         """Count this socket among the open ones as ``kind`` from now on."""
-        self.metrics.sockets[self.kind].dec()
-        self.metrics.sockets[kind].inc()
+        self.metrics.socket_kind(self.kind).dec()
+        self.metrics.socket_kind(kind).inc()
         self.kind = kind
