@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from ginrummy.engine import Seat
 from ginrummy.fairness import phrase_seat_seed
 
-from .helpers import DE, play_round, play_until
+from .helpers import DE, EN, actionable, play_round, play_until, status
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -31,6 +31,14 @@ def test_a_seed_phrase_gives_the_next_rounds_seed_and_the_record_holds_it(
 ) -> None:
     page = new_page(locale="en-US")
     start_solo(page, server.url, target="100", verified=True)
+    # The person's decision, or round 1 over already (the computer may knock on its
+    # first turn): nothing moves while the seed is set. A round's result is closed first
+    # (its dialog lies over the table), as a person would.
+    expect(status(page)).to_have_text(actionable(EN), timeout=15_000)
+    result = page.get_by_role("dialog")
+    if result.is_visible():
+        page.keyboard.press("Escape")
+        expect(result).to_be_hidden()
     page.get_by_text("Your own seed", exact=True).click()
     box = page.get_by_role("textbox", name="Your seed phrase (optional)")
     expect(page.get_by_role("button", name="Forget my phrase")).to_be_hidden()
