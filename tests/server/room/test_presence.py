@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from ginrummy.engine import Seat
 from ginrummy.server.room.presence import Presence
 
@@ -21,9 +19,12 @@ def test_counts_here_and_on_other_live_instances() -> None:
 
 
 def test_unrenewed_counts_expire() -> None:
-    here = Presence("r1", "i_here")
-    here.take({"instance": "i_dead", "online": {"one": 1, "two": 0}, "ttl": 0.01})
-    time.sleep(0.02)
+    now = [100.0]
+    here = Presence("r1", "i_here", monotonic=lambda: now[0])
+    here.take({"instance": "i_dead", "online": {"one": 1, "two": 0}, "ttl": 10})
+    now[0] += 9.9
+    assert here.anywhere(Seat.ONE) == 1  # counted for its lifetime
+    now[0] += 0.2
     assert here.anywhere(Seat.ONE) == 0  # no longer counted...
     assert here.expire() == ["i_dead"]  # ...and forgotten
     assert here.expire() == []

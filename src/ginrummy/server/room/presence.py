@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from ginrummy.engine import Seat
@@ -40,8 +40,11 @@ class Presence:
         instance_id: str,
         settle_s: float = 0.0,
         keys: Mapping[Hashable, str] = SEATS,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        """``keys``: what is counted (each seat or position) and its label in notices."""
+        """``keys``: what is counted (each seat or position) and its label in notices;
+        ``monotonic``: the clock of the counts' lifetimes (a test's own)."""
+        self._now = monotonic
         self._room_id = room_id
         self.instance_id = instance_id
         self._labels = dict(keys)
@@ -52,11 +55,11 @@ class Presence:
         self.remote: dict[str, tuple[dict[Any, int], int, float]] = {}
         # No grace period starts before (monotonic): by then every instance with a
         # socket of a just loaded room has told its counts.
-        self.settled_at = time.monotonic() + settle_s
+        self.settled_at = monotonic() + settle_s
 
     @property
     def settled(self) -> bool:
-        return time.monotonic() >= self.settled_at
+        return self._now() >= self.settled_at
 
     def connect(self, seat: Hashable) -> bool:
         """A socket of ``seat`` opened here; True if it is the first."""
@@ -73,14 +76,14 @@ class Presence:
 
     def anywhere(self, seat: Hashable) -> int:
         """Sockets of ``seat`` on this instance and on the other live instances."""
-        now = time.monotonic()
+        now = self._now()
         remote = sum(c[seat] for c, _, until in self.remote.values() if until > now)
         return self.online[seat] + remote
 
     @property
     def watching(self) -> int:
         """Spectator sockets on this instance and on the other live instances."""
-        now = time.monotonic()
+        now = self._now()
         return self.watchers + sum(w for _, w, until in self.remote.values() if until > now)
 
     @property
@@ -117,14 +120,14 @@ class Presence:
         counts = {s: _count(online.get(self._labels[s])) for s in self._keys}
         watchers = _count(notice.get("watchers"))
         if any(counts.values()) or watchers:
-            self.remote[instance] = (counts, watchers, time.monotonic() + ttl)
+            self.remote[instance] = (counts, watchers, self._now() + ttl)
         elif self.remote.pop(instance, None) is not None:
             log.info("room %s: instance %s has no socket of it left", self._room_id, instance)
         return True
 
     def expire(self) -> list[str]:
         """Forget the counts not renewed in time; the instances they were from."""
-        now = time.monotonic()
+        now = self._now()
         expired = [i for i, (_, _, until) in self.remote.items() if until <= now]
         for instance in expired:
             del self.remote[instance]
