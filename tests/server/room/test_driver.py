@@ -52,7 +52,7 @@ async def test_the_computer_moves_once_legally_on_the_version_it_read() -> None:
     assert len(played) == 1
     who, version, text = played[0]
     assert (who, version) == (seat, 7)
-    assert snap.match is not None
+    assert snap.match is not None and snap.match.round is not None
     assert text in {str(a) for a in legal_actions(snap.match.round)}
 
 
