@@ -1,5 +1,4 @@
-"""One chouette room (docs/protocol.md, "Chouette rooms"): its state, its lock, and the
-one place where accepted changes take effect.
+"""The chouette room (docs/protocol.md, "Chouette rooms") as a kind of room on the table core.
 
 A kind of room on the table core (``room.base.RoomBase``), as the two-player ``Room``:
 the master's commands decide (``master``) and the core's one write path (``run``) writes

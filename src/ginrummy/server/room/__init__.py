@@ -1,11 +1,11 @@
-"""Rooms: one authoritative master per room, the registry of loaded rooms, the lobby.
+"""Rooms: the table core every kind of room is built on, the two-player kind, the registry.
 
-The parts (docs/architecture.md): ``log`` (snapshots and the fold), ``master`` (the
-commands), ``room`` (state, lock, the one place of effects), ``duties`` with ``timers``,
+The parts (docs/architecture.md): ``base`` (the table core: the one write path, seating,
+presence, catch-up), ``log`` (snapshots and the fold), ``master`` (the commands),
+``room`` (the two-player kind's hooks on the core), ``duties`` with ``timers``,
 ``driver`` and ``lease`` (what runs in time), ``presence``, ``follower``, ``chat``,
 ``outcome`` (results), ``fair`` (the fair deal's commitment and seeds), ``presenter``
-(what a room shows), ``registry`` and ``lobby``; ``base`` (what every loaded room,
-chouette too, is made of), ``seats``, ``people``, ``context`` and ``errors``.
+(what a room shows), ``registry`` and ``lobby``; ``seats``, ``people``, ``context`` and ``errors``.
 """
 
 from ginrummy.server.room.chat import chat_message, valid_chat
