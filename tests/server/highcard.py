@@ -150,8 +150,8 @@ class HighCardRoom(RoomBase[Snap, int, Duties]):
             return "waiting"
         return "over" if self.current.over else "playing"
 
-    async def act(self, key: int, version: int, text: str) -> None:
-        await self.run(lambda: show(self.current, self.seats, key, version, text))
+    def move(self, key: int, version: int, text: str) -> Change:
+        return show(self.current, self.seats, key, version, text)
 
     def seat_change(self, key: int, info: SeatInfo) -> Change:
         return event(self.current, "sat", seat=key)
@@ -175,7 +175,6 @@ def seats_of(rows: Sequence[SeatRow]) -> dict[int, SeatInfo]:
 
 
 class HighCardSocket(TableSocket[HighCardRoom, int]):
-    room_type = HighCardRoom
     kind_name = NAME
 
     @classmethod

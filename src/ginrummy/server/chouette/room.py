@@ -125,9 +125,8 @@ class ChouetteRoom(RoomBase[Snap, int, ChouetteDuties]):
         same = then.version == version and then.decision == now.decision
         return now.version if same else version
 
-    async def act(self, position: int, version: int, text: str) -> None:
-        await self.run(lambda: master.act(self.board, position, self.same_decision(version), text))
-        self.ctx.metrics.applied(text)
+    def move(self, key: int, version: int, text: str) -> Change:
+        return master.act(self.board, key, self.same_decision(version), text)
 
     async def ready(self, position: int) -> None:
         await self.run(lambda: master.ready(self.board, position))
@@ -141,12 +140,9 @@ class ChouetteRoom(RoomBase[Snap, int, ChouetteDuties]):
         """``position`` (box or captain) loses the match; with ``version``: only if the
         table is still there (a timer of that decision)."""
 
-        def forfeit() -> Change:
-            if version is not None and version != self.current.version:
-                return Change()
-            return master.end_by_forfeit(self.board, position, reason)
-
-        await self.run(forfeit)
+        await self.run_unless_moved(
+            version, lambda: master.end_by_forfeit(self.board, position, reason)
+        )
 
     async def away(self, position: int, *, gone: bool) -> None:
         await self.run(lambda: master.away(self.board, position, gone))

@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, NoReturn, Protocol, TypeVar
 
 from ginrummy.engine import Rules
@@ -84,7 +86,18 @@ class Changed(Protocol[S_co]):
 STALE = "the game moved on meanwhile; here is the current state"
 
 
-class RoomBase(Generic[S, K, D]):
+@dataclass(frozen=True, slots=True)
+class _NoChange:
+    events: tuple[Event, ...] = ()
+    snaps: tuple[Any, ...] = ()
+    note: str = ""
+
+
+NO_CHANGE: Changed[Any] = _NoChange()
+"""What a decision answers when there is nothing to do."""
+
+
+class RoomBase(ABC, Generic[S, K, D]):
     """The table core under every kind of room: ``S`` its snapshots, ``K`` its seat keys
     (a two-player room's ``Seat``, a chouette position), ``D`` its duties. A subclass
     sets ``duties`` in its ``__init__`` and gives the hooks below."""
@@ -135,6 +148,7 @@ class RoomBase(Generic[S, K, D]):
         return self.history.current
 
     @property
+    @abstractmethod
     def status(self) -> str:
         """``waiting``, ``playing`` or done (``over``, ``settled``)."""
         raise NotImplementedError
@@ -238,6 +252,7 @@ class RoomBase(Generic[S, K, D]):
         if tell:
             await self.told_registry()
 
+    @abstractmethod
     def notice(self, event: Event) -> dict[str, Any]:
         """The bus notice of an event this instance wrote."""
         raise NotImplementedError
@@ -248,8 +263,28 @@ class RoomBase(Generic[S, K, D]):
         return None
 
     async def act(self, key: K, version: int, text: str) -> None:
-        """Play ``text`` for the seat ``key`` on its view of ``version``."""
-        raise NotImplementedError
+        """Play ``text`` for the seat ``key`` on its view of ``version`` (a person's
+        move or the computer's), counted among the actions applied."""
+        with log_context(seat=self.label(key)):
+            await self.run(lambda: self.move(key, version, text))
+        self.ctx.metrics.applied(text)
+
+    @abstractmethod
+    def move(self, key: K, version: int, text: str) -> Changed[S]:
+        """The kind's decision on a move (called under the lock, on the current state)."""
+
+    async def run_unless_moved(
+        self, version: int | None, command: Callable[[], Changed[S]]
+    ) -> None:
+        """``run``, unless the table moved past ``version`` meanwhile (a timer's forfeit
+        of that decision); with ``version`` None, always."""
+
+        def unless_moved() -> Changed[S]:
+            if version is not None and version != self.current.version:
+                return NO_CHANGE
+            return command()
+
+        await self.run(unless_moved)
 
     async def told_registry(self) -> None:
         """A change written here is settled (the two-player lobby may list it)."""
@@ -298,6 +333,7 @@ class RoomBase(Generic[S, K, D]):
         """How a seat key is stored and sent."""
         return str(key)
 
+    @abstractmethod
     def seat_change(self, key: K, info: SeatInfo) -> Changed[S]:
         """The events of ``info`` sitting down at ``key`` (the table with them seated)."""
         raise NotImplementedError
@@ -413,6 +449,7 @@ class RoomBase(Generic[S, K, D]):
             raise RoomError("unavailable", "the game cannot be read right now; try again") from exc
         return stored is not None and await self.take_in(stored)
 
+    @abstractmethod
     async def take_in(self, stored: StoredRoom) -> bool:
         """Fold what ``stored`` holds beyond the current snapshot, and settle it."""
         raise NotImplementedError
@@ -445,7 +482,10 @@ class RoomBase(Generic[S, K, D]):
         if self.presence.connect(key):
             log.info("room %s: seat %s connected", self.id, self.label(key))
             self.duties.update_grace()
-            await self.came_back(key)
+            try:
+                await self.came_back(key)
+            except RoomError as exc:  # (its record waits for the next change)
+                log.warning("room %s: seat %s back, not recorded: %s", self.id, key, exc.message)
             await self.announce(key)
 
     async def came_back(self, key: K) -> None:

@@ -44,8 +44,8 @@ class Counters:
 
 
 class Loaded(Protocol):
-    """A loaded room as the registry keeps it: a two-player ``Room`` or a chouette room
-    (``ginrummy.server.chouette``). The registry loads, evicts and stops it by these."""
+    """A loaded room as the registry keeps it, of any kind (``room.base.RoomBase``). The
+    registry loads, evicts and stops it by these."""
 
     @property
     def id(self) -> str: ...

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room.errors import RoomError
-from ginrummy.server.room.log import carried
 
 if TYPE_CHECKING:
     from ginrummy.server.room.base import RoomBase
@@ -28,7 +27,7 @@ async def follow(room: RoomBase[Any, Any, Any], sub: Subscription) -> None:
                 # Written elsewhere (or the bus lost notices: read whatever the log
                 # holds). Nothing is read if a socket of the room already has it.
                 try:
-                    await room.catch_up(None if kind == "resync" else told, carried(notice))
+                    await room.catch_up(None if kind == "resync" else told, room.carried(notice))
                 except RoomError as exc:
                     log.warning("room %s: cannot follow a notice: %s", room.id, exc.message)
             if kind != "presence":

@@ -127,11 +127,8 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
         """Log lines of a command name this room (and the seat it is for)."""
         return log_context(room=self.id, seat=None if seat is None else seat.label)
 
-    async def act(self, seat: Seat, version: int, text: str) -> None:
-        """Play ``text`` for ``seat`` on the view of ``version``."""
-        with self.logged(seat):
-            await self.run(lambda: master.act(self.table, seat, version, text))
-        self.ctx.metrics.applied(text)
+    def move(self, key: Seat, version: int, text: str) -> Change:
+        return master.act(self.table, key, version, text)
 
     async def next_round(self, seat: Seat) -> None:
         """``seat`` is ready for the next round; deal when every person is."""
@@ -159,13 +156,10 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
         """``seat`` loses the match (timer, abandonment, resignation), logged as an event.
         With ``version``: only if the room is still there (a timer of that decision)."""
 
-        def forfeit() -> Change:
-            if version is not None and version != self.current.version:
-                return Change()
-            return master.end_by_forfeit(self.table, seat, reason)
-
         with self.logged(seat):
-            await self.run(forfeit)
+            await self.run_unless_moved(
+                version, lambda: master.end_by_forfeit(self.table, seat, reason)
+            )
 
     async def claim(self, seat: Seat) -> None:
         """``seat`` claims the match: the opponent left and its grace period is over.

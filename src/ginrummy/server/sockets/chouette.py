@@ -34,7 +34,6 @@ from ginrummy.server.sockets.table import Frame, Handler, TableSocket
 class ChouetteSocket(TableSocket[ChouetteRoom, int]):
     """The binding of a connection to one chouette room, as a position or a spectator."""
 
-    room_type = ChouetteRoom
     kind_name = "chouette"
 
     @property

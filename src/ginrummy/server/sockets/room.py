@@ -49,7 +49,6 @@ def round_key(snap: Snapshot) -> RoundKey:
 class RoomSocket(TableSocket[Room, Seat]):
     """The binding of a connection to one two-player room, as a seat or a spectator."""
 
-    room_type = Room
     kind_name = "room"
 
     def __init__(self, conn: Connection, room: Room, seat: Seat | None, identity: Identity) -> None:

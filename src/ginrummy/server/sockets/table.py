@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Generic, TypeVar
@@ -35,12 +36,10 @@ Handler = Callable[[Any, Any], Awaitable[None]]
 """A frame's handler: the socket's room and the struct of the ``type`` it is for."""
 
 
-class TableSocket(Generic[R, K]):
+class TableSocket(ABC, Generic[R, K]):
     """The binding of a connection to one room, as the seat ``key`` or a spectator
-    (``key`` None). A subclass sets ``room_type`` and ``kind_name`` and gives the
-    frames of its kind."""
+    (``key`` None). A subclass sets ``kind_name`` and gives the frames of its kind."""
 
-    room_type: ClassVar[type[RoomBase[Any, Any, Any]]]
     kind_name: ClassVar[str]  # "room" or "chouette": the socket's kind is ``<name>_seat``
 
     def __init__(self, conn: Connection, room: R, key: K | None, identity: Identity) -> None:
@@ -66,22 +65,27 @@ class TableSocket(Generic[R, K]):
         """The kind's own frame handlers, by frame type."""
         return {}
 
+    @abstractmethod
     async def first_frames(self, room: R, key: K | None) -> list[Frame]:
         """What a new socket is sent first: welcome, view, chat history, ..."""
         raise NotImplementedError
 
+    @abstractmethod
     def view_message(self, snap: Any) -> Frame:
         """The ``view`` frame of ``snap`` for this socket."""
         raise NotImplementedError
 
+    @abstractmethod
     def event_message(self, notice: Mapping[str, Any], snap: Any) -> Frame:
         """The ``event`` frame of a notice, for ``snap`` (the event's version)."""
         raise NotImplementedError
 
+    @abstractmethod
     def presence_shown(self, room: R) -> object:
         """What a presence frame shows (the seats' connections, the watchers)."""
         raise NotImplementedError
 
+    @abstractmethod
     def presence_message(self, room: R) -> Frame:
         raise NotImplementedError
 
@@ -125,8 +129,8 @@ class TableSocket(Generic[R, K]):
                 # writing and publishing. The room's other sockets reload it too.
                 await self.conn.rooms.bus.publish(room.topic, {"kind": "resync"})
             if key is not None:
+                self.counted = True  # (connect counts it before its first await)
                 await room.connect(key)
-                self.counted = True
             self.sent_version = room.current.version
             self.seen = self.presence_shown(room)
             first = await self.first_frames(room, key)
@@ -167,12 +171,14 @@ class TableSocket(Generic[R, K]):
         if not room.broken:
             return room
         fresh = await self.conn.rooms.get_any(room.id)
-        if not isinstance(fresh, self.room_type):
+        if self.room is not room:
+            return self.room  # the forwarder and a frame both waited: one moved and counted
+        if not isinstance(fresh, type(room)):
             raise RoomError("unknown_room", "there is no such room")
-        self.room = fresh  # type: ignore[assignment]  # a room of this socket's kind
+        self.room = fresh
         if self.counted:
             await (fresh.watch(+1) if self.key is None else fresh.connect(self.key))
-        return self.room
+        return fresh
 
     # --- the room's notices -------------------------------------------------------------
 
@@ -214,8 +220,8 @@ class TableSocket(Generic[R, K]):
         seen = self.presence_shown(room)
         if notice.get("renew") and seen == self.seen:
             return  # a periodic renewal that changes nothing this socket shows
-        self.seen = seen
         if self.key is None or notice.get("seat") != room.label(self.key):
+            self.seen = seen  # (what a frame showed: not a notice about this seat itself)
             await self.conn.send(self.presence_message(room))
 
     async def _event(self, room: R, notice: Mapping[str, Any]) -> None:

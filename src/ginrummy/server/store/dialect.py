@@ -148,8 +148,10 @@ POSTGRESQL = Dialect(
     FOR_UPDATE=" FOR UPDATE",
     # PostgreSQL keeps a lease's expiry as a timestamp (as the servers before the clock
     # was passed in wrote it, so old and new servers share leases in a rolling restart).
-    ACQUIRE_LEASE=sql.ACQUIRE_LEASE.replace(
-        "VALUES (?, ?, ?)", "VALUES (?, ?, to_timestamp(?))"
-    ).replace("leases.expires < ?", "leases.expires < to_timestamp(?)"),
+    ACQUIRE_LEASE=(
+        "INSERT INTO leases (room, holder, expires) VALUES (?, ?, to_timestamp(?))"
+        " ON CONFLICT (room) DO UPDATE SET holder = excluded.holder, expires = excluded.expires"
+        " WHERE leases.expires < to_timestamp(?) OR leases.holder = excluded.holder"
+    ),
     arrays=True,
 )
