@@ -294,6 +294,8 @@ class Connection:
             await asyncio.wait_for(self.ws.close(code, reason), CLOSE_WAIT_S)
         except TimeoutError:
             log.warning("a socket did not take its close frame (%d); dropping it", code)
+        except WebSocketDisconnect:
+            log.debug("a socket went away before its close frame (%d)", code)
 
     async def _receive(self) -> None:
         while not self.ending.is_set():  # closing: nothing more is read
