@@ -28,9 +28,12 @@ class LeaseKeeper:
         renew: float,
         work_due: Callable[[], bool],
         taken: Callable[[], Awaitable[bool]],
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         """``taken`` runs when this instance gets the lease (the last holder may have
-        written what it has not seen); False: not ready to act under it yet."""
+        written what it has not seen); False: not ready to act under it yet.
+        ``monotonic``: the clock a held lease runs out by here (a test's own)."""
+        self._now = monotonic
         self._room_id = room_id
         self._store = store
         self._instance_id = instance_id
@@ -47,7 +50,7 @@ class LeaseKeeper:
     def holds(self) -> bool:
         """This instance holds the room's lease: it alone makes the computer's moves and
         ends the move timer and grace periods."""
-        return self._leased.is_set() and time.monotonic() < self._until
+        return self._leased.is_set() and self._now() < self._until
 
     @property
     def idle(self) -> bool:
@@ -84,7 +87,7 @@ class LeaseKeeper:
             self._leased.clear()
 
     async def _take(self) -> bool:
-        asked = time.monotonic()
+        asked = self._now()
         try:
             held = await self._store.acquire_lease(self._room_id, self._instance_id, self._ttl)
         except StoreError as exc:
