@@ -13,7 +13,7 @@ from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import Body, read
 from ginrummy.server.api.errors import ApiError
 from ginrummy.server.api.services import rooms_of
-from ginrummy.server.api.tables import RULES_CODES, TableBody, seat_name
+from ginrummy.server.api.tables import RULES_CODES, TableBody, seat_name, table_of_path
 from ginrummy.server.chouette import presenter
 from ginrummy.server.chouette.room import KIND, ChouetteRoom, open_room
 from ginrummy.server.computer import level_keys, level_name
@@ -65,11 +65,7 @@ def seat_plan(seats: list[object] | None) -> dict[int, str | None]:
 async def looked_up(request: Request) -> ChouetteRoom:
     """The chouette room of the path (a lookup, counted against the address's limit);
     ``unknown_room`` if there is none."""
-    of_app(request.app).lookups.check(client_address(request))
-    room = await rooms_of(request).get_any(request.path_params["room_id"])
-    if not isinstance(room, ChouetteRoom):
-        raise ApiError("unknown_room", "there is no such chouette room")
-    return room
+    return await table_of_path(request, ChouetteRoom, "chouette room")
 
 
 async def create(request: Request) -> JSONResponse:

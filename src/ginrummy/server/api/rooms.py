@@ -13,9 +13,8 @@ from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import Body, read
 from ginrummy.server.api.errors import ApiError
 from ginrummy.server.api.services import rooms_of
-from ginrummy.server.api.tables import RULES_CODES, TableBody, seat_name
+from ginrummy.server.api.tables import RULES_CODES, TableBody, seat_name, table_of_path
 from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, level_name
-from ginrummy.server.logcontext import note_room
 from ginrummy.server.ratelimit import LookupRoute, client_address, of_app
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.room import Room
@@ -66,13 +65,7 @@ def _flag(asked: bool | msgspec.UnsetType, default: bool) -> bool:
 async def looked_up(request: Request) -> Room:
     """The two-player room of the path (a lookup, counted against the address's limit);
     ``unknown_room`` if there is none."""
-    of_app(request.app).lookups.check(client_address(request))
-    room_id = request.path_params["room_id"]
-    note_room(room_id)
-    room = await rooms_of(request).get(room_id)
-    if room is None:
-        raise ApiError("unknown_room", "there is no such room")
-    return room
+    return await table_of_path(request, Room, "room")
 
 
 async def create_room(request: Request) -> JSONResponse:

@@ -1,15 +1,37 @@
-"""What a new table's body asks for: its rules, its move timer, the creator's seat name."""
+"""What every kind of table's routes share: the table a path names, and what a new
+table's body asks for (its rules, its move timer, the creator's seat name)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import msgspec
+from starlette.requests import Request
 
 from ginrummy.engine import Rules, RulesError
 from ginrummy.server import players as players_
 from ginrummy.server.api.bodies import Body
 from ginrummy.server.api.errors import ApiError
+from ginrummy.server.api.services import rooms_of
+from ginrummy.server.logcontext import note_room
+from ginrummy.server.ratelimit import client_address, of_app
+from ginrummy.server.room.base import RoomBase
+
+T = TypeVar("T", bound=RoomBase[Any, Any, Any])
+
+
+async def table_of_path(request: Request, kind: type[T], what: str) -> T:
+    """The table of kind ``kind`` the path's ``room_id`` names (a lookup, counted
+    against the address's limit); ``unknown_room`` ("there is no such ``what``") if
+    there is none of that kind."""
+    of_app(request.app).lookups.check(client_address(request))
+    room_id = request.path_params["room_id"]
+    note_room(room_id)
+    room = await rooms_of(request).get_any(room_id)
+    if not isinstance(room, kind):
+        raise ApiError("unknown_room", f"there is no such {what}")
+    return room
+
 
 TARGETS = (50, 100, 200)
 RULES_CODES = {"preset": "bad_rules", "target_score": "bad_rules", "timer": "bad_rules"}
