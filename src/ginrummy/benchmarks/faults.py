@@ -1,24 +1,31 @@
 """``ginrummy bench faults``: kill server instances mid-match, then audit every event log.
 
-Three modes, each against real ``ginrummy serve`` processes on loopback:
+The games are two-player rooms (against the computer, or two clients); in the kill
+modes also chouette tables of three (``--chouettes``) and, one after the other, small
+knockouts of our own clients (``--tournament-players``, ``fault_tournament``), whose
+matches are rooms. Three modes, each against real ``ginrummy serve`` processes on
+loopback:
 
 - default: two instances sharing PostgreSQL (a schema of its own, dropped afterwards)
   and a private ``redis-server``; ``--cycles`` times, one instance is killed with
   SIGKILL at a random moment, its sockets reconnect to the other one, and it is
   restarted;
 - ``--sqlite``: one instance on a SQLite file, killed and restarted in place;
-- ``--redis-outage SECONDS``: two instances; the private Redis is stopped for that long
-  mid-match; every seat left behind must get the fresh view within 2 s of its return.
+- ``--redis-outage SECONDS``: two instances, two-player games only; the private Redis
+  is stopped for that long mid-match; every seat left behind must get the fresh view
+  within 2 s of its return.
 
-Every seat is its own WebSocket speaking only docs/protocol.md. A seat whose socket
-drops reconnects to a live instance, says ``hello`` with its token and resends the
-action it got no answer for (on the version it saw): the server must answer with the
-action applied once or ``stale_version``. At the end every room's log is read from the
-store and checked: seq contiguous from 1, replay through the server's own ``fold``,
-every acknowledged action at its place, no person's action that nobody sent, and every
-view a client received equal to the log's replay at that version (so nothing told was
-lost). One JSON object on stdout, a progress line on stderr; exit status 1 on any
-violation.
+Every seat (a chouette position too) is its own WebSocket speaking only
+docs/protocol.md (``fault_client``). A seat whose socket drops reconnects to a live
+instance, says ``hello`` with its token and resends the action it got no answer for (on
+the version it saw): the server must answer with the action applied once or
+``stale_version``. After the last fault every game must still move on, and the
+tournament under way must finish with every match played out. At the end every table's
+log is read from the store and checked (``fault_audit``): seq contiguous from 1, replay
+through the server's own fold of its kind, every acknowledged action at its place, no
+person's action that nobody sent, and every view a client received equal to the log's
+replay at that version (so nothing told was lost). One JSON object on stdout, a
+progress line on stderr; exit status 1 on any violation.
 """
 
 from __future__ import annotations
