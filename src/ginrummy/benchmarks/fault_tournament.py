@@ -70,7 +70,10 @@ class Tournaments:
         self.task = asyncio.create_task(self._series())
 
     async def finish(self) -> None:
-        """Let the tournament under way end (a violation if it does not in time)."""
+        """Let the tournament under way end (a violation if it does not in time, or if
+        the series stopped on a request that failed)."""
+        import httpx
+
         self.last = True
         if self.task is None:
             return
@@ -84,8 +87,8 @@ class Tournaments:
                 f"the last fault: phase {state.get('phase')}, round {state.get('round')}"
             )
             self.task.cancel()
-        except (Unanswered, OSError) as exc:
-            self.h.stats.violation(f"tournaments: {exc}")
+        except (Unanswered, httpx.HTTPError) as exc:
+            self.h.stats.violation(f"tournaments stopped: {exc!r}")
 
     def summary(self) -> dict[str, Any]:
         finished = [p for p in self.played if p.finished]
