@@ -244,6 +244,7 @@ def _assert_tables_resumed(summary: dict[str, Any], chouettes: int) -> None:
     assert summary["acknowledged_by_kind"]["tournament"] > 0
     tournaments = summary["tournaments"]
     assert tournaments["finished"] == tournaments["started"] >= 1
+    assert tournaments["faults_mid_tournament"] >= 1
     assert tournaments["matches"] == summary["games"]["tournament"] >= 3  # a knockout of 4
 
 

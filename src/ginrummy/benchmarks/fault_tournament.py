@@ -65,6 +65,12 @@ class Tournaments:
         self.last = False  # finish the one under way, start no other
         self.task: asyncio.Task[None] | None = None
         self.seeds = 0
+        self.faults = 0  # faults done while a tournament was under way (paired, unfinished)
+
+    def fault(self) -> None:
+        """A fault is done now: counted if a tournament is under way."""
+        if self.played and self.played[-1].state.get("phase") == "running":
+            self.faults += 1
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._series())
@@ -97,6 +103,7 @@ class Tournaments:
             "finished": len(finished),
             "rounds": sum(len(p.state.get("rounds", [])) for p in finished),
             "matches": sum(len(p.rooms) for p in self.played),
+            "faults_mid_tournament": self.faults,
         }
 
     async def _series(self) -> None:

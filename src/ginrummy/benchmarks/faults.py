@@ -272,6 +272,8 @@ class Harness:
             await asyncio.sleep(self.rng.uniform(0.2, 1.0))  # a random moment mid-match
             victim = self.instances[self.rng.randrange(len(self.instances))]
             marks = self.marks()
+            if self.tournaments is not None:
+                self.tournaments.fault()
             victim.kill()
             if len(self.instances) > 1:
                 # The survivor alone must carry every game (computer moves included).
