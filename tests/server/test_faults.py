@@ -253,14 +253,15 @@ async def test_kill_nine_across_two_instances_loses_and_doubles_nothing() -> Non
     need_postgres()
     _need_redis_server()
     # Leases of 3 s, not 10: the survivor takes the rooms over sooner, by the same paths.
-    # A chouette table (two people on the two instances and a computer) and knockouts
-    # of four (each match a room) are played through the same kills.
+    # A chouette table (two people on the two instances and a computer) and a knockout
+    # of four (each match a room, ~15 s: the kills') are played through the same kills.
     options = Options(
         mode="kill",
         cycles=3,
         games=6,
         chouettes=1,
         tournament_players=4,
+        tournaments=1,
         database_url=PG_URL,
         lease_ttl=3.0,
         progress=False,

@@ -71,6 +71,8 @@ class SeatClient(ABC):
         self.resending = False
         self.rehello = False  # the next view answers a hello on a new socket
         self.asked: tuple[object, ...] = ()  # the last between-rounds request sent
+        self.waits = ""  # what the last view waited for, in short (for a stuck game)
+        self.latest: Mapping[str, Any] = {}  # the last view frame taken
         self.at = home  # the instance it is (or was last) connected to
         self.prefer = home
         self.moving = False  # a planned move back home, not a fault
@@ -205,6 +207,10 @@ class SeatClient(ABC):
         return False
 
     @abstractmethod
+    def waiting(self, msg: Mapping[str, Any]) -> str:
+        """What a view frame's table waits for, in short (said of a stuck game)."""
+
+    @abstractmethod
     def choice(self, view: Mapping[str, Any]) -> str | None:
         """The act to play on ``view`` (None: not this seat's decision)."""
 
@@ -260,6 +266,15 @@ class SeatClient(ABC):
         elif code == "unavailable" and self.pending is not None:
             await asyncio.sleep(0.2)
             await self._send_act(ws, *self.pending)
+        elif code in ("stale_version", "unavailable") and self.latest and not self.h.stopping:
+            # A readiness or a wish lost its write to the other instance's (stale_version)
+            # or was not written (unavailable): whatever the latest view still asks for is
+            # asked again. (That view may have come meanwhile, and found it asked.)
+            await asyncio.sleep(0.2)
+            self.asked = ()
+            if self.decider is not None:
+                self.decider.cancel()
+            self.decider = asyncio.create_task(self._decide(ws, self.latest, self.version))
 
     async def _on_view(self, ws: Any, msg: Mapping[str, Any]) -> None:
         version = int(msg["version"])
@@ -274,7 +289,8 @@ class SeatClient(ABC):
             )
         if version <= self.version and not self.fresh:
             return
-        self.version, self.fresh = version, False
+        self.version, self.fresh, self.latest = version, False, msg
+        self.waits = self.waiting(msg)
         if self.over(view):
             self.game.over = True
         if self.dropped_at is not None:
@@ -364,6 +380,10 @@ class RoomClient(SeatClient):
     def over(self, view: Mapping[str, Any]) -> bool:
         return self.one_match and view["table"]["match_phase"] == "over"
 
+    def waiting(self, msg: Mapping[str, Any]) -> str:
+        table = msg["view"]["table"]
+        return f"{table['match_phase']} {table.get('round_phase')}, {table['turn']} to move"
+
     def shows(self, pending: tuple[int, str], version: int, view: Mapping[str, Any]) -> bool:
         """The view of ``version`` is the one right after the pending act, applied."""
         mine = {"seat": self.seat, "action": public_text(pending[1])}
@@ -405,6 +425,17 @@ class ChouetteClient(SeatClient):
 
     def digest(self, view: Mapping[str, Any]) -> str:
         return chouette_digest(view)
+
+    def waiting(self, msg: Mapping[str, Any]) -> str:
+        info, table = msg["view"]["chouette"], msg["view"]["view"]["table"]
+        players = [p or {} for p in msg.get("players") or []]
+        ready = [p.get("ready") for p in players]
+        wishes = [p.get("next_match") for p in players]
+        return (
+            f"{info['phase']} {table['match_phase']} {table.get('round_phase')}, box "
+            f"{info['box']} captain {info['captain']} turn {info['turn']} absent "
+            f"{info['absent']} ready {ready} next match {wishes}"
+        )
 
     def shows(self, pending: tuple[int, str], version: int, view: Mapping[str, Any]) -> bool:
         """The view of ``version`` is the one right after the pending act, applied: one

@@ -56,11 +56,12 @@ def _auth(token: str) -> dict[str, str]:
 
 
 class Tournaments:
-    """Knockouts of ``players`` of our clients, one after the other until told to stop;
-    their matches are games of the harness (kind ``tournament``)."""
+    """Knockouts of ``players`` of our clients, one after the other until told to stop
+    (or ``limit`` of them); their matches are games of the harness (kind
+    ``tournament``)."""
 
-    def __init__(self, harness: Harness, players: int) -> None:
-        self.h, self.players = harness, players
+    def __init__(self, harness: Harness, players: int, limit: int | None = None) -> None:
+        self.h, self.players, self.limit = harness, players, limit
         self.played: list[Played] = []
         self.last = False  # finish the one under way, start no other
         self.task: asyncio.Task[None] | None = None
@@ -110,7 +111,7 @@ class Tournaments:
         import httpx
 
         async with httpx.AsyncClient(timeout=10) as http:
-            while not self.last and not self.h.stopping:
+            while not self.last and not self.h.stopping and len(self.played) != self.limit:
                 played = await self._open(http)
                 self.played.append(played)
                 await self._follow(http, played)

@@ -72,6 +72,7 @@ class Options:
     # after the other (0: none); both in the kill modes only.
     chouettes: int = 2
     tournament_players: int = 4
+    tournaments: int | None = None  # at most this many (None: as long as the faults last)
     think: float = 0.05  # mean seconds before a decision (uniform ±50%)
     seed: int = 1
     database_url: str = ""  # PostgreSQL server for the two-instance modes
@@ -186,7 +187,9 @@ class Harness:
         for client in self.clients:
             await asyncio.wait_for(client.welcomed.wait(), 30)
         if self.killing and self.options.tournament_players:
-            self.tournaments = Tournaments(self, self.options.tournament_players)
+            self.tournaments = Tournaments(
+                self, self.options.tournament_players, self.options.tournaments
+            )
             self.tournaments.start()
 
     async def _identity(self, http: Any, base: str) -> str:
@@ -257,7 +260,7 @@ class Harness:
                 return
             if time.monotonic() > deadline:
                 for g in stuck:
-                    seats = [(c.seat, c.version, c.at, c.pending) for c in g.clients]
+                    seats = [(c.seat, c.version, c.at, c.pending, c.waits) for c in g.clients]
                     self.stats.violation(
                         f"room {g.room} ({g.kind}) stuck at {g.version()} after {what}: {seats}"
                     )
