@@ -47,6 +47,7 @@ from .test_redis_bus import private_redis  # noqa: F401  (a fixture)
 pytestmark = pytest.mark.system
 
 FAULTS = [sys.executable, "-m", "ginrummy", "bench", "faults"]
+TABLES = ["--chouettes", "2", "--tournaments", "1"]  # a knockout of 4 lasts about the kills
 
 
 def _need_redis_server() -> None:
@@ -282,7 +283,7 @@ async def test_kill_nine_across_two_instances_loses_and_doubles_nothing() -> Non
 @pytest.mark.slow
 def test_sqlite_kill_nine_and_restart_through_the_command_line() -> None:
     done = subprocess.run(
-        [*FAULTS, "--sqlite", "--cycles", "3", "--games", "4", "--chouettes", "2"],
+        [*FAULTS, "--sqlite", "--cycles", "3", "--games", "4", *TABLES],
         capture_output=True,
         text=True,
         timeout=120,

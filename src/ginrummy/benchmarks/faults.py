@@ -487,6 +487,12 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         default=4,
         help="entrants of each knockout played during the kills (default 4; 0: none)",
     )
+    parser.add_argument(
+        "--tournaments",
+        type=int,
+        default=None,
+        help="at most this many knockouts (default: one after the other while the kills last)",
+    )
     parser.add_argument("--think", type=float, default=0.05, help="mean think time in s")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players (default 1)")
     mode = parser.add_mutually_exclusive_group()
@@ -506,6 +512,8 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         parser.error("--cycles and --games must be at least 1")
     if args.chouettes < 0 or args.tournament_players not in (0, 4, 8, 16):
         parser.error("--chouettes is at least 0; --tournament-players is 0, 4, 8 or 16")
+    if args.tournaments is not None and args.tournaments < 1:
+        parser.error("--tournaments must be at least 1")
     if args.redis_outage is not None and args.redis_outage <= 0:
         parser.error("--redis-outage must be positive")
     try:
@@ -522,6 +530,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         games=args.games,
         chouettes=args.chouettes,
         tournament_players=args.tournament_players,
+        tournaments=args.tournaments,
         think=args.think,
         seed=args.seed,
         database_url=args.db,
