@@ -1,9 +1,11 @@
 """Faults for real: ``kill -9`` of server processes mid-match and a Redis outage, with
 simulated clients, then an audit of every room's event log (``ginrummy bench faults``).
+The kill runs play chouette tables and tournaments beside the two-player rooms.
 
-The audit (``check_log``) is tested on hand-made logs first, so that a sound run is
-known to mean something. The runs need PostgreSQL (``need_postgres``) and a
-``redis-server`` binary for a private Redis; with ``CI=true`` a missing one fails.
+The audit (``check_log``) is tested on hand-made logs first, a two-player room's and a
+chouette table's, so that a sound run is known to mean something. The runs need
+PostgreSQL (``need_postgres``) and a ``redis-server`` binary for a private Redis; with
+``CI=true`` a missing one fails.
 """
 
 from __future__ import annotations
@@ -20,10 +22,19 @@ from typing import Any
 
 import pytest
 
-from ginrummy.benchmarks.fault_audit import Game, check_log, view_digest
+from ginrummy.benchmarks.fault_audit import (
+    CHOUETTE_LOG,
+    Game,
+    check_log,
+    chouette_digest,
+    tally,
+    view_digest,
+)
 from ginrummy.benchmarks.faults import Options, run
 from ginrummy.engine import Rules, Seat, cards_text, shuffled_deck, view_for_seat
 from ginrummy.protocol import encode_seat_view
+from ginrummy.server.chouette import log as chouette_log
+from ginrummy.server.chouette.presenter import VersionViews
 from ginrummy.server.pubsub.redis import RedisBus
 from ginrummy.server.room import replay
 from ginrummy.server.store import Event, open_store
@@ -36,6 +47,7 @@ from .test_redis_bus import private_redis  # noqa: F401  (a fixture)
 pytestmark = pytest.mark.system
 
 FAULTS = [sys.executable, "-m", "ginrummy", "bench", "faults"]
+TABLES = ["--chouettes", "2", "--tournaments", "1"]  # a knockout of 4 lasts about the kills
 
 
 def _need_redis_server() -> None:
@@ -113,6 +125,74 @@ def test_the_audit_finds_a_log_that_does_not_replay() -> None:
     assert len(problems) == 1 and "event 4 does not replay" in problems[0]
 
 
+def _chouette_opening() -> list[Event]:
+    """A chouette table of three: the draw makes position 1 the box, 2 the captain and 0
+    the partner; the box passes the first upcard, the partner leaves (no decision of
+    the match), then the captain passes on the view from before the leaving."""
+    deck = cards_text(shuffled_deck(random.Random(7)))
+    rules = Rules.from_dict({"name": "standard"}).to_dict()
+    return [
+        Event(1, "chouette", {"rules": rules, "drawn": "2c Kh 7c"}),
+        Event(2, "deal", {"event": f"deal {deck}"}),
+        Event(3, "action", {"event": "pass", "position": 1}),
+        Event(4, "leave", {"event": "leave 0", "position": 0}),
+        Event(5, "action", {"event": "pass", "position": 2}),
+    ]
+
+
+def _chouette_game(events: list[Event]) -> Game:
+    """The record of the box's and the captain's clients (positions 1 and 2) that sent,
+    were told and saw exactly these events: the captain sent on version 3, its pass
+    was applied at 5."""
+    game = Game("c", "chouette", ("1", "2"), log=CHOUETTE_LOG)
+    game.sent = {(2, "1", "pass"), (3, "2", "pass")}
+    game.acked = {3: ("1", "pass"), 5: ("2", "pass")}
+    table = chouette_log.replay(events).table
+    assert table is not None and (table.box, table.captain, table.order) == (1, 2, (2, 0))
+    for position in (1, 2):
+        view = json.loads(VersionViews(table).text(position))
+        game.seen[(str(position), 5)] = chouette_digest(view)
+    return game
+
+
+def test_a_sound_chouette_log_passes_the_audit() -> None:
+    events = _chouette_opening()
+    game = _chouette_game(events)
+    assert check_log(game, events) == []
+    assert tally(game, events) == (0, 0)
+
+
+def test_the_audit_finds_an_acknowledged_chouette_action_that_was_lost() -> None:
+    events = _chouette_opening()
+    game = _chouette_game(events)
+    game.seen = {}
+    problems = check_log(game, events[:4])
+    assert problems == ["room c: acknowledged 2 'pass' at 5 is not in the log"]
+    assert tally(game, events[:4]) == (1, 0)
+
+
+def test_the_audit_finds_a_chouette_action_applied_on_another_decision() -> None:
+    """The captain's pass, sent on the deal's view (before the box passed), logged
+    after the box's pass: applied twice, or on a decision it was not sent for."""
+    events = _chouette_opening()
+    game = _chouette_game(events)
+    game.sent = {(2, "1", "pass"), (2, "2", "pass")}
+    problems = check_log(game, events)
+    assert problems == ["room c: logged {'event': 'pass', 'position': 2} at 5 that no client sent"]
+    assert tally(game, events) == (0, 1)
+
+
+def test_the_audit_finds_a_chouette_view_the_log_does_not_back() -> None:
+    events = _chouette_opening()
+    game = _chouette_game(events)
+    game.seen[("1", 5)] = game.seen[("2", 5)]  # the captain's view, told to the box
+    game.seen[("2", 9)] = game.seen[("2", 5)]  # told before it was written
+    problems = check_log(game, events)
+    assert "room c: seat 1 saw version 5 unlike the log's" in problems
+    assert "room c: seat(s) ['2'] saw version 9, the log ends at 5" in problems
+    assert len(problems) == 2
+
+
 async def _append(db: str, room: str, event: Event) -> None:
     store = open_store(db)
     await store.open()
@@ -154,6 +234,19 @@ def _assert_sound(summary: dict[str, Any]) -> None:
     assert summary["violations"] == 0, summary["violation_list"]
     assert summary["moves"] > 0 and summary["acknowledged_actions"] > 0
     assert summary["computer_moves"] > 0
+    assert summary["lost"] == summary["duplicated"] == 0
+
+
+def _assert_tables_resumed(summary: dict[str, Any], chouettes: int) -> None:
+    """The chouette tables and the tournaments' matches were played through the kills
+    (their logs audited with the rest), and every tournament finished."""
+    assert summary["games"]["chouette"] == chouettes
+    assert summary["acknowledged_by_kind"]["chouette"] > 0
+    assert summary["acknowledged_by_kind"]["tournament"] > 0
+    tournaments = summary["tournaments"]
+    assert tournaments["finished"] == tournaments["started"] >= 1
+    assert tournaments["faults_mid_tournament"] >= 1
+    assert tournaments["matches"] == summary["games"]["tournament"] >= 3  # a knockout of 4
 
 
 @pytest.mark.slow
@@ -161,12 +254,27 @@ async def test_kill_nine_across_two_instances_loses_and_doubles_nothing() -> Non
     need_postgres()
     _need_redis_server()
     # Leases of 3 s, not 10: the survivor takes the rooms over sooner, by the same paths.
+    # A chouette table (two people on the two instances and a computer) and a knockout
+    # of four (each match a room, ~15 s: the kills') are played through the same kills.
     options = Options(
-        mode="kill", cycles=3, games=6, database_url=PG_URL, lease_ttl=3.0, progress=False
+        mode="kill",
+        cycles=3,
+        games=6,
+        chouettes=1,
+        tournament_players=4,
+        tournaments=1,
+        database_url=PG_URL,
+        lease_ttl=3.0,
+        progress=False,
     )
     summary = await run(options)
     _assert_sound(summary)
-    assert summary["games"] == {"cross": 4, "same": 0, "computer": 2}
+    assert {k: summary["games"][k] for k in ("cross", "same", "computer")} == {
+        "cross": 4,
+        "same": 0,
+        "computer": 2,
+    }
+    _assert_tables_resumed(summary, chouettes=1)
     assert summary["server_starts"] == 2 + 3
     assert summary["reconnects"] >= 3  # every kill dropped at least one seat
     assert summary["reconnect_s"]["max"] < 10
@@ -175,7 +283,7 @@ async def test_kill_nine_across_two_instances_loses_and_doubles_nothing() -> Non
 @pytest.mark.slow
 def test_sqlite_kill_nine_and_restart_through_the_command_line() -> None:
     done = subprocess.run(
-        [*FAULTS, "--sqlite", "--cycles", "3", "--games", "4"],
+        [*FAULTS, "--sqlite", "--cycles", "3", "--games", "4", *TABLES],
         capture_output=True,
         text=True,
         timeout=120,
@@ -185,6 +293,7 @@ def test_sqlite_kill_nine_and_restart_through_the_command_line() -> None:
     summary = json.loads(done.stdout)
     _assert_sound(summary)
     assert summary["store"] == "sqlite" and summary["cycles"] == 3
+    _assert_tables_resumed(summary, chouettes=2)  # the second of three people
     assert summary["server_starts"] == 1 + 3
     assert summary["reconnects"] >= 3 * 4  # one instance: every seat drops each time
     assert "cycle 3/3" in done.stderr

@@ -1,7 +1,12 @@
 """One seat of a fault test (``ginrummy bench faults``, ``ginrummy bench deploy``): its
 own WebSocket speaking only docs/protocol.md, reconnecting to any live instance when it
 drops (after a 1012 from a draining instance too), with exponential backoff and jitter,
-and resending the action it got no answer for."""
+and resending the action it got no answer for.
+
+That life is ``SeatClient``'s, written once; what differs by kind of table is a
+subclass's: ``RoomClient`` holds a seat of a two-player room (a tournament's match
+too), ``ChouetteClient`` a position at a chouette table (docs/protocol.md, "Chouette
+rooms")."""
 
 from __future__ import annotations
 
@@ -10,10 +15,11 @@ import contextlib
 import json
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ginrummy.benchmarks.fault_audit import Game, public_text, view_digest
+from ginrummy.benchmarks.fault_audit import Game, chouette_digest, public_text, view_digest
 from ginrummy.benchmarks.load import choose, round_ask
 
 if TYPE_CHECKING:
@@ -47,8 +53,9 @@ def retry_delay(attempt: int, rng: random.Random) -> float:
     return cap / 2 + rng.uniform(0, cap / 2)
 
 
-class Client:
-    """One seat: its own WebSocket, reconnecting to any live instance when it drops."""
+class SeatClient(ABC):
+    """One player at a table: its own WebSocket, reconnecting to any live instance when
+    it drops, resending its unanswered act; a subclass reads its kind's frames."""
 
     def __init__(self, harness: Harness, game: Game, token: str, home: int, seed: int) -> None:
         self.h, self.game, self.token, self.home = harness, game, token, home
@@ -58,11 +65,14 @@ class Client:
         self.version = 0
         self.fresh = False  # take the next view even if not newer (after hello, a refusal)
         self.pending: tuple[int, str] | None = None  # an act sent, not yet answered
+        self.sent_on: Mapping[str, Any] = {}  # the view the pending act was chosen on
         self.sent_at = 0.0  # when the pending act was first sent (monotonic)
         self.steps: list[tuple[str, float]] = []  # what befell the pending act, and when
         self.resending = False
         self.rehello = False  # the next view answers a hello on a new socket
         self.asked: tuple[object, ...] = ()  # the last between-rounds request sent
+        self.waits = ""  # what the last view waited for, in short (for a stuck game)
+        self.latest: Mapping[str, Any] = {}  # the last view frame taken
         self.at = home  # the instance it is (or was last) connected to
         self.prefer = home
         self.moving = False  # a planned move back home, not a fault
@@ -163,7 +173,7 @@ class Client:
         kind = msg.get("type")
         if kind == "welcome":
             self._step("welcome")
-            self.seat = msg.get("seat") or ""
+            self.seat = self.seat_of(msg)
             self.asked = ()
             self.welcomed.set()
         elif kind == "event":
@@ -173,12 +183,50 @@ class Client:
         elif kind == "view":
             await self._on_view(ws, msg)
 
+    # --- what a kind of table says its own way --------------------------------------
+
+    @abstractmethod
+    def seat_of(self, welcome: Mapping[str, Any]) -> str:
+        """The seat label (as the log has it) a ``welcome`` binds this socket to."""
+
+    @abstractmethod
+    def applied_at(self, event: Mapping[str, Any], pending: tuple[int, str]) -> int | None:
+        """The version an ``event`` frame says the pending act was applied at (None:
+        the frame is not about it)."""
+
+    @abstractmethod
+    def digest(self, view: Mapping[str, Any]) -> str:
+        """What a view frame's ``view`` says about the log (``fault_audit``)."""
+
+    @abstractmethod
+    def shows(self, pending: tuple[int, str], version: int, view: Mapping[str, Any]) -> bool:
+        """The view of ``version`` has the pending act applied (its answer was lost)."""
+
+    def over(self, view: Mapping[str, Any]) -> bool:
+        """The table plays no more after ``view`` (a tournament's match once over)."""
+        return False
+
+    @abstractmethod
+    def waiting(self, msg: Mapping[str, Any]) -> str:
+        """What a view frame's table waits for, in short (said of a stuck game)."""
+
+    @abstractmethod
+    def choice(self, view: Mapping[str, Any]) -> str | None:
+        """The act to play on ``view`` (None: not this seat's decision)."""
+
+    @abstractmethod
+    def ask(self, msg: Mapping[str, Any]) -> tuple[tuple[object, ...], str] | None:
+        """Between rounds and matches, what to ask for on a view frame: ``(key, type)``
+        with ``key`` naming what is asked for once (``self.asked``), or None."""
+
+    # --- the life -------------------------------------------------------------------
+
     def _on_event(self, msg: Mapping[str, Any]) -> None:
         pending = self.pending
-        if msg.get("kind") != "action" or msg.get("seat") != self.seat or pending is None:
+        if msg.get("kind") != "action" or pending is None:
             return
-        version = int(msg["version"])
-        if version != pending[0] + 1:
+        version = self.applied_at(msg, pending)
+        if version is None:
             return
         if msg.get("action") != public_text(pending[1]):
             self.h.stats.violation(
@@ -218,11 +266,20 @@ class Client:
         elif code == "unavailable" and self.pending is not None:
             await asyncio.sleep(0.2)
             await self._send_act(ws, *self.pending)
+        elif code in ("stale_version", "unavailable") and self.latest and not self.h.stopping:
+            # A readiness or a wish lost its write to the other instance's (stale_version)
+            # or was not written (unavailable): whatever the latest view still asks for is
+            # asked again. (That view may have come meanwhile, and found it asked.)
+            await asyncio.sleep(0.2)
+            self.asked = ()
+            if self.decider is not None:
+                self.decider.cancel()
+            self.decider = asyncio.create_task(self._decide(ws, self.latest, self.version))
 
     async def _on_view(self, ws: Any, msg: Mapping[str, Any]) -> None:
         version = int(msg["version"])
         view = msg["view"]
-        digest = view_digest(view)
+        digest = self.digest(view)
         known = self.game.seen.setdefault((self.seat, version), digest)
         if known != digest:
             self.h.stats.violation(f"room {self.game.room}: two different views of {version}")
@@ -232,13 +289,16 @@ class Client:
             )
         if version <= self.version and not self.fresh:
             return
-        self.version, self.fresh = version, False
+        self.version, self.fresh, self.latest = version, False, msg
+        self.waits = self.waiting(msg)
+        if self.over(view):
+            self.game.over = True
         if self.dropped_at is not None:
             self.h.stats.reconnect_s.append(time.monotonic() - self.dropped_at)
             self.dropped_at = None
         after_hello, self.rehello = self.rehello, False
         pending = self.pending
-        if pending is not None and after_hello and self._shows(pending, version, view):
+        if pending is not None and after_hello and self.shows(pending, version, view):
             self._acked(version)  # applied before the socket dropped, its answer lost
             pending = None
         if pending is not None and after_hello:
@@ -249,20 +309,14 @@ class Client:
             await self._send_act(ws, *pending)
             return
         if pending is not None:
-            if self._shows(pending, version, view):
+            if self.shows(pending, version, view):
                 self._acked(version)  # the view with it applied (its event was skipped)
             else:
                 return  # its answer (the event or an error) is on the way
         if not self.h.stopping:
             if self.decider is not None:
                 self.decider.cancel()
-            me = (msg.get("players") or {}).get(self.seat) or {}
-            self.decider = asyncio.create_task(self._decide(ws, view, me, version))
-
-    def _shows(self, pending: tuple[int, str], version: int, view: Mapping[str, Any]) -> bool:
-        """The view of ``version`` is the one right after the pending act, applied."""
-        mine = {"seat": self.seat, "action": public_text(pending[1])}
-        return version == pending[0] + 1 and view["moves"][-1:] == [mine]
+            self.decider = asyncio.create_task(self._decide(ws, msg, version))
 
     def _step(self, what: str) -> None:
         """Note what befell the pending act (nothing pending: nothing to note)."""
@@ -283,14 +337,13 @@ class Client:
         with contextlib.suppress(websockets.ConnectionClosed):
             await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
 
-    async def _decide(
-        self, ws: Any, view: Mapping[str, Any], me: Mapping[str, Any], version: int
-    ) -> None:
+    async def _decide(self, ws: Any, msg: Mapping[str, Any], version: int) -> None:
         import websockets
 
-        action = choose(dict(view), self.rng)
+        view = msg["view"]
+        action = self.choice(view)
         if action is None:
-            ask = round_ask(view["table"], me, self.asked)
+            ask = self.ask(msg)
             if ask is not None:
                 self.asked, kind = ask
                 with contextlib.suppress(websockets.ConnectionClosed):
@@ -303,6 +356,124 @@ class Client:
             return
         # Recorded before it leaves: it may be applied even if the socket dies now.
         self.game.sent.add((version, self.seat, action))
-        self.pending, self.sent_at = (version, action), time.monotonic()
+        self.pending, self.sent_at, self.sent_on = (version, action), time.monotonic(), view
         self.steps = []
         await self._send_act(ws, version, action)
+
+
+class RoomClient(SeatClient):
+    """A seat of a two-player room; ``one_match``: a tournament's, which plays its one
+    match (``new_match`` is refused there)."""
+
+    one_match = False
+
+    def seat_of(self, welcome: Mapping[str, Any]) -> str:
+        return str(welcome.get("seat") or "")
+
+    def applied_at(self, event: Mapping[str, Any], pending: tuple[int, str]) -> int | None:
+        version = int(event["version"])
+        return version if event.get("seat") == self.seat and version == pending[0] + 1 else None
+
+    def digest(self, view: Mapping[str, Any]) -> str:
+        return view_digest(view)
+
+    def over(self, view: Mapping[str, Any]) -> bool:
+        return self.one_match and view["table"]["match_phase"] == "over"
+
+    def waiting(self, msg: Mapping[str, Any]) -> str:
+        table = msg["view"]["table"]
+        return f"{table['match_phase']} {table.get('round_phase')}, {table['turn']} to move"
+
+    def shows(self, pending: tuple[int, str], version: int, view: Mapping[str, Any]) -> bool:
+        """The view of ``version`` is the one right after the pending act, applied."""
+        mine = {"seat": self.seat, "action": public_text(pending[1])}
+        return version == pending[0] + 1 and view["moves"][-1:] == [mine]
+
+    def choice(self, view: Mapping[str, Any]) -> str | None:
+        return choose(dict(view), self.rng)
+
+    def ask(self, msg: Mapping[str, Any]) -> tuple[tuple[object, ...], str] | None:
+        me = (msg.get("players") or {}).get(self.seat) or {}
+        ask = round_ask(msg["view"]["table"], me, self.asked)
+        if ask is not None and ask[1] == "new_match" and self.one_match:
+            return None
+        return ask
+
+
+class TournamentClient(RoomClient):
+    """A seat of a tournament's match."""
+
+    one_match = True
+
+
+class ChouetteClient(SeatClient):
+    """A position at a chouette table: it acts when it is the box or the captain on
+    turn (its seat view lists legal actions), says ``next_round`` between rounds when
+    it plays the next one and ``next_match`` after a settled match; it gives no advice.
+
+    A chouette room applies an act sent on a view followed only by readiness or
+    presence (``ChouetteRoom.same_decision``): the act is answered by the position's
+    next ``action`` event, whatever its version."""
+
+    def seat_of(self, welcome: Mapping[str, Any]) -> str:
+        return str(welcome.get("position"))
+
+    def applied_at(self, event: Mapping[str, Any], pending: tuple[int, str]) -> int | None:
+        version = int(event["version"])
+        mine = str(event.get("position")) == self.seat
+        return version if mine and version > pending[0] else None
+
+    def digest(self, view: Mapping[str, Any]) -> str:
+        return chouette_digest(view)
+
+    def waiting(self, msg: Mapping[str, Any]) -> str:
+        info, table = msg["view"]["chouette"], msg["view"]["view"]["table"]
+        players = [p or {} for p in msg.get("players") or []]
+        ready = [p.get("ready") for p in players]
+        wishes = [p.get("next_match") for p in players]
+        return (
+            f"{info['phase']} {table['match_phase']} {table.get('round_phase')}, box "
+            f"{info['box']} captain {info['captain']} turn {info['turn']} absent "
+            f"{info['absent']} ready {ready} next match {wishes}"
+        )
+
+    def shows(self, pending: tuple[int, str], version: int, view: Mapping[str, Any]) -> bool:
+        """The view of ``version`` is the one right after the pending act, applied: one
+        event later, the round's moves are those it was chosen on and that act. (One
+        applied after a readiness or presence event is resent and refused instead: only
+        its event tells its version.)"""
+        before, now = self.sent_on["view"], view["view"]
+        mine = {"seat": before["seat"], "action": public_text(pending[1])}
+        return version == pending[0] + 1 and now["moves"] == [*before["moves"], mine]
+
+    def choice(self, view: Mapping[str, Any]) -> str | None:
+        return choose(dict(view["view"]), self.rng)
+
+    def ask(self, msg: Mapping[str, Any]) -> tuple[tuple[object, ...], str] | None:
+        return chouette_ask(msg["view"], msg.get("players") or [], int(self.seat), self.asked)
+
+
+def chouette_ask(
+    view: Mapping[str, Any], players: list[Any], position: int, asked: object
+) -> tuple[tuple[object, ...], str] | None:
+    """What a position with no move asks for at a chouette table: ``next_match`` after a
+    settled match, ``next_round`` after a round it (box or captain) plays the next of;
+    ``key`` names the match and round so that it asks once (``asked``: the last key).
+
+    >>> view = {"chouette": {"number": 1, "phase": "settled", "box": 0, "captain": 1},
+    ...         "view": {"table": {"match_phase": "over", "rounds": [{}]}}}
+    >>> chouette_ask(view, [{"next_match": False}], 0, ())
+    ((1, 'settled', 'over', 1), 'next_match')
+    """
+    info, table = view["chouette"], view["view"]["table"]
+    me = players[position] if position < len(players) else None
+    key = (info["number"], info["phase"], table["match_phase"], len(table["rounds"]))
+    if key == asked or me is None:
+        return None
+    if info["phase"] == "settled" and not me.get("next_match"):
+        return key, "next_match"
+    between = info["phase"] == "match" and table["match_phase"] == "deal" and table["rounds"]
+    plays = position in (info["box"], info["captain"])
+    if between and plays and not me.get("ready"):
+        return key, "next_round"
+    return None

@@ -1,24 +1,31 @@
 """``ginrummy bench faults``: kill server instances mid-match, then audit every event log.
 
-Three modes, each against real ``ginrummy serve`` processes on loopback:
+The games are two-player rooms (against the computer, or two clients); in the kill
+modes also chouette tables of three (``--chouettes``) and, one after the other, small
+knockouts of our own clients (``--tournament-players``, ``fault_tournament``), whose
+matches are rooms. Three modes, each against real ``ginrummy serve`` processes on
+loopback:
 
 - default: two instances sharing PostgreSQL (a schema of its own, dropped afterwards)
   and a private ``redis-server``; ``--cycles`` times, one instance is killed with
   SIGKILL at a random moment, its sockets reconnect to the other one, and it is
   restarted;
 - ``--sqlite``: one instance on a SQLite file, killed and restarted in place;
-- ``--redis-outage SECONDS``: two instances; the private Redis is stopped for that long
-  mid-match; every seat left behind must get the fresh view within 2 s of its return.
+- ``--redis-outage SECONDS``: two instances, two-player games only; the private Redis
+  is stopped for that long mid-match; every seat left behind must get the fresh view
+  within 2 s of its return.
 
-Every seat is its own WebSocket speaking only docs/protocol.md. A seat whose socket
-drops reconnects to a live instance, says ``hello`` with its token and resends the
-action it got no answer for (on the version it saw): the server must answer with the
-action applied once or ``stale_version``. At the end every room's log is read from the
-store and checked: seq contiguous from 1, replay through the server's own ``fold``,
-every acknowledged action at its place, no person's action that nobody sent, and every
-view a client received equal to the log's replay at that version (so nothing told was
-lost). One JSON object on stdout, a progress line on stderr; exit status 1 on any
-violation.
+Every seat (a chouette position too) is its own WebSocket speaking only
+docs/protocol.md (``fault_client``). A seat whose socket drops reconnects to a live
+instance, says ``hello`` with its token and resends the action it got no answer for (on
+the version it saw): the server must answer with the action applied once or
+``stale_version``. After the last fault every game must still move on, and the
+tournament under way must finish with every match played out. At the end every table's
+log is read from the store and checked (``fault_audit``): seq contiguous from 1, replay
+through the server's own fold of its kind, every acknowledged action at its place, no
+person's action that nobody sent, and every view a client received equal to the log's
+replay at that version (so nothing told was lost). One JSON object on stdout, a
+progress line on stderr; exit status 1 on any violation.
 """
 
 from __future__ import annotations
@@ -45,13 +52,15 @@ from ginrummy.benchmarks.cluster import (
     PrivateRedis,
     fresh_schema,
 )
-from ginrummy.benchmarks.fault_audit import Game, audit_logs
-from ginrummy.benchmarks.fault_client import Client
+from ginrummy.benchmarks.fault_audit import CHOUETTE_LOG, Game, audit_logs
+from ginrummy.benchmarks.fault_client import ChouetteClient, RoomClient, SeatClient
+from ginrummy.benchmarks.fault_tournament import Tournaments
 
 PROGRESS_LIMIT = 30.0  # seconds every game has to move on after a fault
 RESUME_LIMIT = 2.0  # seconds after Redis is back for live updates to resume
 AFTERWARDS = 10  # versions every game must still make after the last fault
 SLOWEST = 5  # the longest waits whose steps a summary shows
+KINDS = ("cross", "same", "computer", "chouette", "tournament")  # of games (``Game.kind``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +68,11 @@ class Options:
     mode: str = "kill"  # "kill" (two instances), "sqlite" or "redis-outage"
     cycles: int = 50
     games: int = 8
+    # Chouette tables beside the games, and the entrants of the knockouts played one
+    # after the other (0: none); both in the kill modes only.
+    chouettes: int = 2
+    tournament_players: int = 4
+    tournaments: int | None = None  # at most this many (None: as long as the faults last)
     think: float = 0.05  # mean seconds before a decision (uniform ±50%)
     seed: int = 1
     database_url: str = ""  # PostgreSQL server for the two-instance modes
@@ -138,16 +152,23 @@ class Harness:
         self.stopping = False
         self.tasks: list[asyncio.Task[None]] = []
         self.started = time.monotonic()
+        self.tournaments: Tournaments | None = None
 
     @property
-    def clients(self) -> list[Client]:
+    def clients(self) -> list[SeatClient]:
         return [c for g in self.games for c in g.clients]
+
+    @property
+    def killing(self) -> bool:
+        """A kill mode: the games include chouette tables and tournaments."""
+        return self.options.mode in ("kill", "sqlite")
 
     # --- set-up -----------------------------------------------------------------------
 
     async def open_games(self) -> None:
         """Every third game against the computer; the others between two clients, their
-        seats on different instances (with one instance: on the same one)."""
+        seats on different instances (with one instance: on the same one). In the kill
+        modes, the chouette tables too, and the first tournament."""
         import httpx
 
         n = len(self.instances)
@@ -159,18 +180,26 @@ class Harness:
                     await self._open(http, k, computer=False, homes=(k % n, k % n))
                 else:
                     await self._open(http, k, computer=False, homes=(k % n, (k + 1) % n))
+            for k in range(self.options.chouettes if self.killing else 0):
+                await self._open_chouette(http, k)
         for client in self.clients:
             self.tasks.append(asyncio.create_task(client.run()))
         for client in self.clients:
             await asyncio.wait_for(client.welcomed.wait(), 30)
+        if self.killing and self.options.tournament_players:
+            self.tournaments = Tournaments(
+                self, self.options.tournament_players, self.options.tournaments
+            )
+            self.tournaments.start()
+
+    async def _identity(self, http: Any, base: str) -> str:
+        r = await http.post(f"{base}/api/identity", json={})
+        r.raise_for_status()
+        return str(r.json()["token"])
 
     async def _open(self, http: Any, k: int, *, computer: bool, homes: tuple[int, ...]) -> None:
         bases = [self.instances[h].base for h in homes]
-        tokens = []
-        for base in bases:
-            r = await http.post(f"{base}/api/identity", json={})
-            r.raise_for_status()
-            tokens.append(r.json()["token"])
+        tokens = [await self._identity(http, base) for base in bases]
         body = {"kind": "room", "opponent": "bot:random" if computer else "friend"}
         r = await http.post(f"{bases[0]}/api/rooms", json=body, headers=_auth(tokens[0]))
         r.raise_for_status()
@@ -185,8 +214,37 @@ class Harness:
         game = Game(room, kind, people)
         for j, (token, home) in enumerate(zip(tokens, homes, strict=True)):
             game.clients.append(
-                Client(self, game, token, home, self.options.seed * 1009 + 2 * k + j)
+                RoomClient(self, game, token, home, self.options.seed * 1009 + 2 * k + j)
             )
+        self.games.append(game)
+
+    async def _open_chouette(self, http: Any, k: int) -> None:
+        """A chouette table of three, its people on the instances in turn: two people
+        and a computer (even ``k``), or three people (odd)."""
+        n = len(self.instances)
+        seats = ["me", "friend", "bot:random" if k % 2 == 0 else "friend"]
+        people = [p for p, seat in enumerate(seats) if not seat.startswith("bot:")]
+        homes = {p: (k + p) % n for p in people}
+        tokens = {p: await self._identity(http, self.instances[homes[p]].base) for p in people}
+        r = await http.post(
+            f"{self.instances[homes[0]].base}/api/chouette",
+            json={"seats": seats},
+            headers=_auth(tokens[0]),
+        )
+        r.raise_for_status()
+        room = r.json()["room"]
+        for p in people[1:]:
+            base = self.instances[homes[p]].base
+            r = await http.post(
+                f"{base}/api/chouette/{room}/join", json={}, headers=_auth(tokens[p])
+            )
+            r.raise_for_status()
+            if r.json()["position"] != p:
+                raise FaultError(f"chouette {room}: joined at {r.json()['position']}, not {p}")
+        game = Game(room, "chouette", tuple(str(p) for p in people), log=CHOUETTE_LOG)
+        for p in people:
+            seed = self.options.seed * 2003 + 3 * k + p
+            game.clients.append(ChouetteClient(self, game, tokens[p], homes[p], seed))
         self.games.append(game)
 
     # --- faults -----------------------------------------------------------------------
@@ -195,12 +253,14 @@ class Harness:
         """Every game must move ``by`` versions past its mark (a fault stops no game)."""
         deadline = time.monotonic() + PROGRESS_LIMIT
         while True:
-            stuck = [g for g in self.games if g.version() < marks[g.room] + by]
+            stuck = [
+                g for g in self.games if not g.over and g.version() < marks.get(g.room, 0) + by
+            ]
             if not stuck:
                 return
             if time.monotonic() > deadline:
                 for g in stuck:
-                    seats = [(c.seat, c.version, c.at, c.pending) for c in g.clients]
+                    seats = [(c.seat, c.version, c.at, c.pending, c.waits) for c in g.clients]
                     self.stats.violation(
                         f"room {g.room} ({g.kind}) stuck at {g.version()} after {what}: {seats}"
                     )
@@ -215,6 +275,8 @@ class Harness:
             await asyncio.sleep(self.rng.uniform(0.2, 1.0))  # a random moment mid-match
             victim = self.instances[self.rng.randrange(len(self.instances))]
             marks = self.marks()
+            if self.tournaments is not None:
+                self.tournaments.fault()
             victim.kill()
             if len(self.instances) > 1:
                 # The survivor alone must carry every game (computer moves included).
@@ -228,6 +290,9 @@ class Harness:
                 await self.wait_progress(marks, f"kill {cycle + 1} and restart")
             self.progress(f"cycle {cycle + 1}/{self.options.cycles}")
         await self.wait_progress(self.marks(), "the last fault", by=AFTERWARDS)
+        if self.tournaments is not None:
+            self.progress("the last tournament plays out")
+            await self.tournaments.finish()
 
     async def redis_outage(self, redis: PrivateRedis) -> dict[str, Any]:
         await asyncio.sleep(2.0)  # mid-match
@@ -381,14 +446,18 @@ async def run(options: Options) -> dict[str, Any]:
         "store": "sqlite" if options.mode == "sqlite" else "postgresql",
         "instances": len(harness.instances),
         "cycles": 0 if options.mode == "redis-outage" else options.cycles,
-        "games": {
-            k: sum(g.kind == k for g in harness.games) for k in ("cross", "same", "computer")
-        },
+        "games": {k: sum(g.kind == k for g in harness.games) for k in KINDS},
         "seconds": round(time.monotonic() - started, 1),
         "events": counts["events"],
         "moves": counts["actions"],
         "computer_moves": counts["computer_moves"],
         "acknowledged_actions": s.acked,
+        "acknowledged_by_kind": {
+            k: sum(len(g.acked) for g in harness.games if g.kind == k) for k in KINDS
+        },
+        "lost": counts["lost"],
+        "duplicated": counts["duplicated"],
+        "tournaments": None if harness.tournaments is None else harness.tournaments.summary(),
         "server_starts": sum(i.starts for i in harness.instances),
         **s.reconnects(),
         "resent_pending": {
@@ -409,6 +478,21 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ginrummy bench faults", description=__doc__)
     parser.add_argument("--cycles", type=int, default=50, help="kill -9 cycles (default 50)")
     parser.add_argument("--games", type=int, default=8, help="concurrent games (default 8)")
+    parser.add_argument(
+        "--chouettes", type=int, default=2, help="chouette tables of three (default 2)"
+    )
+    parser.add_argument(
+        "--tournament-players",
+        type=int,
+        default=4,
+        help="entrants of each knockout played during the kills (default 4; 0: none)",
+    )
+    parser.add_argument(
+        "--tournaments",
+        type=int,
+        default=None,
+        help="at most this many knockouts (default: one after the other while the kills last)",
+    )
     parser.add_argument("--think", type=float, default=0.05, help="mean think time in s")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players (default 1)")
     mode = parser.add_mutually_exclusive_group()
@@ -426,6 +510,10 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cycles < 1 or args.games < 1:
         parser.error("--cycles and --games must be at least 1")
+    if args.chouettes < 0 or args.tournament_players not in (0, 4, 8, 16):
+        parser.error("--chouettes is at least 0; --tournament-players is 0, 4, 8 or 16")
+    if args.tournaments is not None and args.tournaments < 1:
+        parser.error("--tournaments must be at least 1")
     if args.redis_outage is not None and args.redis_outage <= 0:
         parser.error("--redis-outage must be positive")
     try:
@@ -440,6 +528,9 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         mode="sqlite" if args.sqlite else "redis-outage" if args.redis_outage else "kill",
         cycles=args.cycles,
         games=args.games,
+        chouettes=args.chouettes,
+        tournament_players=args.tournament_players,
+        tournaments=args.tournaments,
         think=args.think,
         seed=args.seed,
         database_url=args.db,
