@@ -10,7 +10,7 @@ they are: each event is folded through the engine once, here.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -60,7 +60,12 @@ class Change:
 
     def ends_match(self, before: Snapshot) -> bool:
         """The change ends the match that ``before`` runs (results are written with it)."""
-        return bool(self.snaps) and self.snaps[-1].over and not before.over
+        return ends_match(self.snaps, before)
+
+
+def ends_match(snaps: Sequence[Snapshot], before: Snapshot) -> bool:
+    """The snapshots after ``before`` end the match it runs."""
+    return bool(snaps) and snaps[-1].over and not before.over
 
 
 S = TypeVar("S", bound=Versioned)

@@ -206,7 +206,7 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
     def outcome(self, change: Changed[Snapshot]) -> Outcome | None:
         """The end of a match writes its results (and rating changes) in the same
         transaction as its last event."""
-        if not isinstance(change, Change) or not change.ends_match(self.current):
+        if not master.ends_match(change.snaps, self.current):
             return None
         end = change.snaps[-1]
         assert end.match is not None
@@ -215,7 +215,7 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
         return outcome(self.id, end.match, end.match_seq, self.player_of, bots, self.rated, now)
 
     async def written(self, change: Changed[Snapshot], before: Snapshot) -> None:
-        ends = isinstance(change, Change) and change.ends_match(before)
+        ends = master.ends_match(change.snaps, before)
         if ends:  # new ratings: every loaded room shows them
             for player in (await people.reread(self.ctx.store, self.player_of)).values():
                 self.ctx.owner.player_changed(player)
