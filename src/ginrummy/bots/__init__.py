@@ -3,11 +3,13 @@
 >>> import random
 >>> from ginrummy.bots import LEVELS, make_bot
 >>> sorted(LEVELS)
-['baseline', 'beginner', 'casual', 'expert', 'random', 'strong']
+['baseline', 'beginner', 'casual', 'expert', 'master', 'random', 'strong']
 >>> LEVELS["casual"].names["de"]
 'Gelegenheitsspieler'
+>>> [k for k, lv in LEVELS.items() if not lv.offered]
+['random', 'baseline', 'master']
 >>> sorted(TRIALS), "master" in PLAYABLE
-(['master'], True)
+([], True)
 """
 
 from __future__ import annotations
@@ -43,17 +45,17 @@ LEVELS: dict[str, Level] = {
     "baseline": Level(
         "baseline", {"de": "Grundstrategie", "en": "Baseline"}, choose_baseline, offered=False
     ),
+    "master": Level("master", {"de": "Meister", "en": "Master"}, Master(), offered=False),
 }
 """Every level by key; ``offered`` ones are for the UI, the others for measurement.
 Each has a browser port (``web/js/bots``) that ``tests/conformance`` holds equal, and
 a server may seat any of them."""
 
-TRIALS: dict[str, Level] = {
-    "master": Level("master", {"de": "Meister", "en": "Master"}, Master(), offered=False),
-}
+TRIALS: dict[str, Level] = {}
 """Levels in the making, in Python only: no browser port yet (so no conformance
 check), never offered and not seated by the server; the arena and the benches play
-them (docs/computer-players.md)."""
+them (docs/computer-players.md). None today: ``master`` has its port and is a level
+(not offered)."""
 
 PLAYABLE: dict[str, Level] = {**LEVELS, **TRIALS}
 """What ``make_bot`` knows: every level and every trial."""
