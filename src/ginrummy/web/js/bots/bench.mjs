@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `node bench.mjs [--decisions N] [--seed K]`: decision times of every level in the
-// browser bots (and the coach), like `ginrummy bench bots`: N decision views from
-// seeded strong-vs-strong matches, each level timed around each call (fresh
-// PortableRandom per view), printed as one JSON object in milliseconds (median, p99).
+// `node bench.mjs [--decisions N] [--seed K] [--levels a,b]`: decision times of every
+// level (or of the levels named) in the browser bots (and the coach), like `ginrummy
+// bench bots`: N decision views from seeded strong-vs-strong matches, each level timed
+// around each call (fresh PortableRandom per view), printed as one JSON object in
+// milliseconds (median, p99). `master` searches: `--levels master --decisions 400`.
 
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -71,14 +72,17 @@ const { values } = parseArgs({
   options: {
     decisions: { type: "string", default: "2000" },
     seed: { type: "string", default: "1" },
+    levels: { type: "string", default: LEVELS.join(",") },
   },
 });
+const levels = values.levels.split(",").filter((x) => x);
+for (const level of levels) makeBot(level); // an unknown level fails before the work
 const views = collect(Number(values.decisions), Number(values.seed));
 /** @type {Record<string, unknown>} */
 const out = { decisions: views.length, node: process.version };
-for (const level of LEVELS) {
+for (const level of levels) {
   const bot = makeBot(level);
-  timeIt(bot, views.slice(0, 200), 7); // warm up the JIT
+  timeIt(bot, views.slice(0, level === "master" ? 20 : 200), 7); // warm up the JIT
   out[level] = timeIt(bot, views, Number(values.seed));
 }
 out.coach = timeIt((view) => tip(view), views, 0);
