@@ -6,7 +6,9 @@
 //
 // Step k is the state after the new match and k deals and actions (driver.mjs's
 // numbering); the seat to move at that step decides with makeBot(level) and a
-// PortableRandom(seed), and the coach gives its tip for every asked step.
+// PortableRandom(seed), and the coach gives its tip for every asked step. Where master
+// searches, its answer is the action, a space and the search as JSON ([candidates,
+// points per candidate and world, moves]), as the harness writes it.
 
 import { createInterface } from "node:readline";
 
@@ -19,6 +21,7 @@ import {
 import { matchRecordFromDict } from "../../src/ginrummy/web/js/engine/record.js";
 import { viewForSeat } from "../../src/ginrummy/web/js/engine/views.js";
 import { PortableRandom, makeBot, tip } from "../../src/ginrummy/web/js/bots/index.js";
+import { Master } from "../../src/ginrummy/web/js/bots/master.js";
 
 /** @typedef {import("../../src/ginrummy/web/js/engine/match.js").MatchState} MatchState */
 
@@ -40,6 +43,26 @@ function states(data) {
 
 /** @type {Map<string, import("../../src/ginrummy/web/js/bots/base.js").Chooser>} */
 const bots = new Map();
+
+// master, keeping the search behind its last decision (the harness compares it too).
+const master = new Master();
+/** @type {import("../../src/ginrummy/web/js/bots/master.js").Search[]} */
+const found = [];
+const search = master.search.bind(master);
+master.search = (view, candidates, rng) => {
+  const s = search(view, candidates, rng);
+  found.push(s);
+  return s;
+};
+
+/** @param {import("../../src/ginrummy/web/js/engine/views.js").SeatView} view @param {bigint} seed */
+function masterAnswer(view, seed) {
+  found.length = 0;
+  const action = master.choose(view, new PortableRandom(seed)).text;
+  if (!found.length) return action;
+  const s = found[0];
+  return `${action} ${JSON.stringify([s.candidates.map((a) => a.text), s.points, s.moves])}`;
+}
 
 /** [action, key, params], or ["error"] where the coach cannot advise (as in Python).
  * @param {import("../../src/ginrummy/web/js/engine/views.js").SeatView} view */
@@ -69,9 +92,13 @@ function decide(req) {
     const seat = matchTurn(m);
     if (seat === null) throw new Error(`nobody is to move at step ${step}`);
     const view = viewForSeat(m, seat);
-    let bot = bots.get(level);
-    if (bot === undefined) bots.set(level, (bot = makeBot(level)));
-    actions.push(bot(view, new PortableRandom(BigInt(seed))).text);
+    if (level === "master") {
+      actions.push(masterAnswer(view, BigInt(seed)));
+    } else {
+      let bot = bots.get(level);
+      if (bot === undefined) bots.set(level, (bot = makeBot(level)));
+      actions.push(bot(view, new PortableRandom(BigInt(seed))).text);
+    }
     if (!(step in tips)) {
       tips[step] = tipOrError(view);
     }
