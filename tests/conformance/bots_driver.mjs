@@ -1,7 +1,8 @@
 // The browser bots' side of the decision conformance (tests/conformance/bots_harness.py).
 // Reads JSON lines, writes one JSON line per input line:
 //
-//   {"op": "decide", "id": n, "record": <match record>, "asks": [[step, level, seed], ...]}
+//   {"op": "decide", "id": n, "record": <match record>, "asks": [[step, level, seed], ...],
+//    "plan": {changes to master's plan}}
 //       -> {"id": n, "actions": [action text, ...], "tips": {step: [action, key, params]}}
 //
 // Step k is the state after the new match and k deals and actions (driver.mjs's
@@ -21,7 +22,7 @@ import {
 import { matchRecordFromDict } from "../../src/ginrummy/web/js/engine/record.js";
 import { viewForSeat } from "../../src/ginrummy/web/js/engine/views.js";
 import { PortableRandom, makeBot, tip } from "../../src/ginrummy/web/js/bots/index.js";
-import { Master } from "../../src/ginrummy/web/js/bots/master.js";
+import { Master, masterPlan } from "../../src/ginrummy/web/js/bots/master.js";
 
 /** @typedef {import("../../src/ginrummy/web/js/engine/match.js").MatchState} MatchState */
 
@@ -44,19 +45,33 @@ function states(data) {
 /** @type {Map<string, import("../../src/ginrummy/web/js/bots/base.js").Chooser>} */
 const bots = new Map();
 
-// master, keeping the search behind its last decision (the harness compares it too).
-const master = new Master();
+// master (its plan with the request's changes), keeping the search behind its last
+// decision: the harness compares it too.
 /** @type {import("../../src/ginrummy/web/js/bots/master.js").Search[]} */
 const found = [];
-const search = master.search.bind(master);
-master.search = (view, candidates, rng) => {
-  const s = search(view, candidates, rng);
-  found.push(s);
-  return s;
-};
+/** @type {Map<string, Master>} */
+const masters = new Map();
 
-/** @param {import("../../src/ginrummy/web/js/engine/views.js").SeatView} view @param {bigint} seed */
-function masterAnswer(view, seed) {
+/** @param {Record<string, unknown>} changes */
+function masterWith(changes) {
+  const key = JSON.stringify(changes);
+  let master = masters.get(key);
+  if (master === undefined) {
+    const m = new Master(masterPlan(changes));
+    const search = m.search.bind(m);
+    m.search = (view, candidates, rng) => {
+      const s = search(view, candidates, rng);
+      found.push(s);
+      return s;
+    };
+    masters.set(key, (master = m));
+  }
+  return master;
+}
+
+/** @param {Master} master @param {import("../../src/ginrummy/web/js/engine/views.js").SeatView} view
+ * @param {bigint} seed */
+function masterAnswer(master, view, seed) {
   found.length = 0;
   const action = master.choose(view, new PortableRandom(seed)).text;
   if (!found.length) return action;
@@ -83,6 +98,7 @@ function tipOrError(view) {
 /** @param {any} req */
 function decide(req) {
   const all = states(req.record);
+  const master = masterWith(req.plan ?? {});
   /** @type {string[]} */
   const actions = [];
   /** @type {Record<number, unknown>} */
@@ -93,7 +109,7 @@ function decide(req) {
     if (seat === null) throw new Error(`nobody is to move at step ${step}`);
     const view = viewForSeat(m, seat);
     if (level === "master") {
-      actions.push(masterAnswer(view, BigInt(seed)));
+      actions.push(masterAnswer(master, view, BigInt(seed)));
     } else {
       let bot = bots.get(level);
       if (bot === undefined) bots.set(level, (bot = makeBot(level)));

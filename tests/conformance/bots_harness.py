@@ -19,15 +19,19 @@ A larger run from the repository root::
 
     .venv/bin/python tests/conformance/bots_harness.py --matches 200 --expert-every 1
 
-and a larger run of ``master`` alone (every step of 60 matches, some minutes)::
+and a larger run of ``master`` alone (every step of 60 matches, some minutes), and
+one with another plan (searches cut short by a small budget, the knock searched too)::
 
-    .venv/bin/python tests/conformance/bots_harness.py --matches 60 --seed 500 \
+    .venv/bin/python tests/conformance/bots_harness.py --matches 60 --seed 500 \\
         --only master --master-every 1
+    .venv/bin/python tests/conformance/bots_harness.py --matches 40 --only master \\
+        --master-every 1 --master-plan '{"budget": 300, "knocks": true}'
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import shutil
@@ -74,12 +78,13 @@ MASTER_EVERY = 31  # the default rate of master's decisions (a prime: both phase
 
 
 class _TracedMaster:
-    """The level's master, answering with its action and the search behind it."""
+    """The level's master (its plan with ``changes``), answering with its action and
+    the search behind it."""
 
-    def __init__(self) -> None:
+    def __init__(self, changes: dict[str, Any] | None = None) -> None:
         level = LEVELS["master"].choose
         assert isinstance(level, Master)
-        self.master = Master(level.plan)
+        self.master = Master(dataclasses.replace(level.plan, **(changes or {})))
         self.found: list[Search] = []
         search = self.master.search
 
@@ -100,14 +105,17 @@ class _TracedMaster:
         return f"{action} {json.dumps(found, separators=(',', ':'))}"  # as JSON.stringify
 
 
-MASTER = _TracedMaster()
-
-
 def play(
-    seed: int, expert_every: int, master_every: int = MASTER_EVERY, only: str | None = None
+    seed: int,
+    expert_every: int,
+    master_every: int = MASTER_EVERY,
+    only: str | None = None,
+    plan: dict[str, Any] | None = None,
 ) -> Asked:
     """A match between two levels (by seed) with every level (or ``only`` one) asked at
-    its decisions."""
+    its decisions; ``plan``: changes to master's plan (its field names are the same in
+    both languages), e.g. a small budget so that searches stop early."""
+    master = _TracedMaster(plan)
     preset, overrides = OPTION_SETS[seed % len(OPTION_SETS)]
     deck_rng = PortableRandom(seed)
     seats_levels = (PLAYERS[seed % 6], PLAYERS[(seed // 6 + 1 + seed) % 6])
@@ -134,7 +142,7 @@ def play(
             s = seed * 100_000 + step * 10 + k
             asked.append((step, level, s))
             if level == "master":
-                actions.append(MASTER.answer(view, s))
+                actions.append(master.answer(view, s))
             else:
                 actions.append(str(make_bot(level)(view, PortableRandom(s))))
         if asked and asked[-1][0] == step:  # the Node side tips where it was asked
@@ -215,10 +223,12 @@ def run(
     expert_every: int = 4,
     master_every: int = MASTER_EVERY,
     only: str | None = None,
+    plan: dict[str, Any] | None = None,
 ) -> Report:
-    played = [play(seed + i, expert_every, master_every, only) for i in range(matches)]
+    played = [play(seed + i, expert_every, master_every, only, plan) for i in range(matches)]
     requests = [
-        {"op": "decide", "id": i, "record": p.record, "asks": p.asks} for i, p in enumerate(played)
+        {"op": "decide", "id": i, "record": p.record, "asks": p.asks, "plan": plan or {}}
+        for i, p in enumerate(played)
     ]
     answers = run_node(requests)
     total = 0
@@ -242,8 +252,16 @@ def main(argv: list[str] | None = None) -> int:
         help=f"ask master every n steps (0: never; default {MASTER_EVERY})",
     )
     parser.add_argument("--only", choices=list(LEVELS), help="ask this level only")
+    parser.add_argument(
+        "--master-plan",
+        type=json.loads,
+        default=None,
+        help='changes to master\'s plan as JSON, e.g. \'{"budget": 300, "knocks": true}\'',
+    )
     args = parser.parse_args(argv)
-    report = run(args.matches, args.seed, args.expert_every, args.master_every, args.only)
+    report = run(
+        args.matches, args.seed, args.expert_every, args.master_every, args.only, args.master_plan
+    )
     print(report)
     return 0 if report.divergence is None else 1
 

@@ -37,8 +37,24 @@ def test_every_level_and_the_coach_decide_as_in_python() -> None:
     assert report.decisions > 100 * MATCHES
 
 
+@pytest.mark.system  # against Node
+def test_master_with_another_plan_decides_as_in_python() -> None:
+    # A small budget cuts searches short (the cut is the budget's, in moves, on both
+    # sides); the knock is searched too. The port follows its plan as Python does.
+    plan = {"budget": 150, "knocks": True, "worlds": 6}
+    cut = [
+        a
+        for a in bots_harness.play(100, 4, master_every=4, only="master", plan=plan).actions
+        if a.endswith(",150]")
+    ]
+    assert cut, "no search ran into the budget"
+    report = bots_harness.run(6, seed=100, master_every=4, only="master", plan=plan)
+    assert report.divergence is None, str(report)
+    assert report.decisions > 60
+
+
 def test_master_answers_with_its_search_and_a_rollout_divergence_is_reported() -> None:
-    played = bots_harness.play(1, expert_every=4, master_every=3, only="master")
+    played = bots_harness.play(1, expert_every=4, master_every=5, only="master")
     assert {level for _, level, _ in played.asks} == {"master"}
     searched = [i for i, a in enumerate(played.actions) if " [[" in a]
     assert len(searched) >= 5
