@@ -71,7 +71,9 @@ def computer_moves(page: Any) -> list[str]:
     """The computer's actions in the saved game, in order (its rounds replayed by the
     Python engine)."""
     match = saved_match(page)
-    rounds = [*match.played, match.round] if match.round is not None else [*match.played]
+    rounds = list(match.played)
+    if match.round is not None and all(r is not match.round for r in rounds):  # a round under way
+        rounds.append(match.round)
     return [str(a) for r in rounds for seat, a in r.history if seat is Seat.TWO]
 
 
