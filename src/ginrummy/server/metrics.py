@@ -80,9 +80,19 @@ SOCKET_KINDS = (
     "chouette_spectator",
     "lobby",
 )
-LIMITS = ("identities", "rooms", "lookups", "sockets", "frames", "chat", "scrapes")
+LIMITS = (
+    "identities",
+    "rooms",
+    "lookups",
+    "sockets",
+    "frames",
+    "chat",
+    "scrapes",
+    "accounts",
+    "sign_ins",
+)
 """The rate limits: the per-address ones of ``ratelimit.RateLimits``, a socket's frame
-and chat rates, and the scrapes of ``GET /metrics``."""
+and chat rates, the scrapes of ``GET /metrics``, new accounts and sign-in attempts."""
 TRANSPORTS = ("http", "socket")
 MAX_CODES = 100
 """Error codes with a series of their own at most; any further one counts as ``other``."""

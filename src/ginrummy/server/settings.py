@@ -61,6 +61,12 @@ class Settings:
     limit_window: float = 60.0
     limit_sockets: int = 100  # WebSockets open at once per address (HTTP 403 past it)
     limit_scrapes: int = 60  # GET /metrics, when metrics are on
+    limit_accounts: int = 10  # new accounts and passkeys (their registration options)
+    limit_sign_ins: int = 30  # passkey sign-ins and codes typed (docs/accounts.md)
+    # Passkeys' relying party (docs/accounts.md): None takes each request's own host and
+    # origin, right for `make run` on localhost; a public site names its own.
+    rp_id: str | None = None  # GINRUMMY_RP_ID, e.g. "gin.example.org"
+    origin: str | None = None  # GINRUMMY_ORIGIN, e.g. "https://gin.example.org"
     hello_timeout: float = 10.0  # seconds a new socket has to bind with a hello (else 4408)
     seed_timeout: float = 3.0  # seconds a deal waits for people's seeds (docs/fairness.md)
     tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
@@ -155,6 +161,17 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
         s = replace(s, limit_sockets=_count("GINRUMMY_LIMIT_SOCKETS", v))
     if v := env.get("GINRUMMY_LIMIT_SCRAPES"):
         s = replace(s, limit_scrapes=_count("GINRUMMY_LIMIT_SCRAPES", v))
+    if v := env.get("GINRUMMY_LIMIT_ACCOUNTS"):
+        s = replace(s, limit_accounts=_count("GINRUMMY_LIMIT_ACCOUNTS", v))
+    if v := env.get("GINRUMMY_LIMIT_SIGN_INS"):
+        s = replace(s, limit_sign_ins=_count("GINRUMMY_LIMIT_SIGN_INS", v))
+    if v := env.get("GINRUMMY_RP_ID"):
+        s = replace(s, rp_id=v.strip().lower())
+    if v := env.get("GINRUMMY_ORIGIN"):
+        origins = parse_origins(v)
+        if len(origins) != 1 or "://" not in origins[0]:
+            raise ValueError(f"GINRUMMY_ORIGIN must be one origin like https://host, got {v!r}")
+        s = replace(s, origin=origins[0])
     if v := env.get("GINRUMMY_LIMIT_WINDOW"):
         s = replace(s, limit_window=_seconds("GINRUMMY_LIMIT_WINDOW", v, 0.01, 86400))
     if v := env.get("GINRUMMY_HELLO_TIMEOUT"):

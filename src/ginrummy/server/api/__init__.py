@@ -11,6 +11,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute
 
 from ginrummy.server.api import (
+    accounts,
     clock,
     config,
     identity,
@@ -24,6 +25,7 @@ from ginrummy.server.api import (
 
 routes: list[BaseRoute] = [
     *identity.routes,
+    *accounts.routes,
     *lobby.routes,
     *players.routes,
     *clock.routes,

@@ -74,9 +74,9 @@ class RoomSocket(TableSocket[Room, Seat]):
     @classmethod
     async def bind_to(cls, conn: Connection, room: Room, hello: Hello) -> None:
         """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no
-        spectators) leaves the socket bound as it was. A seat's token is known (the
-        seat was taken with it): only a spectator's is looked up in the store."""
-        token_hash = Identity.hash_of(sent(hello.token))
+        spectators) leaves the socket bound as it was. The token resolves to its identity
+        in the store (a device's token to its account's); a seat's player is the room's."""
+        token_hash = await Identity.resolve(conn.rooms, sent(hello.token))
         seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no free seat and allows no spectators")

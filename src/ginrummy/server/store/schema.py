@@ -7,8 +7,8 @@ same to both); only where the spelling must differ does a step give each its own
 
 The numbers continue the two histories this one replaced: SQLite's ``user_version``
 (1 to 7) and PostgreSQL's Alembic revisions (``0001`` to ``0006`` were versions 2 to
-7), so a database written before keeps its place (``legacy_version``). Step 8 is the
-first both took from here.
+7), so a database written before keeps its place (``legacy_version``). Step 8
+(accounts) is the first both took from here.
 
 >>> [s.version for s in STEPS] == list(range(1, HEAD + 1))
 True
@@ -167,6 +167,28 @@ STEPS = (
         7,
         "chat channels: a chouette team's chat beside its room's (''), old lines the room's",
         both=("ALTER TABLE chat ADD COLUMN channel text NOT NULL DEFAULT ''",),
+    ),
+    Step(
+        8,
+        "accounts: names, devices, passkeys, ceremonies' challenges, sign-in codes",
+        both=(
+            "CREATE TABLE accounts (identity_hash text PRIMARY KEY REFERENCES"
+            " identities(token_hash), name text NOT NULL, name_key text NOT NULL UNIQUE,"
+            " created double precision NOT NULL)",
+            "CREATE TABLE devices (id text PRIMARY KEY, token_hash text NOT NULL UNIQUE,"
+            " identity_hash text NOT NULL REFERENCES accounts(identity_hash), label text"
+            " NOT NULL, created double precision NOT NULL, last_seen double precision"
+            " NOT NULL)",
+            "CREATE INDEX devices_by_identity ON devices (identity_hash)",
+            "CREATE TABLE passkeys (credential_id text PRIMARY KEY, identity_hash text NOT NULL"
+            " REFERENCES accounts(identity_hash), public_key text NOT NULL, sign_count bigint"
+            " NOT NULL, created double precision NOT NULL)",
+            "CREATE INDEX passkeys_by_identity ON passkeys (identity_hash)",
+            "CREATE TABLE challenges (challenge text PRIMARY KEY, purpose text NOT NULL,"
+            " identity_hash text, name text, expires double precision NOT NULL)",
+            "CREATE TABLE sign_in_codes (code_hash text PRIMARY KEY, identity_hash text"
+            " NOT NULL REFERENCES accounts(identity_hash), expires double precision NOT NULL)",
+        ),
     ),
 )
 HEAD = STEPS[-1].version
