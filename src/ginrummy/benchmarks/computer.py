@@ -149,11 +149,12 @@ def decisions_counted(text: str, level: str) -> float:
 def tree_cpu_seconds(pid: int) -> float:
     """CPU seconds of a process and its children (the server and its worker processes)."""
     total = proc_cpu_seconds(pid)
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    with contextlib.suppress(OSError):
-        for child in children.read_text().split():
-            with contextlib.suppress(OSError):
-                total += tree_cpu_seconds(int(child))
+    # Each thread lists the children it started (the pool starts its workers from one).
+    for children in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            for child in children.read_text().split():
+                with contextlib.suppress(OSError):
+                    total += tree_cpu_seconds(int(child))
     return total
 
 
