@@ -15,12 +15,14 @@ from contextlib import asynccontextmanager
 from functools import partial
 from itertools import islice
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from ginrummy.bots import PortableRandom, make_bot
 from ginrummy.engine import (
     Action,
+    ActionKind,
     MatchPhase,
     Rules,
     Seat,
@@ -28,6 +30,7 @@ from ginrummy.engine import (
     apply_match,
     deal,
     draw_first_dealer,
+    legal_actions,
     new_match,
     shuffled_deck,
     view_for_seat,
@@ -37,10 +40,14 @@ from ginrummy.server.metrics import Metrics
 from ginrummy.server.room import Room
 from ginrummy.server.settings import Settings
 from ginrummy.server.thinking import Carried, RngState, ThinkingClosed, ThinkingPool
+from ginrummy.server.tournaments.matches import play_computers
+from ginrummy.tournament import Entrant, Pairing, Tournament
+from ginrummy.tournament import Settings as TournamentSettings
 
-from .room.helpers import manager, play_one, two_people
+from .room.helpers import manager, two_people
 from .thinkers import started
 
+T = TypeVar("T")
 WAIT = 60.0  # seconds a test waits for a worker at most: a safety net, never a measure
 
 
@@ -188,6 +195,10 @@ class Recorder:
         self.asked.append(level)
         return view.legal_actions[0]
 
+    async def run(self, what: str, work: Callable[..., T], *args: object) -> T:
+        self.asked.append(what)
+        return work(*args)
+
 
 async def test_only_heavy_levels_go_to_the_thinker() -> None:
     view = choices(17, 1)[0]
@@ -197,6 +208,38 @@ async def test_only_heavy_levels_go_to_the_thinker() -> None:
             view.legal_actions
         )
     assert thinker.asked == ["master"]
+
+
+async def test_a_tournament_match_of_computers_with_a_heavy_level_is_played_in_the_pool() -> None:
+    def state(level: str) -> Tournament:
+        entrants = (Entrant("c1", "C1", 1500, level), Entrant("c2", "C2", 1500, "random"))
+        settings = TournamentSettings("T", "knockout", 4, target_score=10)
+        return Tournament(settings, "h1", 0.0, entrants=entrants)
+
+    pairing = Pairing(1, "c1", "c2", "m1")
+    thinker = Recorder()
+    light = await play_computers(state("casual"), pairing, thinker)
+    assert thinker.asked == [] and light.winner in ("c1", "c2")
+    heavy = await play_computers(state("master"), pairing, thinker)
+    assert thinker.asked == ["computers' match"] and heavy.winner in ("c1", "c2")
+
+
+ENDS = (ActionKind.KNOCK, ActionKind.GIN, ActionKind.BIG_GIN)
+
+
+async def play_on(room: Room) -> None:
+    """A legal action of the seat to move that does not end the round (the deals are
+    the server's own random: a first legal action could be a knock)."""
+    match = room.current.match
+    assert match is not None and match.round is not None and match.turn is not None
+    legal = legal_actions(match.round)
+    action = next((a for a in legal if a.kind not in ENDS), legal[0])
+    await room.act(match.turn, room.current.version, str(action))
+
+
+def in_round(room: Room) -> bool:
+    match = room.current.match
+    return match is not None and match.phase is MatchPhase.ROUND
 
 
 def human_turn(room: Room) -> bool:
@@ -216,27 +259,30 @@ async def test_rooms_move_while_a_master_thinks_in_another(tmp_path: Path) -> No
         async with asyncio.timeout(WAIT):
             while not started(tmp_path):  # the person moves until the master thinks
                 if human_turn(solo) and not thinking.busy:
-                    await play_one(solo)
+                    await play_on(solo)
                 await asyncio.sleep(0.01)
         thinking_at = solo.current.version
         # Meanwhile a person's move in another room, and another computer's answer.
         people = await two_people(rooms)
         before = people.current.version
-        await play_one(people)
-        await play_one(people)
+        await play_on(people)
+        await play_on(people)
         assert people.current.version == before + 2
+        computer_moves = rooms.computer_moves
         casual = await rooms.create(
             kind="room", rules=Rules(), creator_hash="h3", name="Cy", opponent_bot="casual",
             spectators=True,
         )  # fmt: skip
         for _ in range(3):  # the person moves, the casual computer answers
-            await until(lambda: human_turn(casual))
-            await play_one(casual)
+            await until(lambda: human_turn(casual) or not in_round(casual))
+            if not human_turn(casual):
+                break  # the computer ended the round
+            await play_on(casual)
+        await until(lambda: rooms.computer_moves > computer_moves)
+        # All the while the master has not moved: its worker still thinks.
         assert solo.current.version == thinking_at and thinking.busy == 1
         (tmp_path / "gate").touch()
         await until(lambda: solo.current.version > thinking_at)
-        match = solo.current.match
-        assert match is not None
 
 
 def test_the_pool_settings_from_the_environment() -> None:

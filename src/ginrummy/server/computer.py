@@ -13,8 +13,9 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ginrummy.bots import LEVELS, PLAYABLE, make_bot
 from ginrummy.engine import Action, ActionKind, SeatView, best_arrangement
@@ -23,6 +24,7 @@ from ginrummy.server.metrics import Metrics
 log = logging.getLogger("ginrummy.server.computer")
 
 DEFAULT_LEVEL = "casual"
+T = TypeVar("T")
 
 
 class Thinker(Protocol):
@@ -30,6 +32,10 @@ class Thinker(Protocol):
 
     async def decide(self, level: str, view: SeatView, rng: random.Random) -> Action:
         """``make_bot(level)(view, rng)``, off the event loop and its thread."""
+        ...
+
+    async def run(self, what: str, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` where heavy levels think (a match of computers)."""
         ...
 
 

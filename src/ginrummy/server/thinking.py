@@ -33,6 +33,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ginrummy.bots import PortableRandom, make_bot
 from ginrummy.engine import Action, SeatView
@@ -45,6 +46,7 @@ TRIES = 3
 """Times a decision is asked of the pool before it is given up (a worker died each time)."""
 
 RngState = tuple[object, ...]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +137,19 @@ class ThinkingPool:
 
     async def decide(self, level: str, view: SeatView, rng: random.Random) -> Action:
         """``make_bot(level)(view, rng)`` in a worker; ``rng`` advanced as it would be."""
+        carried = Carried.of(rng)
+        action, state = await self.run(f"{level} decision", self._work, level, view, carried)
+        if state is not None:
+            rng.setstate(state)
+        return action
+
+    async def run(self, what: str, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in a worker, within the bound, asked again if a worker dies
+        (``work`` and ``args`` pickle; ``what`` names it in the logs). For work of a
+        heavy level other than one decision: a tournament's computers-only match."""
         await self._slot()
         try:
-            return await self._decide(level, view, rng)
+            return await self._submit(what, work, args)
         finally:
             self._slots.release()
 
@@ -154,33 +166,23 @@ class ThinkingPool:
             self._metrics.thinking_waiting.dec()
         self._metrics.thinking_wait.observe(time.perf_counter() - start)
 
-    async def _decide(self, level: str, view: SeatView, rng: random.Random) -> Action:
-        carried = Carried.of(rng)
+    async def _submit(self, what: str, work: Callable[..., T], args: tuple[object, ...]) -> T:
         for attempt in range(1, self.tries + 1):
             executor = self._running()
             self.busy += 1
             self._metrics.thinking_busy.inc()
             try:
-                future: Future[tuple[Action, RngState | None]] = executor.submit(
-                    self._work, level, view, carried
-                )
-                action, state = await asyncio.wrap_future(future)
+                future: Future[T] = executor.submit(work, *args)
+                return await asyncio.wrap_future(future)
             except BrokenProcessPool:
                 log.warning(
-                    "a thinking worker died during a %s decision (try %d of %d)",
-                    level,
-                    attempt,
-                    self.tries,
+                    "a thinking worker died during a %s (try %d of %d)", what, attempt, self.tries
                 )
                 self._replace(executor)
-                continue
             finally:
                 self.busy -= 1
                 self._metrics.thinking_busy.dec()
-            if state is not None:
-                rng.setstate(state)
-            return action
-        raise ThinkingFailed(f"the thinking workers died {self.tries} times on a {level} decision")
+        raise ThinkingFailed(f"the thinking workers died {self.tries} times on a {what}")
 
     def _running(self) -> ProcessPoolExecutor:
         if self._closed:

@@ -129,6 +129,11 @@ class RoomManager:
         return self.ctx.rng
 
     @property
+    def thinker(self) -> Thinker | None:
+        """Where heavy computer levels think (None: in threads)."""
+        return self.ctx.thinker
+
+    @property
     def instance_id(self) -> str:
         return self.ctx.instance_id
 
