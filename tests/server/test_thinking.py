@@ -41,7 +41,7 @@ from ginrummy.server.room import Room
 from ginrummy.server.settings import Settings
 from ginrummy.server.thinking import Carried, RngState, ThinkingClosed, ThinkingPool
 from ginrummy.server.tournaments.matches import play_computers
-from ginrummy.tournament import Entrant, Pairing, Tournament
+from ginrummy.tournament import Entrant, Format, Pairing, Tournament
 from ginrummy.tournament import Settings as TournamentSettings
 
 from .room.helpers import manager, two_people
@@ -213,7 +213,7 @@ async def test_only_heavy_levels_go_to_the_thinker() -> None:
 async def test_a_tournament_match_of_computers_with_a_heavy_level_is_played_in_the_pool() -> None:
     def state(level: str) -> Tournament:
         entrants = (Entrant("c1", "C1", 1500, level), Entrant("c2", "C2", 1500, "random"))
-        settings = TournamentSettings("T", "knockout", 4, target_score=10)
+        settings = TournamentSettings("T", Format.KNOCKOUT, 4, target_score=10)
         return Tournament(settings, "h1", 0.0, entrants=entrants)
 
     pairing = Pairing(1, "c1", "c2", "m1")
