@@ -20,8 +20,8 @@ commands:
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
   review    judge each seat's decisions of a recorded match (docs/review.md)
   arena     play computer players against each other and print statistics
-  bench     measure: bench engine | bots | load | faults | deploy | web | abuse | review |
-            tournament
+  bench     measure: bench engine | bots | load | computer | faults | deploy | web | abuse |
+            review | tournament
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -59,6 +59,7 @@ BENCHES = {
     "engine": "speed of the meld maths, the showdown and whole rounds",
     "bots": "decision time per computer level, and strong-vs-strong matches per second",
     "load": "many concurrent games against real server processes",
+    "computer": "rooms against a (heavy) computer level beside people's games",
     "faults": "kill server instances mid-match, then audit every event log",
     "deploy": "restart every instance in turn under load, then audit every event log",
     "web": "what the home page costs a browser, cold and again (Chromium)",

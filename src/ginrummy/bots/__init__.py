@@ -3,11 +3,11 @@
 >>> import random
 >>> from ginrummy.bots import LEVELS, make_bot
 >>> sorted(LEVELS)
-['baseline', 'beginner', 'casual', 'expert', 'random', 'strong']
+['baseline', 'beginner', 'casual', 'expert', 'master', 'random', 'strong']
 >>> LEVELS["casual"].names["de"]
 'Gelegenheitsspieler'
->>> sorted(TRIALS), "master" in PLAYABLE
-(['master'], True)
+>>> LEVELS["master"].heavy, LEVELS["casual"].heavy
+(True, False)
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ class Level:
     names: dict[str, str]
     choose: Chooser = field(repr=False)
     offered: bool = True  # shown in the UI; measuring sticks are not
+    # Thinks for long (CPU-bound, up to ~0.5 s a decision): the server runs it in its
+    # worker processes, off the event loop (server/thinking.py).
+    heavy: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -43,17 +46,18 @@ LEVELS: dict[str, Level] = {
     "baseline": Level(
         "baseline", {"de": "Grundstrategie", "en": "Baseline"}, choose_baseline, offered=False
     ),
+    "master": Level(
+        "master", {"de": "Meister", "en": "Master"}, Master(), offered=False, heavy=True
+    ),
 }
 """Every level by key; ``offered`` ones are for the UI, the others for measurement.
 Each has a browser port (``web/js/bots``) that ``tests/conformance`` holds equal, and
 a server may seat any of them."""
 
-TRIALS: dict[str, Level] = {
-    "master": Level("master", {"de": "Meister", "en": "Master"}, Master(), offered=False),
-}
+TRIALS: dict[str, Level] = {}
 """Levels in the making, in Python only: no browser port yet (so no conformance
 check), never offered and not seated by the server; the arena and the benches play
-them (docs/computer-players.md)."""
+them (docs/computer-players.md). None at the moment."""
 
 PLAYABLE: dict[str, Level] = {**LEVELS, **TRIALS}
 """What ``make_bot`` knows: every level and every trial."""

@@ -167,6 +167,19 @@ GROUPS: dict[str, tuple[Tuning, ...]] = {
             lambda s: s.limit_scrapes,
         ),
     ),
+    "computer players (docs/computer-players.md)": (
+        Tuning(
+            "GINRUMMY_THINKING_WORKERS",
+            "worker processes for heavy computer levels (master); default: the cores but one",
+            lambda s: s.thinking_workers,
+        ),
+        Tuning(
+            "GINRUMMY_THINKING_QUEUE",
+            "heavy decisions in the worker pool at once, running or queued there; more "
+            "wait their turn (unset: twice the workers)",
+            lambda s: s.thinking_bound,
+        ),
+    ),
     "match reviews (docs/review.md)": (
         Tuning(
             "GINRUMMY_REVIEW_WORKERS",

@@ -20,6 +20,9 @@ DEFAULT_DRAIN_S = 20.0
 (docs/operations.md, "Rolling restarts")."""
 METRICS_TOKEN_MIN = 16
 """Characters an operator token has at least (it guards what the server tells of its load)."""
+QUEUE_PER_THINKER = 2
+"""Heavy decisions in the thinking pool per worker process by default (one running, one
+ready to start as it ends)."""
 WS_MAX_BYTES = 65536
 """Transport limit for one WebSocket frame (uvicorn drops the connection above it);
 frames between the protocol's ``MAX_FRAME_BYTES`` and this get a ``frame_too_large``
@@ -72,6 +75,10 @@ class Settings:
     tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
     review_workers: int = 1  # threads running match reviews (server/reviews.py)
     review_budget: Budget = field(default_factory=Budget)  # worlds per decision (docs/review.md)
+    # Worker processes for heavy computer levels (server/thinking.py): a core left over
+    # for the event loop, at least one.
+    thinking_workers: int = field(default_factory=lambda: default_thinkers(os.cpu_count()))
+    thinking_queue: int = 0  # heavy decisions in the pool at once; 0: QUEUE_PER_THINKER a worker
     drain_s: float = DEFAULT_DRAIN_S  # a SIGTERM's grace period (server/drain.py)
     # GET /metrics for operators (docs/operations.md, "Metrics"): on when a token or
     # operator networks are set; a scrape must pass every check that is set.
@@ -82,6 +89,11 @@ class Settings:
     def metrics_on(self) -> bool:
         """Whether the metrics are collected and ``GET /metrics`` answers."""
         return self.metrics_token is not None or bool(self.metrics_allow)
+
+    @property
+    def thinking_bound(self) -> int:
+        """Heavy decisions in the thinking pool at once (running or queued there)."""
+        return self.thinking_queue or QUEUE_PER_THINKER * self.thinking_workers
 
     @property
     def store_url(self) -> str:
@@ -131,6 +143,10 @@ class Settings:
         s = _logs_from_env(s, env)
         if v := env.get("GINRUMMY_REVIEW_WORKERS"):
             s = replace(s, review_workers=_positive("GINRUMMY_REVIEW_WORKERS", v))
+        if v := env.get("GINRUMMY_THINKING_WORKERS"):
+            s = replace(s, thinking_workers=_positive("GINRUMMY_THINKING_WORKERS", v))
+        if v := env.get("GINRUMMY_THINKING_QUEUE"):
+            s = replace(s, thinking_queue=_positive("GINRUMMY_THINKING_QUEUE", v))
         if v := env.get("GINRUMMY_REVIEW_SAMPLES"):
             n = _int("GINRUMMY_REVIEW_SAMPLES", v)
             if n < 2:  # one world gives a loss no standard error
@@ -206,6 +222,15 @@ _SECONDS: dict[str, tuple[str, float, float]] = {
     "GINRUMMY_TOURNAMENT_TICK": ("tournament_tick", 0.01, 3600),
     "GINRUMMY_DRAIN_S": ("drain_s", DRAIN_MIN_S, DRAIN_MAX_S),
 }
+
+
+def default_thinkers(cpus: int | None) -> int:
+    """Worker processes for heavy levels by default: all cores but one, at least one.
+
+    >>> default_thinkers(1), default_thinkers(2), default_thinkers(8), default_thinkers(None)
+    (1, 1, 7, 1)
+    """
+    return max(1, (cpus or 1) - 1)
 
 
 def parse_origins(text: str) -> tuple[str, ...]:
