@@ -124,6 +124,8 @@ async def test_closing_an_account_signs_every_device_out(store: Store) -> None:
     await _account(store, "h1", "Ann", "ann")
     await store.add_device(Device("d_2", "t2", "h1", "Chromium", T0, T0))
     await store.put_code("code", "h1", T0 + 300)
+    assert await store.player_identity("p_h1") == "h1"
+    assert await store.player_identity("p_nobody") is None
     assert await store.close_account("h1") == 2
     assert await store.token_identity("h1") is None
     assert await store.token_identity("t2") is None

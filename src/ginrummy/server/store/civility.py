@@ -113,6 +113,9 @@ class Civility(Protocol):
     async def audit_log(self, limit: int = 100, target: str | None = None) -> list[AuditEntry]:
         """The newest entries (about ``target`` only, if given), newest first."""
 
+    async def player_identity(self, player_id: str) -> str | None:
+        """The identity (token hash) of a player, for an operator's rename or closing."""
+
     async def close_account(self, identity_hash: str) -> int:
         """Sign every device of the account out and forget its passkeys and sign-in
         codes, in one transaction (its player, name and games stay); the devices signed

@@ -82,6 +82,9 @@ class MemoryCivility:
         found = [e for e in self._audit if target is None or e.target == target]
         return sorted(found, key=lambda e: (e.t, e.id), reverse=True)[:limit]
 
+    async def player_identity(self, player_id: str) -> str | None:
+        return next((h for h, p in self._player_of.items() if p == player_id), None)
+
     async def close_account(self, identity_hash: str) -> int:
         gone = [d.id for d in self._devices.values() if d.identity_hash == identity_hash]
         for device_id in gone:

@@ -52,6 +52,7 @@ CLOSE_DEVICES = "DELETE FROM devices WHERE identity_hash = ?"
 CLOSE_PASSKEYS = "DELETE FROM passkeys WHERE identity_hash = ?"
 CLOSE_CODES = "DELETE FROM sign_in_codes WHERE identity_hash = ?"
 RENAME_ACCOUNT = "UPDATE accounts SET name = ?, name_key = ? WHERE identity_hash = ?"
+PLAYER_IDENTITY = "SELECT identity_hash FROM players WHERE id = ?"
 RENAME_PLAYER = "UPDATE players SET name = ? WHERE identity_hash = ?"
 
 
@@ -137,6 +138,10 @@ class SqlCivility:
     async def audit_log(self, limit: int = 100, target: str | None = None) -> list[AuditEntry]:
         read = rows(AUDIT, limit) if target is None else rows(AUDIT_ABOUT, target, limit)
         return [audit_of(r) for r in await self.driver.read(read, one=True)]
+
+    async def player_identity(self, player_id: str) -> str | None:
+        found = await self.driver.read(row(PLAYER_IDENTITY, player_id), one=True)
+        return None if found is None else str(found[0])
 
     async def close_account(self, identity_hash: str) -> int:
         def work() -> Work[int]:
