@@ -1,4 +1,4 @@
-"""``ginrummy serve | analyze | settle | replay | verify | review | arena | bench``.
+"""``ginrummy serve | analyze | settle | replay | verify | review | arena | bench | admin``.
 
 Each sub-command lives with its layer and is imported only when used, so the engine
 commands start fast and need nothing but the standard library.
@@ -20,6 +20,7 @@ commands:
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
   review    judge each seat's decisions of a recorded match (docs/review.md)
   arena     play computer players against each other and print statistics
+  admin     the operators' console: reports, a player's history, actions (civility)
   bench     measure: bench engine | bots | load | computer | faults | deploy | web | abuse |
             review | tournament
 
@@ -51,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return arena(rest)
     if command == "bench":
         return _bench(rest)
+    if command == "admin":  # civility (issue 22, part 4)
+        from ginrummy.server.civility.cli import main as admin
+
+        return admin(rest)
     print(f"ginrummy: unknown command {command!r}\n\n{USAGE}", end="", file=sys.stderr)
     return 2
 

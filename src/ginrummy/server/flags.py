@@ -205,6 +205,19 @@ GROUPS: dict[str, tuple[Tuning, ...]] = {
             lambda s: s.thinking_bound,
         ),
     ),
+    "civility and the operators (docs/operations.md)": (
+        Tuning(
+            "GINRUMMY_OPERATORS",
+            "the operators: account names or player ids, comma-separated",
+            lambda s: ",".join(s.operators) or "none",
+            "NAMES",
+        ),
+        Tuning(
+            "GINRUMMY_LIMIT_REPORTS",
+            "reports one address may make per window",
+            lambda s: s.limit_reports,
+        ),
+    ),
     "match reviews (docs/review.md)": (
         Tuning(
             "GINRUMMY_REVIEW_WORKERS",

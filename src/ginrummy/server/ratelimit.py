@@ -196,6 +196,7 @@ class RateLimits:
     scrapes: AddressLimit  # GET /metrics (server/scrape.py)
     accounts: AddressLimit  # new accounts and passkeys (server/api/accounts.py)
     sign_ins: AddressLimit  # passkey sign-ins and codes typed
+    reports: AddressLimit  # civility: reports made (server/api/civility.py)
 
     @classmethod
     def from_settings(cls, settings: Settings, metrics: Metrics | None = None) -> RateLimits:
@@ -218,6 +219,7 @@ class RateLimits:
             sign_ins=AddressLimit(
                 "sign-in attempts", settings.limit_sign_ins, window, refused["sign_ins"]
             ),
+            reports=AddressLimit("reports", settings.limit_reports, window, refused["reports"]),
         )
 
 

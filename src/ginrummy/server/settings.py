@@ -70,6 +70,10 @@ class Settings:
     # origin, right for `make run` on localhost; a public site names its own.
     rp_id: str | None = None  # GINRUMMY_RP_ID, e.g. "gin.example.org"
     origin: str | None = None  # GINRUMMY_ORIGIN, e.g. "https://gin.example.org"
+    # -- civility (issue 22, parts 3 and 4) --
+    # The operators (docs/operations.md): account names or player ids; none by default.
+    operators: tuple[str, ...] = ()  # GINRUMMY_OPERATORS, e.g. "Opal, p_abcdefghij"
+    limit_reports: int = 10  # reports made per window from one address
     hello_timeout: float = 10.0  # seconds a new socket has to bind with a hello (else 4408)
     seed_timeout: float = 3.0  # seconds a deal waits for people's seeds (docs/fairness.md)
     tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
@@ -188,6 +192,11 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
         if len(origins) != 1 or "://" not in origins[0]:
             raise ValueError(f"GINRUMMY_ORIGIN must be one origin like https://host, got {v!r}")
         s = replace(s, origin=origins[0])
+    # -- civility --
+    if v := env.get("GINRUMMY_OPERATORS"):
+        s = replace(s, operators=operator_names(v))
+    if v := env.get("GINRUMMY_LIMIT_REPORTS"):
+        s = replace(s, limit_reports=_count("GINRUMMY_LIMIT_REPORTS", v))
     if v := env.get("GINRUMMY_LIMIT_WINDOW"):
         s = replace(s, limit_window=_seconds("GINRUMMY_LIMIT_WINDOW", v, 0.01, 86400))
     if v := env.get("GINRUMMY_HELLO_TIMEOUT"):
@@ -231,6 +240,15 @@ def default_thinkers(cpus: int | None) -> int:
     (1, 1, 7, 1)
     """
     return max(1, (cpus or 1) - 1)
+
+
+def operator_names(text: str) -> tuple[str, ...]:
+    """``GINRUMMY_OPERATORS``: account names or player ids, separated by commas.
+
+    >>> operator_names(" Opal, p_abcdefghij ,,")
+    ('Opal', 'p_abcdefghij')
+    """
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def parse_origins(text: str) -> tuple[str, ...]:

@@ -12,6 +12,8 @@ from starlette.routing import BaseRoute
 
 from ginrummy.server.api import (
     accounts,
+    admin,
+    civility,
     clock,
     config,
     identity,
@@ -34,4 +36,6 @@ routes: list[BaseRoute] = [
     *reviews.routes,
     *config.routes,
     *tournaments.routes,
+    *civility.routes,  # civility (issue 22, part 3)
+    *admin.routes,  # the operators' console (issue 22, part 4)
 ]

@@ -80,6 +80,8 @@ async def create_room(request: Request) -> JSONResponse:
     rated = _flag(body.rated, public and bot is None)
     if rated and not (public and bot is None and body.kind == "room"):
         raise ApiError("bad_request", "only public tables between two people can be rated")
+    if rated:  # civility: a play ban locks rated tables too (``play_banned``)
+        await rooms_of(request).civility.check_play(player.id)
     bot_name = "" if bot is None else level_name(bot)
     options = {
         "visibility": body.visibility,
@@ -114,6 +116,8 @@ async def join_room(request: Request) -> JSONResponse:
     room = await looked_up(request)
     body = await read(request, Join)
     player = await rooms_of(request).player(identity)
+    if room.rated and room.seat_of(identity) is None:  # civility: a play ban locks it
+        await rooms_of(request).civility.check_play(player.id)
     seat = await room.join(identity, seat_name(body.name, player.name), player)
     return JSONResponse({"room": room.id, "seat": seat.label})
 

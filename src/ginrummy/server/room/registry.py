@@ -21,6 +21,7 @@ from typing import Any
 
 from ginrummy.engine import Rules, Seat
 from ginrummy.server import players as players_
+from ginrummy.server.civility.service import Civility
 from ginrummy.server.clock import Clock, SystemClock
 from ginrummy.server.computer import Thinker
 from ginrummy.server.metrics import Metrics
@@ -108,6 +109,8 @@ class RoomManager:
         self._presence_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
         self.hall = Lobby(self, store, bus, quick_confirm)
+        # civility: blocks, mutes, play bans (server/civility), read by sockets and routes
+        self.civility = Civility(store, self.ctx.clock.now)
         self._match_listeners: list[Callable[[Room], None]] = []
 
     # --- what the rest of the server reads -----------------------------------------

@@ -90,7 +90,7 @@ class RoomSocket(TableSocket[Room, Seat]):
 
     async def first_frames(self, room: Room, key: Seat | None) -> list[Frame]:
         welcome = {"type": "welcome", "room": room.info(key), "seat": _label(key)}
-        messages = await room.chat.history()
+        messages = await self.shown_chat(await room.chat.history())
         history = {"type": "chat_history", "messages": messages} if messages else NO_CHAT
         first: list[Frame] = [welcome, self.view_message(room.current), history]
         if key is not None:

@@ -41,6 +41,7 @@ from ginrummy.server.store.base import (
     TournamentRow,
     Tournaments,
 )
+from ginrummy.server.store.civility import AuditEntry, Civility, Report, Sanction
 from ginrummy.server.store.urls import POSTGRES_SCHEMES, scheme_of, sqlite_path
 
 
@@ -74,9 +75,11 @@ __all__ = [
     "ROOM_CHAT",
     "Account",
     "Accounts",
+    "AuditEntry",
     "Challenge",
     "Chat",
     "ChatLine",
+    "Civility",
     "Clock",
     "Device",
     "Event",
@@ -91,8 +94,10 @@ __all__ = [
     "QuickEntry",
     "QuickQueue",
     "RatedMatch",
+    "Report",
     "ResultRow",
     "RoomRow",
+    "Sanction",
     "SeatRow",
     "Store",
     "StoreConflict",

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ginrummy.server.store.civility import Civility
+
 
 class StoreError(RuntimeError):
     """The store could not do what was asked (I/O, corrupt data)."""
@@ -420,7 +422,8 @@ class QuickQueue(Protocol):
 
     async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
         """Pair or wait, atomically across instances: take the oldest live waiting entry
-        with the same rules (another player's) out of the queue and return it; if there
+        with the same rules (another player's, and never one of whom either blocks the
+        other: civility) out of the queue and return it; if there
         is none, ``entry`` waits, confirmed now. Either way the identity's previous entry
         is replaced, and the waiting entries stale for ``2 * stale_after`` are deleted."""
 
@@ -481,7 +484,16 @@ class Tournaments(Protocol):
 
 
 class Store(
-    Identities, EventLog, Players, Leases, Chat, QuickQueue, Tournaments, Accounts, Protocol
+    Identities,
+    EventLog,
+    Players,
+    Leases,
+    Chat,
+    QuickQueue,
+    Tournaments,
+    Accounts,
+    Civility,  # civility (issue 22, part 3): store/civility.py
+    Protocol,
 ):
     """All of it, as one server instance opens it (``open_store``)."""
 

@@ -27,10 +27,11 @@ from ginrummy.server.store.base import (
     StoredTournament,
     TournamentRow,
 )
+from ginrummy.server.store.memory_civility import MemoryCivility
 from ginrummy.server.store.outcomes import settle
 
 
-class MemoryStore:
+class MemoryStore(MemoryCivility):
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         # The clock is passed in (the server's, as for the SQL store: what the store
         # records, leases, the quick match's staleness): tests move a fake one.
@@ -56,6 +57,7 @@ class MemoryStore:
         self._passkeys: dict[str, Passkey] = {}  # credential id -> passkey
         self._challenges: dict[str, Challenge] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code hash -> identity, expiry
+        self._civility_init()  # reports, blocks, sanctions, the audit log
 
     async def open(self) -> None:
         return None
@@ -324,6 +326,7 @@ class MemoryStore:
             if e.room is None
             and e.rules == entry.rules
             and e.player != entry.player
+            and not self._blocked_either(e.player, entry.player)
             and self._live(e, stale_after, now)
         )
         other = min(waiting, key=lambda e: (e.since, e.identity_hash), default=None)

@@ -190,5 +190,29 @@ STEPS = (
             " NOT NULL REFERENCES accounts(identity_hash), expires double precision NOT NULL)",
         ),
     ),
+    # -- civility (issue 22, part 3): its own block, numbered after accounts ------------
+    Step(
+        9,
+        "civility: reports, blocks, sanctions, the operators' append-only audit log",
+        both=(
+            "CREATE TABLE reports (id text PRIMARY KEY, t double precision NOT NULL,"
+            " reporter text NOT NULL, reported text NOT NULL, reason text NOT NULL,"
+            " place text NOT NULL, room text, evidence text NOT NULL, note text NOT NULL,"
+            " status text NOT NULL, outcome text, closed_by text, closed_t double precision)",
+            "CREATE INDEX reports_by_status ON reports (status, t)",
+            "CREATE INDEX reports_by_reported ON reports (reported, t)",
+            "CREATE TABLE blocks (blocker text NOT NULL, blocked text NOT NULL,"
+            " t double precision NOT NULL, PRIMARY KEY (blocker, blocked))",
+            "CREATE INDEX blocks_by_blocked ON blocks (blocked)",
+            "CREATE TABLE sanctions (id text PRIMARY KEY, player text NOT NULL, kind text"
+            " NOT NULL, reason text NOT NULL, t double precision NOT NULL, until double"
+            " precision, by_operator text NOT NULL)",
+            "CREATE INDEX sanctions_by_player ON sanctions (player, t)",
+            "CREATE TABLE audit (id text PRIMARY KEY, t double precision NOT NULL, operator"
+            " text NOT NULL, action text NOT NULL, target text NOT NULL, reason text NOT NULL,"
+            " detail text NOT NULL)",
+            "CREATE INDEX audit_by_target ON audit (target, t)",
+        ),
+    ),
 )
 HEAD = STEPS[-1].version
