@@ -68,10 +68,12 @@ node_modules/.installed: package.json package-lock.json | node-deps
 	touch $@
 
 # JSDoc types of the client (src/ginrummy/web/js), checked by tsc (tsconfig.json); the
-# service worker has the worker's globals, not the page's (tsconfig.sw.json).
+# service worker and the computer's Web Worker have a worker's globals, not the page's
+# (tsconfig.sw.json, tsconfig.worker.json).
 js-typecheck: node_modules/.installed
 	node_modules/.bin/tsc -p tsconfig.json
 	node_modules/.bin/tsc -p tsconfig.sw.json
+	node_modules/.bin/tsc -p tsconfig.worker.json
 
 # The client's JavaScript is formatted by Prettier (pinned in package.json, settings in
 # .prettierrc.json), as ruff formats the Python; `make format` rewrites both.

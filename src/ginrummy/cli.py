@@ -1,4 +1,4 @@
-"""``ginrummy serve | analyze | settle | replay | verify | review | arena | bench``.
+"""``ginrummy serve | analyze | settle | replay | verify | review | arena | bench | admin``.
 
 Each sub-command lives with its layer and is imported only when used, so the engine
 commands start fast and need nothing but the standard library.
@@ -20,8 +20,9 @@ commands:
   verify    check that every deal of a recorded match was fair (docs/fairness.md)
   review    judge each seat's decisions of a recorded match (docs/review.md)
   arena     play computer players against each other and print statistics
-  bench     measure: bench engine | bots | load | faults | deploy | web | abuse | review |
-            tournament
+  admin     the operators' console: reports, a player's history, actions (civility)
+  bench     measure: bench engine | bots | load | computer | faults | deploy | web | abuse |
+            review | tournament
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -51,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return arena(rest)
     if command == "bench":
         return _bench(rest)
+    if command == "admin":  # civility (issue 22, part 4)
+        from ginrummy.server.civility.cli import main as admin
+
+        return admin(rest)
     print(f"ginrummy: unknown command {command!r}\n\n{USAGE}", end="", file=sys.stderr)
     return 2
 
@@ -59,6 +64,7 @@ BENCHES = {
     "engine": "speed of the meld maths, the showdown and whole rounds",
     "bots": "decision time per computer level, and strong-vs-strong matches per second",
     "load": "many concurrent games against real server processes",
+    "computer": "rooms against a (heavy) computer level beside people's games",
     "faults": "kill server instances mid-match, then audit every event log",
     "deploy": "restart every instance in turn under load, then audit every event log",
     "web": "what the home page costs a browser, cold and again (Chromium)",

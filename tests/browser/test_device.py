@@ -77,8 +77,16 @@ new MutationObserver((records) => {
   }
 }).observe(document, { subtree: true, childList: true });"""
 # The page's requests for the computer players' module (web/js/bots/index.js) so far.
-BOTS_LOADS = """() => performance.getEntriesByType("resource")
-  .filter((e) => new URL(e.name).pathname === "/static/js/bots/index.js").length"""
+# The computer's Web Worker (web/js/bots/worker.js) loads its own copy once it starts
+# (a worker has a module map of its own), which Chromium lists among the page's
+# resources too: only those asked for before the worker's script count.
+BOTS_LOADS = """() => {
+  const entries = performance.getEntriesByType("resource");
+  const path = (e) => new URL(e.name).pathname;
+  const worker = entries.find((e) => path(e) === "/static/js/bots/worker.js");
+  return entries.filter((e) => path(e) === "/static/js/bots/index.js"
+    && (!worker || e.startTime < worker.startTime)).length;
+}"""
 
 
 def device_page(new_page: Any, **kw: Any) -> Any:

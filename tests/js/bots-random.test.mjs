@@ -2,6 +2,7 @@
 // (tests/bots/test_portable.py holds the same vectors).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { PortableRandom, seedWords } from "../../src/ginrummy/web/js/bots/random.js";
 
 test("seed one gives the documented words", () => {
@@ -36,4 +37,28 @@ test("seeds are taken modulo 2**64 and never give the all-zero state", () => {
   assert.deepEqual(seedWords(5n), seedWords(5n + 2n ** 64n));
   assert.ok(seedWords(0n).some((w) => w !== 0));
   assert.throws(() => new PortableRandom(1.5), TypeError);
+});
+
+test("a generator given another's state draws what the other would", () => {
+  fc.assert(
+    fc.property(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.nat(50), (seed, skip) => {
+      const a = new PortableRandom(seed);
+      for (let i = 0; i < skip; i += 1) a.next32();
+      const b = new PortableRandom(0);
+      b.state = a.state;
+      assert.deepEqual(b.state, a.state);
+      assert.equal(b.getrandbits64(), a.getrandbits64());
+      assert.equal(b.randrange(52), a.randrange(52));
+      // A copy: drawing from one leaves the other's state as it was.
+      const kept = a.state;
+      a.next32();
+      assert.notDeepEqual(a.state, kept);
+    }),
+  );
+  const rng = new PortableRandom(1);
+  for (const bad of [[0, 0, 0, 0], [1, 2, 3], [1, 2, 3, 2 ** 32], [1, 2, 3, -1], "1234"])
+    assert.throws(() => {
+      rng.state = /** @type {any} */ (bad);
+    }, TypeError);
+  assert.deepEqual(rng.state, new PortableRandom(1).state);
 });

@@ -92,7 +92,7 @@ async def test_a_version_4_file_gets_confirmed_quick_entries(tmp_path: Path) -> 
     finally:
         await store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 7
+    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 9
     assert "confirmed" in {r[1] for r in db.execute("PRAGMA table_info(quick_queue)")}
     db.close()
 
@@ -177,6 +177,10 @@ async def _reads_back_everything(store: Store) -> None:
     assert await store.listed_rooms() == ["r1"]
     assert [g.room for g in await store.games_of("h2")] == ["r1"]
     assert await store.has_identity("h1") and not await store.has_identity("h3")
+    # every identity of before is a guest: its token is itself, it has no account
+    assert await store.token_identity("h1") == "h1"
+    assert await store.token_identity("h3") is None
+    assert await store.account_of("h1") is None and await store.devices_of("h1") == []
     ann = Player("p_ann0000000", "Ann", 1600.5, 200.0, 0.06, 1, 0, 1.0)
     assert await store.known_player("h1", lambda: Player("p_new0000000", "New")) == ann
     assert [p.id for p in await store.leaderboard()] == ["p_ann0000000", "p_bob0000000"]

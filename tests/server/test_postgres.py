@@ -49,7 +49,9 @@ PG_URL = (
 )
 TABLES = {"identities", "rooms", "seats", "events", "players", "results", "clocks", "leases"}
 TABLES |= {"chat", "quick_queue", "tournaments", "tournament_events", "tournament_identities"}
+TABLES |= {"accounts", "devices", "passkeys", "challenges", "sign_in_codes"}
 INDEXES = {"seats_by_identity", "players_by_rating", "results_by_player"}
+INDEXES |= {"devices_by_identity", "passkeys_by_identity"}
 
 
 def need_postgres() -> None:

@@ -6,10 +6,8 @@
 ['baseline', 'beginner', 'casual', 'expert', 'master', 'random', 'strong']
 >>> LEVELS["casual"].names["de"]
 'Gelegenheitsspieler'
->>> [k for k, lv in LEVELS.items() if not lv.offered]
-['random', 'baseline', 'master']
->>> sorted(TRIALS), "master" in PLAYABLE
-([], True)
+>>> LEVELS["master"].heavy, LEVELS["casual"].heavy
+(True, False)
 """
 
 from __future__ import annotations
@@ -34,6 +32,9 @@ class Level:
     names: dict[str, str]
     choose: Chooser = field(repr=False)
     offered: bool = True  # shown in the UI; measuring sticks are not
+    # Thinks for long (CPU-bound, up to ~0.5 s a decision): the server runs it in its
+    # worker processes, off the event loop (server/thinking.py).
+    heavy: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -45,7 +46,9 @@ LEVELS: dict[str, Level] = {
     "baseline": Level(
         "baseline", {"de": "Grundstrategie", "en": "Baseline"}, choose_baseline, offered=False
     ),
-    "master": Level("master", {"de": "Meister", "en": "Master"}, Master(), offered=False),
+    "master": Level(
+        "master", {"de": "Meister", "en": "Master"}, Master(), offered=False, heavy=True
+    ),
 }
 """Every level by key; ``offered`` ones are for the UI, the others for measurement.
 Each has a browser port (``web/js/bots``) that ``tests/conformance`` holds equal, and
@@ -54,8 +57,7 @@ a server may seat any of them."""
 TRIALS: dict[str, Level] = {}
 """Levels in the making, in Python only: no browser port yet (so no conformance
 check), never offered and not seated by the server; the arena and the benches play
-them (docs/computer-players.md). None today: ``master`` has its port and is a level
-(not offered)."""
+them (docs/computer-players.md). None at the moment."""
 
 PLAYABLE: dict[str, Level] = {**LEVELS, **TRIALS}
 """What ``make_bot`` knows: every level and every trial."""

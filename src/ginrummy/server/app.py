@@ -32,6 +32,7 @@ from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
 from ginrummy.server.static import LLMS_TXT, SERVICE_WORKER, StaticFiles
 from ginrummy.server.store import Store, open_store
+from ginrummy.server.thinking import ThinkingPool
 from ginrummy.server.timed import timed_bus, timed_store
 from ginrummy.server.tournaments import TournamentService
 
@@ -78,7 +79,13 @@ def create_app(settings: Settings | None = None, kinds: Sequence[TableKind] = ()
 
 
 def _room_manager(
-    settings: Settings, store: Store, bus: Bus, metrics: Metrics, drain: Drain, clock: Clock
+    settings: Settings,
+    store: Store,
+    bus: Bus,
+    metrics: Metrics,
+    drain: Drain,
+    clock: Clock,
+    thinker: ThinkingPool,
 ) -> RoomManager:
     return RoomManager(
         store,
@@ -96,6 +103,7 @@ def _room_manager(
         seed_timeout=settings.seed_timeout,
         metrics=metrics,
         leaving=lambda: drain.draining,
+        thinker=thinker,
     )
 
 
@@ -113,7 +121,10 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         bus = timed_bus(
             open_bus(settings.bus_url, on_reconnect=metrics.bus_reconnects.inc), metrics
         )
-        rooms = _room_manager(settings, store, bus, metrics, app.state.drain, clock)
+        # Heavy computer levels think in worker processes, started at the first decision.
+        thinker = ThinkingPool(settings.thinking_workers, settings.thinking_bound, metrics)
+        app.state.thinker = thinker
+        rooms = _room_manager(settings, store, bus, metrics, app.state.drain, clock, thinker)
         metrics.count_games(rooms.in_play)
         app.state.kinds.register(rooms)  # each kind's rooms replay their own logs
         app.state.rooms = rooms
@@ -144,6 +155,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
             await app.state.quick.close()
             reviews.close()
             await rooms.close()
+            await thinker.close()  # after the rooms: no decision is asked any more
             await bus.close()
             await store.close()
             metrics.count_games(None)

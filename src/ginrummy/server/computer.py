@@ -2,7 +2,9 @@
 
 The bot gets a ``SeatView`` only (docs/rules.md §5), never the state, so it cannot cheat.
 Players come from ``ginrummy.bots`` by level; ``fallback_move`` is a simple legal
-player used only if a bot fails, so that a game never hangs on the computer.
+player used only if a bot fails, so that a game never hangs on the computer. A light
+level thinks in a worker thread; a heavy one (``master``) in the server's worker
+processes (``Thinker``: ``server/thinking.py``), where it delays no other room.
 """
 
 from __future__ import annotations
@@ -11,16 +13,30 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from ginrummy.bots import LEVELS, make_bot
+from ginrummy.bots import LEVELS, PLAYABLE, make_bot
 from ginrummy.engine import Action, ActionKind, SeatView, best_arrangement
 from ginrummy.server.metrics import Metrics
 
 log = logging.getLogger("ginrummy.server.computer")
 
 DEFAULT_LEVEL = "casual"
+T = TypeVar("T")
+
+
+class Thinker(Protocol):
+    """Where heavy levels think (``thinking.ThinkingPool``)."""
+
+    async def decide(self, level: str, view: SeatView, rng: random.Random) -> Action:
+        """``make_bot(level)(view, rng)``, off the event loop and its thread."""
+        ...
+
+    async def run(self, what: str, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` where heavy levels think (a match of computers)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,18 +64,32 @@ def level_keys() -> tuple[str, ...]:
     return tuple(LEVELS)
 
 
+def heavy(level: str) -> bool:
+    """Whether ``level`` thinks in the worker processes (unknown levels do not)."""
+    known = PLAYABLE.get(level)
+    return known is not None and known.heavy
+
+
 async def computer_move(
-    level: str, view: SeatView, rng: random.Random, metrics: Metrics | None = None
+    level: str,
+    view: SeatView,
+    rng: random.Random,
+    metrics: Metrics | None = None,
+    thinker: Thinker | None = None,
 ) -> Action:
     """The computer's action for ``view`` (one of ``view.legal_actions``).
 
-    Runs in a worker thread: a strong bot may think for a while and the event loop
-    must keep serving the other rooms. Its time (the wait for a thread included) goes
-    to ``metrics`` by level.
+    Runs off the event loop, which must keep serving the other rooms while a strong
+    bot thinks: a heavy level in ``thinker``'s worker processes (when there is one),
+    any other in a worker thread. Its time (the waits for a thread or a worker
+    included) goes to ``metrics`` by level.
     """
     start = time.perf_counter()
     try:
-        action = await asyncio.to_thread(make_bot(level), view, rng)
+        if thinker is not None and heavy(level):
+            action = await thinker.decide(level, view, rng)
+        else:
+            action = await asyncio.to_thread(make_bot(level), view, rng)
         if metrics is not None:
             metrics.decision(level).observe(time.perf_counter() - start)
     except Exception:

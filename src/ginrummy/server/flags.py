@@ -167,6 +167,57 @@ GROUPS: dict[str, tuple[Tuning, ...]] = {
             lambda s: s.limit_scrapes,
         ),
     ),
+    "accounts and passkeys (docs/accounts.md)": (
+        Tuning(
+            "GINRUMMY_RP_ID",
+            "the passkeys' relying party id, the site's host name (unset: the request's host)",
+            lambda s: s.rp_id,
+            "HOST",
+        ),
+        Tuning(
+            "GINRUMMY_ORIGIN",
+            "the one origin passkeys are made and used on, like https://host "
+            "(unset: the request's origin)",
+            lambda s: s.origin,
+            "ORIGIN",
+        ),
+        Tuning(
+            "GINRUMMY_LIMIT_ACCOUNTS",
+            "accounts one address may create per window",
+            lambda s: s.limit_accounts,
+        ),
+        Tuning(
+            "GINRUMMY_LIMIT_SIGN_INS",
+            "sign-in attempts (passkey or code) one address may make per window",
+            lambda s: s.limit_sign_ins,
+        ),
+    ),
+    "computer players (docs/computer-players.md)": (
+        Tuning(
+            "GINRUMMY_THINKING_WORKERS",
+            "worker processes for heavy computer levels (master); default: the cores but one",
+            lambda s: s.thinking_workers,
+        ),
+        Tuning(
+            "GINRUMMY_THINKING_QUEUE",
+            "heavy decisions in the worker pool at once, running or queued there; more "
+            "wait their turn (unset: twice the workers)",
+            lambda s: s.thinking_bound,
+        ),
+    ),
+    "civility and the operators (docs/operations.md)": (
+        Tuning(
+            "GINRUMMY_OPERATORS",
+            "the operators: account names or player ids, comma-separated",
+            lambda s: ",".join(s.operators) or "none",
+            "NAMES",
+        ),
+        Tuning(
+            "GINRUMMY_LIMIT_REPORTS",
+            "reports one address may make per window",
+            lambda s: s.limit_reports,
+        ),
+    ),
     "match reviews (docs/review.md)": (
         Tuning(
             "GINRUMMY_REVIEW_WORKERS",

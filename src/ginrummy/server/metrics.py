@@ -80,9 +80,20 @@ SOCKET_KINDS = (
     "chouette_spectator",
     "lobby",
 )
-LIMITS = ("identities", "rooms", "lookups", "sockets", "frames", "chat", "scrapes")
+LIMITS = (
+    "identities",
+    "rooms",
+    "lookups",
+    "sockets",
+    "frames",
+    "chat",
+    "scrapes",
+    "accounts",
+    "sign_ins",
+    "reports",  # civility
+)
 """The rate limits: the per-address ones of ``ratelimit.RateLimits``, a socket's frame
-and chat rates, and the scrapes of ``GET /metrics``."""
+and chat rates, the scrapes of ``GET /metrics``, new accounts and sign-in attempts."""
 TRANSPORTS = ("http", "socket")
 MAX_CODES = 100
 """Error codes with a series of their own at most; any further one counts as ``other``."""
@@ -139,6 +150,10 @@ class Metrics:
             self.bus_reconnects: Counting = OFF
             self._actions: Mapping[str, Counting] = {}
             self._decisions: Mapping[str, Observing] = {}
+            self.thinking_waiting: Level = OFF
+            self.thinking_busy: Level = OFF
+            self.thinking_wait: Observing = OFF
+            self.thinking_restarts: Counting = OFF
             self.refusals: Mapping[str, Counting] = dict.fromkeys(LIMITS, OFF)
             self.sockets: dict[str, Level] = dict.fromkeys(SOCKET_KINDS, OFF)
             self._sockets_gauge: Gauge | None = None
@@ -193,6 +208,28 @@ class Metrics:
             registry=r,
         )
         self._decisions = _children(decisions, [*LEVELS, OTHER])
+        # The worker processes of the heavy levels (server/thinking.py).
+        self.thinking_waiting = Gauge(
+            "ginrummy_thinking_waiting",
+            "Heavy computer decisions waiting for a place in the worker pool.",
+            registry=r,
+        )
+        self.thinking_busy = Gauge(
+            "ginrummy_thinking_busy",
+            "Heavy computer decisions in the worker pool (running or queued there).",
+            registry=r,
+        )
+        self.thinking_wait = Histogram(
+            "ginrummy_thinking_wait_seconds",
+            "Time a heavy computer decision waited for a place in the worker pool.",
+            buckets=COMPUTER_BUCKETS,
+            registry=r,
+        )
+        self.thinking_restarts = Counter(
+            "ginrummy_thinking_restarts_total",
+            "Worker pools replaced because a worker process died.",
+            registry=r,
+        )
         self.turnover = Histogram(
             "ginrummy_tournament_turnover_seconds",
             "From a tournament round's last result to the next round's deals.",

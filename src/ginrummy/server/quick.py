@@ -76,7 +76,9 @@ class QuickMatch:
             await self.rooms.queue_changed()
 
     async def enter(self, identity_hash: str, player: Player, rules: Rules) -> dict[str, Any]:
-        """Pair with a compatible waiting person, or wait (settings replace old ones)."""
+        """Pair with a compatible waiting person, or wait (settings replace old ones);
+        ``play_banned`` (civility: a ban or the ladder's lock) and nothing changed."""
+        await self.rooms.civility.check_play(player.id)
         now = self.rooms.clock.now()
         entry = QuickEntry(identity_hash, player.id, rules.to_dict(), now)
         other = await self.rooms.store.quick_enter(entry, self.rooms.quick_stale_after)

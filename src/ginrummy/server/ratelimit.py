@@ -194,6 +194,9 @@ class RateLimits:
     lookups: AddressLimit
     sockets: AddressSockets
     scrapes: AddressLimit  # GET /metrics (server/scrape.py)
+    accounts: AddressLimit  # new accounts and passkeys (server/api/accounts.py)
+    sign_ins: AddressLimit  # passkey sign-ins and codes typed
+    reports: AddressLimit  # civility: reports made (server/api/civility.py)
 
     @classmethod
     def from_settings(cls, settings: Settings, metrics: Metrics | None = None) -> RateLimits:
@@ -210,6 +213,13 @@ class RateLimits:
             ),
             sockets=AddressSockets(settings.limit_sockets, refused["sockets"]),
             scrapes=AddressLimit("scrapes", settings.limit_scrapes, window, refused["scrapes"]),
+            accounts=AddressLimit(
+                "new accounts", settings.limit_accounts, window, refused["accounts"]
+            ),
+            sign_ins=AddressLimit(
+                "sign-in attempts", settings.limit_sign_ins, window, refused["sign_ins"]
+            ),
+            reports=AddressLimit("reports", settings.limit_reports, window, refused["reports"]),
         )
 
 

@@ -20,6 +20,9 @@ DEFAULT_DRAIN_S = 20.0
 (docs/operations.md, "Rolling restarts")."""
 METRICS_TOKEN_MIN = 16
 """Characters an operator token has at least (it guards what the server tells of its load)."""
+QUEUE_PER_THINKER = 2
+"""Heavy decisions in the thinking pool per worker process by default (one running, one
+ready to start as it ends)."""
 WS_MAX_BYTES = 65536
 """Transport limit for one WebSocket frame (uvicorn drops the connection above it);
 frames between the protocol's ``MAX_FRAME_BYTES`` and this get a ``frame_too_large``
@@ -61,11 +64,25 @@ class Settings:
     limit_window: float = 60.0
     limit_sockets: int = 100  # WebSockets open at once per address (HTTP 403 past it)
     limit_scrapes: int = 60  # GET /metrics, when metrics are on
+    limit_accounts: int = 10  # new accounts and passkeys (their registration options)
+    limit_sign_ins: int = 30  # passkey sign-ins and codes typed (docs/accounts.md)
+    # Passkeys' relying party (docs/accounts.md): None takes each request's own host and
+    # origin, right for `make run` on localhost; a public site names its own.
+    rp_id: str | None = None  # GINRUMMY_RP_ID, e.g. "gin.example.org"
+    origin: str | None = None  # GINRUMMY_ORIGIN, e.g. "https://gin.example.org"
+    # -- civility (issue 22, parts 3 and 4) --
+    # The operators (docs/operations.md): account names or player ids; none by default.
+    operators: tuple[str, ...] = ()  # GINRUMMY_OPERATORS, e.g. "Opal, p_abcdefghij"
+    limit_reports: int = 10  # reports made per window from one address
     hello_timeout: float = 10.0  # seconds a new socket has to bind with a hello (else 4408)
     seed_timeout: float = 3.0  # seconds a deal waits for people's seeds (docs/fairness.md)
     tournament_tick: float = 1.0  # seconds between the pairing instance's looks at tournaments
     review_workers: int = 1  # threads running match reviews (server/reviews.py)
     review_budget: Budget = field(default_factory=Budget)  # worlds per decision (docs/review.md)
+    # Worker processes for heavy computer levels (server/thinking.py): a core left over
+    # for the event loop, at least one.
+    thinking_workers: int = field(default_factory=lambda: default_thinkers(os.cpu_count()))
+    thinking_queue: int = 0  # heavy decisions in the pool at once; 0: QUEUE_PER_THINKER a worker
     drain_s: float = DEFAULT_DRAIN_S  # a SIGTERM's grace period (server/drain.py)
     # GET /metrics for operators (docs/operations.md, "Metrics"): on when a token or
     # operator networks are set; a scrape must pass every check that is set.
@@ -76,6 +93,11 @@ class Settings:
     def metrics_on(self) -> bool:
         """Whether the metrics are collected and ``GET /metrics`` answers."""
         return self.metrics_token is not None or bool(self.metrics_allow)
+
+    @property
+    def thinking_bound(self) -> int:
+        """Heavy decisions in the thinking pool at once (running or queued there)."""
+        return self.thinking_queue or QUEUE_PER_THINKER * self.thinking_workers
 
     @property
     def store_url(self) -> str:
@@ -125,6 +147,10 @@ class Settings:
         s = _logs_from_env(s, env)
         if v := env.get("GINRUMMY_REVIEW_WORKERS"):
             s = replace(s, review_workers=_positive("GINRUMMY_REVIEW_WORKERS", v))
+        if v := env.get("GINRUMMY_THINKING_WORKERS"):
+            s = replace(s, thinking_workers=_positive("GINRUMMY_THINKING_WORKERS", v))
+        if v := env.get("GINRUMMY_THINKING_QUEUE"):
+            s = replace(s, thinking_queue=_positive("GINRUMMY_THINKING_QUEUE", v))
         if v := env.get("GINRUMMY_REVIEW_SAMPLES"):
             n = _int("GINRUMMY_REVIEW_SAMPLES", v)
             if n < 2:  # one world gives a loss no standard error
@@ -155,6 +181,22 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
         s = replace(s, limit_sockets=_count("GINRUMMY_LIMIT_SOCKETS", v))
     if v := env.get("GINRUMMY_LIMIT_SCRAPES"):
         s = replace(s, limit_scrapes=_count("GINRUMMY_LIMIT_SCRAPES", v))
+    if v := env.get("GINRUMMY_LIMIT_ACCOUNTS"):
+        s = replace(s, limit_accounts=_count("GINRUMMY_LIMIT_ACCOUNTS", v))
+    if v := env.get("GINRUMMY_LIMIT_SIGN_INS"):
+        s = replace(s, limit_sign_ins=_count("GINRUMMY_LIMIT_SIGN_INS", v))
+    if v := env.get("GINRUMMY_RP_ID"):
+        s = replace(s, rp_id=v.strip().lower())
+    if v := env.get("GINRUMMY_ORIGIN"):
+        origins = parse_origins(v)
+        if len(origins) != 1 or "://" not in origins[0]:
+            raise ValueError(f"GINRUMMY_ORIGIN must be one origin like https://host, got {v!r}")
+        s = replace(s, origin=origins[0])
+    # -- civility --
+    if v := env.get("GINRUMMY_OPERATORS"):
+        s = replace(s, operators=operator_names(v))
+    if v := env.get("GINRUMMY_LIMIT_REPORTS"):
+        s = replace(s, limit_reports=_count("GINRUMMY_LIMIT_REPORTS", v))
     if v := env.get("GINRUMMY_LIMIT_WINDOW"):
         s = replace(s, limit_window=_seconds("GINRUMMY_LIMIT_WINDOW", v, 0.01, 86400))
     if v := env.get("GINRUMMY_HELLO_TIMEOUT"):
@@ -189,6 +231,24 @@ _SECONDS: dict[str, tuple[str, float, float]] = {
     "GINRUMMY_TOURNAMENT_TICK": ("tournament_tick", 0.01, 3600),
     "GINRUMMY_DRAIN_S": ("drain_s", DRAIN_MIN_S, DRAIN_MAX_S),
 }
+
+
+def default_thinkers(cpus: int | None) -> int:
+    """Worker processes for heavy levels by default: all cores but one, at least one.
+
+    >>> default_thinkers(1), default_thinkers(2), default_thinkers(8), default_thinkers(None)
+    (1, 1, 7, 1)
+    """
+    return max(1, (cpus or 1) - 1)
+
+
+def operator_names(text: str) -> tuple[str, ...]:
+    """``GINRUMMY_OPERATORS``: account names or player ids, separated by commas.
+
+    >>> operator_names(" Opal, p_abcdefghij ,,")
+    ('Opal', 'p_abcdefghij')
+    """
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def parse_origins(text: str) -> tuple[str, ...]:

@@ -11,6 +11,9 @@ from __future__ import annotations
 from starlette.routing import BaseRoute
 
 from ginrummy.server.api import (
+    accounts,
+    admin,
+    civility,
     clock,
     config,
     identity,
@@ -24,6 +27,7 @@ from ginrummy.server.api import (
 
 routes: list[BaseRoute] = [
     *identity.routes,
+    *accounts.routes,
     *lobby.routes,
     *players.routes,
     *clock.routes,
@@ -32,4 +36,6 @@ routes: list[BaseRoute] = [
     *reviews.routes,
     *config.routes,
     *tournaments.routes,
+    *civility.routes,  # civility (issue 22, part 3)
+    *admin.routes,  # the operators' console (issue 22, part 4)
 ]

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ginrummy.server.civility.service import CivilityError
 from ginrummy.server.metrics import metrics_of
 from ginrummy.server.ratelimit import RateLimited
 from ginrummy.server.responses import JSONResponse, error_response, rate_limited
@@ -27,11 +28,19 @@ STATUS = {
     "bad_request": 400,
     "bad_rules": 400,
     "bad_name": 400,
+    "bad_code": 400,
+    "bad_challenge": 400,
+    "passkey_refused": 400,
+    "unknown_passkey": 400,
     "unauthorized": 401,
     "bad_token": 401,
     "match_running": 403,
     "round_running": 403,
     "not_allowed": 403,
+    "no_account": 403,
+    "unknown_device": 404,
+    "name_taken": 409,
+    "account_exists": 409,
     "unknown_room": 404,
     "unknown_player": 404,
     "not_found": 404,
@@ -39,6 +48,14 @@ STATUS = {
     "unavailable": 503,
     "busy": 503,
     "review_failed": 500,
+    # -- civility (issue 22, parts 3 and 4) --
+    "bad_reason": 400,
+    "bad_action": 400,
+    "bad_duration": 400,
+    "not_operator": 403,
+    "play_banned": 403,
+    "muted": 403,
+    "chat_timeout": 403,
 }
 """The status of each error code a route or a room raises (any other: 400)."""
 
@@ -76,6 +93,12 @@ async def store_error(request: Request, exc: Exception) -> Response:
     return _refused(request, code, error_response(code, "the server cannot save right now", 503))
 
 
+async def civility_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, CivilityError)
+    status = STATUS.get(exc.code, 400)
+    return _refused(request, exc.code, error_response(exc.code, exc.message, status))
+
+
 async def over_limit(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RateLimited)
     return _refused(request, exc.code, rate_limited(exc))
@@ -86,5 +109,6 @@ HANDLERS: Mapping[type[Exception], Callable[[Request, Exception], Awaitable[Resp
     RoomError: room_error,
     StoreError: store_error,
     RateLimited: over_limit,
+    CivilityError: civility_error,
 }
 """Starlette's ``exception_handlers`` for the API (server/app.py registers them)."""

@@ -11,6 +11,7 @@ from starlette.routing import Route
 from ginrummy.server import players as players_
 from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import Body, read, read_object
+from ginrummy.server.api.errors import ApiError
 from ginrummy.server.api.services import rooms_of
 from ginrummy.server.api.tables import valid_name
 from ginrummy.server.ratelimit import client_address, of_app
@@ -49,7 +50,14 @@ async def me(request: Request) -> JSONResponse:
         if room is not None:
             games.append(kinds.of(room.kind).game(room, ref.seat))
     player = await rooms.player(identity)
-    return JSONResponse({"games": games, "player": players_.summary(player)})
+    account = await rooms.store.account_of(identity)
+    return JSONResponse(
+        {
+            "games": games,
+            "player": players_.summary(player),
+            "account": None if account is None else {"name": account.name},
+        }
+    )
 
 
 async def rename(request: Request) -> JSONResponse:
@@ -57,6 +65,8 @@ async def rename(request: Request) -> JSONResponse:
     body = await read(request, Rename)
     name = valid_name(body.name)
     rooms = rooms_of(request)
+    if await rooms.store.account_of(identity) is not None:
+        raise ApiError("not_allowed", "an account keeps the name it was created with")
     player = await rooms.player(identity)
     await rooms.store.rename_player(player.id, name)
     renamed = await rooms.store.player(player.id) or player

@@ -18,7 +18,6 @@ from ginrummy.server.computer import DEFAULT_LEVEL, level_keys, level_name
 from ginrummy.server.ratelimit import LookupRoute, client_address, of_app
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.room import Room
-from ginrummy.server.tokens import hash_token
 
 PUBLIC_TIMER = 30  # seconds a move of a public table may take unless the body says otherwise
 
@@ -81,6 +80,8 @@ async def create_room(request: Request) -> JSONResponse:
     rated = _flag(body.rated, public and bot is None)
     if rated and not (public and bot is None and body.kind == "room"):
         raise ApiError("bad_request", "only public tables between two people can be rated")
+    if rated:  # civility: a play ban locks rated tables too (``play_banned``)
+        await rooms_of(request).civility.check_play(player.id)
     bot_name = "" if bot is None else level_name(bot)
     options = {
         "visibility": body.visibility,
@@ -105,10 +106,9 @@ async def create_room(request: Request) -> JSONResponse:
 
 async def room_info(request: Request) -> JSONResponse:
     room = await looked_up(request)
-    # Only a seat's token changes the answer, and a token that took a seat is known:
-    # who the caller is needs no store read (the page reads this at every table).
-    token = callers.bearer(request)
-    return JSONResponse(room.info(room.seat_of(None if token is None else hash_token(token))))
+    # Only a seat's identity changes the answer: a device's token resolves to its
+    # account's identity, a signed-out device's to nobody (one store read).
+    return JSONResponse(room.info(room.seat_of(await callers.maybe_identity(request))))
 
 
 async def join_room(request: Request) -> JSONResponse:
@@ -116,6 +116,8 @@ async def join_room(request: Request) -> JSONResponse:
     room = await looked_up(request)
     body = await read(request, Join)
     player = await rooms_of(request).player(identity)
+    if room.rated and room.seat_of(identity) is None:  # civility: a play ban locks it
+        await rooms_of(request).civility.check_play(player.id)
     seat = await room.join(identity, seat_name(body.name, player.name), player)
     return JSONResponse({"room": room.id, "seat": seat.label})
 

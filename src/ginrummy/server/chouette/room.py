@@ -186,7 +186,9 @@ class ChouetteRoom(RoomBase[Snap, int, ChouetteDuties]):
             assert info.bot is not None
             # The level's bot in the captain's place, on what this partner may see.
             view = decision_view(view_for_player(table, helper))
-            choice = await computer_move(info.bot, view, self.ctx.rng, self.ctx.metrics)
+            choice = await computer_move(
+                info.bot, view, self.ctx.rng, self.ctx.metrics, self.ctx.thinker
+            )
             notice = advice_notice(version, helper, info.name, True, str(choice), None)
             await self.ctx.bus.publish(self.topic, for_team(notice, team))
 

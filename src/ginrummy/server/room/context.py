@@ -1,5 +1,6 @@
 """What every room of an instance shares: store, bus, clock, settings, counters, the
-metrics, and the registry that owns the rooms (the only way a room reaches it)."""
+metrics, where heavy computer levels think, and the registry that owns the rooms (the
+only way a room reaches it)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ginrummy.server.clock import Clock
+from ginrummy.server.computer import Thinker
 from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.room.log import Versioned
@@ -154,3 +156,5 @@ class RoomContext:
     # The instance drains for a restart (server/drain.py): it will be gone before any
     # grace period it could start ends, so it takes no lease for one.
     leaving: Callable[[], bool] = lambda: False
+    # Where heavy computer levels think (server/thinking.py); None: in a thread like the rest.
+    thinker: Thinker | None = None

@@ -1,5 +1,6 @@
 """The computer player's driver: when it is a computer's turn, think (in a worker
-thread) and play the move through the room's master like a person would."""
+thread, or a heavy level in the thinker's worker processes) and play the move through
+the room's master like a person would."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Protocol
 
 from ginrummy.bots import PortableRandom
 from ginrummy.engine import MatchState, Seat, view_for_seat
-from ginrummy.server.computer import DEFAULT_LEVEL, computer_move
+from ginrummy.server.computer import DEFAULT_LEVEL, Thinker, computer_move
 from ginrummy.server.metrics import Metrics
 from ginrummy.server.room.errors import RoomError
 
@@ -42,10 +43,12 @@ class ComputerDriver:
         act: Callable[[Seat, int, str], Awaitable[None]],
         moved: Callable[[], None],
         metrics: Metrics | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         """``to_move``: the computer seat to move and its level, if any; ``lease``:
         returns once this instance may move; ``act``: plays through the master;
-        ``moved``: counts a move made here; ``metrics``: its decision times."""
+        ``moved``: counts a move made here; ``metrics``: its decision times;
+        ``thinker``: where a heavy level thinks."""
         self._room_id = room_id
         self._delay = delay
         self._rng = PortableRandom(rng.getrandbits(64))  # the bots' portable source
@@ -55,6 +58,7 @@ class ComputerDriver:
         self._act = act
         self._moved = moved
         self._metrics = metrics
+        self._thinker = thinker
         self.task: asyncio.Task[None] | None = None
 
     @property
@@ -83,7 +87,9 @@ class ComputerDriver:
                 self.schedule()
                 return
             view = view_for_seat(snap.match, seat)
-            action = await computer_move(level or DEFAULT_LEVEL, view, self._rng, self._metrics)
+            action = await computer_move(
+                level or DEFAULT_LEVEL, view, self._rng, self._metrics, self._thinker
+            )
             self.task = None  # so that the move just made may schedule the next one
             self._moved()
             await self._act(seat, version, str(action))

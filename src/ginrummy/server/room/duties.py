@@ -53,6 +53,7 @@ class DutiesBase:
         self.computer = ComputerDriver(
             room_id, t.bot_delay, ctx.rng, to_move=self.bot_to_move, current=current,
             lease=self.lease.wait, act=act, moved=self._count_move, metrics=ctx.metrics,
+            thinker=ctx.thinker,
         )  # fmt: skip
 
     def run_graces(self, absent: Iterable[Hashable], settled: bool) -> None:

@@ -21,7 +21,9 @@ from typing import Any
 
 from ginrummy.engine import Rules, Seat
 from ginrummy.server import players as players_
+from ginrummy.server.civility.service import Civility
 from ginrummy.server.clock import Clock, SystemClock
+from ginrummy.server.computer import Thinker
 from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Bus
 from ginrummy.server.pubsub.memory import MemoryBus
@@ -80,11 +82,13 @@ class RoomManager:
         seed_timeout: float = 0.0,
         metrics: Metrics | None = None,
         leaving: Callable[[], bool] = lambda: False,
+        thinker: Thinker | None = None,
     ) -> None:
         """``seed_timeout``: seconds a deal waits for the people's seeds (0: none, their
         default seeds at once; the app passes ``Settings.seed_timeout``); ``metrics``:
         where the rooms tell what they do (None: nowhere); ``leaving``: the instance
-        drains for a restart (``RoomContext.leaving``)."""
+        drains for a restart (``RoomContext.leaving``); ``thinker``: where heavy
+        computer levels think (``RoomContext.thinker``)."""
         tuning = Tuning(
             bot_delay, grace_seconds, lease_ttl, lease_renew, presence_interval, seed_timeout
         )
@@ -93,7 +97,7 @@ class RoomManager:
         rng = rng or secrets.SystemRandom()
         self.ctx = RoomContext(
             store, bus, clock or SystemClock(), rng, instance, self, tuning, Counters(),
-            metrics or Metrics(on=False), leaving,
+            metrics or Metrics(on=False), leaving, thinker,
         )  # fmt: skip
         self.idle_s = idle_s
         self.max_rooms = max_rooms
@@ -105,6 +109,8 @@ class RoomManager:
         self._presence_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
         self.hall = Lobby(self, store, bus, quick_confirm)
+        # civility: blocks, mutes, play bans (server/civility), read by sockets and routes
+        self.civility = Civility(store, self.ctx.clock.now)
         self._match_listeners: list[Callable[[Room], None]] = []
 
     # --- what the rest of the server reads -----------------------------------------
@@ -124,6 +130,11 @@ class RoomManager:
     @property
     def rng(self) -> random.Random:
         return self.ctx.rng
+
+    @property
+    def thinker(self) -> Thinker | None:
+        """Where heavy computer levels think (None: in threads)."""
+        return self.ctx.thinker
 
     @property
     def instance_id(self) -> str:

@@ -53,7 +53,7 @@ class ChouetteSocket(TableSocket[ChouetteRoom, int]):
     @classmethod
     async def bind_to(cls, conn: Connection, room: ChouetteRoom, hello: Hello) -> None:
         """Bind ``conn`` to the position the hello's token holds, or as a spectator."""
-        token_hash = Identity.hash_of(sent(hello.token))
+        token_hash = await Identity.resolve(conn.rooms, sent(hello.token))
         position = room.seat_of(token_hash)
         if position is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no seat of yours and no spectators")
@@ -66,10 +66,10 @@ class ChouetteSocket(TableSocket[ChouetteRoom, int]):
         first: list[Frame] = [
             {"type": "welcome", "room": presenter.info(room, key), "position": key},
             self.view_message(snap),
-            {"type": "chat_history", "messages": await room.chat.history()},
+            {"type": "chat_history", "messages": await self.shown_chat(await room.chat.history())},
         ]
         if room.in_team(key) and snap.table is not None:
-            team = await room.team_chat.history(snap.table.number)
+            team = await self.shown_chat(await room.team_chat.history(snap.table.number))
             first.append({"type": "team_chat_history", "messages": team})
         return first
 
@@ -98,7 +98,8 @@ class ChouetteSocket(TableSocket[ChouetteRoom, int]):
         if notice.get("kind") not in TEAM_NOTICES:
             return False
         frame = team_frame(notice, self.key)  # never the box's, a spectator's
-        if frame is not None:
+        hidden = notice.get("kind") == "team_chat" and not await self.shows_chat(notice["message"])
+        if frame is not None and not hidden:
             await self.conn.send(frame)
         return True
 
@@ -107,6 +108,8 @@ class ChouetteSocket(TableSocket[ChouetteRoom, int]):
     async def _team_chat(self, room: ChouetteRoom, chat: TeamChat) -> None:
         position = self.own_seat()
         self.conn.check_chat_rate()
+        if self.identity.player is not None:
+            await self.check_chat(self.identity.player.id)
         await room.team_say(position, sent(chat.text), sent(chat.phrase))
 
     async def _advice(self, room: ChouetteRoom, advice: Advice) -> None:

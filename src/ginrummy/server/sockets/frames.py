@@ -99,9 +99,12 @@ class Identity:
         return cls() if player is None else cls(token_hash, player)
 
     @staticmethod
-    def hash_of(token: object) -> str | None:
-        """The hash of a non-empty string token; anything else names nobody."""
-        return hash_token(token) if isinstance(token, str) and token else None
+    async def resolve(rooms: RoomManager, token: object) -> str | None:
+        """The identity a non-empty string token names (a guest's own, or the account of
+        a signed-in device: ``store.token_identity``); anything else names nobody."""
+        if not isinstance(token, str) or not token:
+            return None
+        return await rooms.store.token_identity(hash_token(token))
 
 
 class Present(Protocol):

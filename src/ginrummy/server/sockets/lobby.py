@@ -52,7 +52,9 @@ class LobbySocket:
 
     @classmethod
     async def hello(cls, conn: Connection, hello: HelloLobby) -> None:
-        identity = await Identity.of(conn.rooms, Identity.hash_of(sent(hello.token)))
+        identity = await Identity.of(
+            conn.rooms, await Identity.resolve(conn.rooms, sent(hello.token))
+        )
         listings = sent(hello.lobby) is not False
         socket = cls(
             conn, identity, sent(hello.tournament), lobby=listings, table=sent(hello.table)

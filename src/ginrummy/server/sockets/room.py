@@ -74,9 +74,9 @@ class RoomSocket(TableSocket[Room, Seat]):
     @classmethod
     async def bind_to(cls, conn: Connection, room: Room, hello: Hello) -> None:
         """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no
-        spectators) leaves the socket bound as it was. A seat's token is known (the
-        seat was taken with it): only a spectator's is looked up in the store."""
-        token_hash = Identity.hash_of(sent(hello.token))
+        spectators) leaves the socket bound as it was. The token resolves to its identity
+        in the store (a device's token to its account's); a seat's player is the room's."""
+        token_hash = await Identity.resolve(conn.rooms, sent(hello.token))
         seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no free seat and allows no spectators")
@@ -90,7 +90,7 @@ class RoomSocket(TableSocket[Room, Seat]):
 
     async def first_frames(self, room: Room, key: Seat | None) -> list[Frame]:
         welcome = {"type": "welcome", "room": room.info(key), "seat": _label(key)}
-        messages = await room.chat.history()
+        messages = await self.shown_chat(await room.chat.history())
         history = {"type": "chat_history", "messages": messages} if messages else NO_CHAT
         first: list[Frame] = [welcome, self.view_message(room.current), history]
         if key is not None:

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from ginrummy.protocol import ClientMessage
 from ginrummy.protocol.messages import Act, Chat, Resync, sent
+from ginrummy.server.civility.service import CivilityError
 from ginrummy.server.logcontext import log_context
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import RoomError
@@ -206,7 +207,8 @@ class TableSocket(ABC, Generic[R, K]):
             if notice["kind"] == "presence":
                 await self._presence(room, notice)
             elif notice["kind"] == "chat":
-                await self.conn.send({"type": "chat", "message": notice["message"]})
+                if await self.shows_chat(notice["message"]):
+                    await self.conn.send({"type": "chat", "message": notice["message"]})
             elif isinstance(notice.get("version"), int):
                 await self._event(room, notice)
 
@@ -267,7 +269,30 @@ class TableSocket(ABC, Generic[R, K]):
         key = self.key
         player = self.identity.player if key is None else room.player_of.get(key)
         label = None if key is None else room.label(key)
+        if player is not None:
+            await self.check_chat(player.id)
         await room.chat.say(label, player, sent(chat.text), sent(chat.phrase))
+
+    # --- civility: chat locks and blocks, per socket -------------------------------------
+
+    async def check_chat(self, player_id: str) -> None:
+        """``muted`` or ``chat_timeout`` (an operator's) before anything is written."""
+        try:
+            await self.conn.rooms.civility.check_chat(player_id)
+        except CivilityError as exc:
+            raise RoomError(exc.code, exc.message) from None
+
+    async def shows_chat(self, message: Mapping[str, Any]) -> bool:
+        """A chat message reaches this socket unless its player blocks the sender."""
+        me = self.identity.player
+        if me is None:
+            return True
+        civility = self.conn.rooms.civility
+        return civility.shows(await civility.hidden_for(me.id), message)
+
+    async def shown_chat(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A chat history without the lines of the people this socket's player blocks."""
+        return [m for m in messages if await self.shows_chat(m)]
 
     async def _act(self, room: R, act: Act) -> None:
         key = self.own_seat()

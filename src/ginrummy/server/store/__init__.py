@@ -11,15 +11,20 @@ from collections.abc import Callable
 
 from ginrummy.server.store.base import (
     ROOM_CHAT,
+    Account,
+    Accounts,
+    Challenge,
     Chat,
     ChatLine,
     Clock,
+    Device,
     Event,
     EventLog,
     GameRef,
     Identities,
     Leases,
     Outcome,
+    Passkey,
     Player,
     Players,
     QuickEntry,
@@ -36,6 +41,7 @@ from ginrummy.server.store.base import (
     TournamentRow,
     Tournaments,
 )
+from ginrummy.server.store.civility import AuditEntry, Civility, Report, Sanction
 from ginrummy.server.store.urls import POSTGRES_SCHEMES, scheme_of, sqlite_path
 
 
@@ -67,22 +73,31 @@ def open_store(url: str, now: Callable[[], float] = time.time) -> Store:
 
 __all__ = [
     "ROOM_CHAT",
+    "Account",
+    "Accounts",
+    "AuditEntry",
+    "Challenge",
     "Chat",
     "ChatLine",
+    "Civility",
     "Clock",
+    "Device",
     "Event",
     "EventLog",
     "GameRef",
     "Identities",
     "Leases",
     "Outcome",
+    "Passkey",
     "Player",
     "Players",
     "QuickEntry",
     "QuickQueue",
     "RatedMatch",
+    "Report",
     "ResultRow",
     "RoomRow",
+    "Sanction",
     "SeatRow",
     "Store",
     "StoreConflict",

@@ -3,8 +3,9 @@
 A room's state is never stored, only derived: replaying its events through the
 engine rebuilds it exactly (docs/design.md principle 4). The interface is async and cut
 into the protocols its users need (``EventLog``, ``Players``, ``Leases``, ``Chat``,
-``QuickQueue``, ``Identities``, ``Tournaments``); ``Store`` combines them, and the memory
-store and the one SQL store (SQLite or PostgreSQL, ``sql_store.py``) implement it whole.
+``QuickQueue``, ``Identities``, ``Tournaments``, ``Accounts``); ``Store`` combines them,
+and the memory store and the one SQL store (SQLite or PostgreSQL, ``sql_store.py``)
+implement it whole.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from ginrummy.server.store.civility import Civility
 
 
 class StoreError(RuntimeError):
@@ -202,6 +205,109 @@ class StoredTournament:
     identities: Mapping[str, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A named identity: the guest's own identity and player, upgraded in place
+    (docs/accounts.md). ``key`` is the name's skeleton, unique among accounts."""
+
+    identity_hash: str
+    name: str  # as chosen and shown
+    key: str  # accounts.names.name_key(name): what uniqueness compares
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """A signed-in browser of an account: its own token, resolving to the account's
+    identity. The browser that created the account is one too (its token's hash is the
+    identity's own)."""
+
+    id: str  # "d_" + random: names the device to its account (never the token)
+    token_hash: str
+    identity_hash: str
+    label: str
+    created: float
+    last_seen: float
+
+
+@dataclass(frozen=True, slots=True)
+class Passkey:
+    """A WebAuthn credential of an account: its public key and last sign count."""
+
+    credential_id: str  # base64url, as the browser names it
+    identity_hash: str
+    public_key: str  # base64url of the COSE key
+    sign_count: int
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A WebAuthn challenge handed out and not yet answered: single use, short-lived.
+    ``purpose`` is "register" (an account or one more passkey) or "sign_in"."""
+
+    challenge: str  # base64url
+    purpose: str
+    identity_hash: str | None  # who asked (registration); None for a sign-in
+    name: str | None  # the account's name asked for (a new account), else None
+    expires: float
+
+
+class Accounts(Protocol):
+    """Accounts, their devices, passkeys, ceremonies' challenges and sign-in codes
+    (docs/accounts.md). Every ``take_*`` deletes what it returns: a challenge or a code
+    is used at most once, whichever instance asks."""
+
+    async def token_identity(self, token_hash: str) -> str | None:
+        """The identity a token's hash stands for: a device's account, or a guest
+        identity itself; None for an unknown token or a signed-out device (an account's
+        identity answers only through its devices)."""
+
+    async def create_account(self, account: Account, device: Device, passkey: Passkey) -> None:
+        """Make the guest identity an account with its first device and passkey, and
+        give its player the account's name, in one transaction; ``StoreConflict`` (and
+        nothing written) if the name's key, the identity or the credential is taken."""
+
+    async def account_of(self, identity_hash: str) -> Account | None: ...
+
+    async def account_by_key(self, key: str) -> Account | None: ...
+
+    async def add_passkey(self, passkey: Passkey) -> None:
+        """``StoreConflict`` if the credential is known."""
+
+    async def passkey(self, credential_id: str) -> Passkey | None: ...
+
+    async def passkeys_of(self, identity_hash: str) -> list[Passkey]: ...
+
+    async def use_passkey(self, credential_id: str, seen: int, sign_count: int) -> bool:
+        """Move the credential's sign count from ``seen`` to ``sign_count``; False if it
+        is no longer ``seen`` (another sign-in used it meanwhile)."""
+
+    async def add_device(self, device: Device) -> None: ...
+
+    async def devices_of(self, identity_hash: str) -> list[Device]:
+        """The account's signed-in devices, oldest first."""
+
+    async def remove_device(self, identity_hash: str, device_id: str) -> bool:
+        """Sign a device of the account out (its token stops resolving); False if the
+        account has no such device."""
+
+    async def touch_device(self, token_hash: str, after: float) -> None:
+        """Record that the device was seen now, unless it was seen after ``after``."""
+
+    async def put_challenge(self, challenge: Challenge) -> None:
+        """Keep a new challenge; the expired ones are swept."""
+
+    async def take_challenge(self, challenge: str) -> Challenge | None:
+        """The challenge, deleted; None if unknown, used or expired."""
+
+    async def put_code(self, code_hash: str, identity_hash: str, expires: float) -> None:
+        """Keep a sign-in code (its hash); the expired ones are swept."""
+
+    async def take_code(self, code_hash: str) -> str | None:
+        """The identity of a live sign-in code, the code deleted; None otherwise."""
+
+
 class Identities(Protocol):
     """Browser identities, known by their token's hash."""
 
@@ -316,7 +422,8 @@ class QuickQueue(Protocol):
 
     async def quick_enter(self, entry: QuickEntry, stale_after: float) -> QuickEntry | None:
         """Pair or wait, atomically across instances: take the oldest live waiting entry
-        with the same rules (another player's) out of the queue and return it; if there
+        with the same rules (another player's, and never one of whom either blocks the
+        other: civility) out of the queue and return it; if there
         is none, ``entry`` waits, confirmed now. Either way the identity's previous entry
         is replaced, and the waiting entries stale for ``2 * stale_after`` are deleted."""
 
@@ -376,7 +483,18 @@ class Tournaments(Protocol):
         first (their identity is kept beside the log; they may have left since)."""
 
 
-class Store(Identities, EventLog, Players, Leases, Chat, QuickQueue, Tournaments, Protocol):
+class Store(
+    Identities,
+    EventLog,
+    Players,
+    Leases,
+    Chat,
+    QuickQueue,
+    Tournaments,
+    Accounts,
+    Civility,  # civility (issue 22, part 3): store/civility.py
+    Protocol,
+):
     """All of it, as one server instance opens it (``open_store``)."""
 
     async def open(self) -> None:

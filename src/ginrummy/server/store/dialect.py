@@ -90,7 +90,11 @@ def _player_tournaments(collate: str) -> str:
 def _oldest_waiting(collate: str) -> str:
     return (
         f"SELECT {sql.QUICK_COLUMNS} FROM quick_queue WHERE room IS NULL AND rules = ?"
-        f" AND player <> ? AND confirmed > ? ORDER BY since, identity_hash{collate} LIMIT 1"
+        " AND player <> ? AND confirmed > ?"
+        # civility: never pair two people of whom one blocks the other (step 9's table)
+        " AND player NOT IN (SELECT blocked FROM blocks WHERE blocker = ?)"
+        " AND player NOT IN (SELECT blocker FROM blocks WHERE blocked = ?)"
+        f" ORDER BY since, identity_hash{collate} LIMIT 1"
     )
 
 

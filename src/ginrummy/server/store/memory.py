@@ -8,11 +8,15 @@ from dataclasses import replace
 
 from ginrummy.server.store.base import (
     ROOM_CHAT,
+    Account,
+    Challenge,
     ChatLine,
     Clock,
+    Device,
     Event,
     GameRef,
     Outcome,
+    Passkey,
     Player,
     QuickEntry,
     ResultRow,
@@ -23,10 +27,11 @@ from ginrummy.server.store.base import (
     StoredTournament,
     TournamentRow,
 )
+from ginrummy.server.store.memory_civility import MemoryCivility
 from ginrummy.server.store.outcomes import settle
 
 
-class MemoryStore:
+class MemoryStore(MemoryCivility):
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         # The clock is passed in (the server's, as for the SQL store: what the store
         # records, leases, the quick match's staleness): tests move a fake one.
@@ -47,6 +52,12 @@ class MemoryStore:
         self._tournaments: dict[str, TournamentRow] = {}
         self._tournament_events: dict[str, list[Event]] = {}
         self._tournament_identities: dict[str, dict[str, str]] = {}
+        self._accounts: dict[str, Account] = {}  # identity hash -> account
+        self._devices: dict[str, Device] = {}  # device id -> device
+        self._passkeys: dict[str, Passkey] = {}  # credential id -> passkey
+        self._challenges: dict[str, Challenge] = {}
+        self._codes: dict[str, tuple[str, float]] = {}  # code hash -> identity, expiry
+        self._civility_init()  # reports, blocks, sanctions, the audit log
 
     async def open(self) -> None:
         return None
@@ -67,6 +78,104 @@ class MemoryStore:
         if pid is None:
             return await self.ensure_player(token_hash, fresh())  # its first use
         return self._players[pid]
+
+    # -- accounts (base.Accounts) --------------------------------------------------------
+
+    async def token_identity(self, token_hash: str) -> str | None:
+        for device in self._devices.values():
+            if device.token_hash == token_hash:
+                return device.identity_hash
+        known = token_hash in self._identities and token_hash not in self._accounts
+        return token_hash if known else None
+
+    async def create_account(self, account: Account, device: Device, passkey: Passkey) -> None:
+        taken = any(a.key == account.key for a in self._accounts.values())
+        if taken or account.identity_hash in self._accounts:
+            raise StoreConflict(f"the name key {account.key!r} or the identity is taken")
+        self._check_device(device)
+        if passkey.credential_id in self._passkeys:
+            raise StoreConflict("the credential is known")
+        self._accounts[account.identity_hash] = account
+        self._devices[device.id] = device
+        self._passkeys[passkey.credential_id] = passkey
+        pid = self._player_of.get(account.identity_hash)
+        if pid is not None:
+            self._players[pid] = replace(self._players[pid], name=account.name)
+
+    async def account_of(self, identity_hash: str) -> Account | None:
+        return self._accounts.get(identity_hash)
+
+    async def account_by_key(self, key: str) -> Account | None:
+        return next((a for a in self._accounts.values() if a.key == key), None)
+
+    async def add_passkey(self, passkey: Passkey) -> None:
+        if passkey.credential_id in self._passkeys:
+            raise StoreConflict("the credential is known")
+        self._passkeys[passkey.credential_id] = passkey
+
+    async def passkey(self, credential_id: str) -> Passkey | None:
+        return self._passkeys.get(credential_id)
+
+    async def passkeys_of(self, identity_hash: str) -> list[Passkey]:
+        own = [p for p in self._passkeys.values() if p.identity_hash == identity_hash]
+        return sorted(own, key=lambda p: p.created)
+
+    async def use_passkey(self, credential_id: str, seen: int, sign_count: int) -> bool:
+        passkey = self._passkeys.get(credential_id)
+        if passkey is None or passkey.sign_count != seen:
+            return False
+        self._passkeys[credential_id] = replace(passkey, sign_count=sign_count)
+        return True
+
+    async def add_device(self, device: Device) -> None:
+        self._check_device(device)
+        self._devices[device.id] = device
+
+    def _check_device(self, device: Device) -> None:
+        if device.id in self._devices or any(
+            d.token_hash == device.token_hash for d in self._devices.values()
+        ):
+            raise StoreConflict("the device is known")
+
+    async def devices_of(self, identity_hash: str) -> list[Device]:
+        own = [d for d in self._devices.values() if d.identity_hash == identity_hash]
+        return sorted(own, key=lambda d: (d.created, d.id))
+
+    async def remove_device(self, identity_hash: str, device_id: str) -> bool:
+        device = self._devices.get(device_id)
+        if device is None or device.identity_hash != identity_hash:
+            return False
+        del self._devices[device_id]
+        return True
+
+    async def touch_device(self, token_hash: str, after: float) -> None:
+        for key, device in self._devices.items():
+            if device.token_hash == token_hash and device.last_seen <= after:
+                self._devices[key] = replace(device, last_seen=self._now())
+
+    async def put_challenge(self, challenge: Challenge) -> None:
+        now = self._now()
+        self._challenges = {k: c for k, c in self._challenges.items() if c.expires > now}
+        if challenge.challenge in self._challenges:
+            raise StoreConflict("the challenge exists")
+        self._challenges[challenge.challenge] = challenge
+
+    async def take_challenge(self, challenge: str) -> Challenge | None:
+        taken = self._challenges.pop(challenge, None)
+        return taken if taken is not None and taken.expires > self._now() else None
+
+    async def put_code(self, code_hash: str, identity_hash: str, expires: float) -> None:
+        now = self._now()
+        self._codes = {k: c for k, c in self._codes.items() if c[1] > now}
+        if code_hash in self._codes:
+            raise StoreConflict("the code exists")
+        self._codes[code_hash] = (identity_hash, expires)
+
+    async def take_code(self, code_hash: str) -> str | None:
+        taken = self._codes.pop(code_hash, None)
+        return taken[0] if taken is not None and taken[1] > self._now() else None
+
+    # -- rooms -----------------------------------------------------------------------------
 
     async def create_room(
         self, room: RoomRow, seats: Sequence[SeatRow], events: Sequence[Event]
@@ -217,6 +326,7 @@ class MemoryStore:
             if e.room is None
             and e.rules == entry.rules
             and e.player != entry.player
+            and not self._blocked_either(e.player, entry.player)
             and self._live(e, stale_after, now)
         )
         other = min(waiting, key=lambda e: (e.since, e.identity_hash), default=None)

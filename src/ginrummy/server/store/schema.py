@@ -7,8 +7,8 @@ same to both); only where the spelling must differ does a step give each its own
 
 The numbers continue the two histories this one replaced: SQLite's ``user_version``
 (1 to 7) and PostgreSQL's Alembic revisions (``0001`` to ``0006`` were versions 2 to
-7), so a database written before keeps its place (``legacy_version``). Step 8 is the
-first both took from here.
+7), so a database written before keeps its place (``legacy_version``). Step 8
+(accounts) is the first both took from here.
 
 >>> [s.version for s in STEPS] == list(range(1, HEAD + 1))
 True
@@ -167,6 +167,52 @@ STEPS = (
         7,
         "chat channels: a chouette team's chat beside its room's (''), old lines the room's",
         both=("ALTER TABLE chat ADD COLUMN channel text NOT NULL DEFAULT ''",),
+    ),
+    Step(
+        8,
+        "accounts: names, devices, passkeys, ceremonies' challenges, sign-in codes",
+        both=(
+            "CREATE TABLE accounts (identity_hash text PRIMARY KEY REFERENCES"
+            " identities(token_hash), name text NOT NULL, name_key text NOT NULL UNIQUE,"
+            " created double precision NOT NULL)",
+            "CREATE TABLE devices (id text PRIMARY KEY, token_hash text NOT NULL UNIQUE,"
+            " identity_hash text NOT NULL REFERENCES accounts(identity_hash), label text"
+            " NOT NULL, created double precision NOT NULL, last_seen double precision"
+            " NOT NULL)",
+            "CREATE INDEX devices_by_identity ON devices (identity_hash)",
+            "CREATE TABLE passkeys (credential_id text PRIMARY KEY, identity_hash text NOT NULL"
+            " REFERENCES accounts(identity_hash), public_key text NOT NULL, sign_count bigint"
+            " NOT NULL, created double precision NOT NULL)",
+            "CREATE INDEX passkeys_by_identity ON passkeys (identity_hash)",
+            "CREATE TABLE challenges (challenge text PRIMARY KEY, purpose text NOT NULL,"
+            " identity_hash text, name text, expires double precision NOT NULL)",
+            "CREATE TABLE sign_in_codes (code_hash text PRIMARY KEY, identity_hash text"
+            " NOT NULL REFERENCES accounts(identity_hash), expires double precision NOT NULL)",
+        ),
+    ),
+    # -- civility (issue 22, part 3): its own block, numbered after accounts ------------
+    Step(
+        9,
+        "civility: reports, blocks, sanctions, the operators' append-only audit log",
+        both=(
+            "CREATE TABLE reports (id text PRIMARY KEY, t double precision NOT NULL,"
+            " reporter text NOT NULL, reported text NOT NULL, reason text NOT NULL,"
+            " place text NOT NULL, room text, evidence text NOT NULL, note text NOT NULL,"
+            " status text NOT NULL, outcome text, closed_by text, closed_t double precision)",
+            "CREATE INDEX reports_by_status ON reports (status, t)",
+            "CREATE INDEX reports_by_reported ON reports (reported, t)",
+            "CREATE TABLE blocks (blocker text NOT NULL, blocked text NOT NULL,"
+            " t double precision NOT NULL, PRIMARY KEY (blocker, blocked))",
+            "CREATE INDEX blocks_by_blocked ON blocks (blocked)",
+            "CREATE TABLE sanctions (id text PRIMARY KEY, player text NOT NULL, kind text"
+            " NOT NULL, reason text NOT NULL, t double precision NOT NULL, until double"
+            " precision, by_operator text NOT NULL)",
+            "CREATE INDEX sanctions_by_player ON sanctions (player, t)",
+            "CREATE TABLE audit (id text PRIMARY KEY, t double precision NOT NULL, operator"
+            " text NOT NULL, action text NOT NULL, target text NOT NULL, reason text NOT NULL,"
+            " detail text NOT NULL)",
+            "CREATE INDEX audit_by_target ON audit (target, t)",
+        ),
     ),
 )
 HEAD = STEPS[-1].version

@@ -38,6 +38,8 @@ from ginrummy.server.store.base import (
 )
 from ginrummy.server.store.dialect import Dialect
 from ginrummy.server.store.outcomes import settle
+from ginrummy.server.store.sql_accounts import SqlAccounts
+from ginrummy.server.store.sql_civility import SqlCivility
 from ginrummy.server.store.work import Many, Statement, Work, count, row, rows
 
 T = TypeVar("T")
@@ -61,8 +63,9 @@ class Driver(Protocol):
         """``work`` in one transaction, answered once it is durable."""
 
 
-class SqlStore:
-    """The ``Store`` of a SQL database (``SQLiteStore``, ``PostgresStore`` make one)."""
+class SqlStore(SqlAccounts, SqlCivility):
+    """The ``Store`` of a SQL database (``SQLiteStore``, ``PostgresStore`` make one);
+    its accounts' calls are ``SqlAccounts``'s."""
 
     def __init__(self, driver: Driver, now: Callable[[], float] = time.time) -> None:
         self.driver = driver
@@ -207,7 +210,13 @@ class SqlStore:
             yield Statement(sql.SWEEP_QUICK, (now - 2 * stale_after,))
             taken = yield Statement(
                 self._d.TAKE_QUICK,
-                (sql.json_text(entry.rules), entry.player, now - stale_after),
+                (
+                    sql.json_text(entry.rules),
+                    entry.player,
+                    now - stale_after,
+                    entry.player,
+                    entry.player,
+                ),
                 "row",
             )
             if taken is None:

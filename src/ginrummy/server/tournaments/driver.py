@@ -269,7 +269,7 @@ class PairingDriver:
     async def _play_computers(self, loaded: Loaded, pairing: Pairing) -> None:
         assert pairing.match_id is not None
         try:
-            end = await matches.play_computers(loaded.state, pairing)
+            end = await matches.play_computers(loaded.state, pairing, self.rooms.thinker)
             await self._record(loaded, pairing.match_id, end)
         except Exception:
             log.exception("tournament %s: the computers' match %s failed", loaded.id,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ginrummy.arena import Job, play_match
 from ginrummy.engine import ForfeitReason, Seat
+from ginrummy.server.computer import Thinker, heavy
 from ginrummy.server.quick import player_topic
 from ginrummy.server.room import Room, RoomError, RoomManager, Snapshot, replay
 from ginrummy.server.store import StoreError
@@ -183,12 +184,18 @@ async def forfeit(
         log.info("room %s: no forfeit for a no-show: %s", room.id, exc.message)
 
 
-async def play_computers(state: Tournament, pairing: Pairing) -> Ended:
-    """Play a match of two computer players (no room, nobody to watch) in a thread."""
+async def play_computers(
+    state: Tournament, pairing: Pairing, thinker: Thinker | None = None
+) -> Ended:
+    """Play a match of two computer players (no room, nobody to watch) in a thread, or
+    with a heavy level in ``thinker``'s worker processes (one whole match in a worker)."""
     first, second = pairing.first, pairing.second or ""
     a, b = _computer(state, first), _computer(state, second)
     assert a is not None and b is not None
     job = Job(a, b, state.settings.rules(), secrets.randbits(32), 0, BOT_TIMEOUT)
-    out = await asyncio.to_thread(play_match, job)
+    if thinker is not None and (heavy(a) or heavy(b)):
+        out = await thinker.run("computers' match", play_match, job)
+    else:
+        out = await asyncio.to_thread(play_match, job)
     winner = first if out.winner == 0 else second
     return Ended(winner, (out.points[0], out.points[1]))

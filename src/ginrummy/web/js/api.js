@@ -62,6 +62,18 @@ async function request(method, path, body, token) {
   return data;
 }
 
+/**
+ * Keep a device token the server gave on a sign-in: this browser is the account's now.
+ * @param {string} token
+ */
+export function adoptToken(token) {
+  try {
+    localStorage.setItem(TOKEN_KEY, token);
+  } catch {
+    /* kept for this page only */
+  }
+}
+
 /** @type {Promise<string>|null} */
 let creating = null;
 
@@ -154,6 +166,29 @@ export const api = {
   joinChouette: (/** @type {string} */ id, /** @type {string} */ name) =>
     withToken((token) =>
       request("POST", `/api/chouette/${encodeURIComponent(id)}/join`, { name }, token),
+    ),
+  // Accounts (docs/accounts.md): passkeys, devices, one-time codes.
+  account: () => withToken((token) => request("GET", "/api/account", undefined, token)),
+  passkeyOptions: (/** @type {string|null} */ name) =>
+    withToken((token) =>
+      request("POST", "/api/account/passkeys/options", name ? { name } : {}, token),
+    ),
+  registerPasskey: (/** @type {unknown} */ credential) =>
+    withToken((token) => request("POST", "/api/account/passkeys", { credential }, token)),
+  signInOptions: () => request("POST", "/api/account/sign-in/options", {}),
+  signIn: (/** @type {unknown} */ credential) =>
+    request("POST", "/api/account/sign-in", { credential }),
+  newCode: () => withToken((token) => request("POST", "/api/account/codes", {}, token)),
+  signInByCode: (/** @type {string} */ code) =>
+    request("POST", "/api/account/sign-in/code", { code }),
+  signOut: (/** @type {string} */ id) =>
+    withToken((token) =>
+      request(
+        "DELETE",
+        `/api/account/devices/${encodeURIComponent(id)}`,
+        undefined,
+        token,
+      ),
     ),
   // Starts the review job (POST), then polls it (GET): docs/protocol.md, "Reviews".
   review: (/** @type {string} */ id, /** @type {string} */ seat, start = false) =>

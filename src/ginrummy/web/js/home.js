@@ -71,6 +71,16 @@ export function renderHome(state) {
           },
           t("home.to_lobby"),
         ),
+        " ",
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button",
+            dataset: { cmd: "account", key: "hero-account" },
+          },
+          t("account.open"),
+        ),
       ),
     ),
   );

@@ -40,6 +40,32 @@ export class PortableRandom {
     this.s3 = w[3];
   }
 
+  /**
+   * The generator's state: its four 32-bit words (a copy). Setting it continues that
+   * stream exactly, so a decision made elsewhere (the computer's Web Worker,
+   * bots/decider.js) hands the generator on where it left it:
+   *
+   *   const b = new PortableRandom(0); b.state = a.state;   // b draws what a would
+   * @returns {number[]}
+   */
+  get state() {
+    return [this.s0, this.s1, this.s2, this.s3];
+  }
+
+  /** @param {readonly number[]} words four 32-bit words, not all zero */
+  set state(words) {
+    if (
+      !Array.isArray(words) ||
+      words.length !== 4 ||
+      !words.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffffffff) ||
+      words.every((w) => w === 0)
+    )
+      throw new TypeError(
+        `a PortableRandom state is four 32-bit words, not all zero; got ${String(words)}`,
+      );
+    [this.s0, this.s1, this.s2, this.s3] = words;
+  }
+
   /** The next 32-bit output. @returns {number} */
   next32() {
     const s1 = this.s1;

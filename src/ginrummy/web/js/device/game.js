@@ -2,7 +2,8 @@
 // It holds the match, answers the intents the client's socket would send (act,
 // next_round, new_match, resync, tips, tip, resign) with the frames the server would
 // send (welcome, view, event, tips, tip, error; docs/protocol.md), plays the computer's
-// turns with the injected bot after a short delay, and saves the game after every change.
+// turns with the injected decider (in a Web Worker: bots/decider.js) after a short
+// delay, and saves the game after every change.
 import {
   ActionParseError,
   ForfeitReason,
@@ -22,6 +23,7 @@ import {
   toJson,
   viewForSeat,
 } from "../engine/index.js";
+import { pageDecider } from "../bots/decider.js";
 import { cryptoFill, dealRound, drawFirstDealer, randomSeed } from "./deck.js";
 
 /** @typedef {import("../engine/match.js").MatchState} MatchState */
@@ -33,21 +35,25 @@ import { cryptoFill, dealRound, drawFirstDealer, randomSeed } from "./deck.js";
 /** @typedef {import("./saved.js").GameStore} GameStore */
 /** @typedef {import("./deck.js").RandomFill} RandomFill */
 /** @typedef {import("../types.js").ServerMessage} ServerMessage */
+/** @typedef {import("../bots/decider.js").Decider} Decider */
+/** @typedef {import("../bots/decider.js").Answer} Answer */
 
 /**
  * The computer players' module (web/js/bots/index.js), injected so that tests can give
  * their own: `makeBot(level)(view, rng)` picks one of the view's legal actions
  * (an Action or its text), `tip(view)` is the coach's advice, `PortableRandom` a seeded
- * random source.
+ * random source whose `state` can be read and set.
  * @typedef {object} BotModule
  * @property {(level: string) => (view: SeatView, rng: any) => Action|string} makeBot
  * @property {(view: SeatView) => ({action: Action|string, key?: string, params?: Record<string, unknown>, text?: Record<string, string>}|null)} [tip]
- * @property {new (seed: number) => any} PortableRandom
+ * @property {new (seed: number) => {state: any}} PortableRandom
  */
 
 /**
  * @typedef {object} Deps
  * @property {BotModule} bots
+ * @property {Decider} [decide]   where the computer thinks (bots/decider.js makeDecider);
+ *   by default in the page, with `bots`
  * @property {GameStore} store
  * @property {(msg: ServerMessage) => void} onMessage
  * @property {(connection: {connected: boolean}) => void} onConnection
@@ -116,8 +122,11 @@ export class DeviceGame {
     this.deps = deps;
     this.version = game.version;
     this.fill = deps.fill ?? cryptoFill;
-    this.choose = deps.bots.makeBot(game.level);
+    this.decider = deps.decide ?? pageDecider(deps.bots);
     this.rng = new deps.bots.PortableRandom(randomSeed(this.fill));
+    /** The computer's turn being thought about: an answer for another one is stale.
+     * @type {object|null} */
+    this.thinking = null;
     this.tips = { on: false, left: 0 };
     /** The fair blocks of the match's rounds, which the match state does not hold. */
     this.fairs = fairsOf(game.record);
@@ -143,6 +152,7 @@ export class DeviceGame {
 
   close() {
     this.closed = true;
+    this.thinking = null;
     clearTimeout(this.timer);
   }
 
@@ -346,33 +356,70 @@ export class DeviceGame {
     this.deps.onSaved?.(saved);
   }
 
+  /**
+   * On the computer's turn: ask the decider at once (a worker thinks while the delay
+   * runs) and play its answer once the delay is over too. An answer that comes when the
+   * game has moved on (the person resigned, the game was closed, another turn was asked
+   * for) is stale and changes nothing, the generator's state included.
+   */
   scheduleComputer() {
     clearTimeout(this.timer);
+    this.thinking = null;
     if (
       this.closed ||
       this.match.phase !== MatchPhase.ROUND ||
       this.match.round?.turn !== COMPUTER
     )
       return;
-    this.timer = setTimeout(() => {
-      if (!this.closed) this.play(COMPUTER, this.computerAction());
-    }, this.deps.delayMs ?? 600);
+    const turn = {};
+    this.thinking = turn;
+    const answer = this.decider
+      .decide({
+        level: this.game.level,
+        match: this.match,
+        seat: COMPUTER,
+        rng: this.rng.state,
+      })
+      .catch(
+        (exc) =>
+          /** @type {Answer} */ ({
+            action: null,
+            rng: this.rng.state,
+            error: String(exc),
+          }),
+      );
+    const delay = new Promise((resolve) => {
+      this.timer = setTimeout(resolve, this.deps.delayMs ?? 600);
+    });
+    Promise.all([answer, delay])
+      .then(([answered]) => {
+        if (this.thinking !== turn || this.closed) return;
+        this.thinking = null;
+        this.rng.state = answered.rng;
+        this.play(COMPUTER, this.computerAction(answered));
+      })
+      .catch((exc) =>
+        console.error(`device game ${this.game.id}: the computer's move failed`, exc),
+      );
   }
 
-  /** The bot's choice; a bot that fails or picks an illegal action is a bug, logged, and
-   * the first legal action keeps the game going rather than stalling it for good. */
-  computerAction() {
+  /** The legal action the answer names; a bot that fails or picks an illegal action is a
+   * bug, logged, and the first legal action keeps the game going rather than stalling it
+   * for good. @param {Answer} answer */
+  computerAction({ action: chosen, error }) {
     const legal = matchLegalActions(this.match);
-    try {
-      const chosen = this.choose(viewForSeat(this.match, COMPUTER), this.rng);
-      const action = legal.find((a) => a.text === String(chosen));
-      if (action) return action;
+    if (error !== null) {
       console.error(
-        `the ${this.game.level} computer chose ${String(chosen)}, which is not legal now; it plays ${legal[0]}`,
+        `the ${this.game.level} computer failed; it plays ${legal[0]}`,
+        error,
       );
-    } catch (exc) {
-      console.error(`the ${this.game.level} computer failed; it plays ${legal[0]}`, exc);
+      return legal[0];
     }
+    const action = legal.find((a) => a.text === chosen);
+    if (action) return action;
+    console.error(
+      `the ${this.game.level} computer chose ${chosen}, which is not legal now; it plays ${legal[0]}`,
+    );
     return legal[0];
   }
 

@@ -1,6 +1,7 @@
 // The page's side of device games (docs/device.md): start one, open one by id (resume),
 // list them for the start page, discard a damaged one, keep the local statistics, and
 // hand out a finished match's record. the table's parts (pages/tableparts.js) use it as a transport like the socket.
+import { makeDecider } from "../bots/decider.js";
 import { Rules } from "../engine/index.js";
 import { t, computerName, levelId } from "../i18n.js";
 import { DeviceGame, newDeviceGame } from "./game.js";
@@ -8,6 +9,7 @@ import { DamagedGameError, GameStore, browserStorage } from "./saved.js";
 import { addMatch, loadTally, saveTally } from "./tally.js";
 
 /** @typedef {import("./game.js").BotModule} BotModule */
+/** @typedef {import("../bots/decider.js").Decider} Decider */
 /** @typedef {import("./saved.js").SavedGame} SavedGame */
 /** @typedef {import("./saved.js").KeyValue} KeyValue */
 /** @typedef {import("../engine/match.js").MatchState} MatchState */
@@ -43,6 +45,8 @@ export function newGameId() {
  * @property {() => Promise<BotModule>} [bots]
  * @property {KeyValue|null} [storage]
  * @property {number} [delayMs]   before each computer move
+ * @property {(bots: BotModule) => Decider} [decider]   where the computer thinks: in a
+ *   Web Worker where there are workers, else in the page (bots/decider.js makeDecider)
  */
 
 /** @param {DevicePlayOptions} options */
@@ -54,6 +58,7 @@ export function devicePlay({
   bots = loadBots,
   storage = browserStorage(),
   delayMs = 600,
+  decider = makeDecider,
 }) {
   const games = new GameStore(storage);
   /** The computer players' module once asked for: the same load for the warm-up, the
@@ -67,6 +72,9 @@ export function devicePlay({
     });
     return loading;
   };
+  /** Where the computer thinks, for every game of this page: one worker, started with
+   * the first game opened. @type {Decider|null} */
+  let thinker = null;
   /** Games started in this page: they play even where nothing can be saved.
    * @type {Map<string, {game: SavedGame, match: MatchState}>} */
   const started = new Map();
@@ -146,6 +154,7 @@ export function devicePlay({
       if (store.get().route.room !== id) return null;
       const game = new DeviceGame(loaded.game, loaded.match, {
         bots: module,
+        decide: (thinker ??= decider(module)),
         store: games,
         delayMs,
         onMessage: receive,

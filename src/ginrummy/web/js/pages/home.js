@@ -105,6 +105,8 @@ export function init(app) {
         Number(store.get().home.form.players) > 2
           ? app.page("chouette").then((c) => c.commands?.create?.("", app.main))
           : createGame("room"),
+      // The account dialog (docs/accounts.md): its module loads on the first click.
+      account: () => import("../account.js").then((m) => m.openAccount()),
       ...deviceCommands(app),
     },
     field: (name, value) => {

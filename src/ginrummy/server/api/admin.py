@@ -1,0 +1,77 @@
+"""The operators' routes (docs/operations.md, "The operators' console"): open reports,
+a player's history, the audit log, and actions. Each route asks first whether the
+caller is an operator (``not_operator`` for anyone else, a guest or a signed-in
+non-operator; ``unauthorized``/``bad_token`` without a valid token)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from starlette.requests import Request
+from starlette.routing import Route
+
+from ginrummy.server.api import callers
+from ginrummy.server.api.bodies import Body, read
+from ginrummy.server.api.errors import ApiError
+from ginrummy.server.api.services import rooms_of
+from ginrummy.server.civility.console import Console, operator_name
+from ginrummy.server.responses import JSONResponse
+from ginrummy.server.settings import Settings
+
+
+class ActionBody(Body, frozen=True):
+    CODES: ClassVar = {"action": "bad_action", "minutes": "bad_duration"}
+    action: str
+    target: str
+    reason: str
+    minutes: int | None = None
+    name: str | None = None
+    report: str | None = None
+
+
+async def _operator(request: Request) -> tuple[str, Console]:
+    identity = await callers.identity(request)
+    settings: Settings = request.app.state.settings
+    civility = rooms_of(request).civility
+    name = await operator_name(civility, identity, settings.operators)
+    if name is None:
+        raise ApiError("not_operator", "only the site's operators may use the console")
+    return name, Console(civility)
+
+
+async def whoami(request: Request) -> JSONResponse:
+    name, _ = await _operator(request)
+    return JSONResponse({"operator": name})
+
+
+async def open_reports(request: Request) -> JSONResponse:
+    _, console = await _operator(request)
+    return JSONResponse({"reports": await console.open_reports()})
+
+
+async def history(request: Request) -> JSONResponse:
+    _, console = await _operator(request)
+    return JSONResponse(await console.history(request.path_params["player_id"]))
+
+
+async def audit(request: Request) -> JSONResponse:
+    _, console = await _operator(request)
+    return JSONResponse({"entries": await console.audit()})
+
+
+async def act(request: Request) -> JSONResponse:
+    name, console = await _operator(request)
+    body = await read(request, ActionBody)
+    done = await console.act(
+        name, body.action, body.target, body.reason, body.minutes, body.name, body.report
+    )
+    return JSONResponse(done)
+
+
+routes = [
+    Route("/api/admin", whoami, methods=["GET"]),
+    Route("/api/admin/reports", open_reports, methods=["GET"]),
+    Route("/api/admin/players/{player_id}", history, methods=["GET"]),
+    Route("/api/admin/audit", audit, methods=["GET"]),
+    Route("/api/admin/actions", act, methods=["POST"]),
+]

@@ -1,0 +1,91 @@
+"""``ginrummy admin``: the operators' console on the command line (docs/operations.md).
+
+It opens the site's store (``DATABASE_URL``, else the SQLite file under the data
+directory, or ``--store``) and acts through the same ``Console`` as the ``/admin``
+page, recording ``--as NAME`` (an operator named in ``GINRUMMY_OPERATORS``) in the
+audit log. Whoever can run it can read the database anyway: the check of the name is
+for an honest audit log, not a lock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ginrummy.server.civility.console import Console
+from ginrummy.server.civility.service import Civility, CivilityError
+from ginrummy.server.settings import Settings
+from ginrummy.server.store import open_store
+
+ACTIONS = {
+    "dismiss": "dismiss an open report (TARGET: its id)",
+    "warn": "warn a player (TARGET: a player id)",
+    "chat-timeout": "keep a player out of chat for --minutes",
+    "mute": "mute a player (for --minutes, or for good)",
+    "ban": "lock a player's quick match and rated play for --minutes",
+    "rename": "give a player the name --name",
+    "close": "close a player's account (every device signed out)",
+}
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ginrummy admin", description=__doc__.split("\n\n")[0])
+    p.add_argument("--store", help="the store's URL (default: the server's settings)")
+    p.add_argument("--as", dest="operator", help="the operator acting (one of GINRUMMY_OPERATORS)")
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("reports", help="list the open reports with their evidence")
+    history = sub.add_parser("history", help="a player's reports, sanctions and audit entries")
+    history.add_argument("player")
+    sub.add_parser("audit", help="the newest audit log entries")
+    for name, what in ACTIONS.items():
+        action = sub.add_parser(name, help=what)
+        action.add_argument("target")
+        action.add_argument("--reason", required=True, help="why (written to the audit log)")
+        action.add_argument("--minutes", type=int, help="how long (chat-timeout, mute, ban)")
+        action.add_argument("--name", help="the new name (rename)")
+        action.add_argument("--report", help="the report this answers (closed with it)")
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parser().parse_args(list(argv))
+    settings = Settings.from_env()
+    if args.command in ACTIONS and args.operator not in settings.operators:
+        print("ginrummy admin: --as must name one of GINRUMMY_OPERATORS", file=sys.stderr)
+        return 2
+    try:
+        answer = asyncio.run(_run(args, args.store or settings.store_url))
+    except CivilityError as exc:
+        print(f"ginrummy admin: {exc.code}: {exc.message}", file=sys.stderr)
+        return 1
+    print(json.dumps(answer, indent=2, ensure_ascii=False))
+    return 0
+
+
+async def _run(args: argparse.Namespace, url: str) -> Any:
+    store = open_store(url, now=time.time)
+    await store.open()
+    try:
+        console = Console(Civility(store, time.time))
+        if args.command == "reports":
+            return await console.open_reports()
+        if args.command == "history":
+            return await console.history(args.player)
+        if args.command == "audit":
+            return await console.audit()
+        return await console.act(
+            args.operator,
+            args.command.replace("-", "_"),
+            args.target,
+            args.reason,
+            args.minutes,
+            args.name,
+            args.report,
+        )
+    finally:
+        await store.close()

@@ -1,0 +1,248 @@
+// The account dialog of the start page (docs/accounts.md): create an account with a
+// passkey, sign in with a passkey or a one-time code, show a code for another device,
+// list the signed-in devices and sign any out. Its own <dialog>, outside the page the
+// renderer draws; a sign-in keeps the new device token and reloads the page.
+import { api, adoptToken, ApiError, storedToken } from "./api.js";
+import { t } from "./i18n.js";
+
+/** @param {string} text */
+function fromB64url(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  const raw = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+}
+
+/** @param {ArrayBuffer|ArrayBufferView} data */
+function b64url(data) {
+  const bytes =
+    data instanceof ArrayBuffer
+      ? new Uint8Array(data)
+      : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  let raw = "";
+  for (const b of bytes) raw += String.fromCharCode(b);
+  return btoa(raw).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** @param {any} options   PublicKeyCredentialCreationOptions as JSON */
+async function createPasskey(options) {
+  const publicKey = {
+    ...options,
+    challenge: fromB64url(options.challenge),
+    user: { ...options.user, id: fromB64url(options.user.id) },
+    excludeCredentials: (options.excludeCredentials ?? []).map(
+      (/** @type {any} */ c) => ({ ...c, id: fromB64url(c.id) }),
+    ),
+  };
+  const cred = /** @type {any} */ (await navigator.credentials.create({ publicKey }));
+  return {
+    id: cred.id,
+    rawId: b64url(cred.rawId),
+    type: cred.type,
+    response: {
+      clientDataJSON: b64url(cred.response.clientDataJSON),
+      attestationObject: b64url(cred.response.attestationObject),
+    },
+    clientExtensionResults: {},
+  };
+}
+
+/** @param {any} options   PublicKeyCredentialRequestOptions as JSON */
+async function usePasskey(options) {
+  const publicKey = {
+    ...options,
+    challenge: fromB64url(options.challenge),
+    allowCredentials: (options.allowCredentials ?? []).map((/** @type {any} */ c) => ({
+      ...c,
+      id: fromB64url(c.id),
+    })),
+  };
+  const cred = /** @type {any} */ (await navigator.credentials.get({ publicKey }));
+  const r = cred.response;
+  return {
+    id: cred.id,
+    rawId: b64url(cred.rawId),
+    type: cred.type,
+    response: {
+      clientDataJSON: b64url(r.clientDataJSON),
+      authenticatorData: b64url(r.authenticatorData),
+      signature: b64url(r.signature),
+      userHandle: r.userHandle ? b64url(r.userHandle) : null,
+    },
+    clientExtensionResults: {},
+  };
+}
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string>} [attrs]
+ * @param {(Node|string)[]} children
+ */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.append(...children);
+  return node;
+}
+
+/**
+ * @param {string} text
+ * @param {() => Promise<void>} act
+ * @param {Record<string, string>} [attrs]
+ */
+function button(text, act, attrs = {}) {
+  const b = el("button", { type: "button", class: "button", ...attrs }, text);
+  b.addEventListener("click", () => void act());
+  return b;
+}
+
+/** @param {unknown} err */
+function problem(err) {
+  if (
+    err instanceof ApiError &&
+    err.code &&
+    t(`account.error.${err.code}`) !== `account.error.${err.code}`
+  )
+    return t(`account.error.${err.code}`);
+  if (err instanceof ApiError) return err.message || err.code;
+  if (err instanceof DOMException) return t("account.error.cancelled");
+  return String(err);
+}
+
+/** Open the account dialog (made once, kept in the document's body). */
+export async function openAccount() {
+  let dialog = /** @type {HTMLDialogElement|null} */ (
+    document.getElementById("account-dialog")
+  );
+  if (!dialog) {
+    dialog = /** @type {HTMLDialogElement} */ (
+      el("dialog", {
+        id: "account-dialog",
+        class: "dialog",
+        "aria-labelledby": "account-title",
+      })
+    );
+    document.body.append(dialog);
+  }
+  const box = dialog;
+  const status = el("p", { role: "status", class: "notice" });
+  /** @param {unknown} err */
+  const fail = (err) => {
+    status.textContent = problem(err);
+  };
+  /** @param {{token: string}} answer */
+  const signedIn = (answer) => {
+    adoptToken(answer.token);
+    location.reload();
+  };
+
+  async function draw() {
+    const info = storedToken() ? await api.account() : { account: null, devices: [] };
+    const parts = [el("h2", { id: "account-title" }, t("account.title"))];
+    if (info.account) {
+      parts.push(el("p", {}, t("account.signed_in_as", { name: info.account.name })));
+      const code = el("p", { class: "code", "aria-live": "polite" });
+      parts.push(
+        button(t("account.show_code"), async () => {
+          try {
+            const answer = await api.newCode();
+            code.textContent = t("account.code_is", { code: answer.code });
+          } catch (err) {
+            fail(err);
+          }
+        }),
+        code,
+        button(t("account.add_passkey"), async () => {
+          try {
+            await api.registerPasskey(
+              await createPasskey((await api.passkeyOptions(null)).options),
+            );
+            status.textContent = t("account.passkey_added");
+          } catch (err) {
+            fail(err);
+          }
+        }),
+        el("h3", {}, t("account.devices")),
+      );
+      const list = el("ul", { class: "devices" });
+      for (const d of info.devices) {
+        const label = d.this ? t("account.this_device", { label: d.label }) : d.label;
+        list.append(
+          el(
+            "li",
+            {},
+            label + " ",
+            button(
+              t("account.sign_out"),
+              async () => {
+                try {
+                  await api.signOut(d.id);
+                  if (d.this) location.reload();
+                  else await draw();
+                } catch (err) {
+                  fail(err);
+                }
+              },
+              { "aria-label": t("account.sign_out_device", { label }) },
+            ),
+          ),
+        );
+      }
+      parts.push(list);
+    } else {
+      const name = /** @type {HTMLInputElement} */ (
+        el("input", {
+          id: "account-name",
+          autocomplete: "username webauthn",
+          maxlength: "20",
+        })
+      );
+      const code = /** @type {HTMLInputElement} */ (
+        el("input", {
+          id: "account-code",
+          autocomplete: "one-time-code",
+          maxlength: "12",
+        })
+      );
+      parts.push(
+        el("p", {}, t("account.guest")),
+        el("label", { for: "account-name" }, t("account.name")),
+        name,
+        button(t("account.create"), async () => {
+          try {
+            const { options } = await api.passkeyOptions(name.value);
+            await api.registerPasskey(await createPasskey(options));
+            location.reload();
+          } catch (err) {
+            fail(err);
+          }
+        }),
+        el("h3", {}, t("account.have_one")),
+        button(t("account.sign_in_passkey"), async () => {
+          try {
+            const { options } = await api.signInOptions();
+            signedIn(await api.signIn(await usePasskey(options)));
+          } catch (err) {
+            fail(err);
+          }
+        }),
+        el("label", { for: "account-code" }, t("account.code")),
+        code,
+        button(t("account.sign_in_code"), async () => {
+          try {
+            signedIn(await api.signInByCode(code.value));
+          } catch (err) {
+            fail(err);
+          }
+        }),
+      );
+    }
+    parts.push(
+      status,
+      button(t("account.close"), async () => box.close()),
+    );
+    box.replaceChildren(...parts);
+  }
+
+  await draw();
+  if (!box.open) box.showModal();
+}

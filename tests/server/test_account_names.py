@@ -1,0 +1,58 @@
+"""Account names: one key for names that differ by case, width, separators or lookalike
+letters; different names keep different keys (docs/accounts.md, "Names")."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from ginrummy.protocol.limits import BadName
+from ginrummy.server.accounts import codes, labels, names
+from ginrummy.server.accounts.names import account_name, name_key
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Anna", "ANNA"),  # case
+        ("Anna", "Ａｎｎａ"),  # full width
+        ("Anna", "Аnnа"),  # Cyrillic а
+        ("Anna", "Αnnα"),  # Greek alpha
+        ("Paul", "PauI"),  # capital i for small L
+        ("Paul", "Pau1"),  # digit one
+        ("Bob", "B0b"),  # zero for o
+        ("Emma", "Ernrna"),  # rn for m
+        ("Ann Lee", "ann_lee"),  # separators
+        ("Ann Lee", "AnnLee"),
+        ("Straße", "STRASSE"),  # case folding of ß
+        ("Kraken", "Кrаkеn"),  # Cyrillic К, а, е
+    ],
+)
+def test_lookalikes_share_a_key(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [("Anna", "Ana"), ("Jörg", "Jorg"), ("Li", "Lu")])
+def test_different_names_keep_different_keys(one: str, other: str) -> None:
+    assert name_key(one) != name_key(other)
+
+
+def test_invisible_characters_are_refused() -> None:
+    for raw in ("An\u200bna", "An\u00adna", "An\u2060na"):
+        with pytest.raises(BadName):
+            account_name(raw)
+    assert account_name("  Ann   Lee ") == "Ann Lee"
+
+
+def test_the_modules_examples_hold() -> None:
+    for module in (names, codes, labels):
+        assert doctest.testmod(module).failed == 0
+
+
+def test_codes_are_typed_forgivingly_and_hashed() -> None:
+    code = codes.new_code(lambda alphabet: alphabet[0])
+    assert code == "AAAAAAAA"
+    assert codes.code_hash("aaaa-aaaa") == codes.code_hash(" AAAA AAAA ")
+    assert codes.code_hash(code) != code
+    assert not set("01ILOUV") & set(codes.ALPHABET)

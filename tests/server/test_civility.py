@@ -1,0 +1,203 @@
+"""Civility over HTTP and WebSocket (docs/accounts.md, "Civility"): reports carry the
+server's evidence and cannot be forged for another person, blocks keep chat and the
+quick match apart, mutes refuse chat with their code, bans stop the quick match for
+the banned person only, and every admin route refuses guests and non-operators."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from .helpers import auth, client, create, hello, identity, receive
+from .test_accounts import _account
+
+
+def _code(r: Any) -> str:
+    code: str = r.json()["error"]["code"]
+    return code
+
+
+def _player(c: TestClient, token: str) -> str:
+    pid: str = c.get("/api/me", headers=auth(token)).json()["player"]["id"]
+    return pid
+
+
+def _room_of_two(c: TestClient) -> tuple[str, str, str]:
+    a, b = identity(c), identity(c)
+    room = create(c, a, kind="room")
+    r = c.post(f"/api/rooms/{room}/join", json={}, headers=auth(b))
+    assert r.status_code == 200, r.text
+    return room, a, b
+
+
+ADMIN = [
+    ("GET", "/api/admin", None),
+    ("GET", "/api/admin/reports", None),
+    ("GET", "/api/admin/players/p_whoever00", None),
+    ("GET", "/api/admin/audit", None),
+    ("POST", "/api/admin/actions", {"action": "warn", "target": "p_x", "reason": "r"}),
+]
+
+
+def test_no_guest_nor_signed_in_non_operator_reaches_any_admin_route() -> None:
+    with client(operators=("Opal",)) as c:
+        guest = identity(c)
+        member, _ = _account(c, "Mallory")
+        for method, path, body in ADMIN:
+            assert c.request(method, path, json=body).status_code == 401
+            for token in (guest, member):
+                r = c.request(method, path, json=body, headers=auth(token))
+                assert r.status_code == 403 and _code(r) == "not_operator", (path, r.text)
+        operator, _ = _account(c, "Opal")
+        assert c.get("/api/admin", headers=auth(operator)).json() == {"operator": "Opal"}
+
+
+def test_a_guest_named_like_an_operator_is_no_operator() -> None:
+    with client(operators=("Opal",)) as c:
+        guest = identity(c)
+        assert c.put("/api/me", json={"name": "Opal"}, headers=auth(guest)).status_code == 200
+        r = c.get("/api/admin/reports", headers=auth(guest))
+        assert _code(r) == "not_operator"
+
+
+def test_a_report_carries_the_servers_evidence_and_reaches_the_console() -> None:
+    with client(operators=("Opal",)) as c:
+        room, a, b = _room_of_two(c)
+        bob = _player(c, b)
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, room, b)
+            ws.send_json({"type": "chat", "text": "you fool"})
+            assert receive(ws)["type"] == "chat"
+        body = {"player": bob, "reason": "chat", "place": "chat", "room": room, "note": "rude"}
+        r = c.post("/api/reports", json=body, headers=auth(a))
+        assert r.status_code == 201, r.text
+        # a report for another person cannot be forged: no body names its reporter
+        forged = {**body, "reporter": bob}
+        r2 = c.post("/api/reports", json=forged, headers=auth(a))
+        assert r2.status_code == 400 and _code(r2) == "bad_request"
+        evidence = {**body, "evidence": {"chat": [{"text": "made up"}]}}
+        assert c.post("/api/reports", json=evidence, headers=auth(a)).status_code == 400
+        assert _code(c.post("/api/reports", json={**body, "reason": "x"}, headers=auth(a))) == (
+            "bad_reason"
+        )
+        assert c.post("/api/reports", json=body).status_code == 401
+        operator, _ = _account(c, "Opal")
+        reports = c.get("/api/admin/reports", headers=auth(operator)).json()["reports"]
+        assert len(reports) == 1
+        (made,) = reports
+        assert made["reporter"] == _player(c, a) and made["reported"] == bob
+        assert [line["text"] for line in made["evidence"]["chat"]] == ["you fool"]
+        assert made["evidence"]["room"]["id"] == room
+        act = {"action": "dismiss", "target": made["id"], "reason": "a joke between friends"}
+        assert c.post("/api/admin/actions", json=act, headers=auth(operator)).status_code == 200
+        assert c.get("/api/admin/reports", headers=auth(operator)).json()["reports"] == []
+        (entry,) = c.get("/api/admin/audit", headers=auth(operator)).json()["entries"]
+        assert (entry["operator"], entry["action"], entry["target"]) == (
+            "Opal",
+            "dismiss",
+            made["id"],
+        )
+
+
+def test_reports_are_rate_limited() -> None:
+    with client(limit_reports=2) as c:
+        a, b = identity(c), identity(c)
+        body = {"player": _player(c, b), "reason": "name"}
+        codes = [c.post("/api/reports", json=body, headers=auth(a)).status_code for _ in range(3)]
+        assert codes == [201, 201, 429]
+
+
+def test_a_block_keeps_the_blocked_persons_chat_out() -> None:
+    with client() as c:
+        room, a, b = _room_of_two(c)
+        bob = _player(c, b)
+        assert c.put(f"/api/me/blocks/{bob}", headers=auth(a)).json() == {"blocked": [bob]}
+        with c.websocket_connect("/ws") as wa, c.websocket_connect("/ws") as wb:
+            hello(wa, room, a)
+            hello(wb, room, b)
+            wb.send_json({"type": "chat", "text": "hello there"})
+            assert receive(wb)["message"]["text"] == "hello there"
+            wa.send_json({"type": "chat", "text": "mine"})
+            # Ann's socket skips Bob's line: the next chat it sees is her own
+            frame = receive(wa)
+            while frame["type"] != "chat":
+                frame = receive(wa)
+            assert frame["message"]["text"] == "mine"
+        with c.websocket_connect("/ws") as wa:  # nor is it in her history
+            wa.send_json({"type": "hello", "room": room, "token": a})
+            frames = [receive(wa) for _ in range(3)]
+            (history,) = [f for f in frames if f["type"] == "chat_history"]
+            assert [m["text"] for m in history["messages"]] == ["mine"]
+        assert c.delete(f"/api/me/blocks/{bob}", headers=auth(a)).json() == {"blocked": []}
+        assert _code(c.put("/api/me/blocks/p_nobody0000", headers=auth(a))) == "unknown_player"
+
+
+def test_a_block_keeps_two_people_apart_in_the_quick_match() -> None:
+    with client() as c:
+        a, b, d = identity(c), identity(c), identity(c)
+        c.put(f"/api/me/blocks/{_player(c, a)}", headers=auth(b))
+        assert c.post("/api/quick", json={}, headers=auth(a)).json()["status"] == "waiting"
+        assert c.post("/api/quick", json={}, headers=auth(b)).json()["status"] == "waiting"
+        assert c.post("/api/quick", json={}, headers=auth(d)).json()["status"] == "matched"
+
+
+def test_a_muted_persons_chat_is_refused_with_its_code() -> None:
+    with client(operators=("Opal",)) as c:
+        room, _, b = _room_of_two(c)
+        operator, _ = _account(c, "Opal")
+        act = {"action": "mute", "target": _player(c, b), "reason": "insults"}
+        assert c.post("/api/admin/actions", json=act, headers=auth(operator)).status_code == 200
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, room, b)
+            ws.send_json({"type": "chat", "text": "still here"})
+            error = receive(ws)
+            assert error["type"] == "error" and error["code"] == "muted"
+        conduct = c.get("/api/me/conduct", headers=auth(b)).json()
+        assert conduct["chat"]["code"] == "muted" and conduct["chat"]["until"] is None
+
+
+def test_a_ban_stops_the_quick_match_for_the_banned_person_only() -> None:
+    with client(operators=("Opal",)) as c:
+        a, b = identity(c), identity(c)
+        operator, _ = _account(c, "Opal")
+        act = {"action": "ban", "target": _player(c, b), "reason": "abandons", "minutes": 10}
+        r = c.post("/api/admin/actions", json=act, headers=auth(operator))
+        assert r.status_code == 200, r.text
+        r = c.post("/api/quick", json={}, headers=auth(b))
+        assert r.status_code == 403 and _code(r) == "play_banned"
+        assert c.get("/api/quick", headers=auth(b)).json() == {"status": "idle"}  # unchanged
+        play = c.get("/api/me/conduct", headers=auth(b)).json()["play"]
+        assert play["reason"] == "abandons" and play["seconds_left"] == 600
+        assert c.post("/api/quick", json={}, headers=auth(a)).json()["status"] == "waiting"
+
+
+def test_refused_actions_change_nothing_and_write_no_entry() -> None:
+    with client(operators=("Opal",)) as c:
+        operator, _ = _account(c, "Opal")
+        other, _ = _account(c, "Bert")
+        bert = _player(c, other)
+        bad = [
+            ({"action": "nuke", "target": bert, "reason": "r"}, "bad_action"),
+            ({"action": "ban", "target": bert, "reason": "r"}, "bad_duration"),
+            ({"action": "ban", "target": bert, "reason": "r", "minutes": 0}, "bad_duration"),
+            ({"action": "warn", "target": bert, "reason": " "}, "bad_request"),
+            ({"action": "warn", "target": "p_nobody0000", "reason": "r"}, "unknown_player"),
+            ({"action": "rename", "target": bert, "reason": "r", "name": "0pal"}, "name_taken"),
+            ({"action": "dismiss", "target": "r_nothing", "reason": "r"}, "not_found"),
+        ]
+        for body, code in bad:
+            r = c.post("/api/admin/actions", json=body, headers=auth(operator))
+            assert _code(r) == code, (body, r.text)
+        assert c.get("/api/admin/audit", headers=auth(operator)).json()["entries"] == []
+        rename = {"action": "rename", "target": bert, "reason": "offensive", "name": "Player 7"}
+        assert c.post("/api/admin/actions", json=rename, headers=auth(operator)).status_code == 200
+        assert c.get("/api/me", headers=auth(other)).json()["player"]["name"] == "Player 7"
+        close = {"action": "close", "target": bert, "reason": "spam"}
+        assert (
+            c.post("/api/admin/actions", json=close, headers=auth(operator)).json()["signed_out"]
+            == 1
+        )
+        assert c.get("/api/me", headers=auth(other)).status_code == 401
+        history = c.get(f"/api/admin/players/{bert}", headers=auth(operator)).json()
+        assert [e["action"] for e in history["audit"]] == ["close", "rename"]
