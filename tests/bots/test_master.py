@@ -55,6 +55,20 @@ def test_master_returns_a_legal_action_in_every_position(preset: str) -> None:
             assert QUICK(view, PortableRandom(i)) in view.legal_actions
 
 
+def test_master_is_legal_under_the_last_discard_rule_and_big_gin() -> None:
+    # test_bots.py plays every other level under these rules; master on fewer worlds here
+    # (random players reach the last discard often).
+    rules = Rules.preset("standard", stock_rule="last_discard", big_gin_bonus=31)
+    last = 0
+    for i, view in enumerate(views(2, "random", rules)):
+        if view.table.round_phase is Phase.LAST_DISCARD or i % 400 == 0:
+            last += view.table.round_phase is Phase.LAST_DISCARD
+            assert QUICK(view, PortableRandom(i)) in view.legal_actions
+        if last == 12:
+            break
+    assert last == 12
+
+
 def test_master_with_its_own_plan_decides_legally() -> None:
     master = make_bot("master")
     asked = 0

@@ -1,12 +1,15 @@
 // The browser bots' side of the decision conformance (tests/conformance/bots_harness.py).
 // Reads JSON lines, writes one JSON line per input line:
 //
-//   {"op": "decide", "id": n, "record": <match record>, "asks": [[step, level, seed], ...]}
+//   {"op": "decide", "id": n, "record": <match record>, "asks": [[step, level, seed], ...],
+//    "plan": {changes to master's plan}}
 //       -> {"id": n, "actions": [action text, ...], "tips": {step: [action, key, params]}}
 //
 // Step k is the state after the new match and k deals and actions (driver.mjs's
 // numbering); the seat to move at that step decides with makeBot(level) and a
-// PortableRandom(seed), and the coach gives its tip for every asked step.
+// PortableRandom(seed), and the coach gives its tip for every asked step. Where master
+// searches, its answer is the action, a space and the search as JSON ([candidates,
+// points per candidate and world, moves]), as the harness writes it.
 
 import { createInterface } from "node:readline";
 
@@ -19,6 +22,7 @@ import {
 import { matchRecordFromDict } from "../../src/ginrummy/web/js/engine/record.js";
 import { viewForSeat } from "../../src/ginrummy/web/js/engine/views.js";
 import { PortableRandom, makeBot, tip } from "../../src/ginrummy/web/js/bots/index.js";
+import { Master, masterPlan } from "../../src/ginrummy/web/js/bots/master.js";
 
 /** @typedef {import("../../src/ginrummy/web/js/engine/match.js").MatchState} MatchState */
 
@@ -41,6 +45,40 @@ function states(data) {
 /** @type {Map<string, import("../../src/ginrummy/web/js/bots/base.js").Chooser>} */
 const bots = new Map();
 
+// master (its plan with the request's changes), keeping the search behind its last
+// decision: the harness compares it too.
+/** @type {import("../../src/ginrummy/web/js/bots/master.js").Search[]} */
+const found = [];
+/** @type {Map<string, Master>} */
+const masters = new Map();
+
+/** @param {Record<string, unknown>} changes */
+function masterWith(changes) {
+  const key = JSON.stringify(changes);
+  let master = masters.get(key);
+  if (master === undefined) {
+    const m = new Master(masterPlan(changes));
+    const search = m.search.bind(m);
+    m.search = (view, candidates, rng) => {
+      const s = search(view, candidates, rng);
+      found.push(s);
+      return s;
+    };
+    masters.set(key, (master = m));
+  }
+  return master;
+}
+
+/** @param {Master} master @param {import("../../src/ginrummy/web/js/engine/views.js").SeatView} view
+ * @param {bigint} seed */
+function masterAnswer(master, view, seed) {
+  found.length = 0;
+  const action = master.choose(view, new PortableRandom(seed)).text;
+  if (!found.length) return action;
+  const s = found[0];
+  return `${action} ${JSON.stringify([s.candidates.map((a) => a.text), s.points, s.moves])}`;
+}
+
 /** [action, key, params], or ["error"] where the coach cannot advise (as in Python).
  * @param {import("../../src/ginrummy/web/js/engine/views.js").SeatView} view */
 function tipOrError(view) {
@@ -60,6 +98,7 @@ function tipOrError(view) {
 /** @param {any} req */
 function decide(req) {
   const all = states(req.record);
+  const master = masterWith(req.plan ?? {});
   /** @type {string[]} */
   const actions = [];
   /** @type {Record<number, unknown>} */
@@ -69,9 +108,13 @@ function decide(req) {
     const seat = matchTurn(m);
     if (seat === null) throw new Error(`nobody is to move at step ${step}`);
     const view = viewForSeat(m, seat);
-    let bot = bots.get(level);
-    if (bot === undefined) bots.set(level, (bot = makeBot(level)));
-    actions.push(bot(view, new PortableRandom(BigInt(seed))).text);
+    if (level === "master") {
+      actions.push(masterAnswer(master, view, BigInt(seed)));
+    } else {
+      let bot = bots.get(level);
+      if (bot === undefined) bots.set(level, (bot = makeBot(level)));
+      actions.push(bot(view, new PortableRandom(BigInt(seed))).text);
+    }
     if (!(step in tips)) {
       tips[step] = tipOrError(view);
     }

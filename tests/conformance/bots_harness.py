@@ -8,15 +8,32 @@ decides with ``web/js/bots`` for the same steps, levels and seeds. The first
 divergence comes back minimal: the record cut at the step, the level, the seed and
 both answers.
 
+The two searching levels are slow, so they are asked at a reduced rate: the expert
+at every ``expert_every``-th step, ``master`` (about 25 ms a decision in Python, its
+rollouts in both languages) at every ``master_every``-th step (0: never). Where
+master searches, its answer is the action followed by the whole search (candidates,
+every world's round points, rollout moves), so that a divergence in any rollout shows
+even where the choice agrees.
+
 A larger run from the repository root::
 
     .venv/bin/python tests/conformance/bots_harness.py --matches 200 --expert-every 1
+
+and a larger run of ``master`` alone (every step of 60 matches, some minutes), and
+one with another plan (searches cut short by a small budget, the knock searched too)::
+
+    .venv/bin/python tests/conformance/bots_harness.py --matches 60 --seed 500 \\
+        --only master --master-every 1
+    .venv/bin/python tests/conformance/bots_harness.py --matches 40 --only master \\
+        --master-every 1 --master-plan '{"budget": 300, "knocks": true}'
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -25,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from ginrummy.bots import LEVELS, PortableRandom, make_bot
+from ginrummy.bots.master import Master, Search
 from ginrummy.engine import (
+    Action,
     MatchPhase,
     Rules,
     SeatView,
@@ -55,8 +74,48 @@ class Asked:
     tips: dict[int, list[Any]] = field(default_factory=dict)
 
 
-def play(seed: int, expert_every: int) -> Asked:
-    """A match between two levels (by seed) with every level asked at its decisions."""
+MASTER_EVERY = 31  # the default rate of master's decisions (a prime: both phases)
+
+
+class _TracedMaster:
+    """The level's master (its plan with ``changes``), answering with its action and
+    the search behind it."""
+
+    def __init__(self, changes: dict[str, Any] | None = None) -> None:
+        level = LEVELS["master"].choose
+        assert isinstance(level, Master)
+        self.master = Master(dataclasses.replace(level.plan, **(changes or {})))
+        self.found: list[Search] = []
+        search = self.master.search
+
+        def keep(view: SeatView, candidates: tuple[Action, ...], rng: random.Random) -> Search:
+            found = search(view, candidates, rng)
+            self.found.append(found)
+            return found
+
+        self.master.search = keep  # type: ignore[method-assign]
+
+    def answer(self, view: SeatView, seed: int) -> str:
+        self.found.clear()
+        action = str(self.master(view, PortableRandom(seed)))
+        if not self.found:
+            return action
+        s = self.found[0]
+        found = [[str(a) for a in s.candidates], s.points, s.moves]
+        return f"{action} {json.dumps(found, separators=(',', ':'))}"  # as JSON.stringify
+
+
+def play(
+    seed: int,
+    expert_every: int,
+    master_every: int = MASTER_EVERY,
+    only: str | None = None,
+    plan: dict[str, Any] | None = None,
+) -> Asked:
+    """A match between two levels (by seed) with every level (or ``only`` one) asked at
+    its decisions; ``plan``: changes to master's plan (its field names are the same in
+    both languages), e.g. a small budget so that searches stop early."""
+    master = _TracedMaster(plan)
     preset, overrides = OPTION_SETS[seed % len(OPTION_SETS)]
     deck_rng = PortableRandom(seed)
     seats_levels = (PLAYERS[seed % 6], PLAYERS[(seed // 6 + 1 + seed) % 6])
@@ -74,12 +133,20 @@ def play(seed: int, expert_every: int) -> Asked:
         assert seat is not None
         view = view_for_seat(m, seat)
         for k, level in enumerate(LEVELS):
+            if only is not None and level != only:
+                continue
             if level == "expert" and step % expert_every:
+                continue
+            if level == "master" and (not master_every or step % master_every):
                 continue
             s = seed * 100_000 + step * 10 + k
             asked.append((step, level, s))
-            actions.append(str(make_bot(level)(view, PortableRandom(s))))
-        tips[step] = _tip(view)
+            if level == "master":
+                actions.append(master.answer(view, s))
+            else:
+                actions.append(str(make_bot(level)(view, PortableRandom(s))))
+        if asked and asked[-1][0] == step:  # the Node side tips where it was asked
+            tips[step] = _tip(view)
         own = make_bot(seats_levels[seat])
         m = apply_match(m, own(view, PortableRandom(seed * 7 + step)))
         step += 1
@@ -150,10 +217,18 @@ class Report:
         return "first divergence:\n" + json.dumps(self.divergence, indent=1)
 
 
-def run(matches: int, seed: int = 0, expert_every: int = 4) -> Report:
-    played = [play(seed + i, expert_every) for i in range(matches)]
+def run(
+    matches: int,
+    seed: int = 0,
+    expert_every: int = 4,
+    master_every: int = MASTER_EVERY,
+    only: str | None = None,
+    plan: dict[str, Any] | None = None,
+) -> Report:
+    played = [play(seed + i, expert_every, master_every, only, plan) for i in range(matches)]
     requests = [
-        {"op": "decide", "id": i, "record": p.record, "asks": p.asks} for i, p in enumerate(played)
+        {"op": "decide", "id": i, "record": p.record, "asks": p.asks, "plan": plan or {}}
+        for i, p in enumerate(played)
     ]
     answers = run_node(requests)
     total = 0
@@ -170,8 +245,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--expert-every", type=int, default=4, help="ask the expert every n steps")
+    parser.add_argument(
+        "--master-every",
+        type=int,
+        default=MASTER_EVERY,
+        help=f"ask master every n steps (0: never; default {MASTER_EVERY})",
+    )
+    parser.add_argument("--only", choices=list(LEVELS), help="ask this level only")
+    parser.add_argument(
+        "--master-plan",
+        type=json.loads,
+        default=None,
+        help='changes to master\'s plan as JSON, e.g. \'{"budget": 300, "knocks": true}\'',
+    )
     args = parser.parse_args(argv)
-    report = run(args.matches, args.seed, args.expert_every)
+    report = run(
+        args.matches, args.seed, args.expert_every, args.master_every, args.only, args.master_plan
+    )
     print(report)
     return 0 if report.divergence is None else 1
 

@@ -2,8 +2,10 @@
 
 Seeded matches under every option set of the engine harness; at each decision every
 level decides with the same ``PortableRandom`` seed on both sides and the coach gives
-its tip. The expert, the slow one, is asked at every fourth step here; a larger run:
-``.venv/bin/python tests/conformance/bots_harness.py --matches 200 --expert-every 1``.
+its tip. The expert, a slow one, is asked at every second step here, ``master`` (the
+slowest: its rollouts) at every 31st with its whole search compared; larger runs:
+``.venv/bin/python tests/conformance/bots_harness.py --matches 200 --expert-every 1``
+and ``... --matches 60 --seed 500 --only master --master-every 1``.
 """
 
 from __future__ import annotations
@@ -30,9 +32,39 @@ def _node() -> None:
 
 @pytest.mark.system  # a long differential run against Node (tests/conftest.py)
 def test_every_level_and_the_coach_decide_as_in_python() -> None:
-    report = bots_harness.run(MATCHES, seed=0, expert_every=2)
+    report = bots_harness.run(MATCHES, seed=0, expert_every=2, master_every=31)
     assert report.divergence is None, str(report)
     assert report.decisions > 100 * MATCHES
+
+
+@pytest.mark.system  # against Node
+def test_master_with_another_plan_decides_as_in_python() -> None:
+    # A small budget cuts searches short (the cut is the budget's, in moves, on both
+    # sides); the knock is searched too. The port follows its plan as Python does.
+    plan = {"budget": 150, "knocks": True, "worlds": 6}
+    cut = [
+        a
+        for a in bots_harness.play(100, 4, master_every=4, only="master", plan=plan).actions
+        if a.endswith(",150]")
+    ]
+    assert cut, "no search ran into the budget"
+    report = bots_harness.run(6, seed=100, master_every=4, only="master", plan=plan)
+    assert report.divergence is None, str(report)
+    assert report.decisions > 60
+
+
+def test_master_answers_with_its_search_and_a_rollout_divergence_is_reported() -> None:
+    played = bots_harness.play(1, expert_every=4, master_every=5, only="master")
+    assert {level for _, level, _ in played.asks} == {"master"}
+    searched = [i for i, a in enumerate(played.actions) if " [[" in a]
+    assert len(searched) >= 5
+    i = searched[0]
+    wrong = list(played.actions)
+    wrong[i] = wrong[i][:-1] + "1]"  # the same choice, one rollout move more
+    tips = {str(k): v for k, v in played.tips.items()}
+    report = bots_harness.divergence(1, played, {"actions": wrong, "tips": tips})
+    assert report is not None and report["level"] == "master"
+    assert report["step"] == played.asks[i][0]
 
 
 def test_the_positions_reach_the_experts_sampled_knock_check(
@@ -47,7 +79,7 @@ def test_the_positions_reach_the_experts_sampled_knock_check(
 
     monkeypatch.setattr("ginrummy.bots.expert.sample_hands", counting)
     for seed in range(6):
-        bots_harness.play(seed, expert_every=1)
+        bots_harness.play(seed, expert_every=1, master_every=0)
     assert len(calls) >= 5
 
 

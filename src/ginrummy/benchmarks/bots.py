@@ -103,8 +103,8 @@ def main(argv: list[str]) -> int:
     p.add_argument(
         "--levels",
         default=",".join(LEVELS),
-        help="comma-separated levels (default: the levels of LEVELS; name a trial "
-        "such as master to time it)",
+        help="comma-separated levels (default: the levels of LEVELS, master included; "
+        "name a trial of TRIALS to time it)",
     )
     p.add_argument("--seconds", type=float, default=10.0, help="for the matches/s figure")
     p.add_argument(

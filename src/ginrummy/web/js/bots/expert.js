@@ -34,6 +34,13 @@ export const EXPERT = style({
 /** Weights of an unseen card relative to a card nothing is known about. */
 export const INFERENCE = Object.freeze({ pick: 1.8, discard: 0.5, passed: 0.7 });
 
+/** The expert's additions to the heuristic Style (Python's Plan; the inference is
+ * always INFERENCE here). `samples: 0` is the rollout player of bots/master.py and
+ * bots/worlds.py: no sampled undercut check, and no draw from the rng for it.
+ * @typedef {Readonly<{samples: number, improveEvery: number, improveCap: number,
+ *   veto: number, wall: number, wallDanger: number}>} Plan */
+
+/** @type {Plan} */
 export const PLAN = Object.freeze({
   samples: 32,
   improveEvery: 1,
@@ -151,8 +158,10 @@ export function knockOutlook(deadwood, melds, hands, bonus) {
 }
 
 export class Expert extends Player {
-  constructor() {
+  /** @param {Plan} [plan] */
+  constructor(plan = PLAN) {
     super(EXPERT);
+    this.plan = plan;
   }
 
   /** @param {Knowledge} know @returns {number[]} */
@@ -163,9 +172,9 @@ export class Expert extends Player {
   /** @param {number} hand @param {Knowledge} know @param {number[] | null} odds @returns {Scores} */
   scores(hand, know, odds) {
     const scored = super.scores(hand, know, odds);
-    if (odds === null || know.stockSize > PLAN.wall) return scored;
-    for (const [i, [dw, s]] of scored)
-      scored.set(i, [dw, s + PLAN.wallDanger * danger(i, odds)]);
+    const extra = this.plan.wallDanger;
+    if (odds === null || !extra || know.stockSize > this.plan.wall) return scored;
+    for (const [i, [dw, s]] of scored) scored.set(i, [dw, s + extra * danger(i, odds)]);
     return scored;
   }
 
@@ -173,18 +182,20 @@ export class Expert extends Player {
    * @param {PortableRandom} rng @param {Scores} scored @returns {Action | null} */
   chooseKnock(view, know, knocks, rng, scored) {
     const [best, deadwood] = lowestKnock(knocks, scored);
+    const plan = this.plan;
     if (!this.knockWanted(view, know, deadwood)) return null;
+    if (!plan.samples) return best;
     const odds = this.odds(know);
     const local = new PortableRandom(rng.getrandbits64()); // one draw of the game's rng per decision
     const improve = Math.min(
-      PLAN.improveCap,
-      Math.floor(know.oppStockDraws / PLAN.improveEvery),
+      plan.improveCap,
+      Math.floor(know.oppStockDraws / plan.improveEvery),
     );
-    const hands = sampleHands(know, odds, PLAN.samples, improve, local);
+    const hands = sampleHands(know, odds, plan.samples, improve, local);
     const melds = arrangementOfMask(
       andNot52(know.hand, cardOfAction(best).bit),
     ).meldMasks;
     const outlook = knockOutlook(deadwood, melds, hands, view.table.rules.undercutBonus);
-    return outlook.undercut < PLAN.veto ? best : null;
+    return outlook.undercut < plan.veto ? best : null;
   }
 }

@@ -8,6 +8,7 @@
 
 import { Expert } from "./expert.js";
 import { BEGINNER, CASUAL, STRONG, Player } from "./heuristic.js";
+import { Master } from "./master.js";
 import { chooseBaseline, chooseRandom } from "./simple.js";
 
 export { PortableRandom } from "./random.js";
@@ -23,6 +24,7 @@ export const LEVELS = Object.freeze([
   "expert",
   "random",
   "baseline",
+  "master",
 ]);
 export const OFFERED = Object.freeze(["beginner", "casual", "strong", "expert"]);
 
@@ -45,6 +47,10 @@ export function makeBot(level) {
     }
     case "expert": {
       const player = new Expert();
+      return (view, rng) => player.choose(view, rng);
+    }
+    case "master": {
+      const player = new Master();
       return (view, rng) => player.choose(view, rng);
     }
     default:

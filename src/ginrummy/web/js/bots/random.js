@@ -121,4 +121,15 @@ export class PortableRandom {
     if (seq.length === 0) throw new RangeError("Cannot choose from an empty sequence");
     return seq[this.randbelow(seq.length)];
   }
+
+  /** Shuffle `items` in place: Python's random.shuffle (Fisher-Yates from the end).
+   * @template T @param {T[]} items */
+  shuffle(items) {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.randbelow(i + 1);
+      const x = items[i];
+      items[i] = items[j];
+      items[j] = x;
+    }
+  }
 }

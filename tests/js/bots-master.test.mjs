@@ -1,0 +1,179 @@
+// web/js/bots/master.js: legal, deterministic, the expert's choice when nothing is
+// searched, within its budget (decision-for-decision agreement with Python, searches
+// included, is tests/conformance/test_bots.py; the worlds: bots-worlds.test.mjs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+
+import { DECK } from "../../src/ginrummy/web/js/engine/cards.js";
+import {
+  MatchPhase,
+  apply,
+  deal,
+  matchTurn,
+  newMatch,
+} from "../../src/ginrummy/web/js/engine/match.js";
+import { Phase } from "../../src/ginrummy/web/js/engine/round.js";
+import { Rules } from "../../src/ginrummy/web/js/engine/rules.js";
+import { viewForSeat } from "../../src/ginrummy/web/js/engine/views.js";
+import { Expert } from "../../src/ginrummy/web/js/bots/expert.js";
+import { LEVELS, OFFERED, makeBot } from "../../src/ginrummy/web/js/bots/index.js";
+import {
+  MASTER_PLAN,
+  Master,
+  Search,
+  masterPlan,
+} from "../../src/ginrummy/web/js/bots/master.js";
+import { PortableRandom } from "../../src/ginrummy/web/js/bots/random.js";
+
+/** @param {PortableRandom} rng */
+function shuffled(rng) {
+  const deck = DECK.slice();
+  rng.shuffle(deck);
+  return deck;
+}
+
+/** Views of decisions with a choice, from a seeded match of `level` against itself.
+ * @param {number} seed @param {string} level @param {number} count */
+function views(seed, level = "expert", count = 40, rules = new Rules()) {
+  const rng = new PortableRandom(seed);
+  const bot = makeBot(level);
+  let m = newMatch(rules, 0);
+  const out = [];
+  while (m.phase !== MatchPhase.OVER && out.length < count) {
+    if (m.phase === MatchPhase.DEAL) {
+      m = deal(m, shuffled(rng));
+      continue;
+    }
+    const view = viewForSeat(m, matchTurn(m));
+    if (view.legalActions.length > 1) out.push(view);
+    m = apply(m, bot(view, rng));
+  }
+  return out;
+}
+
+const MASTER = new Master();
+
+test("master is a level, not offered, with Python's plan", () => {
+  assert.ok(LEVELS.includes("master"));
+  assert.ok(!OFFERED.includes("master"));
+  assert.deepEqual(
+    { ...MASTER_PLAN },
+    {
+      worlds: 12,
+      discards: 2,
+      spread: 3.0,
+      margin: 1.0,
+      sure: 1.0,
+      knocks: false,
+      budget: 8000,
+    },
+  );
+  assert.throws(() => masterPlan({ worlds: 0 }), RangeError);
+  assert.throws(() => masterPlan({ budget: -1 }), RangeError);
+});
+
+test("master returns a legal action and is deterministic for a seed", () => {
+  const master = makeBot("master");
+  for (const [i, view] of views(1, "expert", 30).entries()) {
+    const action = master(view, new PortableRandom(i));
+    assert.ok(view.legalActions.includes(action), `${action} is not legal`);
+    assert.equal(master(view, new PortableRandom(i)), action);
+  }
+});
+
+test("one legal action costs nothing: no draw beyond the one 64-bit seed", () => {
+  const rules = Rules.preset("standard", { stock_rule: "last_discard" });
+  const rng = new PortableRandom(5);
+  let m = deal(newMatch(rules, 0), shuffled(rng));
+  const view = viewForSeat(m, matchTurn(m));
+  const only = { ...view, legalActions: [view.legalActions[0]] };
+  const a = new PortableRandom(3),
+    b = new PortableRandom(3);
+  assert.equal(makeBot("master")(only, a), view.legalActions[0]);
+  b.getrandbits64();
+  assert.equal(a.next32(), b.next32());
+});
+
+test("with a budget of 0 master plays the expert's choice", () => {
+  const broke = new Master(masterPlan({ budget: 0 }));
+  const expert = new Expert();
+  let searched = 0;
+  for (const [i, view] of views(2, "casual", 60).entries()) {
+    const seed = BigInt(i) * 977n;
+    const local = new PortableRandom(new PortableRandom(seed).getrandbits64());
+    const choice = expert.choose(view, local);
+    assert.equal(broke.choose(view, new PortableRandom(seed)), choice);
+    if (broke.candidates(view, choice).length > 1) searched++;
+  }
+  assert.ok(searched > 10, `only ${searched} positions had candidates`);
+});
+
+test("the search keeps its budget and stops on whole worlds only", () => {
+  const master = new Master(masterPlan({ worlds: 4, budget: 30 }));
+  let cut = 0;
+  for (const [i, view] of views(3, "expert", 40).entries()) {
+    const choice = master.expert.choose(view, new PortableRandom(i));
+    const candidates = master.candidates(view, choice);
+    if (candidates.length < 2) continue;
+    const found = master.search(view, candidates, new PortableRandom(i));
+    assert.ok(found.moves <= 30);
+    assert.ok(found.worlds <= 4);
+    for (const column of found.points) assert.equal(column.length, found.worlds);
+    if (found.worlds < 4) cut++;
+  }
+  assert.ok(cut > 0, "no search ran out of its budget");
+});
+
+test("Search.best: the expert's choice unless another is better by margin and error", () => {
+  const s = (/** @type {number[][]} */ points) =>
+    new Search(/** @type {any} */ (["a", "b", "c"]), points, 0);
+  const clear = s([
+    [0, 0, 0, 0],
+    [5, 6, 5, 7],
+    [1, 1, 1, 1],
+  ]);
+  assert.equal(clear.best(1, 1), "b");
+  assert.equal(clear.best(10, 1), "a"); // not by the margin
+  const noisy = s([
+    [0, 0, 0, 0],
+    [40, -30, 40, -30],
+    [0, 0, 0, 0],
+  ]);
+  assert.equal(noisy.best(1, 1), "a"); // mean 5, but a standard error of 20
+  const tie = s([
+    [0, 0],
+    [3, 3],
+    [3, 3],
+  ]);
+  assert.equal(tie.best(1, 1), "b"); // the first of equal totals
+  assert.equal(s([[0], [9], [9]]).best(0, 0), "a"); // one world: no judgement
+  assert.equal(s([]).best(0, 0), "a");
+});
+
+test("property: master picks a legal action in random positions", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 2 ** 31 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.constantFrom("standard", "oklahoma", "classic"),
+      fc.boolean(),
+      (seed, steps, preset, lastDiscard) => {
+        const rules = Rules.preset(
+          preset,
+          lastDiscard ? { stock_rule: "last_discard" } : {},
+        );
+        const rng = new PortableRandom(seed);
+        const random = makeBot("random");
+        let m = deal(newMatch(rules, seed % 2 === 0 ? 0 : 1), shuffled(rng));
+        for (let k = 0; k < steps && m.phase === MatchPhase.ROUND; k++)
+          m = apply(m, random(viewForSeat(m, matchTurn(m)), rng));
+        if (m.phase !== MatchPhase.ROUND || m.round.phase === Phase.OVER) return;
+        const view = viewForSeat(m, matchTurn(m));
+        const action = MASTER.choose(view, new PortableRandom(seed));
+        assert.ok(view.legalActions.includes(action), `${action} is not legal`);
+      },
+    ),
+    { numRuns: 60, seed: 7 },
+  );
+});
