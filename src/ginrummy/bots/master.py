@@ -96,7 +96,10 @@ class Search:
         top = max(range(len(totals)), key=lambda i: (totals[i], -i))
         diffs = [a - b for a, b in zip(self.points[top], self.points[0], strict=True)]
         mean = sum(diffs) / n
-        var = sum((d - mean) * (d - mean) for d in diffs) / (n - 1)
+        squares = 0.0  # a plain sum, as JavaScript adds (sum() compensates from 3.12)
+        for d in diffs:
+            squares += (d - mean) * (d - mean)
+        var = squares / (n - 1)
         if mean > margin and mean * mean * n > sure * sure * var:
             return self.candidates[top]
         return self.candidates[0]
