@@ -3,7 +3,8 @@ the operators' page; the operator bans the reported person, whose quick match th
 so in words while the reporter's still works; a block keeps the blocked person's chat
 out of the blocker's page; a non-operator opening /admin reads "operators only". Three
 people with accounts made by Chromium's virtual authenticator; every click by role and
-accessible name."""
+accessible name; the dialog and the operators' page held to WCAG 2.2 AA by axe-core, as
+every other view (tests/browser/test_axe.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from playwright.sync_api import expect
 
 from .conftest import Server
 from .test_accounts import EN, _authenticator, _open_account
+from .test_axe import AXE, Audit
 
 pytestmark = pytest.mark.browser
 
@@ -57,6 +59,7 @@ def _send(page: Any, text: str) -> None:
 def test_report_block_ban_and_the_operators_page(
     server: Server, new_page: Callable[..., Any]
 ) -> None:
+    axe = Audit(AXE, shots=None)
     rita = _person(new_page, server, "Rita")
     bert = _person(new_page, server, "Bert")
     opal = _person(new_page, server, OPERATOR)
@@ -86,6 +89,8 @@ def test_report_block_ban_and_the_operators_page(
     dialog = rita.get_by_role("dialog", name=re.compile("^Bert"))
     expect(dialog).to_be_visible()
     dialog.get_by_role("radio", name=EN["civility.reason.chat"]).check()
+    if AXE.exists():
+        assert not axe.run(rita), axe.run(rita)
     dialog.get_by_role("textbox", name=EN["civility.note"]).fill("rude all game")
     dialog.get_by_role("button", name=EN["civility.send_report"]).click()
     expect(dialog.get_by_role("status")).to_contain_text("Thank you. Your report about Bert")
@@ -136,6 +141,10 @@ def test_report_block_ban_and_the_operators_page(
     expect(audit.get_by_role("row").filter(has_text="abuse in chat")).to_have_count(1)
     history = opal.get_by_role("region", name=EN["admin.history"])
     expect(history).to_contain_text("Play locked until")
+    if AXE.exists():
+        axe(opal, "operators' page")
+        axe.check()
+        expect(opal.get_by_role("heading", name=EN["admin.title"])).to_be_visible()
 
     # Bert's quick match says why and for how long; Rita's still works.
     bert.goto(_home(server) + "lobby")
@@ -155,3 +164,8 @@ def test_a_non_operator_reads_operators_only(server: Server, new_page: Callable[
     guest.goto(_home(server) + "admin")
     expect(guest.get_by_role("alert")).to_have_text(EN["admin.operators_only"])
     assert not guest.get_by_role("region", name=EN["admin.reports"]).count()
+    if AXE.exists():
+        axe = Audit(AXE, shots=None)
+        axe(guest, "operators' page, refused")
+        axe.check()
+        expect(guest.get_by_role("alert")).to_have_text(EN["admin.operators_only"])

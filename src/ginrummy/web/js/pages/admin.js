@@ -6,7 +6,7 @@
 // one element kept across renders and filled by the page itself (as the chat panels are),
 // so that what an operator types survives the page's redraws.
 import { api, ApiError } from "../api.js";
-import { t } from "../i18n.js";
+import { language, t } from "../i18n.js";
 import { problem } from "../civility.js";
 
 /** @typedef {import("../pages.js").App} App */
@@ -322,7 +322,11 @@ export function init(app) {
     );
   }
 
+  /** The language the page was drawn in: another one draws it again. */
+  let drawn = "";
+
   async function enter() {
+    drawn = language();
     root.replaceChildren(el("p", { role: "status" }, t("status.connecting")));
     try {
       const who = await api.admin("");
@@ -356,6 +360,9 @@ export function init(app) {
 
   return {
     enter,
-    render: () => [root],
+    render: () => {
+      if (drawn && drawn !== language()) void enter();
+      return [root];
+    },
   };
 }
