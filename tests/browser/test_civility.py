@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
+from .public import me
 from .test_accounts import EN, _authenticator, _open_account
 from .test_axe import AXE, Audit
 
@@ -113,6 +114,12 @@ def test_report_block_ban_and_the_operators_page(
     blocked = account.get_by_role("region", name=EN["civility.blocked_title"])
     expect(blocked.get_by_role("button", name=re.compile(r"^Unblock Bert"))).to_be_visible()
     account.get_by_role("button", name=EN["account.close"]).click()
+    # Bert's player page has the same dialog, which knows he is blocked.
+    rita.goto(_home(server) + f"p/{me(bert)['id']}")
+    rita.get_by_role("button", name=peer).click()
+    dialog = rita.get_by_role("dialog", name=re.compile("^Bert"))
+    expect(dialog.get_by_role("button", name=re.compile(r"^Unblock Bert"))).to_be_visible()
+    dialog.get_by_role("button", name=EN["civility.close"]).click()
 
     # The operator sees the report with its evidence, and bans Bert for 10 minutes.
     opal.goto(_home(server) + "admin")
