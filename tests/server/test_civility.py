@@ -172,6 +172,19 @@ def test_a_ban_stops_the_quick_match_for_the_banned_person_only() -> None:
         assert c.post("/api/quick", json={}, headers=auth(a)).json()["status"] == "waiting"
 
 
+def test_a_ban_takes_the_banned_person_out_of_the_quick_match_queue() -> None:
+    with client(operators=("Opal",)) as c:
+        a, b = identity(c), identity(c)
+        operator, _ = _account(c, "Opal")
+        assert c.post("/api/quick", json={}, headers=auth(b)).json()["status"] == "waiting"
+        act = {"action": "ban", "target": _player(c, b), "reason": "abandons", "minutes": 10}
+        r = c.post("/api/admin/actions", json=act, headers=auth(operator))
+        assert r.status_code == 200 and r.json()["quick_left"] is True, r.text
+        assert c.get("/api/quick", headers=auth(b)).json() == {"status": "idle"}
+        # The next person waits rather than being paired with the banned one.
+        assert c.post("/api/quick", json={}, headers=auth(a)).json()["status"] == "waiting"
+
+
 def test_refused_actions_change_nothing_and_write_no_entry() -> None:
     with client(operators=("Opal",)) as c:
         operator, _ = _account(c, "Opal")

@@ -262,3 +262,29 @@ def test_a_large_round_is_a_verified_maximum_weight_matching(n, rounds):
     assert len(ours) == len(best)
     total = sum(weight[frozenset((index[p.first], index.get(p.second, n)))] for p in ours)
     assert total == sum(weight[frozenset(e)] for e in best)
+
+
+def test_a_blocked_pair_is_kept_apart_when_another_pairing_exists() -> None:
+    # Round one would pair a-c and b-d (top half against bottom half); a blocks c.
+    assert [p.players for p in pair(["a", "b", "c", "d"], [], round_number=1)] == [
+        ("a", "c"),
+        ("b", "d"),
+    ]
+    apart = [frozenset(("a", "c"))]
+    paired = [set(p.players) for p in pair(["a", "b", "c", "d"], [], round_number=1, avoid=apart)]
+    assert {"a", "c"} not in paired
+    assert sorted(len(p) for p in paired) == [2, 2]
+
+
+def test_a_blocked_pair_comes_before_a_repeat_and_still_pairs_when_it_must() -> None:
+    # a and b have met; a blocks c and d: a meets b again rather than a blocked person.
+    games = [Game("a", "b", winner="a"), Game("c", "d", winner="c")]
+    avoid = [frozenset(("a", "c")), frozenset(("a", "d"))]
+    paired = [
+        set(p.players) for p in pair(["a", "c", "b", "d"], games, round_number=2, avoid=avoid)
+    ]
+    assert {"a", "b"} in paired
+    # Two players who block each other are still paired when nobody else is there.
+    assert [p.players for p in pair(["a", "b"], [], round_number=1, avoid=[frozenset("ab")])] == [
+        ("a", "b")
+    ]

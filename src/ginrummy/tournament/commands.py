@@ -214,7 +214,7 @@ def _swiss_round(state: Tournament, number: int) -> tuple[Pairing, ...] | Finish
     games = state.games()
     if len(ranked) < 2 or not swiss.bye_possible(ranked, games):
         return FinishReason.NO_PAIRING
-    return swiss.pair(ranked, games, round_number=number)
+    return swiss.pair(ranked, games, round_number=number, avoid=state.apart)
 
 
 def _walkovers(state: Tournament, at: float) -> tuple[MatchResult, ...]:

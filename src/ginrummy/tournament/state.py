@@ -89,6 +89,10 @@ class Tournament:
     finish: FinishReason | None = None
     started_at: float | None = None
     version: int = 1  # events folded
+    # Not from the log: the pairs of players who block each other, as the caller knows
+    # them when it runs a command; Swiss pairing keeps them apart where it can
+    # (docs/accounts.md, "Blocks"). Events never depend on it but for that choice.
+    apart: frozenset[frozenset[str]] = frozenset()
 
     def entrant(self, player: str) -> Entrant | None:
         return next((e for e in self.entrants if e.id == player), None)

@@ -7,6 +7,8 @@ is a port, but compiled: a round of 64 in a few milliseconds rather than a tenth
 second) pairs everyone, and each edge's integer weight is a mixed-radix number whose
 digits, most significant first, are
 
+0. ``apart``: 0 if one of the two blocks the other (``avoid``), else 1 (a bye edge: 1),
+   so a blocked pair is seated together only when no other pairing is possible,
 1. ``fresh``: 1 if the two have not met yet (a bye edge: 1),
 2. ``bye``: for a bye edge, 1 + the player's place in the standings (0 = the leader),
 3. ``closeness``: ``D² - (score difference)²`` (a bye edge: ``D²``),
@@ -15,7 +17,8 @@ digits, most significant first, are
    the top half meets the bottom half (other edges: ``Q``).
 
 Each radix exceeds the largest sum its lower digits can reach over one matching, so
-the best matching is the lexicographic optimum: fewest repeat pairings; then the bye
+the best matching is the lexicographic optimum: fewest blocked pairs; then fewest repeat
+pairings; then the bye
 to the lowest-ranked player without one; then the least sum of squared score
 differences; then the most first deals as due; then Dutch pairing in score groups.
 
@@ -26,7 +29,7 @@ differences; then the most first deals as due; then Dutch pairing in score group
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import rustworkx as rx
@@ -85,9 +88,16 @@ def bye_possible(ranked: Sequence[str], games: Sequence[Game]) -> bool:
     return len(ranked) % 2 == 0 or any(not had_bye(p, games) for p in ranked)
 
 
-def pair(ranked: Sequence[str], games: Sequence[Game], *, round_number: int) -> tuple[Pairing, ...]:
+def pair(
+    ranked: Sequence[str],
+    games: Sequence[Game],
+    *,
+    round_number: int,
+    avoid: Collection[frozenset[str]] = (),
+) -> tuple[Pairing, ...]:
     """Pairings of the active players ``ranked`` (best first, by the standings) given all
-    earlier games; boards follow the better player's place, the bye last. Raises
+    earlier games; boards follow the better player's place, the bye last. ``avoid``: the
+    pairs kept apart where another pairing exists (a block, docs/accounts.md). Raises
     ``ValueError`` if the number is odd and everyone has had a bye (see ``bye_possible``)."""
     if not bye_possible(ranked, games):
         raise ValueError("an odd number of players who have all had a bye cannot be paired")
@@ -95,7 +105,7 @@ def pair(ranked: Sequence[str], games: Sequence[Game], *, round_number: int) -> 
     info = all_colours(ranked, games)
     graph: rx.PyGraph[None, int] = rx.PyGraph(multigraph=False)
     graph.add_nodes_from([None] * (n + n % 2))
-    graph.add_edges_from(_edges(ranked, games, info))
+    graph.add_edges_from(_edges(ranked, games, info, frozenset(avoid)))
     matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if 2 * len(matching) != graph.num_nodes():
         raise AssertionError(f"round {round_number}: the complete graph had no perfect matching")
@@ -111,7 +121,12 @@ def pair(ranked: Sequence[str], games: Sequence[Game], *, round_number: int) -> 
     return tuple(Pairing(i + 1, first, second) for i, (_, first, second) in enumerate(ties))
 
 
-def _edges(ranked: Sequence[str], games: Sequence[Game], info: dict[str, _Colours]) -> list[Edge]:
+def _edges(
+    ranked: Sequence[str],
+    games: Sequence[Game],
+    info: dict[str, _Colours],
+    avoid: frozenset[frozenset[str]] = frozenset(),
+) -> list[Edge]:
     """Every allowed pair of the complete graph with its weight (module docstring)."""
     met = {(g.first, g.second) for g in games if g.second is not None}
     met |= {(b, a) for a, b in met}
@@ -128,9 +143,10 @@ def _edges(ranked: Sequence[str], games: Sequence[Game], info: dict[str, _Colour
     radix_colour = 2 * edges + 1
     radix_close = edges * d2 + 1
     radix_bye = n + 2
+    radix_fresh = 2 * edges + 1  # the sum of ``fresh`` over a matching is at most ``edges``
 
-    def weight(fresh: int, bye: int, close: int, colour: int, dutch: int) -> int:
-        high = (fresh * radix_bye + bye) * radix_close + close
+    def weight(fresh: int, bye: int, close: int, colour: int, dutch: int, apart: int = 1) -> int:
+        high = ((apart * radix_fresh + fresh) * radix_bye + bye) * radix_close + close
         return (high * radix_colour + colour) * radix_dutch + dutch
 
     out: list[Edge] = []
@@ -141,7 +157,8 @@ def _edges(ranked: Sequence[str], games: Sequence[Game], info: dict[str, _Colour
             close = d2 - (score[a] - score[b]) ** 2
             dutch = q - (2 * (j - i) - group[score[a]]) ** 2 if score[a] == score[b] else q
             colour = _satisfied(*_orient(a, b, info), info)
-            out.append((i, j, weight(fresh, 0, close, colour, dutch)))
+            apart = int(frozenset((a, b)) not in avoid)
+            out.append((i, j, weight(fresh, 0, close, colour, dutch, apart)))
     if n % 2:
         byes = {g.first for g in games if g.is_bye}
         for i, a in enumerate(ranked):

@@ -65,6 +65,8 @@ async def act(request: Request) -> JSONResponse:
     done = await console.act(
         name, body.action, body.target, body.reason, body.minutes, body.name, body.report
     )
+    if done.get("quick_left"):  # the lobby's count of people waiting changed
+        await rooms_of(request).queue_changed()
     return JSONResponse(done)
 
 

@@ -144,6 +144,8 @@ class Console:
         if action in ("warn", "chat_timeout", "mute", "ban"):
             sanction = await self.civility.add_sanction(target, action, reason, seconds, operator)
             done["sanction"] = asdict(sanction)
+            if action == "ban":  # a ban locks the quick match: a waiting entry goes at once
+                done["quick_left"] = await self._leave_quick(target)
         elif action == "rename" and identity is not None and new_name is not None:
             await self._rename(identity, target, new_name)
         elif action == "close" and identity is not None:
@@ -153,6 +155,10 @@ class Console:
                 report, action if action != "dismiss" else "dismissed", operator, entry.t
             )
         return done
+
+    async def _leave_quick(self, player_id: str) -> bool:
+        identity = await self.store.player_identity(player_id)
+        return identity is not None and await self.store.quick_leave(identity)
 
     def _duration(self, action: str, minutes: int | None) -> float | None:
         if action in TIMED:

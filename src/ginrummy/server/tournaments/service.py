@@ -14,6 +14,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from ginrummy.engine import ForfeitReason
@@ -262,13 +263,27 @@ class TournamentService:
         async with lock:
             return await self._run(tournament_id, decide, identities)
 
+    async def _apart(self, state: Tournament) -> frozenset[frozenset[str]]:
+        """The pairs of the tournament's people of whom one blocks the other, for a Swiss
+        round to keep apart (a knockout's bracket is fixed by the seeds)."""
+        if state.is_knockout or state.phase is Phase.FINISHED:
+            return frozenset()
+        people = {p for p in state.players if not p.startswith("computer:")}
+        pairs: set[frozenset[str]] = set()
+        for player in people:
+            for other in await self.rooms.store.blocks_of(player):
+                if other in people:
+                    pairs.add(frozenset((player, other)))
+        return frozenset(pairs)
+
     async def _run(
         self, tournament_id: str, decide: Decide, identities: Mapping[str, str] | None
     ) -> Loaded:
         for _ in range(ATTEMPTS):
             loaded = await self.get(tournament_id)
+            state = replace(loaded.state, apart=await self._apart(loaded.state))
             # A command may pair a Swiss round (a few ms for 64): off the event loop.
-            events = await asyncio.to_thread(decide, loaded.state)
+            events = await asyncio.to_thread(decide, state)
             if not events:
                 return loaded
             try:

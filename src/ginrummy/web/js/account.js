@@ -188,6 +188,8 @@ export async function openAccount() {
         );
       }
       parts.push(list);
+      // Civility (docs/accounts.md): the people this account blocks, each with Unblock.
+      parts.push(await (await import("./civility.js")).blockedList());
     } else {
       const name = /** @type {HTMLInputElement} */ (
         el("input", {

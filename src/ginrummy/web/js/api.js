@@ -190,6 +190,25 @@ export const api = {
         token,
       ),
     ),
+  // Civility (docs/protocol.md, "Civility"): reports, blocks, one's conduct.
+  report: (/** @type {Record<string, unknown>} */ body) =>
+    withToken((token) => request("POST", "/api/reports", body, token)),
+  blocks: () => withToken((token) => request("GET", "/api/me/blocks", undefined, token)),
+  block: (/** @type {string} */ id) =>
+    withToken((token) =>
+      request("PUT", `/api/me/blocks/${encodeURIComponent(id)}`, undefined, token),
+    ),
+  unblock: (/** @type {string} */ id) =>
+    withToken((token) =>
+      request("DELETE", `/api/me/blocks/${encodeURIComponent(id)}`, undefined, token),
+    ),
+  conduct: () =>
+    withToken((token) => request("GET", "/api/me/conduct", undefined, token)),
+  // The operators' console (docs/operations.md): every route refuses anyone else.
+  admin: (/** @type {string} */ path) =>
+    withToken((token) => request("GET", `/api/admin${path}`, undefined, token)),
+  adminAct: (/** @type {Record<string, unknown>} */ body) =>
+    withToken((token) => request("POST", "/api/admin/actions", body, token)),
   // Starts the review job (POST), then polls it (GET): docs/protocol.md, "Reviews".
   review: (/** @type {string} */ id, /** @type {string} */ seat, start = false) =>
     request(

@@ -53,6 +53,40 @@ const ROOM_CHAT = {
 /** @type {Map<string, Panel>} */
 const panels = new Map();
 
+/** The players this page blocked since it loaded: their lines already shown go (the
+ * server sends none after a block). @type {Set<string>} */
+const hidden = new Set();
+
+/**
+ * Hide (or show again) a player's lines in every chat panel of the page.
+ * @param {string} player
+ * @param {boolean} hide
+ */
+export function hideChatOf(player, hide) {
+  if (hide) hidden.add(player);
+  else hidden.delete(player);
+}
+
+/**
+ * A button that opens the report-and-block dialog about a player (civility.js, through
+ * the page's "peer" command): its data names the player, how the page shows them, the
+ * place and the room.
+ * @param {{player: string, name: string, place: string, room: string|null, key: string,
+ *   label?: string}} peer
+ */
+export function peerButton({ player, name, place, room, key, label }) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "chip peer",
+      "aria-label": t("civility.open", { name }),
+      dataset: { cmd: "peer", arg: player, name, place, room: room ?? "", key },
+    },
+    label ?? t("civility.open", { name }),
+  );
+}
+
 /**
  * A quick phrase in the page's language, from the served list (GET /api/config).
  * @param {State} state
@@ -94,13 +128,25 @@ function line(state, author, message) {
   const own = ownMessage(author, from);
   const who = own ? t("name.you") : (from.tag ?? t("name.player"));
   const text = message.text ?? phraseText(state, message.phrase);
+  // Another person's line: the author's name opens the report-and-block dialog.
+  const whoEl =
+    !own && from.player && state.me?.id !== from.player
+      ? peerButton({
+          player: from.player,
+          name: who,
+          place: "chat",
+          room: state.route.room,
+          key: `peer-line-${message.id ?? ""}`,
+          label: who,
+        })
+      : who;
   return h(
     "p",
     { class: `chat-line${own ? " own" : ""}${from.seat ? "" : " watcher"}` },
     h(
       "span",
       { class: "chat-from" },
-      who,
+      whoEl,
       from.seat ? "" : ` (${t("chat.watcher")})`,
       ": ",
     ),
@@ -192,6 +238,16 @@ function muteButtons(state) {
     const key = authorKey(state, { seat, tag: player?.tag });
     if (!key) continue;
     const muted = state.muted.includes(key);
+    if (player?.id)
+      out.push(
+        peerButton({
+          player: player.id,
+          name: player.tag ?? p.name ?? t("name.player"),
+          place: "table",
+          room: state.route.room,
+          key: `peer-${seat}`,
+        }),
+      );
     out.push(
       h(
         "button",
@@ -234,8 +290,9 @@ export function renderChat(state, { author = state.seat, mutes = true } = {}) {
  *   author: Author}} shown
  */
 export function chatPanel(state, kind, { messages, draft, writable, mutes, author }) {
+  messages = messages.filter((m) => !hidden.has(m.from?.player ?? ""));
   const room = state.route.room;
-  const key = `${room}|${language()}|${state.seat}|${author}|${state.muted.join(",")}`;
+  const key = `${room}|${language()}|${state.seat}|${author}|${state.muted.join(",")}|${[...hidden].join(",")}`;
   let panel = panels.get(kind.id);
   if (!panel || panel.room !== room || panel.lang !== language()) {
     panel = { ...build(state, kind), room, lang: language() };

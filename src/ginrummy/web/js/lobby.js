@@ -278,6 +278,19 @@ function renderQuick(state) {
   const queue = lobby.data?.queue ?? 0;
   /** @type {HTMLElement[]} */
   const body = [h("h2", { id: "quick-h" }, t("lobby.quick"))];
+  // A play ban or a warning (GET /api/me/conduct), in words, before anything else.
+  const conduct = lobby.conduct;
+  if (conduct)
+    body.push(
+      h(
+        "p",
+        {
+          class: `notice conduct${conduct.banned ? " error" : ""}`,
+          role: conduct.banned ? "alert" : "status",
+        },
+        conduct.text,
+      ),
+    );
   if (quick) {
     body.push(
       h(

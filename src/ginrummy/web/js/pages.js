@@ -84,4 +84,5 @@ export const PAGES = {
   player: { load: () => import("./pages/public.js") },
   tournament: { load: () => import("./pages/tournament.js") },
   review: { load: () => import("./pages/review.js") },
+  admin: { load: () => import("./pages/admin.js") }, // the operators' page
 };

@@ -7,6 +7,7 @@ import { nicknameProblem } from "./store.js";
 import { QUICK_OFFER_S, nameProblemText } from "./lobby.js";
 import { t } from "./i18n.js";
 import { NAME_KEY, remember, playerName } from "./prefs.js";
+import { conductNotice } from "./civility.js";
 
 /** @typedef {import("./types.js").ServerMessage} ServerMessage */
 
@@ -56,6 +57,7 @@ export function publicPlay({ store, say, navigate, limits, me }) {
       /* the list still shows; joining will retry */
     }
     if (store.get().route !== route) return;
+    void showConduct();
     api
       .lobby()
       .then((data) => {
@@ -122,6 +124,36 @@ export function publicPlay({ store, say, navigate, limits, me }) {
       say(t("lobby.quick.found"));
       navigate(`/r/${encodeURIComponent(msg.room)}`);
     }
+  }
+
+  /** A play ban or a warning (GET /api/me/conduct) in the quick match's panel. */
+  async function showConduct() {
+    try {
+      const conduct = conductNotice(await api.conduct());
+      store.update((s) => ({ ...s, lobby: { ...s.lobby, conduct } }));
+      return conduct;
+    } catch {
+      return null; /* no conduct to show: the refusals still say why */
+    }
+  }
+
+  /**
+   * A refusal of quick match or a table: a play ban in words (its reason and time
+   * left), anything else as the lobby's error.
+   * @param {unknown} err
+   */
+  async function refused(err) {
+    if (err instanceof ApiError && err.code === "play_banned") {
+      const conduct = await showConduct();
+      if (conduct?.banned) {
+        store.update((s) => ({ ...s, lobby: { ...s.lobby, error: null, busy: false } }));
+        return;
+      }
+    }
+    store.update((s) => ({
+      ...s,
+      lobby: { ...s.lobby, busy: false, error: lobbyError(err) },
+    }));
   }
 
   /**
@@ -203,7 +235,7 @@ export function publicPlay({ store, say, navigate, limits, me }) {
       }));
       say(t("lobby.quick.waiting"));
     } catch (err) {
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
+      await refused(err);
     }
   }
 
@@ -250,10 +282,7 @@ export function publicPlay({ store, say, navigate, limits, me }) {
       const created = await api.createRoom(body);
       navigate(`/r/${encodeURIComponent(created.room)}`);
     } catch (err) {
-      store.update((s) => ({
-        ...s,
-        lobby: { ...s.lobby, busy: false, error: lobbyError(err) },
-      }));
+      await refused(err);
     }
   }
 
@@ -272,7 +301,7 @@ export function publicPlay({ store, say, navigate, limits, me }) {
         }));
         return;
       }
-      store.update((s) => ({ ...s, lobby: { ...s.lobby, error: lobbyError(err) } }));
+      await refused(err);
     }
   }
 

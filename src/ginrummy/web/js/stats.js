@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { t, tn, language, computerName } from "./i18n.js";
 import { playerLabel } from "./lobby.js";
 import { playerTag, ratingText } from "./players.js";
+import { peerButton } from "./chat.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {{rating: number, rd?: number, t?: number}} RatingPoint */
@@ -197,6 +198,19 @@ export function renderPlayer(state) {
   const mine = state.me?.id === player.id;
   return [
     h("h1", { class: "page-title" }, t("stats.title", { name: playerTag(player) })),
+    mine || !player.id
+      ? null
+      : h(
+          "p",
+          { class: "peer-row" },
+          peerButton({
+            player: player.id,
+            name: playerTag(player),
+            place: "player",
+            room: null,
+            key: "peer-player",
+          }),
+        ),
     h(
       "section",
       { class: "panel rating-card", "aria-labelledby": "rating-h" },

@@ -304,7 +304,7 @@
 
 /**
  * @typedef {object} Route
- * @property {"home"|"room"|"chouette"|"lobby"|"player"|"leaderboard"|"tournament"|"review"} name
+ * @property {"home"|"room"|"chouette"|"lobby"|"player"|"leaderboard"|"tournament"|"review"|"admin"} name
  * @property {string|null} room
  * @property {string} [player]
  * @property {string} [tournament]
@@ -371,6 +371,7 @@
  * @property {boolean} [nicknameSaved]
  * @property {boolean} [busy]
  * @property {{start: number, elapsed: number, offered: boolean}|null} quick
+ * @property {{text: string, banned: boolean}|null} [conduct]   a play ban or a warning (civility.js)
  * @property {TableForm} form
  * @property {TableForm} quickForm
  */

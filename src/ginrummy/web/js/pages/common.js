@@ -1,5 +1,6 @@
 // The commands every page has: the settings of the top bar (render.js renderTopbar): the
-// four-colour deck, large cards, the turn's sound, the language.
+// four-colour deck, large cards, the turn's sound, the language; and the dialog that
+// reports or blocks a player (civility.js), opened from any page's "peer" buttons.
 import { COLOUR_KEY, LARGE_KEY, SOUND_KEY, remember } from "../prefs.js";
 import { catalogPath, loadLanguage, rememberLanguage, t } from "../i18n.js";
 import { keepFile } from "../offline.js";
@@ -37,5 +38,13 @@ export function commonCommands({ store, say }) {
       if (store.get().turnSound) (await import("../follow.js")).chime(); // how it sounds
     },
     settings: () => store.update((s) => ({ ...s, settingsOpen: !s.settingsOpen })),
+    // Report or block a player (civility.js): from a table, a chat line, a player page.
+    peer: async (player, el) => {
+      const { openPeer } = await import("../civility.js");
+      const { name = "", place = "player", room = "" } = el.dataset;
+      await openPeer({ player, name, place, room: room || null }, () =>
+        store.update((s) => ({ ...s })),
+      );
+    },
   };
 }
