@@ -28,10 +28,11 @@ from ginrummy.server.store.base import (
     TournamentRow,
 )
 from ginrummy.server.store.memory_civility import MemoryCivility
+from ginrummy.server.store.memory_yourdata import MemoryYourData
 from ginrummy.server.store.outcomes import settle
 
 
-class MemoryStore(MemoryCivility):
+class MemoryStore(MemoryCivility, MemoryYourData):  # your data: memory_yourdata.py
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         # The clock is passed in (the server's, as for the SQL store: what the store
         # records, leases, the quick match's staleness): tests move a fake one.
