@@ -84,4 +84,5 @@ export const PAGES = {
   player: { load: () => import("./pages/public.js") },
   tournament: { load: () => import("./pages/tournament.js") },
   review: { load: () => import("./pages/review.js") },
+  privacy: { load: () => import("./pages/privacy.js") }, // your data (issue 22, part 5)
 };

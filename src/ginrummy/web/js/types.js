@@ -304,7 +304,7 @@
 
 /**
  * @typedef {object} Route
- * @property {"home"|"room"|"chouette"|"lobby"|"player"|"leaderboard"|"tournament"|"review"} name
+ * @property {"home"|"room"|"chouette"|"lobby"|"player"|"leaderboard"|"tournament"|"review"|"privacy"} name
  * @property {string|null} room
  * @property {string} [player]
  * @property {string} [tournament]
