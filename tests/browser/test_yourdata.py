@@ -97,4 +97,4 @@ def test_download_my_data_then_delete_my_account(
     assert "Henrike" not in bob.locator("main").inner_text()
     status = bob.evaluate(f"async () => (await fetch('/api/rooms/{room}/record')).status")
     assert status == 200
-    assert not ann.errors and not bob.errors  # type: ignore[attr-defined]
+    assert not ann.errors and not bob.errors
