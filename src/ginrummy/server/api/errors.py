@@ -59,6 +59,8 @@ STATUS = {
     # -- your data (issue 22, part 5) --
     "not_confirmed": 400,
     "already_deleted": 409,
+    # -- rated play counts accounts only (issue 22, part 1) --
+    "account_required": 403,
 }
 """The status of each error code a route or a room raises (any other: 400)."""
 

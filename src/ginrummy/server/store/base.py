@@ -368,7 +368,8 @@ class Players(Protocol):
     async def rename_player(self, player_id: str, name: str) -> None: ...
 
     async def leaderboard(self, limit: int = 50) -> list[Player]:
-        """Players with a rated match, best rating first."""
+        """Accounts' players with a rated match, best rating first (guests are not
+        listed: rated play counts accounts only)."""
 
     async def results_of(self, player_id: str) -> list[ResultRow]:
         """A player's finished matches, oldest first."""

@@ -263,7 +263,9 @@ class MemoryStore(MemoryCivility, MemoryYourData):  # your data: memory_yourdata
         self._players[player_id] = replace(self._players[player_id], name=name)
 
     async def leaderboard(self, limit: int = 50) -> list[Player]:
-        rated = [p for p in self._players.values() if p.rated_matches > 0]
+        # accounts only (issue 22, part 1): a guest's rating is kept but not listed
+        accounts = {self._player_of[h] for h in self._accounts if h in self._player_of}
+        rated = [p for p in self._players.values() if p.rated_matches > 0 and p.id in accounts]
         rated.sort(key=lambda p: (-p.rating, p.id))
         return rated[:limit]
 

@@ -128,6 +128,9 @@ export function publicPlay({ store, say, navigate, limits, me }) {
    * @param {unknown} err
    */
   function lobbyError(err) {
+    // rated play counts accounts only (issue 22): a guest is told to make one
+    if (err instanceof ApiError && err.code === "account_required")
+      return t("error.account_required");
     if (err instanceof ApiError && err.status)
       return t("error.generic", { message: err.message || err.code });
     return t("error.network");
