@@ -7,6 +7,7 @@ name."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -98,3 +99,23 @@ def test_download_my_data_then_delete_my_account(
     status = bob.evaluate(f"async () => (await fetch('/api/rooms/{room}/record')).status")
     assert status == 200
     assert not ann.errors and not bob.errors
+
+
+def test_the_privacy_page_in_english_and_german(
+    server: Server, new_page: Callable[..., Any]
+) -> None:
+    for locale, heading, kept in (
+        ("en-US", "Privacy", "What is kept"),
+        ("de-DE", "Datenschutz", "Was gespeichert wird"),
+    ):
+        page = new_page(locale=locale)
+        page.goto(_home(server))
+        # linked from the account dialog
+        dialog = page.get_by_role("button", name=re.compile("^(Account|Konto)$"))
+        dialog.click()
+        link = re.compile("^(What we keep and why|Was wir speichern und warum)$")
+        page.get_by_role("link", name=link).click()
+        expect(page).to_have_url(re.compile(r"/privacy$"))
+        expect(page.get_by_role("heading", level=1, name=heading)).to_be_visible()
+        expect(page.get_by_role("heading", level=2, name=kept)).to_be_visible()
+        assert not page.errors

@@ -348,6 +348,7 @@ function renderQuick(state) {
 function renderCreate(state) {
   const form = state.lobby.form;
   const isPublic = form.visibility === "public";
+  const account = Boolean(state.me?.account);
   return h(
     "section",
     { class: "panel create", "aria-labelledby": "create-h" },
@@ -377,12 +378,13 @@ function renderCreate(state) {
     h(
       "div",
       { class: "checks" },
+      // rated play counts accounts only (issue 22): a guest's table is casual
       check(
         "create-rated",
         "form.rated",
         t("lobby.rated.label"),
-        isPublic && form.rated,
-        { disabled: !isPublic },
+        isPublic && form.rated && account,
+        { disabled: !isPublic || !account },
       ),
       check(
         "create-spectators",
@@ -398,6 +400,9 @@ function renderCreate(state) {
         { disabled: !form.spectators },
       ),
     ),
+    isPublic && !account
+      ? h("p", { class: "hint" }, t("lobby.rated.account_needed"))
+      : null,
     h(
       "button",
       {

@@ -245,7 +245,8 @@ export function publicPlay({ store, say, navigate, limits, me }) {
       visibility: form.visibility,
       spectators: Boolean(form.spectators),
       spectator_chat: Boolean(form.spectators && form.spectatorChat),
-      ...(isPublic ? { rated: Boolean(form.rated) } : {}),
+      // a guest's public table is casual: rated play counts accounts only (issue 22)
+      ...(isPublic && store.get().me?.account ? { rated: Boolean(form.rated) } : {}),
     };
     store.update((s) => ({ ...s, lobby: { ...s.lobby, busy: true, error: null } }));
     try {
