@@ -166,3 +166,17 @@ def test_a_guest_deletes_its_identity() -> None:
         assert _code(c.get("/api/me", headers=auth(guest))) == "bad_token"
         assert c.get(f"/api/rooms/{room}/record").status_code == 200
         assert _player(c, bob)["name"]  # Bob goes on as before
+
+
+def test_a_deleted_players_tournament_shows_the_label() -> None:
+    with client() as c:
+        ann, _ = _account(c, "Anna")
+        cup = {"name": "Friday Cup", "format": "knockout", "max_players": 4}
+        r = c.post("/api/tournaments", json={**cup, "join": True}, headers=auth(ann))
+        assert r.status_code == 201, r.text
+        tid = r.json()["tournament"]["id"]
+        assert "Anna" in json.dumps(c.get(f"/api/tournaments/{tid}").json())
+        label = c.post("/api/me/delete", json=CONFIRM, headers=auth(ann)).json()["name"]
+        shown = json.dumps(c.get(f"/api/tournaments/{tid}").json())
+        assert "Anna" not in shown and label in shown
+        assert "Anna" not in json.dumps(c.get("/api/lobby").json())

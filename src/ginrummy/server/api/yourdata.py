@@ -10,11 +10,11 @@ from typing import ClassVar
 from starlette.requests import Request
 from starlette.routing import Route
 
-from ginrummy.server.accounts.yourdata import DataError, YourData
+from ginrummy.server.accounts.yourdata import EVERYTHING, DataError, YourData
 from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import Body, read
 from ginrummy.server.api.errors import ApiError
-from ginrummy.server.api.services import rooms_of
+from ginrummy.server.api.services import rooms_of, tournaments_of
 from ginrummy.server.responses import JSONResponse
 
 log = logging.getLogger("ginrummy.server.api")
@@ -45,6 +45,7 @@ async def delete(request: Request) -> JSONResponse:
         raise ApiError("not_confirmed", 'send {"confirm": true}: a deletion cannot be undone')
     rooms = rooms_of(request)
     player = await rooms.player(who.identity)
+    joined = await rooms.store.player_tournaments(player.id, EVERYTHING)
     try:
         label = await your_data(request).erase(who.identity, player.id)
     except DataError as exc:
@@ -54,6 +55,7 @@ async def delete(request: Request) -> JSONResponse:
     if erased is not None:
         rooms.player_changed(erased)
     await rooms.lobby_changed(player=player.id)
+    await tournaments_of(request).reread(t.id for t in joined)
     log.info("identity deleted: player %s", player.id)
     return JSONResponse({"deleted": True, "name": label})
 
