@@ -44,8 +44,15 @@ def enter_lobby(
     lobby: str = "Lobby",
     field: str = "Your nickname",
     change: str = "Change nickname",
+    account: bool = False,
 ) -> dict[str, Any]:
-    """Open the lobby, take ``nickname``; returns the player summary (tag, id, rating)."""
+    """Open the lobby, take ``nickname``; returns the player summary (tag, id, rating).
+    ``account``: the browser makes an account of that name first (``sign_up``), as rated
+    play needs, and the page is then the server's ``localhost`` one."""
+    if account:
+        url = localhost(url)
+        page.goto(url + "/")
+        sign_up(page, nickname)
     page.goto(url + "/")
     page.get_by_role("navigation").get_by_role("link", name=lobby).click()
     expect(page).to_have_url(re.compile(r"/lobby$"))
@@ -54,8 +61,9 @@ def enter_lobby(
     expect(
         you.get_by_role("link", name=re.compile("Your statistics|Deine Statistik"))
     ).to_be_visible()
-    page.get_by_role("textbox", name=field).fill(nickname)
-    page.get_by_role("button", name=change).click()
+    if not account:  # an account keeps the name it was made with
+        page.get_by_role("textbox", name=field).fill(nickname)
+        page.get_by_role("button", name=change).click()
     expect(you).to_contain_text(nickname)
     player = me(page)
     assert player["name"] == nickname, player
@@ -102,3 +110,28 @@ def on_turn(pages: list[Any], status_name: str = "Game status", words: str = "Yo
                 return page
         pages[0].wait_for_timeout(50)
     raise AssertionError("nobody's turn")
+
+
+# -- rated play counts accounts only (issue 22, part 1) ------------------------------------
+
+
+def localhost(url: str) -> str:
+    """The server's URL by the name ``localhost``: a passkey's RP ID is a host name, never
+    an IP address (docs/accounts.md, "The relying party")."""
+    return url.replace("://127.0.0.1:", "://localhost:")
+
+
+def sign_up(page: Any, name: str) -> None:
+    """Make this browser's identity an account named ``name`` on the start page, with
+    Chromium's virtual authenticator (the page must be a ``localhost`` one)."""
+    from .test_accounts import _authenticator
+
+    _authenticator(page)
+    page.get_by_role("button", name=re.compile("^(Account|Konto)$")).click()
+    dialog = page.get_by_role("dialog", name=re.compile("^(Your account|Dein Konto)$"))
+    dialog.get_by_label(re.compile("^(Account name|Kontoname)$")).fill(name)
+    create = re.compile("^(Create account with a passkey|Konto mit Passkey anlegen)$")
+    with page.expect_navigation():  # made: the page reloads as the account's
+        dialog.get_by_role("button", name=create).click()
+    page.get_by_role("button", name=re.compile("^(Account|Konto)$")).click()
+    expect(dialog).to_contain_text(name)

@@ -195,13 +195,13 @@ def test_home_lobby_room_seat_and_spectator_results_statistics_leaderboard(
     ann.goto(url + "/")
     expect(ann.get_by_role("button", name="Play against the computer")).to_be_enabled()
     audit(ann, "home")
-    host = enter_lobby(ann, url, "Ann Axe")
+    host = enter_lobby(ann, url, "Ann Axe", account=True)  # rated play: accounts
     create_table(ann, timer="off")
     expect(status(ann)).to_contain_text("Waiting for a second player")
     audit(ann, "room table, waiting for a second player")
 
     bob = new_page()
-    guest = enter_lobby(bob, url, "Bob Axe")
+    guest = enter_lobby(bob, url, "Bob Axe", account=True)
     expect(bob.get_by_role("listitem").filter(has_text=host["tag"])).to_be_visible()
     audit(bob, "lobby, a table listed")
     join_from_lobby(bob, host["tag"])

@@ -92,12 +92,17 @@ def test_lobby_lists_tables_live_join_and_watch_without_hidden_cards(
 
 def test_quick_match_pairs_two_players(clock_server: Any, new_page: Any) -> None:
     dan = new_page()
-    enter_lobby(dan, clock_server.url, "Dan Quick")
+    enter_lobby(dan, clock_server.url, "Dan Quick", account=True)  # the quick match is rated
     dan.get_by_role("region", name="Quick match").get_by_role("button", name="Quick match").click()
     expect(dan.get_by_role("status").filter(has_text="Looking for an opponent")).to_be_visible()
     fay = new_page(locale="de-DE")
     enter_lobby(
-        fay, clock_server.url, "Fay Quick", field="Dein Spitzname", change="Spitznamen ändern"
+        fay,
+        clock_server.url,
+        "Fay Quick",
+        field="Dein Spitzname",
+        change="Spitznamen ändern",
+        account=True,
     )
     fay.get_by_role("button", name="Schnelles Spiel", exact=True).click()
     for page, words in ((dan, EN), (fay, DE)):
@@ -113,7 +118,7 @@ def test_quick_match_offers_the_computer_after_a_visible_wait(
 ) -> None:
     page = new_page()
     page.clock.install()
-    enter_lobby(page, clock_server.url, "Gus Alone")
+    enter_lobby(page, clock_server.url, "Gus Alone", account=True)  # the quick match is rated
     page.get_by_role("button", name="Quick match", exact=True).click()
     waiting = page.get_by_role("status").filter(has_text="Looking for an opponent")
     expect(waiting).to_contain_text("0 s")

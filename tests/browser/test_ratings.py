@@ -20,12 +20,17 @@ def test_resigning_a_rated_match_changes_both_ratings(
     clock_server: Any, new_page: Any, artifacts: Path
 ) -> None:
     ann = new_page()
-    host = enter_lobby(ann, clock_server.url, "Ann Rated")
+    host = enter_lobby(ann, clock_server.url, "Ann Rated", account=True)  # rated: accounts
     assert round(host["rating"]) == 1500
     create_table(ann, timer="off")
     bob = new_page(locale="de-DE")
     guest = enter_lobby(
-        bob, clock_server.url, "Bob Rated", field="Dein Spitzname", change="Spitznamen ändern"
+        bob,
+        clock_server.url,
+        "Bob Rated",
+        field="Dein Spitzname",
+        change="Spitznamen ändern",
+        account=True,
     )
     join_from_lobby(bob, host["tag"], join="Beitreten")
     expect(bob.get_by_role("group", name=DE.hand).get_by_role("button")).to_have_count(10)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -113,3 +114,27 @@ def simple_choice(view: Message) -> str:
         if f"discard {card}" in legal:
             return f"discard {card}"
     return legal[0]
+
+
+# -- rated play counts accounts only (issue 22, part 1) ------------------------------------
+
+
+def give_account(c: TestClient, token: str, name: str | None = None) -> str:
+    """Make ``token``'s identity an account (a passkey of ``softkey.SoftKey``) and return
+    the token: rated tables, the quick match and rated tournaments need one. The player
+    takes the account's name (a unique made-up one unless ``name`` is given)."""
+    from .softkey import SoftKey
+
+    key = SoftKey()
+    name = name or f"Acc {secrets.token_hex(4)}"
+    r = c.post("/api/account/passkeys/options", json={"name": name}, headers=auth(token))
+    assert r.status_code == 200, r.text
+    credential = key.create(r.json()["options"])
+    r = c.post("/api/account/passkeys", json={"credential": credential}, headers=auth(token))
+    assert r.status_code == 201, r.text
+    return token
+
+
+def account(c: TestClient, name: str | None = None) -> str:
+    """A new identity with an account (``give_account``): its token."""
+    return give_account(c, identity(c), name)

@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from .helpers import auth, client, create, hello, identity, receive
+from .helpers import account, auth, client, create, hello, identity, receive
 from .test_accounts import _account
 
 
@@ -135,7 +135,7 @@ def test_a_block_keeps_the_blocked_persons_chat_out() -> None:
 
 def test_a_block_keeps_two_people_apart_in_the_quick_match() -> None:
     with client() as c:
-        a, b, d = identity(c), identity(c), identity(c)
+        a, b, d = account(c), account(c), account(c)  # the quick match is accounts' only
         c.put(f"/api/me/blocks/{_player(c, a)}", headers=auth(b))
         assert c.post("/api/quick", json={}, headers=auth(a)).json()["status"] == "waiting"
         assert c.post("/api/quick", json={}, headers=auth(b)).json()["status"] == "waiting"
@@ -159,7 +159,7 @@ def test_a_muted_persons_chat_is_refused_with_its_code() -> None:
 
 def test_a_ban_stops_the_quick_match_for_the_banned_person_only() -> None:
     with client(operators=("Opal",)) as c:
-        a, b = identity(c), identity(c)
+        a, b = account(c), account(c)  # the quick match is accounts' only
         operator, _ = _account(c, "Opal")
         act = {"action": "ban", "target": _player(c, b), "reason": "abandons", "minutes": 10}
         r = c.post("/api/admin/actions", json=act, headers=auth(operator))

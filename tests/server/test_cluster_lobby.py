@@ -26,6 +26,7 @@ from ginrummy.server.tokens import hash_token
 
 from .helpers import (
     Message,
+    account,
     auth,
     client,
     create,
@@ -101,7 +102,8 @@ def _rooms_of(c: TestClient, token: str) -> list[str]:
 
 def test_a_table_opened_on_one_instance_is_listed_on_the_other(store_url: str) -> None:
     with _instance(store_url) as a, _instance(store_url) as b:
-        ann, bob = identity(a), identity(b)
+        # Ann hosts as a guest (she renames herself); Bob queues, so he has an account.
+        ann, bob = identity(a), account(b)
         with b.websocket_connect("/ws") as lobby_b, a.websocket_connect("/ws") as lobby_a:
             assert _lobby_socket(lobby_b, None)["lobby"]["tables"] == []
             _lobby_socket(lobby_a, None)
@@ -133,8 +135,9 @@ def test_a_table_opened_on_one_instance_is_listed_on_the_other(store_url: str) -
 
 
 def test_quick_match_pairs_players_waiting_on_different_instances(store_url: str) -> None:
+    # The quick match is rated: its players are accounts (helpers.account).
     with _instance(store_url) as a, _instance(store_url) as b:
-        ann, bob = identity(a), identity(b)
+        ann, bob = account(a), account(b)
         with a.websocket_connect("/ws") as lobby:
             _lobby_socket(lobby, ann)
             assert _quick(a, ann, preset="standard")["status"] == "waiting"
@@ -180,7 +183,7 @@ def _quick_at_once(entrants: list[tuple[TestClient, str]], timer: int) -> list[d
 def test_racing_pairings_on_two_instances_pair_each_person_once(store_url: str) -> None:
     with _instance(store_url) as a, _instance(store_url) as b:
         for timer in (10, 20, 30, 40):  # one round per setting: rounds never pair across
-            ann, bob, cid = identity(a), identity(a), identity(b)
+            ann, bob, cid = account(a), account(a), account(b)
             assert _quick(a, ann, timer=timer)["status"] == "waiting"
             # Bob (on A) and Cid (on B) come for Ann at the same moment.
             answers = _quick_at_once([(a, bob), (b, cid)], timer)
@@ -190,7 +193,7 @@ def test_racing_pairings_on_two_instances_pair_each_person_once(store_url: str) 
             loser = bob if answers[1] is won else cid
             assert _rooms_of(a, loser) == []
             # Two people who find the queue empty at the same moment find each other.
-            dan = identity(b)
+            dan = account(b)
             answers = _quick_at_once([(a, loser), (b, dan)], timer + 1)
             assert sorted(x["status"] for x in answers) == ["matched", "waiting"], answers
             (pair,) = [x for x in answers if x["status"] == "matched"]
@@ -243,11 +246,11 @@ def test_an_instance_that_missed_notices_lists_what_it_missed_on_resync(tmp_path
     # its bus says notices were lost (as Redis does when it comes back).
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     with client(url) as a, client(url) as b:
-        ann = identity(a)
+        ann = account(a)
         with b.websocket_connect("/ws") as lobby_b:
             _lobby_socket(lobby_b, None)
             room = create(a, ann, kind="room", visibility="public")
-            assert _quick(a, identity(a))["status"] == "waiting"
+            assert _quick(a, account(a))["status"] == "waiting"
             assert b.get("/api/lobby").json() == {
                 "tables": [],
                 "matches": [],
@@ -264,7 +267,7 @@ def test_a_pairing_that_cannot_open_its_room_puts_the_waiting_player_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     with client() as c:
-        ann, bob = identity(c), identity(c)
+        ann, bob = account(c), account(c)
         assert _quick(c, ann)["status"] == "waiting"
 
         async def broken(**_: Any) -> None:
@@ -303,7 +306,7 @@ def test_a_player_waiting_on_a_dead_instance_is_not_paired_and_is_removed(
 ) -> None:
     fast = {"quick_confirm": FAST_CONFIRM}
     with _instance(store_url, **fast) as a, _instance(store_url, **fast) as b:
-        ann, bob = identity(a), identity(b)
+        ann, bob = account(a), account(b)
         with a.websocket_connect("/ws") as lobby:
             _lobby_socket(lobby, ann)
             assert _quick(a, ann, preset="standard")["status"] == "waiting"
@@ -327,7 +330,7 @@ def test_a_player_with_lobby_sockets_on_two_instances_stays_queued_when_one_clos
 ) -> None:
     fast = {"quick_confirm": FAST_CONFIRM}
     with _instance(store_url, **fast) as a, _instance(store_url, **fast) as b:
-        ann, bob = identity(a), identity(b)
+        ann, bob = account(a), account(b)
         with b.websocket_connect("/ws") as lobby_b:
             _lobby_socket(lobby_b, ann)
             with a.websocket_connect("/ws") as lobby_a:

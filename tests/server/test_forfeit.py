@@ -7,7 +7,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from .helpers import Message, auth, client, hello, identity, receive_until
+from .helpers import Message, account, auth, client, hello, identity, receive_until
 
 
 def _advance(c: TestClient, seconds: float) -> None:
@@ -16,7 +16,7 @@ def _advance(c: TestClient, seconds: float) -> None:
 
 
 def _public_match(c: TestClient, **body: object) -> tuple[str, str, str]:
-    ann, bob = identity(c), identity(c)
+    ann, bob = account(c), account(c)  # rated play counts accounts only
     r = c.post(
         "/api/rooms", json={"kind": "room", "visibility": "public", **body}, headers=auth(ann)
     )

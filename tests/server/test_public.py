@@ -6,7 +6,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from .helpers import auth, client, create, hello, identity, receive, receive_until
+from .helpers import account, auth, client, create, hello, identity, receive, receive_until
 
 
 def _join(c: TestClient, room: str, token: str) -> None:
@@ -34,7 +34,7 @@ def test_identity_has_a_player_with_a_tag_and_a_changeable_name() -> None:
 
 def test_room_options_and_watchers() -> None:
     with client() as c:
-        ann, bob = identity(c), identity(c)
+        ann, bob = account(c), account(c)  # a public table is rated for accounts
         r = c.post(
             "/api/rooms",
             json={"kind": "room", "visibility": "public", "spectator_chat": True},
@@ -144,7 +144,7 @@ def test_spectators_may_chat_when_allowed_and_rooms_may_forbid_watching() -> Non
 
 def test_lobby_lists_tables_and_matches_live() -> None:
     with client() as c:
-        ann, bob = identity(c), identity(c)
+        ann, bob = account(c), account(c)  # a public table is rated for accounts
         with c.websocket_connect("/ws") as lobby:
             lobby.send_json({"type": "hello_lobby", "token": None})
             first = receive(lobby)
@@ -170,7 +170,7 @@ def test_lobby_lists_tables_and_matches_live() -> None:
 
 def test_quick_match_pairs_compatible_players() -> None:
     with client() as c:
-        ann, bob, cid = identity(c), identity(c), identity(c)
+        ann, bob, cid = account(c), account(c), account(c)  # the quick match is rated
         assert c.post("/api/quick", json={}).status_code == 401
         with c.websocket_connect("/ws") as lobby:
             lobby.send_json({"type": "hello_lobby", "token": ann})
@@ -211,7 +211,7 @@ def test_a_lost_matched_notice_is_made_good_by_a_resync() -> None:
     """The bus lost the 'matched' notice (a failed publish): the resync that follows
     makes the lobby socket ask the store, which knows the pairing."""
     with client() as c:
-        ann, bob = identity(c), identity(c)
+        ann, bob = account(c), account(c)  # the quick match is rated
         bus = c.app.state.rooms.bus  # type: ignore[attr-defined]
         real = bus.publish
 

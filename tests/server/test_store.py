@@ -12,10 +12,13 @@ import pytest
 
 from ginrummy.ratings import Rating, rate_match
 from ginrummy.server.store import (
+    Account,
     ChatLine,
     Clock,
+    Device,
     Event,
     Outcome,
+    Passkey,
     Player,
     QuickEntry,
     RatedMatch,
@@ -177,7 +180,15 @@ async def test_players_results_and_clocks(store: Store) -> None:
     won, lost = rate_match(Rating(), Rating(), 1.0)  # both start at 1500, RD 350
     assert await store.results_of(ann.id) == [replace(row, rating=won.rating, rd=won.rd)]
     assert await store.results_of(bob.id) == [replace(bob_row, rating=lost.rating, rd=lost.rd)]
+    assert await store.leaderboard() == []  # rated play counts accounts only: guests aren't listed
+    for h, name in (("h1", "Ann"), ("h2", "Bob")):
+        await store.add_identity(h)
+        device = Device("d_" + h, h, h, "Firefox", 1.0, 1.0)
+        await store.create_account(
+            Account(h, name, name.lower(), 1.0), device, Passkey("c" + h, h, "k", 0, 1.0)
+        )
     assert [p.id for p in await store.leaderboard()] == [ann.id, bob.id]
+    ann = replace(ann, name="Ann")
     rated = replace(ann, rating=won.rating, rd=won.rd, volatility=won.volatility, rated_matches=1)
     assert (await store.player(ann.id)) == rated
     bob_now = await store.player(bob.id)

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from ginrummy.server.room import RoomError
 from ginrummy.tournament import Entrant, commands
 
-from .helpers import Message, auth, client, hello, identity, receive, receive_until
+from .helpers import Message, account, auth, client, hello, identity, receive, receive_until
 
 FAST = {"tournament_tick": 0.02, "test_clock": True}
 
@@ -455,7 +455,7 @@ def test_the_clock_starts_a_tournament_or_cancels_it_at_its_start_time() -> None
 
 def test_a_rated_tournaments_matches_are_rated_and_move_the_ratings() -> None:
     with client(tournament_tick=3600.0, test_clock=True) as c:  # sweeps only when kicked
-        people = [identity(c) for _ in range(4)]
+        people = [account(c) for _ in range(4)]  # a rated tournament is accounts' only
         tid = _create(c, people[0], rated=True)["id"]
         for who in people:
             c.post(f"/api/tournaments/{tid}/join", headers=auth(who))

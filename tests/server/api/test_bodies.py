@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ..helpers import auth, client, identity
+from ..helpers import account, auth, client, identity
 
 THREE = ["me", "friend", "friend"]
 TOURNAMENT = {"name": "Friday", "format": "swiss", "max_players": 8}
@@ -119,6 +119,7 @@ def test_the_same_bodies_well_formed_are_taken() -> None:
     """The refusals above are about the one flaw each: the bodies without it pass."""
     with client(test_clock=True) as c:
         token = identity(c)
+        member = account(c)  # rated play (the quick match, a rated tournament): accounts
         taken = [
             ("POST", "/api/rooms", {"kind": "room", "preset": "standard", "timer": None}),
             ("POST", "/api/rooms", {"opponent": "bot:casual", "target_score": 50}),
@@ -129,7 +130,8 @@ def test_the_same_bodies_well_formed_are_taken() -> None:
             ("POST", "/api/quick", {"preset": "standard", "timer": 30}),
         ]
         for method, path, body in taken:
-            r = _send(c, method, path, body, token)
+            rated = path == "/api/quick" or (isinstance(body, dict) and body.get("rated") is True)
+            r = _send(c, method, path, body, member if rated else token)
             assert r.status_code in (200, 201), (path, r.text)
 
 

@@ -23,6 +23,7 @@ from ginrummy.server.api import (
     reviews,
     rooms,
     tournaments,
+    yourdata,
 )
 
 routes: list[BaseRoute] = [
@@ -38,4 +39,5 @@ routes: list[BaseRoute] = [
     *tournaments.routes,
     *civility.routes,  # civility (issue 22, part 3)
     *admin.routes,  # the operators' console (issue 22, part 4)
+    *yourdata.routes,  # your data: export and deletion (issue 22, part 5)
 ]

@@ -56,6 +56,11 @@ STATUS = {
     "play_banned": 403,
     "muted": 403,
     "chat_timeout": 403,
+    # -- your data (issue 22, part 5) --
+    "not_confirmed": 400,
+    "already_deleted": 409,
+    # -- rated play counts accounts only (issue 22, part 1) --
+    "account_required": 403,
 }
 """The status of each error code a route or a room raises (any other: 400)."""
 

@@ -9,6 +9,7 @@ from starlette.routing import Route
 
 from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import read
+from ginrummy.server.api.rated import require_account
 from ginrummy.server.api.services import quick_of, rooms_of
 from ginrummy.server.api.tables import TableBody
 from ginrummy.server.responses import JSONResponse
@@ -29,6 +30,7 @@ async def quick_enter(request: Request) -> JSONResponse:
     identity = await callers.identity(request)
     body = await read(request, TableBody)
     rules = body.rules(QUICK_TIMER)
+    await require_account(request, identity)  # the quick match is rated: accounts only
     player = await rooms_of(request).player(identity)
     return JSONResponse(await quick_of(request).enter(identity, player, rules))
 

@@ -10,6 +10,7 @@ from starlette.routing import Route
 
 from ginrummy.engine import Seat
 from ginrummy.server.api import callers
+from ginrummy.server.api import rated as rated_
 from ginrummy.server.api.bodies import Body, read
 from ginrummy.server.api.errors import ApiError
 from ginrummy.server.api.services import rooms_of
@@ -77,9 +78,13 @@ async def create_room(request: Request) -> JSONResponse:
     player = await rooms_of(request).player(identity)
     name = seat_name(body.name, player.name)
     spectators = _flag(body.spectators, body.kind == "room")
-    rated = _flag(body.rated, public and bot is None)
+    # rated play counts accounts only: a guest's public table is casual unless it asks
+    account = await rated_.has_account(request, identity)
+    rated = _flag(body.rated, public and bot is None and account)
     if rated and not (public and bot is None and body.kind == "room"):
         raise ApiError("bad_request", "only public tables between two people can be rated")
+    if rated and not account:
+        await rated_.require_account(request, identity)
     if rated:  # civility: a play ban locks rated tables too (``play_banned``)
         await rooms_of(request).civility.check_play(player.id)
     bot_name = "" if bot is None else level_name(bot)
@@ -117,6 +122,7 @@ async def join_room(request: Request) -> JSONResponse:
     body = await read(request, Join)
     player = await rooms_of(request).player(identity)
     if room.rated and room.seat_of(identity) is None:  # civility: a play ban locks it
+        await rated_.require_account(request, identity)  # and it counts accounts only
         await rooms_of(request).civility.check_play(player.id)
     seat = await room.join(identity, seat_name(body.name, player.name), player)
     return JSONResponse({"room": room.id, "seat": seat.label})

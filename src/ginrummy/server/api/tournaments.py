@@ -15,6 +15,7 @@ from ginrummy.engine import Rules, RulesError
 from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import Body, decode, given, read_object
 from ginrummy.server.api.errors import ApiError
+from ginrummy.server.api.rated import require_account
 from ginrummy.server.api.services import rooms_of, tournaments_of
 from ginrummy.server.computer import level_keys
 from ginrummy.server.responses import JSONResponse
@@ -106,6 +107,8 @@ async def create(request: Request) -> JSONResponse:
     identity, player = await _caller(request)
     body = decode(await read_object(request), NewTournament)
     settings = settings_of(body)
+    if body.join and settings.rated:  # a rated tournament's players are accounts
+        await require_account(request, identity)
     created = tournaments_of(request).create(settings, identity, player, play=body.join)
     return await _answer(created, 201)
 
@@ -117,7 +120,19 @@ async def read(request: Request) -> JSONResponse:
 async def join(request: Request) -> JSONResponse:
     identity, player = await _caller(request)
     tid = request.path_params["tid"]
+    await _accounts_only_if_rated(request, tid, identity)
     return await _answer(tournaments_of(request).join(tid, identity, player))
+
+
+async def _accounts_only_if_rated(request: Request, tid: str, identity: str) -> None:
+    """A rated tournament's players are accounts (``account_required``); an unrated one
+    allows guests (docs/accounts.md)."""
+    try:
+        loaded = await tournaments_of(request).get(tid)
+    except UnknownTournament:
+        return  # joining answers unknown_tournament
+    if loaded.state.settings.rated:
+        await require_account(request, identity)
 
 
 async def leave(request: Request) -> JSONResponse:

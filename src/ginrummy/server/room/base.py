@@ -174,6 +174,12 @@ class RoomBase(ABC, Generic[S, K, D]):
             if p.id == player.id:
                 self.player_of[key] = player
 
+    def erase_seats(self, identity_hash: str, erased: SeatInfo) -> None:
+        """Your data: the seats of an erased identity show ``erased`` from now on."""
+        for key, info in list(self.seats.items()):
+            if info.identity_hash == identity_hash:
+                self.seats[key] = erased
+
     async def load_players(self) -> None:
         """Read the seated people's players (names, ratings) from the store."""
         self.player_of = await people.players_of(self.ctx.owner, self.seats)

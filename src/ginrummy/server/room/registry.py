@@ -231,6 +231,13 @@ class RoomManager:
         for room in self._rooms.values():
             room.renamed(player)
 
+    def identity_erased(self, identity_hash: str, tombstone: str, label: str) -> None:
+        """Your data: an erased identity's seats in the rooms loaded here take its
+        tombstone and anonymous label (the store has them already; docs/accounts.md)."""
+        for room in self._rooms.values():
+            if isinstance(room, RoomBase):  # every kind is one
+                room.erase_seats(identity_hash, SeatInfo(label, tombstone, None))
+
     # --- the lobby ----------------------------------------------------------------------
 
     async def room_changed(self, room: Room) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ginrummy.server.store.civility import Civility
+from ginrummy.server.store.yourdata import YourData
 
 
 class StoreError(RuntimeError):
@@ -367,7 +368,8 @@ class Players(Protocol):
     async def rename_player(self, player_id: str, name: str) -> None: ...
 
     async def leaderboard(self, limit: int = 50) -> list[Player]:
-        """Players with a rated match, best rating first."""
+        """Accounts' players with a rated match, best rating first (guests are not
+        listed: rated play counts accounts only)."""
 
     async def results_of(self, player_id: str) -> list[ResultRow]:
         """A player's finished matches, oldest first."""
@@ -493,6 +495,7 @@ class Store(
     Tournaments,
     Accounts,
     Civility,  # civility (issue 22, part 3): store/civility.py
+    YourData,  # your data (issue 22, part 5): store/yourdata.py
     Protocol,
 ):
     """All of it, as one server instance opens it (``open_store``)."""

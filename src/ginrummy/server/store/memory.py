@@ -28,10 +28,11 @@ from ginrummy.server.store.base import (
     TournamentRow,
 )
 from ginrummy.server.store.memory_civility import MemoryCivility
+from ginrummy.server.store.memory_yourdata import MemoryYourData
 from ginrummy.server.store.outcomes import settle
 
 
-class MemoryStore(MemoryCivility):
+class MemoryStore(MemoryCivility, MemoryYourData):  # your data: memory_yourdata.py
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         # The clock is passed in (the server's, as for the SQL store: what the store
         # records, leases, the quick match's staleness): tests move a fake one.
@@ -262,7 +263,9 @@ class MemoryStore(MemoryCivility):
         self._players[player_id] = replace(self._players[player_id], name=name)
 
     async def leaderboard(self, limit: int = 50) -> list[Player]:
-        rated = [p for p in self._players.values() if p.rated_matches > 0]
+        # accounts only (issue 22, part 1): a guest's rating is kept but not listed
+        accounts = {self._player_of[h] for h in self._accounts if h in self._player_of}
+        rated = [p for p in self._players.values() if p.rated_matches > 0 and p.id in accounts]
         rated.sort(key=lambda p: (-p.rating, p.id))
         return rated[:limit]
 

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -172,6 +172,14 @@ class TournamentService:
         await self.rooms.bus.publish(TOPIC, notice)
         if loaded.state.phase is Phase.RUNNING:
             self.driver.kick()
+
+    async def reread(self, tournament_ids: Iterable[str]) -> None:
+        """Your data: these tournaments' logs were rewritten in place (an erased
+        player's name): read them whole again and show them anew on this instance."""
+        for tournament_id in tournament_ids:
+            self._states.pop(tournament_id, None)
+            self.latest.pop(tournament_id, None)
+            await self._refresh(tournament_id)
 
     # --- reading and commands --------------------------------------------------
 

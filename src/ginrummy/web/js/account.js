@@ -2,7 +2,7 @@
 // passkey, sign in with a passkey or a one-time code, show a code for another device,
 // list the signed-in devices and sign any out. Its own <dialog>, outside the page the
 // renderer draws; a sign-in keeps the new device token and reloads the page.
-import { api, adoptToken, ApiError, storedToken } from "./api.js";
+import { api, adoptToken, ApiError, forgetToken, storedToken } from "./api.js";
 import { t } from "./i18n.js";
 
 /** @param {string} text */
@@ -238,6 +238,7 @@ export async function openAccount() {
         }),
       );
     }
+    parts.push(...yourData(Boolean(info.account), fail, status));
     parts.push(
       status,
       button(t("account.close"), async () => box.close()),
@@ -247,4 +248,83 @@ export async function openAccount() {
 
   await draw();
   if (!box.open) box.showModal();
+}
+
+// -- your data (issue 22, part 5): download, delete, the privacy page ----------------
+
+/** Save `data` as a JSON file the browser downloads. @param {unknown} data */
+function saveJson(data) {
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const a = el("a", { href: url, download: "ginrummy-my-data.json" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Ask before deleting: a dialog of its own that names what happens.
+ * @returns {Promise<boolean>}
+ */
+function confirmDeletion() {
+  const ask = /** @type {HTMLDialogElement} */ (
+    el("dialog", {
+      class: "dialog",
+      role: "alertdialog",
+      "aria-labelledby": "delete-title",
+      "aria-describedby": "delete-text",
+    })
+  );
+  document.body.append(ask);
+  return new Promise((resolve) => {
+    /** @param {boolean} yes */
+    const answer = (yes) => {
+      ask.close();
+      ask.remove();
+      resolve(yes);
+    };
+    ask.addEventListener("cancel", () => answer(false));
+    ask.append(
+      el("h2", { id: "delete-title" }, t("data.confirm_title")),
+      el("p", { id: "delete-text" }, t("data.confirm_text")),
+      button(t("data.cancel"), async () => answer(false)),
+      " ",
+      button(t("data.confirm"), async () => answer(true)),
+    );
+    ask.showModal();
+  });
+}
+
+/**
+ * The dialog's "Your data" part: download, delete, and the privacy page's link.
+ * @param {boolean} account
+ * @param {(err: unknown) => void} fail
+ * @param {HTMLElement} status
+ * @returns {HTMLElement[]}
+ */
+function yourData(account, fail, status) {
+  return [
+    el("h3", {}, t("data.title")),
+    el("p", {}, el("a", { href: "/privacy" }, t("data.privacy"))),
+    button(t("data.download"), async () => {
+      try {
+        saveJson(await api.exportData());
+        status.textContent = t("data.downloaded");
+      } catch (err) {
+        fail(err);
+      }
+    }),
+    button(t(account ? "data.delete" : "data.delete_guest"), async () => {
+      if (!(await confirmDeletion())) return;
+      try {
+        await api.deleteMe();
+        forgetToken();
+        status.textContent = t("data.deleted");
+        location.assign("/");
+      } catch (err) {
+        fail(err);
+      }
+    }),
+  ];
 }

@@ -74,6 +74,15 @@ export function adoptToken(token) {
   }
 }
 
+/** Forget this browser's token (its identity was deleted): the next call makes a new one. */
+export function forgetToken() {
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* nothing kept */
+  }
+}
+
 /** @type {Promise<string>|null} */
 let creating = null;
 
@@ -209,6 +218,11 @@ export const api = {
     withToken((token) => request("GET", `/api/admin${path}`, undefined, token)),
   adminAct: (/** @type {Record<string, unknown>} */ body) =>
     withToken((token) => request("POST", "/api/admin/actions", body, token)),
+  // Your data (docs/accounts.md): the export, and the deletion of this identity.
+  exportData: () =>
+    withToken((token) => request("GET", "/api/me/export", undefined, token)),
+  deleteMe: () =>
+    withToken((token) => request("POST", "/api/me/delete", { confirm: true }, token)),
   // Starts the review job (POST), then polls it (GET): docs/protocol.md, "Reviews".
   review: (/** @type {string} */ id, /** @type {string} */ seat, start = false) =>
     request(

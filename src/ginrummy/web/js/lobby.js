@@ -361,6 +361,7 @@ function renderQuick(state) {
 function renderCreate(state) {
   const form = state.lobby.form;
   const isPublic = form.visibility === "public";
+  const account = Boolean(state.me?.account);
   return h(
     "section",
     { class: "panel create", "aria-labelledby": "create-h" },
@@ -390,12 +391,13 @@ function renderCreate(state) {
     h(
       "div",
       { class: "checks" },
+      // rated play counts accounts only (issue 22): a guest's table is casual
       check(
         "create-rated",
         "form.rated",
         t("lobby.rated.label"),
-        isPublic && form.rated,
-        { disabled: !isPublic },
+        isPublic && form.rated && account,
+        { disabled: !isPublic || !account },
       ),
       check(
         "create-spectators",
@@ -411,6 +413,9 @@ function renderCreate(state) {
         { disabled: !form.spectators },
       ),
     ),
+    isPublic && !account
+      ? h("p", { class: "hint" }, t("lobby.rated.account_needed"))
+      : null,
     h(
       "button",
       {

@@ -25,7 +25,9 @@ export function identity({ store, limits }) {
       if (store.get().route.name === "lobby") await ensureToken();
       const me = await api.me();
       // A rename meanwhile knows better than this (older) answer.
-      if (me.player && mine === asked) store.update((s) => ({ ...s, me: me.player }));
+      // `account`: rated play counts accounts only (issue 22), the lobby's form knows
+      const player = me.player && { ...me.player, account: Boolean(me.account) };
+      if (player && mine === asked) store.update((s) => ({ ...s, me: player }));
     } catch {
       /* shown as "connecting" */
     }

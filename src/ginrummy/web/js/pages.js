@@ -85,4 +85,5 @@ export const PAGES = {
   tournament: { load: () => import("./pages/tournament.js") },
   review: { load: () => import("./pages/review.js") },
   admin: { load: () => import("./pages/admin.js") }, // the operators' page
+  privacy: { load: () => import("./pages/privacy.js") }, // your data (issue 22, part 5)
 };

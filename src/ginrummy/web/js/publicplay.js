@@ -160,6 +160,9 @@ export function publicPlay({ store, say, navigate, limits, me }) {
    * @param {unknown} err
    */
   function lobbyError(err) {
+    // rated play counts accounts only (issue 22): a guest is told to make one
+    if (err instanceof ApiError && err.code === "account_required")
+      return t("error.account_required");
     if (err instanceof ApiError && err.status)
       return t("error.generic", { message: err.message || err.code });
     return t("error.network");
@@ -274,7 +277,8 @@ export function publicPlay({ store, say, navigate, limits, me }) {
       visibility: form.visibility,
       spectators: Boolean(form.spectators),
       spectator_chat: Boolean(form.spectators && form.spectatorChat),
-      ...(isPublic ? { rated: Boolean(form.rated) } : {}),
+      // a guest's public table is casual: rated play counts accounts only (issue 22)
+      ...(isPublic && store.get().me?.account ? { rated: Boolean(form.rated) } : {}),
     };
     store.update((s) => ({ ...s, lobby: { ...s.lobby, busy: true, error: null } }));
     try {

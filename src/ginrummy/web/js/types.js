@@ -14,6 +14,8 @@
  * @property {number} [rated_matches]
  * @property {number} [abandons]
  * @property {boolean} [leaver]
+ * @property {boolean} [account]  this browser's own player only (GET /api/me): an
+ *   account's, so it may play rated (issue 22)
  */
 
 /**
@@ -304,7 +306,7 @@
 
 /**
  * @typedef {object} Route
- * @property {"home"|"room"|"chouette"|"lobby"|"player"|"leaderboard"|"tournament"|"review"|"admin"} name
+ * @property {"home"|"room"|"chouette"|"lobby"|"player"|"leaderboard"|"tournament"|"review"|"admin"|"privacy"} name
  * @property {string|null} room
  * @property {string} [player]
  * @property {string} [tournament]
