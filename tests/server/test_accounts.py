@@ -243,6 +243,22 @@ def test_a_replayed_or_foreign_assertion_is_refused() -> None:
         assert r.status_code == 400 and _error(r) == "unknown_passkey"
 
 
+def test_a_passkey_must_verify_its_user_at_both_ceremonies() -> None:
+    with client() as c:
+        token, key = identity(c), SoftKey()
+        options = _options(c, token)
+        assert options["authenticatorSelection"]["userVerification"] == "required"
+        touched = key.create(options, verified=False)  # a touch, no PIN nor fingerprint
+        r = c.post("/api/account/passkeys", json={"credential": touched}, headers=auth(token))
+        assert r.status_code == 400 and _error(r) == "passkey_refused"
+        assert c.get("/api/me", headers=auth(token)).json()["account"] is None
+        _token, key = _account(c, "Bert")
+        r = _sign_in(c, key, verified=False)
+        assert r.status_code == 400 and _error(r) == "passkey_refused"
+        options = c.post("/api/account/sign-in/options", json={}).json()["options"]
+        assert options["userVerification"] == "required"
+
+
 def test_a_sign_count_that_does_not_grow_is_refused() -> None:
     with client() as c:
         _token, key = _account(c)

@@ -6,7 +6,9 @@ JSON of its ``PublicKeyCredential``. A refused answer raises ``PasskeyRefused``:
 wrong origin or RP ID, a bad signature, a challenge other than the one handed out, a
 sign count that did not grow. Which challenge an answer answers is read from its
 client data (``answered_challenge``); the caller takes that challenge from the store
-(single use) before verifying.
+(single use) before verifying. User verification is required at both ceremonies (a
+PIN, a fingerprint or the device's lock, not just a touch): a passkey is the account's
+only secret, and an answer without the UV flag is refused.
 """
 
 from __future__ import annotations
@@ -101,7 +103,7 @@ def registration_options(
         timeout=TIMEOUT_MS,
         authenticator_selection=AuthenticatorSelectionCriteria(
             resident_key=ResidentKeyRequirement.REQUIRED,
-            user_verification=UserVerificationRequirement.PREFERRED,
+            user_verification=UserVerificationRequirement.REQUIRED,
         ),
         exclude_credentials=[PublicKeyCredentialDescriptor(id=_bytes(c)) for c in exclude],
     )
@@ -115,7 +117,7 @@ def sign_in_options(rp: RelyingParty, challenge: bytes) -> dict[str, Any]:
         rp_id=rp.id,
         challenge=challenge,
         timeout=TIMEOUT_MS,
-        user_verification=UserVerificationRequirement.PREFERRED,
+        user_verification=UserVerificationRequirement.REQUIRED,
     )
     answer: dict[str, Any] = json.loads(webauthn.options_to_json(options))
     return answer
@@ -131,6 +133,7 @@ def verify_registration(
             expected_challenge=_bytes(challenge),
             expected_rp_id=rp.id,
             expected_origin=rp.origin,
+            require_user_verification=True,
         )
     except (WebAuthnException, KeyError, TypeError, ValueError) as exc:
         raise PasskeyRefused(str(exc)) from None
@@ -157,6 +160,7 @@ def verify_sign_in(
             expected_origin=rp.origin,
             credential_public_key=_bytes(public_key),
             credential_current_sign_count=sign_count,
+            require_user_verification=True,
         )
     except (WebAuthnException, KeyError, TypeError, ValueError) as exc:
         raise PasskeyRefused(str(exc)) from None
