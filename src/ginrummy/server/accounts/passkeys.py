@@ -111,12 +111,16 @@ def registration_options(
     return answer
 
 
-def sign_in_options(rp: RelyingParty, challenge: bytes) -> dict[str, Any]:
-    """What ``navigator.credentials.get`` needs: any passkey of this site."""
+def sign_in_options(
+    rp: RelyingParty, challenge: bytes, allow: list[str] | None = None
+) -> dict[str, Any]:
+    """What ``navigator.credentials.get`` needs: any passkey of this site, or one of
+    ``allow`` (an account's own, to confirm a change)."""
     options = webauthn.generate_authentication_options(
         rp_id=rp.id,
         challenge=challenge,
         timeout=TIMEOUT_MS,
+        allow_credentials=[PublicKeyCredentialDescriptor(id=_bytes(c)) for c in allow or []],
         user_verification=UserVerificationRequirement.REQUIRED,
     )
     answer: dict[str, Any] = json.loads(webauthn.options_to_json(options))
