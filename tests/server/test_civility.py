@@ -198,6 +198,24 @@ def test_a_ban_stops_the_quick_match_for_the_banned_person_only() -> None:
         assert c.post("/api/quick", json={}, headers=auth(a)).json()["status"] == "waiting"
 
 
+def test_a_ban_stops_joining_a_rated_tournament_not_a_casual_one() -> None:
+    with client() as c:
+        a, b = identity(c), identity(c)
+        operator = _operator(c)
+        act = {"action": "ban", "target": _player(c, b), "reason": "abandons", "minutes": 10}
+        assert c.post("/api/admin/actions", json=act, headers=auth(operator)).status_code == 200
+        cup = {"name": "Friday Cup", "format": "knockout", "max_players": 4}
+        rated = c.post("/api/tournaments", json={**cup, "rated": True}, headers=auth(a))
+        casual = c.post("/api/tournaments", json=cup, headers=auth(a))
+        rated_id, casual_id = rated.json()["tournament"]["id"], casual.json()["tournament"]["id"]
+        r = c.post(f"/api/tournaments/{rated_id}/join", headers=auth(b))
+        assert r.status_code == 403 and _code(r) == "play_banned"
+        r = c.post("/api/tournaments", json={**cup, "rated": True, "join": True}, headers=auth(b))
+        assert r.status_code == 403 and _code(r) == "play_banned"
+        assert c.post(f"/api/tournaments/{casual_id}/join", headers=auth(b)).status_code == 200
+        assert c.post(f"/api/tournaments/{rated_id}/join", headers=auth(a)).status_code == 200
+
+
 def test_refused_actions_change_nothing_and_write_no_entry() -> None:
     with client() as c:
         operator = _operator(c)

@@ -88,15 +88,19 @@ async def _caller(request: Request) -> tuple[str, Player]:
     return identity, await rooms_of(request).player(identity)
 
 
-async def _answer(action: Awaitable[Loaded], status: int = 200) -> JSONResponse:
+async def _answer_of(action: Awaitable[Loaded]) -> Loaded:
     try:
-        loaded = await action
+        return await action
     except TournamentError as exc:
         raise ApiError(exc.code.value, exc.message, STATUS.get(exc.code, 409)) from None
     except UnknownTournament as exc:
         raise ApiError("unknown_tournament", str(exc), 404) from None
     except Contended as exc:
         raise ApiError("busy", str(exc), 503) from None
+
+
+async def _answer(action: Awaitable[Loaded], status: int = 200) -> JSONResponse:
+    loaded = await _answer_of(action)
     return JSONResponse({"tournament": view.full(loaded)}, status_code=status)
 
 
@@ -106,6 +110,8 @@ async def create(request: Request) -> JSONResponse:
     identity, player = await _caller(request)
     body = decode(await read_object(request), NewTournament)
     settings = settings_of(body)
+    if body.join and settings.rated:  # civility: a play ban locks rated tournaments
+        await rooms_of(request).civility.check_play(player.id)
     created = tournaments_of(request).create(settings, identity, player, play=body.join)
     return await _answer(created, 201)
 
@@ -117,6 +123,9 @@ async def read(request: Request) -> JSONResponse:
 async def join(request: Request) -> JSONResponse:
     identity, player = await _caller(request)
     tid = request.path_params["tid"]
+    found = await _answer_of(tournaments_of(request).get(tid))
+    if found.state.settings.rated:  # civility: a play ban locks rated tournaments
+        await rooms_of(request).civility.check_play(player.id)
     return await _answer(tournaments_of(request).join(tid, identity, player))
 
 
