@@ -374,3 +374,13 @@ def test_sign_in_attempts_and_new_accounts_are_rate_limited() -> None:
                       headers=auth(token)).status_code == 200  # fmt: skip
         r = c.post("/api/account/passkeys/options", json={"name": "Ann"}, headers=auth(token))
         assert r.status_code == 429
+
+
+def test_a_guest_takes_no_accounts_name_nor_a_lookalike() -> None:
+    with client() as c:
+        _account(c, "Hanna")
+        guest = identity(c)
+        for name in ("Hanna", "hanna", "Наnnа"):  # the name, its case, Cyrillic Н and а
+            r = c.put("/api/me", json={"name": name}, headers=auth(guest))
+            assert r.status_code == 409 and _error(r) == "name_taken", (name, r.text)
+        assert c.put("/api/me", json={"name": "Hannah"}, headers=auth(guest)).status_code == 200
