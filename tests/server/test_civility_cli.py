@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from ginrummy import cli
+from ginrummy.server.civility.console import Console, Operator
+from ginrummy.server.civility.service import Civility
 from ginrummy.server.store import Account, Device, Passkey, Player, Report, open_store
 
 
@@ -55,3 +57,24 @@ def test_the_cli_lists_reports_and_acts_with_an_audit_entry(
     assert history["audit"][0]["detail"]["operator_name"] == "Opal"
     assert cli.main(["admin", "--store", url, "reports"]) == 0
     assert json.loads(capsys.readouterr().out) == []
+
+
+async def test_an_operators_rename_is_told_to_whoever_shows_names() -> None:
+    # the server's console is given its rooms' and lobbies' renamed (shown live)
+    store = open_store("memory://")
+    await store.open()
+    await store.add_identity("h_bob")
+    await store.ensure_player("h_bob", Player("p_bob0000000", "Bob"))
+    told: list[str] = []
+
+    async def renamed(player_id: str) -> None:
+        told.append(player_id)
+
+    console = Console(Civility(store, lambda: 1.0), renamed)
+    opal = Operator("p_opal000000", "Opal")
+    await console.act(opal, "rename", "p_bob0000000", "offensive", name="Player 7")
+    await console.act(opal, "warn", "p_bob0000000", "insults")
+    assert told == ["p_bob0000000"]
+    found = await store.player("p_bob0000000")
+    assert found is not None and found.name == "Player 7"
+    await store.close()

@@ -32,11 +32,19 @@ class ActionBody(Body, frozen=True):
 async def _operator(request: Request) -> tuple[Operator, Console]:
     identity = await callers.identity(request)
     settings: Settings = request.app.state.settings
-    civility = rooms_of(request).civility
+    rooms = rooms_of(request)
+    civility = rooms.civility
     operator = await operator_of(civility, identity, settings.operators)
     if operator is None:
         raise ApiError("not_operator", "only the site's operators may use the console")
-    return operator, Console(civility)
+
+    async def renamed(player_id: str) -> None:  # shown live, as PUT /api/me does
+        player = await rooms.store.player(player_id)
+        if player is not None:
+            rooms.player_changed(player)
+            await rooms.lobby_changed(player=player_id)
+
+    return operator, Console(civility, renamed)
 
 
 async def whoami(request: Request) -> JSONResponse:

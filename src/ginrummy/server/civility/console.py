@@ -10,7 +10,7 @@ through ``Console.act``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -73,9 +73,14 @@ class Console:
     """What an operator sees and does; the operator's player id is recorded with every
     action (and their name now beside it, as ``operator_name`` in the entry's details)."""
 
-    def __init__(self, civility: Civility) -> None:
+    def __init__(
+        self, civility: Civility, renamed: Callable[[str], Awaitable[None]] | None = None
+    ) -> None:
+        """``renamed``: told a player id after a rename, to show the new name live
+        (the server's rooms and lobbies, as ``PUT /api/me`` does); None off the server."""
         self.civility = civility
         self.store = civility.store
+        self.renamed = renamed
 
     async def open_reports(self, limit: int = 100) -> list[dict[str, Any]]:
         found = await self.store.open_reports(limit)
@@ -172,6 +177,8 @@ class Console:
             done["sanction"] = asdict(sanction)
         elif action == "rename" and identity is not None and new_name is not None:
             await self._rename(identity, target, new_name)
+            if self.renamed is not None:
+                await self.renamed(target)
         elif action == "close" and identity is not None:
             done["signed_out"] = await self.store.close_account(identity)
         if report is not None:
