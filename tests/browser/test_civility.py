@@ -27,7 +27,7 @@ OPERATOR = "Opal"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("civility"), env={"GINRUMMY_OPERATORS": OPERATOR})
+    srv = Server(tmp_path_factory.mktemp("civility"))
     srv.start()
     yield srv
     srv.stop()
@@ -61,9 +61,15 @@ def test_report_block_ban_and_the_operators_page(
     server: Server, new_page: Callable[..., Any]
 ) -> None:
     axe = Audit(AXE, shots=None)
+    opal = _person(new_page, server, OPERATOR)
+    # Operators are named by player id (GINRUMMY_OPERATORS): Opal's is known only now,
+    # so the server starts again with it, as an operator would restart theirs.
+    operator_id = me(opal)["id"]
+    server.stop()
+    server.extra_env = {"GINRUMMY_OPERATORS": operator_id}
+    server.start()
     rita = _person(new_page, server, "Rita")
     bert = _person(new_page, server, "Bert")
-    opal = _person(new_page, server, OPERATOR)
 
     # Rita opens a room for two, Bert takes the other seat; both at the table.
     room = rita.evaluate(

@@ -37,13 +37,18 @@ class SoftKey:
         return rp_hash + bytes([flags]) + self.count.to_bytes(4, "big") + extra
 
     def create(
-        self, options: dict[str, Any], origin: str | None = None, rp_id: str | None = None
+        self,
+        options: dict[str, Any],
+        origin: str | None = None,
+        rp_id: str | None = None,
+        verified: bool = True,
     ) -> dict[str, Any]:
         numbers = self.key.public_key().public_numbers()
         cose = {1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"),
                 -3: numbers.y.to_bytes(32, "big")}  # fmt: skip
         attested = bytes(16) + len(self.id).to_bytes(2, "big") + self.id + cbor2.dumps(cose)
-        auth_data = self._auth_data(0x45, rp_id, attested)  # UP, UV, AT
+        flags = 0x45 if verified else 0x41  # UP, UV (the person was verified), AT
+        auth_data = self._auth_data(flags, rp_id, attested)
         attestation = cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data})
         return {
             "id": b64(self.id),
@@ -60,11 +65,15 @@ class SoftKey:
         }
 
     def get(
-        self, options: dict[str, Any], origin: str | None = None, rp_id: str | None = None
+        self,
+        options: dict[str, Any],
+        origin: str | None = None,
+        rp_id: str | None = None,
+        verified: bool = True,
     ) -> dict[str, Any]:
         self.count += 1
         client = self._client("webauthn.get", options["challenge"], origin)
-        auth_data = self._auth_data(0x05, rp_id)  # UP, UV
+        auth_data = self._auth_data(0x05 if verified else 0x01, rp_id)  # UP, UV
         signed = auth_data + hashlib.sha256(client).digest()
         signature = self.key.sign(signed, ec.ECDSA(hashes.SHA256()))
         return {

@@ -33,6 +33,18 @@ def _account(c: TestClient, name: str = "Anna") -> tuple[str, SoftKey]:
     return token, key
 
 
+def _confirm(c: TestClient, token: str, key: SoftKey) -> dict[str, Any]:
+    """An answer of ``key`` to a confirm challenge of ``token``'s account."""
+    r = c.post("/api/account/confirm/options", json={}, headers=auth(token))
+    assert r.status_code == 200, r.text
+    return key.get(r.json()["options"])
+
+
+def _sign_out(c: TestClient, token: str, device: str, key: SoftKey | None = None) -> Any:
+    body = {} if key is None else {"confirm": _confirm(c, token, key)}
+    return c.request("DELETE", f"/api/account/devices/{device}", json=body, headers=auth(token))
+
+
 def _sign_in(c: TestClient, key: SoftKey, **answer: Any) -> Any:
     options = c.post("/api/account/sign-in/options", json={}).json()["options"]
     return c.post("/api/account/sign-in", json={"credential": key.get(options, **answer)})
@@ -96,7 +108,7 @@ def test_a_device_signed_in_by_passkey_holds_the_guests_seat() -> None:
         # signed out, the device's token is a spectator's at most
         devices = c.get("/api/account", headers=auth(token)).json()["devices"]
         other = next(d["id"] for d in devices if not d["this"])
-        assert c.delete(f"/api/account/devices/{other}", headers=auth(token)).status_code == 200
+        assert _sign_out(c, token, other, key).status_code == 200
         assert c.get(f"/api/rooms/{room}", headers=auth(device)).json()["your_seat"] is None
 
 
@@ -106,7 +118,7 @@ def test_a_signed_out_device_is_refused_at_once() -> None:
         device = _sign_in(c, key).json()["token"]
         devices = c.get("/api/account", headers=auth(token)).json()["devices"]
         other = next(d["id"] for d in devices if not d["this"])
-        r = c.delete(f"/api/account/devices/{other}", headers=auth(token))
+        r = _sign_out(c, token, other, key)
         assert r.status_code == 200
         r = c.get("/api/me", headers=auth(device))
         assert r.status_code == 401 and _error(r) == "bad_token"
@@ -115,16 +127,56 @@ def test_a_signed_out_device_is_refused_at_once() -> None:
         device = _sign_in(c, key).json()["token"]
         first = next(d["id"] for d in c.get("/api/account", headers=auth(device)).json()["devices"]
                      if not d["this"])  # fmt: skip
-        assert c.delete(f"/api/account/devices/{first}", headers=auth(device)).status_code == 200
+        assert _sign_out(c, device, first, key).status_code == 200
         assert c.get("/api/me", headers=auth(token)).status_code == 401
+        # and a device signs itself out without confirming
+        mine = c.get("/api/account", headers=auth(device)).json()["devices"][0]["id"]
+        assert _sign_out(c, device, mine).status_code == 200
+        assert c.get("/api/me", headers=auth(device)).status_code == 401
 
 
-def test_a_signed_in_device_adds_a_passkey_for_a_lost_one() -> None:
+def test_a_stolen_device_token_neither_adds_a_passkey_nor_signs_others_out() -> None:
+    with client() as c:
+        token, key = _account(c)
+        stolen = _sign_in(c, key).json()["token"]
+        thief = SoftKey()
+        r = c.post("/api/account/passkeys/options", json={}, headers=auth(stolen))
+        assert r.status_code == 403 and _error(r) == "confirm_needed"
+        first = next(d["id"] for d in c.get("/api/account", headers=auth(stolen)).json()["devices"]
+                     if not d["this"])  # fmt: skip
+        r = _sign_out(c, stolen, first)
+        assert r.status_code == 403 and _error(r) == "confirm_needed"
+        # the thief's own passkey confirms nothing: it is not the account's
+        options = c.post("/api/account/confirm/options", json={}, headers=auth(stolen)).json()
+        body = {"confirm": thief.get(options["options"])}
+        r = c.post("/api/account/passkeys/options", json=body, headers=auth(stolen))
+        assert r.status_code == 400 and _error(r) == "unknown_passkey"
+        # nor does a confirm challenge handed to another account
+        other_token, other_key = _account(c, "Bert")
+        body = {"confirm": _confirm(c, other_token, other_key)}
+        r = c.post("/api/account/passkeys/options", json=body, headers=auth(stolen))
+        assert r.status_code == 400 and _error(r) == "bad_challenge"
+        # nor a sign-in answer (a challenge of another purpose)
+        sign_in = c.post("/api/account/sign-in/options", json={}).json()["options"]
+        body = {"confirm": key.get(sign_in)}
+        r = c.post("/api/account/passkeys/options", json=body, headers=auth(stolen))
+        assert r.status_code == 400 and _error(r) == "bad_challenge"
+        assert c.get("/api/me", headers=auth(token)).status_code == 200
+        assert c.get("/api/account", headers=auth(token)).json()["passkeys"] == 1
+
+
+def test_a_signed_in_device_adds_a_passkey_confirmed_by_one_of_the_accounts() -> None:
     with client() as c:
         _token, lost = _account(c)
         device = _sign_in(c, lost).json()["token"]
         new = SoftKey()
-        options = _options(c, device, None)
+        r = c.post(
+            "/api/account/passkeys/options",
+            json={"confirm": _confirm(c, device, lost)},
+            headers=auth(device),
+        )
+        assert r.status_code == 200, r.text
+        options = r.json()["options"]
         assert [e["id"] for e in options["excludeCredentials"]] == [
             __import__("base64").urlsafe_b64encode(lost.id).rstrip(b"=").decode()
         ]
@@ -243,6 +295,22 @@ def test_a_replayed_or_foreign_assertion_is_refused() -> None:
         assert r.status_code == 400 and _error(r) == "unknown_passkey"
 
 
+def test_a_passkey_must_verify_its_user_at_both_ceremonies() -> None:
+    with client() as c:
+        token, key = identity(c), SoftKey()
+        options = _options(c, token)
+        assert options["authenticatorSelection"]["userVerification"] == "required"
+        touched = key.create(options, verified=False)  # a touch, no PIN nor fingerprint
+        r = c.post("/api/account/passkeys", json={"credential": touched}, headers=auth(token))
+        assert r.status_code == 400 and _error(r) == "passkey_refused"
+        assert c.get("/api/me", headers=auth(token)).json()["account"] is None
+        _token, key = _account(c, "Bert")
+        r = _sign_in(c, key, verified=False)
+        assert r.status_code == 400 and _error(r) == "passkey_refused"
+        options = c.post("/api/account/sign-in/options", json={}).json()["options"]
+        assert options["userVerification"] == "required"
+
+
 def test_a_sign_count_that_does_not_grow_is_refused() -> None:
     with client() as c:
         _token, key = _account(c)
@@ -306,3 +374,13 @@ def test_sign_in_attempts_and_new_accounts_are_rate_limited() -> None:
                       headers=auth(token)).status_code == 200  # fmt: skip
         r = c.post("/api/account/passkeys/options", json={"name": "Ann"}, headers=auth(token))
         assert r.status_code == 429
+
+
+def test_a_guest_takes_no_accounts_name_nor_a_lookalike() -> None:
+    with client() as c:
+        _account(c, "Hanna")
+        guest = identity(c)
+        for name in ("Hanna", "hanna", "Наnnа"):  # the name, its case, Cyrillic Н and а
+            r = c.put("/api/me", json={"name": name}, headers=auth(guest))
+            assert r.status_code == 409 and _error(r) == "name_taken", (name, r.text)
+        assert c.put("/api/me", json={"name": "Hannah"}, headers=auth(guest)).status_code == 200

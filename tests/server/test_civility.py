@@ -5,9 +5,13 @@ the banned person only, and every admin route refuses guests and non-operators."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
+
+from ginrummy.server.settings import Settings
 
 from .helpers import account, auth, client, create, hello, identity, receive
 from .test_accounts import _account
@@ -31,6 +35,16 @@ def _room_of_two(c: TestClient) -> tuple[str, str, str]:
     return room, a, b
 
 
+def _operator(c: TestClient, name: str = "Opal") -> str:
+    """A new account made an operator by its player id (``GINRUMMY_OPERATORS``); its
+    device's token."""
+    token, _ = _account(c, name)
+    settings = c.app.state.settings  # type: ignore[attr-defined]
+    operators = (*settings.operators, _player(c, token))
+    c.app.state.settings = replace(settings, operators=operators)  # type: ignore[attr-defined]
+    return token
+
+
 ADMIN = [
     ("GET", "/api/admin", None),
     ("GET", "/api/admin/reports", None),
@@ -41,7 +55,7 @@ ADMIN = [
 
 
 def test_no_guest_nor_signed_in_non_operator_reaches_any_admin_route() -> None:
-    with client(operators=("Opal",)) as c:
+    with client() as c:
         guest = identity(c)
         member, _ = _account(c, "Mallory")
         for method, path, body in ADMIN:
@@ -49,12 +63,23 @@ def test_no_guest_nor_signed_in_non_operator_reaches_any_admin_route() -> None:
             for token in (guest, member):
                 r = c.request(method, path, json=body, headers=auth(token))
                 assert r.status_code == 403 and _code(r) == "not_operator", (path, r.text)
-        operator, _ = _account(c, "Opal")
-        assert c.get("/api/admin", headers=auth(operator)).json() == {"operator": "Opal"}
+        operator = _operator(c)
+        me = c.get("/api/admin", headers=auth(operator)).json()
+        assert me == {"operator": "Opal", "player": _player(c, operator)}
+
+
+def test_operators_are_named_by_player_id_never_by_name() -> None:
+    # a name nobody holds yet could be registered by anyone (or a lookalike "0PAL")
+    with pytest.raises(ValueError, match="player ids"):
+        Settings.from_env({"GINRUMMY_OPERATORS": "p_abcdefghij, Opal"})
+    with client() as c:
+        _operator(c, "Opal")
+        mallory, _ = _account(c, "0pal Admin")
+        assert _code(c.get("/api/admin", headers=auth(mallory))) == "not_operator"
 
 
 def test_a_guest_named_like_an_operator_is_no_operator() -> None:
-    with client(operators=("Opal",)) as c:
+    with client() as c:
         guest = identity(c)
         assert c.put("/api/me", json={"name": "Opal"}, headers=auth(guest)).status_code == 200
         r = c.get("/api/admin/reports", headers=auth(guest))
@@ -62,7 +87,7 @@ def test_a_guest_named_like_an_operator_is_no_operator() -> None:
 
 
 def test_a_report_carries_the_servers_evidence_and_reaches_the_console() -> None:
-    with client(operators=("Opal",)) as c:
+    with client() as c:
         room, a, b = _room_of_two(c)
         bob = _player(c, b)
         with c.websocket_connect("/ws") as ws:
@@ -82,7 +107,7 @@ def test_a_report_carries_the_servers_evidence_and_reaches_the_console() -> None
             "bad_reason"
         )
         assert c.post("/api/reports", json=body).status_code == 401
-        operator, _ = _account(c, "Opal")
+        operator = _operator(c)
         reports = c.get("/api/admin/reports", headers=auth(operator)).json()["reports"]
         assert len(reports) == 1
         (made,) = reports
@@ -94,10 +119,11 @@ def test_a_report_carries_the_servers_evidence_and_reaches_the_console() -> None
         assert c.get("/api/admin/reports", headers=auth(operator)).json()["reports"] == []
         (entry,) = c.get("/api/admin/audit", headers=auth(operator)).json()["entries"]
         assert (entry["operator"], entry["action"], entry["target"]) == (
-            "Opal",
+            _player(c, operator),
             "dismiss",
             made["id"],
         )
+        assert entry["detail"]["operator_name"] == "Opal"
 
 
 def test_reports_are_rate_limited() -> None:
@@ -143,9 +169,9 @@ def test_a_block_keeps_two_people_apart_in_the_quick_match() -> None:
 
 
 def test_a_muted_persons_chat_is_refused_with_its_code() -> None:
-    with client(operators=("Opal",)) as c:
+    with client() as c:
         room, _, b = _room_of_two(c)
-        operator, _ = _account(c, "Opal")
+        operator = _operator(c)
         act = {"action": "mute", "target": _player(c, b), "reason": "insults"}
         assert c.post("/api/admin/actions", json=act, headers=auth(operator)).status_code == 200
         with c.websocket_connect("/ws") as ws:
@@ -158,9 +184,9 @@ def test_a_muted_persons_chat_is_refused_with_its_code() -> None:
 
 
 def test_a_ban_stops_the_quick_match_for_the_banned_person_only() -> None:
-    with client(operators=("Opal",)) as c:
+    with client() as c:
         a, b = account(c), account(c)  # the quick match is accounts' only
-        operator, _ = _account(c, "Opal")
+        operator = _operator(c)
         act = {"action": "ban", "target": _player(c, b), "reason": "abandons", "minutes": 10}
         r = c.post("/api/admin/actions", json=act, headers=auth(operator))
         assert r.status_code == 200, r.text
@@ -173,9 +199,9 @@ def test_a_ban_stops_the_quick_match_for_the_banned_person_only() -> None:
 
 
 def test_a_ban_takes_the_banned_person_out_of_the_quick_match_queue() -> None:
-    with client(operators=("Opal",)) as c:
-        a, b = identity(c), identity(c)
-        operator, _ = _account(c, "Opal")
+    with client() as c:
+        a, b = account(c), account(c)
+        operator = _operator(c)
         assert c.post("/api/quick", json={}, headers=auth(b)).json()["status"] == "waiting"
         act = {"action": "ban", "target": _player(c, b), "reason": "abandons", "minutes": 10}
         r = c.post("/api/admin/actions", json=act, headers=auth(operator))
@@ -185,9 +211,27 @@ def test_a_ban_takes_the_banned_person_out_of_the_quick_match_queue() -> None:
         assert c.post("/api/quick", json={}, headers=auth(a)).json()["status"] == "waiting"
 
 
+def test_a_ban_stops_joining_a_rated_tournament_not_a_casual_one() -> None:
+    with client() as c:
+        a, b = account(c), account(c)
+        operator = _operator(c)
+        act = {"action": "ban", "target": _player(c, b), "reason": "abandons", "minutes": 10}
+        assert c.post("/api/admin/actions", json=act, headers=auth(operator)).status_code == 200
+        cup = {"name": "Friday Cup", "format": "knockout", "max_players": 4}
+        rated = c.post("/api/tournaments", json={**cup, "rated": True}, headers=auth(a))
+        casual = c.post("/api/tournaments", json=cup, headers=auth(a))
+        rated_id, casual_id = rated.json()["tournament"]["id"], casual.json()["tournament"]["id"]
+        r = c.post(f"/api/tournaments/{rated_id}/join", headers=auth(b))
+        assert r.status_code == 403 and _code(r) == "play_banned"
+        r = c.post("/api/tournaments", json={**cup, "rated": True, "join": True}, headers=auth(b))
+        assert r.status_code == 403 and _code(r) == "play_banned"
+        assert c.post(f"/api/tournaments/{casual_id}/join", headers=auth(b)).status_code == 200
+        assert c.post(f"/api/tournaments/{rated_id}/join", headers=auth(a)).status_code == 200
+
+
 def test_refused_actions_change_nothing_and_write_no_entry() -> None:
-    with client(operators=("Opal",)) as c:
-        operator, _ = _account(c, "Opal")
+    with client() as c:
+        operator = _operator(c)
         other, _ = _account(c, "Bert")
         bert = _player(c, other)
         bad = [

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from ginrummy import cli
-from ginrummy.server.store import Player, Report, open_store
+from ginrummy.server.civility.console import Console, Operator
+from ginrummy.server.civility.service import Civility
+from ginrummy.server.store import Account, Device, Passkey, Player, Report, open_store
 
 
 def _seed(url: str) -> None:
@@ -19,6 +21,11 @@ def _seed(url: str) -> None:
         await store.open()
         await store.add_identity("h_bob")
         await store.ensure_player("h_bob", Player("p_bob0000000", "Bob"))
+        await store.add_identity("h_opal")
+        await store.ensure_player("h_opal", Player("p_opal000000", "Opal"))
+        opal = Account("h_opal", "Opal", "opal", 1.0)
+        device = Device("d_1", "t_opal", "h_opal", "Browser", 1.0, 1.0)
+        await store.create_account(opal, device, Passkey("k_1", "h_opal", "key", 0, 1.0))
         await store.add_report(Report("r_1", 1.0, "p_ann", "p_bob0000000", "name", "player", None))
         await store.close()
 
@@ -30,18 +37,44 @@ def test_the_cli_lists_reports_and_acts_with_an_audit_entry(
 ) -> None:
     url = f"sqlite:///{tmp_path / 's.sqlite3'}"
     _seed(url)
-    monkeypatch.setenv("GINRUMMY_OPERATORS", "Opal")
+    monkeypatch.setenv("GINRUMMY_OPERATORS", "p_opal000000, p_bob0000000")
     assert cli.main(["admin", "--store", url, "reports"]) == 0
     assert [r["id"] for r in json.loads(capsys.readouterr().out)] == ["r_1"]
-    refused = ["admin", "--store", url, "--as", "Mallory", "warn", "p_bob0000000", "--reason", "x"]
-    assert cli.main(refused) == 2
-    act = ["admin", "--store", url, "--as", "Opal", "ban", "p_bob0000000", "--minutes", "10"]
-    assert cli.main([*act, "--reason", "abandons", "--report", "r_1"]) == 0
+    warn = ["warn", "p_bob0000000", "--reason", "x"]
+    assert cli.main(["admin", "--store", url, "--as", "Opal", *warn]) == 2  # a name: no
+    assert cli.main(["admin", "--store", url, "--as", "p_mallory000", *warn]) == 2
+    # a listed id that is no account's player is no operator either
+    assert cli.main(["admin", "--store", url, "--as", "p_bob0000000", *warn]) == 1
+    capsys.readouterr()
+    act = ["admin", "--store", url, "--as", "p_opal000000", "ban", "p_bob0000000"]
+    assert cli.main([*act, "--minutes", "10", "--reason", "abandons", "--report", "r_1"]) == 0
     capsys.readouterr()
     assert cli.main(["admin", "--store", url, "history", "p_bob0000000"]) == 0
     history = json.loads(capsys.readouterr().out)
     assert [s["kind"] for s in history["sanctions"]] == ["ban"]
     assert history["reports"][0]["outcome"] == "ban"
-    assert [(e["operator"], e["action"]) for e in history["audit"]] == [("Opal", "ban")]
+    assert [(e["operator"], e["action"]) for e in history["audit"]] == [("p_opal000000", "ban")]
+    assert history["audit"][0]["detail"]["operator_name"] == "Opal"
     assert cli.main(["admin", "--store", url, "reports"]) == 0
     assert json.loads(capsys.readouterr().out) == []
+
+
+async def test_an_operators_rename_is_told_to_whoever_shows_names() -> None:
+    # the server's console is given its rooms' and lobbies' renamed (shown live)
+    store = open_store("memory://")
+    await store.open()
+    await store.add_identity("h_bob")
+    await store.ensure_player("h_bob", Player("p_bob0000000", "Bob"))
+    told: list[str] = []
+
+    async def renamed(player_id: str) -> None:
+        told.append(player_id)
+
+    console = Console(Civility(store, lambda: 1.0), renamed)
+    opal = Operator("p_opal000000", "Opal")
+    await console.act(opal, "rename", "p_bob0000000", "offensive", name="Player 7")
+    await console.act(opal, "warn", "p_bob0000000", "insults")
+    assert told == ["p_bob0000000"]
+    found = await store.player("p_bob0000000")
+    assert found is not None and found.name == "Player 7"
+    await store.close()

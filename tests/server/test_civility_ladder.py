@@ -41,3 +41,11 @@ def test_good_conduct_and_time_clear_offences() -> None:
     clean = [_row(10 + i) for i in range(CLEAN_RUN)]
     assert standing(rows + clean, 100).offences == 2  # ten clean matches forgive one
     assert standing(rows, STANDS_S + 1.5).offences == 1  # the first two stood 30 days
+
+
+def test_a_clean_run_forgives_a_standing_offence_not_a_lapsed_one() -> None:
+    day = 86400.0
+    lapsed = _row(0, "abandoned")
+    recent = [_row(31 * day + i, "abandoned") for i in range(3)]
+    clean = [_row(32 * day + i) for i in range(CLEAN_RUN)]
+    assert standing([lapsed, *recent, *clean], 33 * day).offences == 2

@@ -50,6 +50,7 @@ PG_URL = (
 TABLES = {"identities", "rooms", "seats", "events", "players", "results", "clocks", "leases"}
 TABLES |= {"chat", "quick_queue", "tournaments", "tournament_events", "tournament_identities"}
 TABLES |= {"accounts", "devices", "passkeys", "challenges", "sign_in_codes"}
+TABLES |= {"reports", "blocks", "sanctions", "audit"}
 INDEXES = {"seats_by_identity", "players_by_rating", "results_by_player"}
 INDEXES |= {"devices_by_identity", "passkeys_by_identity"}
 

@@ -5,6 +5,7 @@ sanctions and the audit log read back in order, and the audit log only grows
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 
 import pytest
@@ -67,6 +68,13 @@ async def test_a_block_is_one_way_and_counts_either_way(store: Store) -> None:
     assert await store.remove_block("p_ann", "p_bob")
     assert not await store.remove_block("p_ann", "p_bob")
     assert not await store.blocked_either("p_ann", "p_bob")
+
+
+async def test_blocking_twice_at_once_is_one_block_and_no_error(store: Store) -> None:
+    # two instances (or a double click) blocking the same person at once: both
+    # succeed, one row stays (an insert racing the other's was a conflict: a 503)
+    await asyncio.gather(*(store.add_block("p_ann", "p_bob", T0 + i) for i in range(6)))
+    assert await store.blocks_of("p_ann") == ["p_bob"]
 
 
 async def test_the_quick_match_never_pairs_a_blocked_pair(store: Store, clock: FakeClock) -> None:

@@ -208,9 +208,9 @@ GROUPS: dict[str, tuple[Tuning, ...]] = {
     "civility and the operators (docs/operations.md)": (
         Tuning(
             "GINRUMMY_OPERATORS",
-            "the operators: account names or player ids, comma-separated",
+            "the operators: player ids of accounts (p_...), comma-separated",
             lambda s: ",".join(s.operators) or "none",
-            "NAMES",
+            "IDS",
         ),
         Tuning(
             "GINRUMMY_LIMIT_REPORTS",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -71,8 +72,9 @@ class Settings:
     rp_id: str | None = None  # GINRUMMY_RP_ID, e.g. "gin.example.org"
     origin: str | None = None  # GINRUMMY_ORIGIN, e.g. "https://gin.example.org"
     # -- civility (issue 22, parts 3 and 4) --
-    # The operators (docs/operations.md): account names or player ids; none by default.
-    operators: tuple[str, ...] = ()  # GINRUMMY_OPERATORS, e.g. "Opal, p_abcdefghij"
+    # The operators (docs/operations.md): player ids of accounts; none by default. Not
+    # names: a name nobody holds yet could be registered by anyone.
+    operators: tuple[str, ...] = ()  # GINRUMMY_OPERATORS, e.g. "p_abcdefghij, p_klmnopqrst"
     limit_reports: int = 10  # reports made per window from one address
     hello_timeout: float = 10.0  # seconds a new socket has to bind with a hello (else 4408)
     seed_timeout: float = 3.0  # seconds a deal waits for people's seeds (docs/fairness.md)
@@ -194,7 +196,7 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
         s = replace(s, origin=origins[0])
     # -- civility --
     if v := env.get("GINRUMMY_OPERATORS"):
-        s = replace(s, operators=operator_names(v))
+        s = replace(s, operators=operator_ids(v))
     if v := env.get("GINRUMMY_LIMIT_REPORTS"):
         s = replace(s, limit_reports=_count("GINRUMMY_LIMIT_REPORTS", v))
     if v := env.get("GINRUMMY_LIMIT_WINDOW"):
@@ -242,13 +244,29 @@ def default_thinkers(cpus: int | None) -> int:
     return max(1, (cpus or 1) - 1)
 
 
-def operator_names(text: str) -> tuple[str, ...]:
-    """``GINRUMMY_OPERATORS``: account names or player ids, separated by commas.
+OPERATOR_ID = re.compile(r"p_[A-Za-z0-9_-]{1,32}")
+"""What ``GINRUMMY_OPERATORS`` takes: a player id (``players.new_player``)."""
 
-    >>> operator_names(" Opal, p_abcdefghij ,,")
-    ('Opal', 'p_abcdefghij')
+
+def operator_ids(text: str) -> tuple[str, ...]:
+    """``GINRUMMY_OPERATORS``: player ids (``p_...``), separated by commas. A name is
+    refused: anyone could register a name that no account holds yet (or a lookalike).
+
+    >>> operator_ids(" p_abcdefghij, p_Kl-mn_0pqr ,,")
+    ('p_abcdefghij', 'p_Kl-mn_0pqr')
+    >>> operator_ids("Opal")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: GINRUMMY_OPERATORS takes player ids (p_...), not names: 'Opal' ...
     """
-    return tuple(part.strip() for part in text.split(",") if part.strip())
+    ids = tuple(part.strip() for part in text.split(",") if part.strip())
+    for one in ids:
+        if not OPERATOR_ID.fullmatch(one):
+            raise ValueError(
+                f"GINRUMMY_OPERATORS takes player ids (p_...), not names: {one!r}"
+                " (an operator's id is on their account page and in GET /api/me)"
+            )
+    return ids
 
 
 def parse_origins(text: str) -> tuple[str, ...]:

@@ -6,7 +6,9 @@ JSON of its ``PublicKeyCredential``. A refused answer raises ``PasskeyRefused``:
 wrong origin or RP ID, a bad signature, a challenge other than the one handed out, a
 sign count that did not grow. Which challenge an answer answers is read from its
 client data (``answered_challenge``); the caller takes that challenge from the store
-(single use) before verifying.
+(single use) before verifying. User verification is required at both ceremonies (a
+PIN, a fingerprint or the device's lock, not just a touch): a passkey is the account's
+only secret, and an answer without the UV flag is refused.
 """
 
 from __future__ import annotations
@@ -101,7 +103,7 @@ def registration_options(
         timeout=TIMEOUT_MS,
         authenticator_selection=AuthenticatorSelectionCriteria(
             resident_key=ResidentKeyRequirement.REQUIRED,
-            user_verification=UserVerificationRequirement.PREFERRED,
+            user_verification=UserVerificationRequirement.REQUIRED,
         ),
         exclude_credentials=[PublicKeyCredentialDescriptor(id=_bytes(c)) for c in exclude],
     )
@@ -109,13 +111,17 @@ def registration_options(
     return answer
 
 
-def sign_in_options(rp: RelyingParty, challenge: bytes) -> dict[str, Any]:
-    """What ``navigator.credentials.get`` needs: any passkey of this site."""
+def sign_in_options(
+    rp: RelyingParty, challenge: bytes, allow: list[str] | None = None
+) -> dict[str, Any]:
+    """What ``navigator.credentials.get`` needs: any passkey of this site, or one of
+    ``allow`` (an account's own, to confirm a change)."""
     options = webauthn.generate_authentication_options(
         rp_id=rp.id,
         challenge=challenge,
         timeout=TIMEOUT_MS,
-        user_verification=UserVerificationRequirement.PREFERRED,
+        allow_credentials=[PublicKeyCredentialDescriptor(id=_bytes(c)) for c in allow or []],
+        user_verification=UserVerificationRequirement.REQUIRED,
     )
     answer: dict[str, Any] = json.loads(webauthn.options_to_json(options))
     return answer
@@ -131,6 +137,7 @@ def verify_registration(
             expected_challenge=_bytes(challenge),
             expected_rp_id=rp.id,
             expected_origin=rp.origin,
+            require_user_verification=True,
         )
     except (WebAuthnException, KeyError, TypeError, ValueError) as exc:
         raise PasskeyRefused(str(exc)) from None
@@ -157,6 +164,7 @@ def verify_sign_in(
             expected_origin=rp.origin,
             credential_public_key=_bytes(public_key),
             credential_current_sign_count=sign_count,
+            require_user_verification=True,
         )
     except (WebAuthnException, KeyError, TypeError, ValueError) as exc:
         raise PasskeyRefused(str(exc)) from None

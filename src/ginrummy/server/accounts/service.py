@@ -20,7 +20,7 @@ from ginrummy.server.accounts.passkeys import PasskeyRefused, RelyingParty
 from ginrummy.server.store import Account, Challenge, Device, Passkey, Store, StoreConflict
 from ginrummy.server.tokens import hash_token, new_token
 
-REGISTER, SIGN_IN = "register", "sign_in"
+REGISTER, SIGN_IN, CONFIRM = "register", "sign_in", "confirm"
 CHALLENGE_S = passkeys.TIMEOUT_MS / 1000
 TOUCH_EVERY_S = 600.0  # a device's "last seen" moves at most this often
 
@@ -53,10 +53,13 @@ class Accounts:
 
     # -- registration: a new account, or one more passkey ---------------------------------
 
-    async def registration_options(self, identity: str, name: str | None) -> dict[str, Any]:
+    async def registration_options(
+        self, identity: str, name: str | None, confirm: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         """Options for a new passkey of ``identity``: its account's if it has one (then
-        no name), else a new account named ``name`` (checked free now and again at the
-        end)."""
+        no name, and ``confirm``: an answer to ``confirm_options`` from one of the
+        account's passkeys, unless it has none left), else a new account named ``name``
+        (checked free now and again at the end)."""
         account = await self.store.account_of(identity)
         if account is None:
             if name is None:
@@ -68,6 +71,8 @@ class Accounts:
                 raise AccountError("account_exists", "this identity has an account already")
             shown = account.name
         own = [p.credential_id for p in await self.store.passkeys_of(identity)]
+        if own:  # a stolen device token alone adds no passkey (docs/accounts.md)
+            await self.confirm(identity, confirm)
         challenge = self.random_bytes(32)
         await self.store.put_challenge(
             Challenge(
@@ -120,22 +125,33 @@ class Accounts:
     async def sign_in(self, credential: Mapping[str, Any], label: str) -> SignedIn:
         """Verify a ``get`` answer; a new device of the passkey's account."""
         challenge = await self._take(credential, SIGN_IN)
-        try:
-            credential_id = passkeys.credential_id(credential)
-        except PasskeyRefused as exc:
-            raise AccountError("passkey_refused", str(exc)) from None
-        passkey = await self.store.passkey(credential_id)
-        if passkey is None:
-            raise AccountError("unknown_passkey", "no account has this passkey")
-        try:
-            count = passkeys.verify_sign_in(
-                self.rp, credential, challenge.challenge, passkey.public_key, passkey.sign_count
-            )
-        except PasskeyRefused as exc:
-            raise AccountError("passkey_refused", str(exc)) from None
-        if not await self.store.use_passkey(credential_id, passkey.sign_count, count):
-            raise AccountError("passkey_refused", "the passkey was used at the same time")
+        passkey = await self._used(credential, challenge, None)
         return await self._new_device(passkey.identity_hash, label)
+
+    # -- confirming a change with a passkey, just now --------------------------------------
+
+    async def confirm_options(self, identity: str) -> dict[str, Any]:
+        """A ``get`` challenge for one of ``identity``'s own passkeys: what adding a
+        passkey and signing out another device need answered first."""
+        await self._account(identity)
+        own = [p.credential_id for p in await self.store.passkeys_of(identity)]
+        if not own:
+            raise AccountError("no_passkey", "this account has no passkey left to confirm with")
+        challenge = self.random_bytes(32)
+        await self.store.put_challenge(
+            Challenge(passkeys.b64url(challenge), CONFIRM, identity, None, self.now() + CHALLENGE_S)
+        )
+        return passkeys.sign_in_options(self.rp, challenge, own)
+
+    async def confirm(self, identity: str, credential: Mapping[str, Any] | None) -> None:
+        """``confirm_needed`` unless ``credential`` answers a confirm challenge handed to
+        ``identity`` (within its 120 s) with one of its own passkeys, user verified."""
+        if credential is None:
+            raise AccountError("confirm_needed", "confirm with one of the account's passkeys")
+        challenge = await self._take(credential, CONFIRM)
+        if challenge.identity_hash != identity:
+            raise AccountError("bad_challenge", "this challenge was handed to someone else")
+        await self._used(credential, challenge, identity)
 
     async def new_code(self, identity: str) -> tuple[str, float]:
         """A one-time code for another browser, and when it expires."""
@@ -157,8 +173,21 @@ class Accounts:
         await self.store.touch_device(token_hash, self.now() - TOUCH_EVERY_S)
         return await self.store.devices_of(identity)
 
-    async def sign_out(self, identity: str, device_id: str) -> None:
+    async def sign_out(
+        self,
+        identity: str,
+        device_id: str,
+        token_hash: str,
+        confirm: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Sign a device out: this one (``token_hash``'s) freely, another only with a
+        fresh ``confirm`` (a stolen token cannot sign its owner's devices out)."""
         await self._account(identity)
+        mine = await self.store.devices_of(identity)
+        if not any(d.id == device_id for d in mine):
+            raise AccountError("unknown_device", "this account has no such device")
+        if not any(d.id == device_id and d.token_hash == token_hash for d in mine):
+            await self.confirm(identity, confirm)
         if not await self.store.remove_device(identity, device_id):
             raise AccountError("unknown_device", "this account has no such device")
 
@@ -184,6 +213,28 @@ class Accounts:
         if challenge is None or challenge.purpose != purpose:
             raise AccountError("bad_challenge", "unknown, used or expired challenge; start again")
         return challenge
+
+    async def _used(
+        self, credential: Mapping[str, Any], challenge: Challenge, identity: str | None
+    ) -> Passkey:
+        """The passkey a ``get`` answer to ``challenge`` comes from, verified and its
+        sign count moved; when ``identity`` is given, it must be one of its own."""
+        try:
+            credential_id = passkeys.credential_id(credential)
+        except PasskeyRefused as exc:
+            raise AccountError("passkey_refused", str(exc)) from None
+        passkey = await self.store.passkey(credential_id)
+        if passkey is None or (identity is not None and passkey.identity_hash != identity):
+            raise AccountError("unknown_passkey", "no account has this passkey")
+        try:
+            count = passkeys.verify_sign_in(
+                self.rp, credential, challenge.challenge, passkey.public_key, passkey.sign_count
+            )
+        except PasskeyRefused as exc:
+            raise AccountError("passkey_refused", str(exc)) from None
+        if not await self.store.use_passkey(credential_id, passkey.sign_count, count):
+            raise AccountError("passkey_refused", "the passkey was used at the same time")
+        return passkey
 
     def _verified_registration(
         self, credential: Mapping[str, Any], challenge: str

@@ -31,8 +31,14 @@ log = logging.getLogger("ginrummy.server.api")
 
 
 class NewPasskey(Body, frozen=True):
-    CODES: ClassVar = {"name": "bad_name"}
+    CODES: ClassVar = {"name": "bad_name", "confirm": "bad_request"}
     name: str | None = None  # a new account's name; None: one more passkey
+    confirm: dict[str, Any] | None = None  # one more passkey: a confirm answer
+
+
+class Confirm(Body, frozen=True):
+    CODES: ClassVar = {"confirm": "bad_request"}
+    confirm: dict[str, Any] | None = None  # an answer to the confirm options
 
 
 class Answer(Body, frozen=True):
@@ -104,7 +110,15 @@ async def registration_options(request: Request) -> JSONResponse:
             raise ApiError("bad_name", str(exc)) from None
     of_app(request.app).accounts.check(client_address(request))
     await rooms_of(request).player(who.identity)  # the player an account upgrades
-    options = await _answer(request, accounts_of(request).registration_options(who.identity, name))
+    flow = accounts_of(request).registration_options(who.identity, name, body.confirm)
+    return JSONResponse({"options": await _answer(request, flow)})
+
+
+async def confirm_options(request: Request) -> JSONResponse:
+    who = await callers.caller(request)
+    await read(request, Body)
+    of_app(request.app).sign_ins.check(client_address(request))
+    options = await _answer(request, accounts_of(request).confirm_options(who.identity))
     return JSONResponse({"options": options})
 
 
@@ -156,7 +170,10 @@ async def sign_in_by_code(request: Request) -> JSONResponse:
 
 async def sign_out(request: Request) -> JSONResponse:
     who = await callers.caller(request)
-    await _answer(request, accounts_of(request).sign_out(who.identity, request.path_params["id"]))
+    body = await read(request, Confirm)
+    device = request.path_params["id"]
+    flow = accounts_of(request).sign_out(who.identity, device, who.token_hash, body.confirm)
+    await _answer(request, flow)
     log.info("device signed out")
     return JSONResponse({"signed_out": request.path_params["id"]})
 
@@ -181,6 +198,7 @@ routes = [
     Route("/api/account", account, methods=["GET"]),
     Route("/api/account/passkeys/options", registration_options, methods=["POST"]),
     Route("/api/account/passkeys", register, methods=["POST"]),
+    Route("/api/account/confirm/options", confirm_options, methods=["POST"]),
     Route("/api/account/sign-in/options", sign_in_options, methods=["POST"]),
     Route("/api/account/sign-in", sign_in, methods=["POST"]),
     Route("/api/account/codes", new_code, methods=["POST"]),

@@ -14,7 +14,7 @@ from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import Body, read
 from ginrummy.server.api.errors import ApiError
 from ginrummy.server.api.services import rooms_of
-from ginrummy.server.civility.console import Console, operator_name
+from ginrummy.server.civility.console import Console, Operator, operator_of
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.settings import Settings
 
@@ -29,19 +29,27 @@ class ActionBody(Body, frozen=True):
     report: str | None = None
 
 
-async def _operator(request: Request) -> tuple[str, Console]:
+async def _operator(request: Request) -> tuple[Operator, Console]:
     identity = await callers.identity(request)
     settings: Settings = request.app.state.settings
-    civility = rooms_of(request).civility
-    name = await operator_name(civility, identity, settings.operators)
-    if name is None:
+    rooms = rooms_of(request)
+    civility = rooms.civility
+    operator = await operator_of(civility, identity, settings.operators)
+    if operator is None:
         raise ApiError("not_operator", "only the site's operators may use the console")
-    return name, Console(civility)
+
+    async def renamed(player_id: str) -> None:  # shown live, as PUT /api/me does
+        player = await rooms.store.player(player_id)
+        if player is not None:
+            rooms.player_changed(player)
+            await rooms.lobby_changed(player=player_id)
+
+    return operator, Console(civility, renamed)
 
 
 async def whoami(request: Request) -> JSONResponse:
-    name, _ = await _operator(request)
-    return JSONResponse({"operator": name})
+    operator, _ = await _operator(request)
+    return JSONResponse({"operator": operator.name, "player": operator.player})
 
 
 async def open_reports(request: Request) -> JSONResponse:
@@ -60,10 +68,10 @@ async def audit(request: Request) -> JSONResponse:
 
 
 async def act(request: Request) -> JSONResponse:
-    name, console = await _operator(request)
+    operator, console = await _operator(request)
     body = await read(request, ActionBody)
     done = await console.act(
-        name, body.action, body.target, body.reason, body.minutes, body.name, body.report
+        operator, body.action, body.target, body.reason, body.minutes, body.name, body.report
     )
     if done.get("quick_left"):  # the lobby's count of people waiting changed
         await rooms_of(request).queue_changed()

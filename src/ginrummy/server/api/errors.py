@@ -38,6 +38,8 @@ STATUS = {
     "round_running": 403,
     "not_allowed": 403,
     "no_account": 403,
+    "confirm_needed": 403,
+    "no_passkey": 403,
     "unknown_device": 404,
     "name_taken": 409,
     "account_exists": 409,

@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from ginrummy.server import players as players_
+from ginrummy.server.accounts.names import name_key
 from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import Body, read, read_object
 from ginrummy.server.api.errors import ApiError
@@ -67,6 +68,10 @@ async def rename(request: Request) -> JSONResponse:
     rooms = rooms_of(request)
     if await rooms.store.account_of(identity) is not None:
         raise ApiError("not_allowed", "an account keeps the name it was created with")
+    # a guest takes no account's name (nor a lookalike): it would pass for that person
+    holder = await rooms.store.account_by_key(name_key(name))
+    if holder is not None and holder.identity_hash != identity:
+        raise ApiError("name_taken", "an account has that name (or one that looks like it)")
     player = await rooms.player(identity)
     await rooms.store.rename_player(player.id, name)
     renamed = await rooms.store.player(player.id) or player

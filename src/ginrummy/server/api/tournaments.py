@@ -89,15 +89,19 @@ async def _caller(request: Request) -> tuple[str, Player]:
     return identity, await rooms_of(request).player(identity)
 
 
-async def _answer(action: Awaitable[Loaded], status: int = 200) -> JSONResponse:
+async def _answer_of(action: Awaitable[Loaded]) -> Loaded:
     try:
-        loaded = await action
+        return await action
     except TournamentError as exc:
         raise ApiError(exc.code.value, exc.message, STATUS.get(exc.code, 409)) from None
     except UnknownTournament as exc:
         raise ApiError("unknown_tournament", str(exc), 404) from None
     except Contended as exc:
         raise ApiError("busy", str(exc), 503) from None
+
+
+async def _answer(action: Awaitable[Loaded], status: int = 200) -> JSONResponse:
+    loaded = await _answer_of(action)
     return JSONResponse({"tournament": view.full(loaded)}, status_code=status)
 
 
@@ -107,8 +111,9 @@ async def create(request: Request) -> JSONResponse:
     identity, player = await _caller(request)
     body = decode(await read_object(request), NewTournament)
     settings = settings_of(body)
-    if body.join and settings.rated:  # a rated tournament's players are accounts
+    if body.join and settings.rated:  # accounts only, and not while banned from play
         await require_account(request, identity)
+        await rooms_of(request).civility.check_play(player.id)
     created = tournaments_of(request).create(settings, identity, player, play=body.join)
     return await _answer(created, 201)
 
@@ -120,19 +125,20 @@ async def read(request: Request) -> JSONResponse:
 async def join(request: Request) -> JSONResponse:
     identity, player = await _caller(request)
     tid = request.path_params["tid"]
-    await _accounts_only_if_rated(request, tid, identity)
+    await _rated_checks(request, tid, identity, player.id)
     return await _answer(tournaments_of(request).join(tid, identity, player))
 
 
-async def _accounts_only_if_rated(request: Request, tid: str, identity: str) -> None:
-    """A rated tournament's players are accounts (``account_required``); an unrated one
-    allows guests (docs/accounts.md)."""
+async def _rated_checks(request: Request, tid: str, identity: str, player: str) -> None:
+    """A rated tournament's players are accounts (``account_required``) not banned from
+    play (``play_banned``); an unrated one allows guests (docs/accounts.md)."""
     try:
         loaded = await tournaments_of(request).get(tid)
     except UnknownTournament:
         return  # joining answers unknown_tournament
     if loaded.state.settings.rated:
         await require_account(request, identity)
+        await rooms_of(request).civility.check_play(player)
 
 
 async def leave(request: Request) -> JSONResponse:

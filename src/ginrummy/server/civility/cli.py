@@ -2,9 +2,9 @@
 
 It opens the site's store (``DATABASE_URL``, else the SQLite file under the data
 directory, or ``--store``) and acts through the same ``Console`` as the ``/admin``
-page, recording ``--as NAME`` (an operator named in ``GINRUMMY_OPERATORS``) in the
-audit log. Whoever can run it can read the database anyway: the check of the name is
-for an honest audit log, not a lock.
+page, recording ``--as PLAYER_ID`` (an operator's player id, named in
+``GINRUMMY_OPERATORS``) and that player's name in the audit log. Whoever can run it can
+read the database anyway: the check of the id is for an honest audit log, not a lock.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ginrummy.server.civility.console import Console
+from ginrummy.server.civility.console import Console, operator_by_id
 from ginrummy.server.civility.service import Civility, CivilityError
 from ginrummy.server.settings import Settings
 from ginrummy.server.store import open_store
@@ -36,7 +36,12 @@ ACTIONS = {
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ginrummy admin", description=__doc__.split("\n\n")[0])
     p.add_argument("--store", help="the store's URL (default: the server's settings)")
-    p.add_argument("--as", dest="operator", help="the operator acting (one of GINRUMMY_OPERATORS)")
+    p.add_argument(
+        "--as",
+        dest="operator",
+        metavar="PLAYER_ID",
+        help="the operator acting: a player id named in GINRUMMY_OPERATORS",
+    )
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("reports", help="list the open reports with their evidence")
     history = sub.add_parser("history", help="a player's reports, sanctions and audit entries")
@@ -56,10 +61,10 @@ def main(argv: Sequence[str]) -> int:
     args = parser().parse_args(list(argv))
     settings = Settings.from_env()
     if args.command in ACTIONS and args.operator not in settings.operators:
-        print("ginrummy admin: --as must name one of GINRUMMY_OPERATORS", file=sys.stderr)
+        print("ginrummy admin: --as must be a player id in GINRUMMY_OPERATORS", file=sys.stderr)
         return 2
     try:
-        answer = asyncio.run(_run(args, args.store or settings.store_url))
+        answer = asyncio.run(_run(args, args.store or settings.store_url, settings.operators))
     except CivilityError as exc:
         print(f"ginrummy admin: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
@@ -67,19 +72,23 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-async def _run(args: argparse.Namespace, url: str) -> Any:
+async def _run(args: argparse.Namespace, url: str, operators: Sequence[str]) -> Any:
     store = open_store(url, now=time.time)
     await store.open()
     try:
-        console = Console(Civility(store, time.time))
+        civility = Civility(store, time.time)
+        console = Console(civility)
         if args.command == "reports":
             return await console.open_reports()
         if args.command == "history":
             return await console.history(args.player)
         if args.command == "audit":
             return await console.audit()
+        operator = await operator_by_id(civility, args.operator, operators)
+        if operator is None:
+            raise CivilityError("not_operator", "--as names no account's player")
         return await console.act(
-            args.operator,
+            operator,
             args.command.replace("-", "_"),
             args.target,
             args.reason,

@@ -10,8 +10,8 @@ through ``Console.act``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import asdict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ginrummy.protocol.limits import BadName
@@ -26,25 +26,43 @@ TIMED = {"chat_timeout": 60 * 24 * 60, "ban": 60 * 24 * 365}
 REASON_LENGTH = 300
 
 
-async def operator_name(
+@dataclass(frozen=True, slots=True)
+class Operator:
+    """Who acts in the console: a player id named in ``GINRUMMY_OPERATORS`` (what the
+    audit log records) and that player's name now (recorded beside it)."""
+
+    player: str
+    name: str
+
+
+async def operator_of(
     civility: Civility, identity_hash: str, operators: Sequence[str]
-) -> str | None:
-    """The account name an operator acts under, or None: only an *account* (a signed-in
-    device's identity) that the configuration names, by its name's key or its player
-    id, is an operator. A guest never is."""
+) -> Operator | None:
+    """The operator a caller is, or None: only an *account* (a signed-in device's
+    identity) whose player id the configuration names is an operator. A guest never is,
+    and a name never makes one (names can be registered by anyone)."""
     if not operators:
         return None
     account = await civility.store.account_of(identity_hash)
     if account is None:
         return None
-    keys = {name_key(o) for o in operators if not o.startswith("p_")}
-    ids = {o for o in operators if o.startswith("p_")}
-    if account.key in keys:
-        return account.name
     player = await civility.store.known_player(identity_hash, lambda: players_.new_player(0))
-    if player is not None and player.id in ids:
-        return account.name
-    return None
+    if player is None or player.id not in operators:
+        return None
+    return Operator(player.id, account.name)
+
+
+async def operator_by_id(
+    civility: Civility, player_id: str, operators: Sequence[str]
+) -> Operator | None:
+    """The operator with player id ``player_id`` (``ginrummy admin --as``), or None if
+    the configuration does not name it or it is no account's player."""
+    if player_id not in operators:
+        return None
+    identity = await civility.store.player_identity(player_id)
+    if identity is None:
+        return None
+    return await operator_of(civility, identity, operators)
 
 
 def report_json(r: Report) -> dict[str, Any]:
@@ -52,11 +70,17 @@ def report_json(r: Report) -> dict[str, Any]:
 
 
 class Console:
-    """What an operator sees and does; ``operator`` is recorded with every action."""
+    """What an operator sees and does; the operator's player id is recorded with every
+    action (and their name now beside it, as ``operator_name`` in the entry's details)."""
 
-    def __init__(self, civility: Civility) -> None:
+    def __init__(
+        self, civility: Civility, renamed: Callable[[str], Awaitable[None]] | None = None
+    ) -> None:
+        """``renamed``: told a player id after a rename, to show the new name live
+        (the server's rooms and lobbies, as ``PUT /api/me`` does); None off the server."""
         self.civility = civility
         self.store = civility.store
+        self.renamed = renamed
 
     async def open_reports(self, limit: int = 100) -> list[dict[str, Any]]:
         found = await self.store.open_reports(limit)
@@ -90,7 +114,7 @@ class Console:
 
     async def act(
         self,
-        operator: str,
+        operator: Operator,
         action: str,
         target: str,
         reason: str,
@@ -129,11 +153,16 @@ class Console:
                 other = await self.store.account_by_key(name_key(new_name))
                 if other is not None and other.identity_hash != identity:
                     raise CivilityError("name_taken", "another account has a name like that")
-        detail: dict[str, Any] = {"minutes": minutes, "name": new_name, "report": report}
+        detail: dict[str, Any] = {
+            "minutes": minutes,
+            "name": new_name,
+            "report": report,
+            "operator_name": operator.name,
+        }
         entry = AuditEntry(
             self.civility.make_id("a_"),
             self.civility.now(),
-            operator,
+            operator.player,
             action,
             target,
             reason,
@@ -142,17 +171,21 @@ class Console:
         await self.store.append_audit(entry)
         done: dict[str, Any] = {"audit": asdict(entry)}
         if action in ("warn", "chat_timeout", "mute", "ban"):
-            sanction = await self.civility.add_sanction(target, action, reason, seconds, operator)
+            sanction = await self.civility.add_sanction(
+                target, action, reason, seconds, operator.player
+            )
             done["sanction"] = asdict(sanction)
             if action == "ban":  # a ban locks the quick match: a waiting entry goes at once
                 done["quick_left"] = await self._leave_quick(target)
         elif action == "rename" and identity is not None and new_name is not None:
             await self._rename(identity, target, new_name)
+            if self.renamed is not None:
+                await self.renamed(target)
         elif action == "close" and identity is not None:
             done["signed_out"] = await self.store.close_account(identity)
         if report is not None:
             await self.store.close_report(
-                report, action if action != "dismiss" else "dismissed", operator, entry.t
+                report, action if action != "dismiss" else "dismissed", operator.player, entry.t
             )
         return done
 

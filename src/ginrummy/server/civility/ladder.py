@@ -76,6 +76,8 @@ def standing(results: Sequence[ResultRow], now: float) -> Standing:
         clean += 1
         if clean == CLEAN_RUN:
             clean = 0
+            # forgive a standing offence, not one that had lapsed by then anyway
+            standing_ = [(t, why) for t, why in standing_ if r.t - t < STANDS_S]
             if standing_:
                 standing_.pop(0)
     standing_ = [(t, why) for t, why in standing_ if now - t < STANDS_S]

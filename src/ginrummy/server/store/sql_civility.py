@@ -36,8 +36,12 @@ CLOSE_REPORT = (
     "UPDATE reports SET status = 'closed', outcome = ?, closed_by = ?, closed_t = ?"
     " WHERE id = ? AND status = 'open'"
 )
-HAS_BLOCK = "SELECT 1 FROM blocks WHERE blocker = ? AND blocked = ?"
-INSERT_BLOCK = "INSERT INTO blocks (blocker, blocked, t) VALUES (?, ?, ?)"
+# ON CONFLICT DO NOTHING (PostgreSQL and SQLite 3.24+): blocking twice at once, from two
+# instances, is one block and no error (a read-then-insert raced into a conflict).
+INSERT_BLOCK = (
+    "INSERT INTO blocks (blocker, blocked, t) VALUES (?, ?, ?)"
+    " ON CONFLICT (blocker, blocked) DO NOTHING"
+)
 REMOVE_BLOCK = "DELETE FROM blocks WHERE blocker = ? AND blocked = ?"
 BLOCKS_OF = "SELECT blocked FROM blocks WHERE blocker = ? ORDER BY t, blocked"
 EITHER_BLOCK = (
@@ -103,12 +107,7 @@ class SqlCivility:
         return await self.driver.write(closed, one=True) == 1
 
     async def add_block(self, blocker: str, blocked: str, t: float) -> None:
-        def work() -> Work[None]:
-            known = yield Statement(HAS_BLOCK, (blocker, blocked), "row")
-            if known is None:
-                yield Statement(INSERT_BLOCK, (blocker, blocked, t))
-
-        await self.driver.write(work())
+        await self.driver.write(count(INSERT_BLOCK, blocker, blocked, t), one=True)
 
     async def remove_block(self, blocker: str, blocked: str) -> bool:
         return await self.driver.write(count(REMOVE_BLOCK, blocker, blocked), one=True) == 1

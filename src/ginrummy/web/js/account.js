@@ -72,6 +72,12 @@ async function usePasskey(options) {
   };
 }
 
+/** An answer of one of the account's passkeys, just now: what adding a passkey and
+ * signing out another device need (docs/accounts.md). */
+async function confirmed() {
+  return usePasskey((await api.confirmOptions()).options);
+}
+
 /**
  * @param {string} tag
  * @param {Record<string, string>} [attrs]
@@ -153,8 +159,9 @@ export async function openAccount() {
         code,
         button(t("account.add_passkey"), async () => {
           try {
+            const confirm = info.passkeys > 0 ? await confirmed() : null;
             await api.registerPasskey(
-              await createPasskey((await api.passkeyOptions(null)).options),
+              await createPasskey((await api.passkeyOptions(null, confirm)).options),
             );
             status.textContent = t("account.passkey_added");
           } catch (err) {
@@ -175,7 +182,7 @@ export async function openAccount() {
               t("account.sign_out"),
               async () => {
                 try {
-                  await api.signOut(d.id);
+                  await api.signOut(d.id, d.this ? null : await confirmed());
                   if (d.this) location.reload();
                   else await draw();
                 } catch (err) {

@@ -178,10 +178,20 @@ export const api = {
     ),
   // Accounts (docs/accounts.md): passkeys, devices, one-time codes.
   account: () => withToken((token) => request("GET", "/api/account", undefined, token)),
-  passkeyOptions: (/** @type {string|null} */ name) =>
+  passkeyOptions: (
+    /** @type {string|null} */ name,
+    /** @type {unknown} */ confirm = null,
+  ) =>
     withToken((token) =>
-      request("POST", "/api/account/passkeys/options", name ? { name } : {}, token),
+      request(
+        "POST",
+        "/api/account/passkeys/options",
+        name ? { name } : confirm ? { confirm } : {},
+        token,
+      ),
     ),
+  confirmOptions: () =>
+    withToken((token) => request("POST", "/api/account/confirm/options", {}, token)),
   registerPasskey: (/** @type {unknown} */ credential) =>
     withToken((token) => request("POST", "/api/account/passkeys", { credential }, token)),
   signInOptions: () => request("POST", "/api/account/sign-in/options", {}),
@@ -190,12 +200,12 @@ export const api = {
   newCode: () => withToken((token) => request("POST", "/api/account/codes", {}, token)),
   signInByCode: (/** @type {string} */ code) =>
     request("POST", "/api/account/sign-in/code", { code }),
-  signOut: (/** @type {string} */ id) =>
+  signOut: (/** @type {string} */ id, /** @type {unknown} */ confirm = null) =>
     withToken((token) =>
       request(
         "DELETE",
         `/api/account/devices/${encodeURIComponent(id)}`,
-        undefined,
+        confirm ? { confirm } : undefined,
         token,
       ),
     ),
