@@ -92,7 +92,7 @@ async def test_a_version_4_file_gets_confirmed_quick_entries(tmp_path: Path) -> 
     finally:
         await store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 8
+    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 9
     assert "confirmed" in {r[1] for r in db.execute("PRAGMA table_info(quick_queue)")}
     db.close()
 

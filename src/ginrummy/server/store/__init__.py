@@ -41,6 +41,13 @@ from ginrummy.server.store.base import (
     TournamentRow,
     Tournaments,
 )
+from ginrummy.server.store.friends import (
+    Follow,
+    Friends,
+    MatchChallenge,
+    Social,
+    Whereabouts,
+)
 from ginrummy.server.store.urls import POSTGRES_SCHEMES, scheme_of, sqlite_path
 
 
@@ -81,9 +88,12 @@ __all__ = [
     "Device",
     "Event",
     "EventLog",
+    "Follow",
+    "Friends",
     "GameRef",
     "Identities",
     "Leases",
+    "MatchChallenge",
     "Outcome",
     "Passkey",
     "Player",
@@ -94,6 +104,7 @@ __all__ = [
     "ResultRow",
     "RoomRow",
     "SeatRow",
+    "Social",
     "Store",
     "StoreConflict",
     "StoreError",
@@ -101,5 +112,6 @@ __all__ = [
     "StoredTournament",
     "TournamentRow",
     "Tournaments",
+    "Whereabouts",
     "open_store",
 ]

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ginrummy.server.store.friends import Friends
+
 
 class StoreError(RuntimeError):
     """The store could not do what was asked (I/O, corrupt data)."""
@@ -481,7 +483,16 @@ class Tournaments(Protocol):
 
 
 class Store(
-    Identities, EventLog, Players, Leases, Chat, QuickQueue, Tournaments, Accounts, Protocol
+    Identities,
+    EventLog,
+    Players,
+    Leases,
+    Chat,
+    QuickQueue,
+    Tournaments,
+    Accounts,
+    Friends,
+    Protocol,
 ):
     """All of it, as one server instance opens it (``open_store``)."""
 

@@ -27,10 +27,11 @@ from ginrummy.server.store.base import (
     StoredTournament,
     TournamentRow,
 )
+from ginrummy.server.store.memory_friends import MemoryFriends
 from ginrummy.server.store.outcomes import settle
 
 
-class MemoryStore:
+class MemoryStore(MemoryFriends):
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         # The clock is passed in (the server's, as for the SQL store: what the store
         # records, leases, the quick match's staleness): tests move a fake one.
@@ -56,6 +57,7 @@ class MemoryStore:
         self._passkeys: dict[str, Passkey] = {}  # credential id -> passkey
         self._challenges: dict[str, Challenge] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code hash -> identity, expiry
+        self._init_friends()
 
     async def open(self) -> None:
         return None
