@@ -90,6 +90,8 @@ LIMITS = (
     "scrapes",
     "accounts",
     "sign_ins",
+    "friend_requests",
+    "challenges",
 )
 """The rate limits: the per-address ones of ``ratelimit.RateLimits``, a socket's frame
 and chat rates, the scrapes of ``GET /metrics``, new accounts and sign-in attempts."""

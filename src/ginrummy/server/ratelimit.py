@@ -196,6 +196,8 @@ class RateLimits:
     scrapes: AddressLimit  # GET /metrics (server/scrape.py)
     accounts: AddressLimit  # new accounts and passkeys (server/api/accounts.py)
     sign_ins: AddressLimit  # passkey sign-ins and codes typed
+    friend_requests: AddressLimit  # per person (their identity), not per address
+    challenges: AddressLimit  # per person (their identity), not per address
 
     @classmethod
     def from_settings(cls, settings: Settings, metrics: Metrics | None = None) -> RateLimits:
@@ -217,6 +219,15 @@ class RateLimits:
             ),
             sign_ins=AddressLimit(
                 "sign-in attempts", settings.limit_sign_ins, window, refused["sign_ins"]
+            ),
+            friend_requests=AddressLimit(
+                "friend requests",
+                settings.limit_friend_requests,
+                window,
+                refused["friend_requests"],
+            ),
+            challenges=AddressLimit(
+                "challenges", settings.limit_challenges, window, refused["challenges"]
             ),
         )
 

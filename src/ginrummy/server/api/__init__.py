@@ -14,6 +14,7 @@ from ginrummy.server.api import (
     accounts,
     clock,
     config,
+    friends,
     identity,
     lobby,
     players,
@@ -26,6 +27,7 @@ from ginrummy.server.api import (
 routes: list[BaseRoute] = [
     *identity.routes,
     *accounts.routes,
+    *friends.routes,
     *lobby.routes,
     *players.routes,
     *clock.routes,

@@ -47,6 +47,11 @@ STATUS = {
     "unavailable": 503,
     "busy": 503,
     "review_failed": 500,
+    # friends (docs/accounts.md, "Friends")
+    "not_yourself": 400,
+    "challenges_closed": 403,
+    "unknown_challenge": 404,
+    "challenge_closed": 409,
 }
 """The status of each error code a route or a room raises (any other: 400)."""
 
