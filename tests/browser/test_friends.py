@@ -96,3 +96,16 @@ def test_two_friends_challenge_accept_and_play(
         ann.wait_for_timeout(250)
     assert done in ("upcard", "draw", "discard"), done
     assert not ann.errors and not bob.errors  # type: ignore[attr-defined]
+
+
+def test_a_guest_asked_from_a_player_page_is_asked_to_create_an_account(
+    server: Server, new_page: Callable[..., Any]
+) -> None:
+    ann = _person(server, new_page, "Frieda")
+    pid = ann.evaluate("async () => (await (await import('/static/js/api.js')).api.me()).player.id")
+    guest = new_page()
+    guest.goto(_home(server) + f"p/{pid}")
+    guest.get_by_role("button", name=EN["friends.add"]).click()
+    dialog = guest.get_by_role("dialog", name=EN["friends.title"])
+    expect(dialog.get_by_text(EN["friends.need_account"])).to_be_visible()
+    expect(dialog.get_by_role("button", name=EN["account.open"])).to_be_visible()

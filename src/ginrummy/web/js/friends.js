@@ -312,6 +312,29 @@ export async function openFriends() {
   if (!box.open) box.showModal();
 }
 
+/**
+ * Ask the player of a player page to be friends, then show the Friends dialog (for a
+ * guest: its invitation to create an account first).
+ * @param {string} player
+ */
+export async function befriendFromPage(player) {
+  /** @type {unknown} */
+  let failure = null;
+  try {
+    if (storedToken()) await api.befriend({ player });
+  } catch (err) {
+    failure = err;
+  }
+  await openFriends();
+  const status = document.querySelector("#friends-dialog [role=status]");
+  if (
+    failure &&
+    status &&
+    !(failure instanceof ApiError && failure.code === "no_account")
+  )
+    status.textContent = problem(failure);
+}
+
 /** Show an incoming challenge with Accept and Decline (one dialog per challenge). @param {Challenge} c */
 function showChallenge(c) {
   const id = `challenge-${c.id}`;
