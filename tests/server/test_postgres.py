@@ -50,8 +50,10 @@ PG_URL = (
 TABLES = {"identities", "rooms", "seats", "events", "players", "results", "clocks", "leases"}
 TABLES |= {"chat", "quick_queue", "tournaments", "tournament_events", "tournament_identities"}
 TABLES |= {"accounts", "devices", "passkeys", "challenges", "sign_in_codes"}
+TABLES |= {"follows", "social_settings", "match_challenges", "whereabouts"}  # step 9
 INDEXES = {"seats_by_identity", "players_by_rating", "results_by_player"}
 INDEXES |= {"devices_by_identity", "passkeys_by_identity"}
+INDEXES |= {"follows_by_followee", "match_challenges_by_receiver"}  # step 9
 
 
 def need_postgres() -> None:
