@@ -202,3 +202,22 @@ def test_challenges_are_refused_with_their_codes() -> None:
         assert error(c.post("/api/challenges/c_nothing/accept", headers=auth(bob))) == (
             "unknown_challenge"
         )
+
+
+def test_a_bad_feed_hello_is_refused_and_a_feed_hears_only_its_own_person() -> None:
+    with client() as c:
+        ann, bob, cy = account(c, "Ann"), account(c, "Bob"), account(c, "Cy")
+        make_friends(c, ann, bob, "Bob", "Ann")
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello_lobby", "token": ann, "feed": "yes"})
+            refused = receive(ws)
+            assert refused["type"] == "error" and refused["code"] == "bad_message"
+        with c.websocket_connect("/ws") as cy_feed, c.websocket_connect("/ws") as bob_feed:
+            feed(cy_feed, cy)
+            feed(bob_feed, bob)
+            r = c.post("/api/challenges", json={"name": "Bob"}, headers=auth(ann))
+            assert r.status_code == 201
+            receive_until(bob_feed, lambda m: m["type"] == "challenge")
+            # Cy's feed heard nothing of it: the next thing it hears is its own pong
+            cy_feed.send_json({"type": "ping", "t": 1})
+            assert receive(cy_feed)["type"] == "pong"
