@@ -95,7 +95,17 @@ def test_two_friends_challenge_accept_and_play(
             break
         ann.wait_for_timeout(250)
     assert done in ("upcard", "draw", "discard"), done
-    assert not ann.errors and not bob.errors  # type: ignore[attr-defined]
+
+    # a third friend sees Annika playing, with a link to watch her game
+    cleo = _person(server, new_page, "Cleo")
+    dialog = _friends(cleo)
+    dialog.get_by_label(EN["friends.add_name"]).fill("Annika")
+    dialog.get_by_role("button", name=EN["friends.add"]).click()
+    ann.evaluate("async () => (await import('/static/js/api.js')).api.befriend({name: 'Cleo'})")
+    expect(dialog.get_by_text("Annika: playing")).to_be_visible()
+    watch = dialog.get_by_role("link", name="Watch Annika's game")
+    expect(watch).to_have_attribute("href", "/r/" + ann.url.rsplit("/r/", 1)[1])
+    assert not ann.errors and not bob.errors and not cleo.errors  # type: ignore[attr-defined]
 
 
 def test_a_guest_asked_from_a_player_page_is_asked_to_create_an_account(

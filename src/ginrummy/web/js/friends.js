@@ -184,7 +184,25 @@ export async function openFriends() {
     const list = el("ul", { class: "friends-list" });
     if (!listing.friends.length) list.append(el("li", {}, t("friends.none")));
     for (const f of listing.friends) {
-      const item = el("li", {}, `${f.name}: ${whereText(f)} `);
+      const item = el(
+        "li",
+        {},
+        el("a", { href: `/p/${encodeURIComponent(f.id)}` }, f.name),
+        `: ${whereText(f)} `,
+      );
+      if (f.room)
+        item.append(
+          el(
+            "a",
+            {
+              href: `/r/${encodeURIComponent(f.room)}`,
+              class: "button",
+              "aria-label": t("friends.watch_who", { name: f.name }),
+            },
+            t("friends.watch"),
+          ),
+          " ",
+        );
       item.append(
         button(t("friends.challenge"), async () => challengeForm(item, f), {
           "aria-label": t("friends.challenge_who", { name: f.name }),
@@ -370,6 +388,8 @@ function showChallenge(c) {
   );
   document.body.append(dialog);
   dialog.showModal();
+  // Gone when it expires unanswered (the server refuses a late answer anyway).
+  setTimeout(() => dropChallenge(c), Math.max(0, c.expires * 1000 - Date.now()));
 }
 
 /** A challenge that is no longer open: its dialog goes. @param {Challenge} c */
