@@ -8,6 +8,8 @@ from typing import Any
 
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from ginrummy.server.room import RoomError
+
 from .helpers import Message, auth, client, identity, receive, receive_until
 from .softkey import SoftKey
 
@@ -221,3 +223,22 @@ def test_a_bad_feed_hello_is_refused_and_a_feed_hears_only_its_own_person() -> N
             # Cy's feed heard nothing of it: the next thing it hears is its own pong
             cy_feed.send_json({"type": "ping", "t": 1})
             assert receive(cy_feed)["type"] == "pong"
+
+
+def test_a_room_that_cannot_open_leaves_the_challenge_open() -> None:
+    with client() as c:
+        ann, bob = account(c, "Ann"), account(c, "Bob")
+        sent = c.post("/api/challenges", json={"name": "Bob"}, headers=auth(ann)).json()
+        rooms = c.app.state.rooms  # type: ignore[attr-defined]
+        create = rooms.create
+
+        async def broken(**_: Any) -> None:
+            raise RoomError("unavailable", "no room now")
+
+        rooms.create = broken
+        r = c.post(f"/api/challenges/{sent['challenge']['id']}/accept", headers=auth(bob))
+        assert r.status_code == 503 and error(r) == "unavailable"
+        assert [ch["state"] for ch in friends(c, bob)["challenges"]] == ["open"]
+        rooms.create = create
+        r = c.post(f"/api/challenges/{sent['challenge']['id']}/accept", headers=auth(bob))
+        assert r.status_code == 201, r.text

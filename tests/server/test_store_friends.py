@@ -66,7 +66,12 @@ async def test_a_challenge_is_answered_once_by_its_receiver_only(store: Store) -
     )
     assert await store.close_match_challenge("c_1", "p_bob", "accepted") is None  # once
     assert await store.close_match_challenge("c_1", "p_bob", "declined") is None
+    # a room that could not be opened: open again, once
+    assert await store.reopen_match_challenge("c_1")
+    assert not await store.reopen_match_challenge("c_1")
+    assert await store.close_match_challenge("c_1", "p_bob", "accepted") is not None
     await store.set_match_challenge_room("c_1", "r_x")
+    assert not await store.reopen_match_challenge("c_1")  # it has its room
     found = await store.match_challenge("c_1")
     assert found is not None and found.room == "r_x" and found.state == "accepted"
     assert await store.match_challenges_of("p_bob") == []  # no longer open

@@ -26,7 +26,8 @@ from ginrummy.server.friends.errors import FriendError
 from ginrummy.server.friends.service import FriendService
 from ginrummy.server.ratelimit import of_app
 from ginrummy.server.responses import JSONResponse
-from ginrummy.server.store import MatchChallenge, Player
+from ginrummy.server.room import RoomError
+from ginrummy.server.store import MatchChallenge, Player, StoreError
 
 log = logging.getLogger("ginrummy.server.api")
 
@@ -135,17 +136,22 @@ async def accept(request: Request) -> JSONResponse:
     if sender is None or sender_identity is None:  # the sender's account is gone
         raise ApiError("unknown_player", "the player who challenged you has no account now")
     receiver = await rooms.player(identity)
-    room = await rooms.create(
-        kind="room",
-        rules=rules_of(accepted.preset, accepted.target_score),
-        creator_hash=sender_identity,
-        name=sender.name,
-        opponent_bot=None,
-        spectators=True,
-        opponent_name=receiver.name,
-        opponent_hash=identity,
-        options={"visibility": "private", "rated": False, "spectator_chat": False},
-    )
+    try:
+        room = await rooms.create(
+            kind="room",
+            rules=rules_of(accepted.preset, accepted.target_score),
+            creator_hash=sender_identity,
+            name=sender.name,
+            opponent_bot=None,
+            spectators=True,
+            opponent_name=receiver.name,
+            opponent_hash=identity,
+            options={"visibility": "private", "rated": False, "spectator_chat": False},
+        )
+    except (RoomError, StoreError):
+        # No room: the challenge is open again, to be accepted again until it expires.
+        await service.store.reopen_match_challenge(accepted.id)
+        raise
     shown = await service.opened(accepted, room.id)
     log.info("room %s: opened for an accepted challenge", room.id)
     return JSONResponse(

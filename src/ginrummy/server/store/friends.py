@@ -100,6 +100,10 @@ class Friends(Protocol):
     async def set_match_challenge_room(self, challenge_id: str, room: str) -> None:
         """The room an accepted challenge opened."""
 
+    async def reopen_match_challenge(self, challenge_id: str) -> bool:
+        """An accepted challenge whose room could not be opened is open again (it may
+        be accepted again until it expires); False if it is not accepted without a room."""
+
     async def put_whereabouts(self, instance: str, player: str, where: Whereabouts | None) -> None:
         """Where ``player`` is as seen by ``instance`` now (None: no longer there)."""
 

@@ -82,6 +82,13 @@ class MemoryFriends:
         if found is not None:
             self._match_challenges[challenge_id] = replace(found, room=room)
 
+    async def reopen_match_challenge(self, challenge_id: str) -> bool:
+        found = self._match_challenges.get(challenge_id)
+        if found is None or found.state != "accepted" or found.room is not None:
+            return False
+        self._match_challenges[challenge_id] = replace(found, state="open")
+        return True
+
     async def put_whereabouts(self, instance: str, player: str, where: Whereabouts | None) -> None:
         if where is None:
             self._whereabouts.pop((player, instance), None)

@@ -53,6 +53,10 @@ CLOSE_BY_SENDER = (
     f" AND expires > ? RETURNING {CHALLENGE_COLUMNS}"
 )
 CHALLENGE_ROOM = "UPDATE match_challenges SET room = ? WHERE id = ?"
+REOPEN_CHALLENGE = (
+    "UPDATE match_challenges SET state = 'open' WHERE id = ? AND state = 'accepted'"
+    " AND room IS NULL"
+)
 PUT_WHEREABOUTS = (
     "INSERT INTO whereabouts (player, instance, place, room, seen) VALUES (?, ?, ?, ?, ?)"
     " ON CONFLICT (player, instance) DO UPDATE SET place = excluded.place,"
@@ -119,6 +123,9 @@ class SqlFriends:
 
     async def set_match_challenge_room(self, challenge_id: str, room: str) -> None:
         await self.driver.write(count(CHALLENGE_ROOM, room, challenge_id), one=True)
+
+    async def reopen_match_challenge(self, challenge_id: str) -> bool:
+        return await self.driver.write(count(REOPEN_CHALLENGE, challenge_id), one=True) == 1
 
     async def put_whereabouts(self, instance: str, player: str, where: Whereabouts | None) -> None:
         if where is None:
