@@ -14,10 +14,12 @@ from ginrummy.server.store import (
     ChatLine,
     Clock,
     Event,
+    Follow,
     Player,
     QuickEntry,
     RoomRow,
     SeatRow,
+    Social,
     Store,
     StoreConflict,
     TournamentRow,
@@ -92,7 +94,7 @@ async def test_a_version_4_file_gets_confirmed_quick_entries(tmp_path: Path) -> 
     finally:
         await store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 9
+    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 10
     assert "confirmed" in {r[1] for r in db.execute("PRAGMA table_info(quick_queue)")}
     db.close()
 
@@ -279,3 +281,29 @@ async def test_old_and_new_postgres_servers_share_leases_in_a_rolling_restart() 
             assert not await store.acquire_lease("r1", "i_new", 10.0)  # the old one holds it
         finally:
             await store.close()
+
+
+async def test_a_version_9_sqlite_file_gets_the_friends_tables(tmp_path: Path) -> None:
+    path = tmp_path / "v9.sqlite3"
+    store = SQLiteStore(path, now=lambda: NOW)
+    await store.open()
+    await store.close()
+    db = sqlite3.connect(path)  # back to step 9 as a server of parts 1 and 3 left it
+    for table in ("follows", "social_settings", "match_challenges", "whereabouts"):
+        db.execute(f"DROP TABLE {table}")
+    db.execute("UPDATE schema_version SET version = 9")
+    db.execute("PRAGMA user_version = 9")
+    db.commit()
+    db.close()
+    store = SQLiteStore(path, now=lambda: NOW)
+    await store.open()
+    try:
+        assert await store.follows_of("p_ann") == []
+        assert await store.follow(Follow("p_ann", "p_bob", NOW))
+        assert await store.social("p_ann") == Social()
+    finally:
+        await store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT version FROM schema_version").fetchall() == [(HEAD,)]
+    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 10
+    db.close()

@@ -51,8 +51,10 @@ TABLES = {"identities", "rooms", "seats", "events", "players", "results", "clock
 TABLES |= {"chat", "quick_queue", "tournaments", "tournament_events", "tournament_identities"}
 TABLES |= {"accounts", "devices", "passkeys", "challenges", "sign_in_codes"}
 TABLES |= {"reports", "blocks", "sanctions", "audit"}
+TABLES |= {"follows", "social_settings", "match_challenges", "whereabouts"}  # step 10
 INDEXES = {"seats_by_identity", "players_by_rating", "results_by_player"}
 INDEXES |= {"devices_by_identity", "passkeys_by_identity"}
+INDEXES |= {"follows_by_followee", "match_challenges_by_receiver"}  # step 9
 
 
 def need_postgres() -> None:

@@ -72,6 +72,8 @@ class HelloLobby(Frame, tag="hello_lobby", frozen=True):
     tournament: str | UnsetType | None = UNSET
     lobby: bool | UnsetType = UNSET
     table: str | UnsetType | None = UNSET  # the tournament table the page is at
+    # friends (docs/accounts.md): a page's feed of friends' news and challenges only
+    feed: bool | UnsetType = UNSET
 
 
 class Chat(Frame, tag="chat", frozen=True):

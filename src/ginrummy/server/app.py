@@ -20,6 +20,7 @@ from ginrummy.server.access import AccessLog
 from ginrummy.server.api.errors import HANDLERS
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.drain import Drain
+from ginrummy.server.friends.service import FriendService
 from ginrummy.server.gate import LookupGate
 from ginrummy.server.kinds import TableKind, table_kinds
 from ginrummy.server.metrics import Metrics
@@ -129,6 +130,10 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         app.state.kinds.register(rooms)  # each kind's rooms replay their own logs
         app.state.rooms = rooms
         app.state.quick = QuickMatch(rooms)
+        friends = FriendService(
+            store, bus, clock, rooms.player, rooms.instance_id, settings.friends_presence_s
+        )
+        app.state.friends = friends
         app.state.tournaments = TournamentService(
             rooms, settings.tournament_tick, settings.lease_ttl
         )
@@ -147,12 +152,14 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
             log.warning("GINRUMMY_TEST_CLOCK is set: the clock moves by POST /api/test/clock")
         await rooms.start()  # the listed rooms, then the lobby notices of every instance
         app.state.quick.start()
+        friends.presence.start()
         await app.state.tournaments.start()
         try:
             yield
         finally:
             await app.state.tournaments.close()
             await app.state.quick.close()
+            await friends.presence.close()
             reviews.close()
             await rooms.close()
             await thinker.close()  # after the rooms: no decision is asked any more

@@ -91,6 +91,8 @@ LIMITS = (
     "accounts",
     "sign_ins",
     "reports",  # civility
+    "friend_requests",
+    "challenges",
 )
 """The rate limits: the per-address ones of ``ratelimit.RateLimits``, a socket's frame
 and chat rates, the scrapes of ``GET /metrics``, new accounts and sign-in attempts."""

@@ -197,6 +197,8 @@ class RateLimits:
     accounts: AddressLimit  # new accounts and passkeys (server/api/accounts.py)
     sign_ins: AddressLimit  # passkey sign-ins and codes typed
     reports: AddressLimit  # civility: reports made (server/api/civility.py)
+    friend_requests: AddressLimit  # per person (their identity), not per address
+    challenges: AddressLimit  # per person (their identity), not per address
 
     @classmethod
     def from_settings(cls, settings: Settings, metrics: Metrics | None = None) -> RateLimits:
@@ -220,6 +222,15 @@ class RateLimits:
                 "sign-in attempts", settings.limit_sign_ins, window, refused["sign_ins"]
             ),
             reports=AddressLimit("reports", settings.limit_reports, window, refused["reports"]),
+            friend_requests=AddressLimit(
+                "friend requests",
+                settings.limit_friend_requests,
+                window,
+                refused["friend_requests"],
+            ),
+            challenges=AddressLimit(
+                "challenges", settings.limit_challenges, window, refused["challenges"]
+            ),
         )
 
 

@@ -67,6 +67,10 @@ class Settings:
     limit_scrapes: int = 60  # GET /metrics, when metrics are on
     limit_accounts: int = 10  # new accounts and passkeys (their registration options)
     limit_sign_ins: int = 30  # passkey sign-ins and codes typed (docs/accounts.md)
+    # -- friends (docs/accounts.md, "Friends"): limits per person, not per address
+    limit_friend_requests: int = 20  # friend requests sent a window
+    limit_challenges: int = 20  # challenges sent a window
+    friends_presence_s: float = 20.0  # seconds between renewals of where people are
     # Passkeys' relying party (docs/accounts.md): None takes each request's own host and
     # origin, right for `make run` on localhost; a public site names its own.
     rp_id: str | None = None  # GINRUMMY_RP_ID, e.g. "gin.example.org"
@@ -187,6 +191,10 @@ def _limits_from_env(s: Settings, env: Mapping[str, str]) -> Settings:
         s = replace(s, limit_accounts=_count("GINRUMMY_LIMIT_ACCOUNTS", v))
     if v := env.get("GINRUMMY_LIMIT_SIGN_INS"):
         s = replace(s, limit_sign_ins=_count("GINRUMMY_LIMIT_SIGN_INS", v))
+    if v := env.get("GINRUMMY_LIMIT_FRIEND_REQUESTS"):
+        s = replace(s, limit_friend_requests=_count("GINRUMMY_LIMIT_FRIEND_REQUESTS", v))
+    if v := env.get("GINRUMMY_LIMIT_CHALLENGES"):
+        s = replace(s, limit_challenges=_count("GINRUMMY_LIMIT_CHALLENGES", v))
     if v := env.get("GINRUMMY_RP_ID"):
         s = replace(s, rp_id=v.strip().lower())
     if v := env.get("GINRUMMY_ORIGIN"):
@@ -232,6 +240,7 @@ _SECONDS: dict[str, tuple[str, float, float]] = {
     "GINRUMMY_SEED_TIMEOUT": ("seed_timeout", 0, 60),
     "GINRUMMY_TOURNAMENT_TICK": ("tournament_tick", 0.01, 3600),
     "GINRUMMY_DRAIN_S": ("drain_s", DRAIN_MIN_S, DRAIN_MAX_S),
+    "GINRUMMY_FRIENDS_PRESENCE_S": ("friends_presence_s", 0.01, 3600),
 }
 
 

@@ -16,6 +16,7 @@ from ginrummy.server.api import (
     civility,
     clock,
     config,
+    friends,
     identity,
     lobby,
     players,
@@ -29,6 +30,7 @@ from ginrummy.server.api import (
 routes: list[BaseRoute] = [
     *identity.routes,
     *accounts.routes,
+    *friends.routes,
     *lobby.routes,
     *players.routes,
     *clock.routes,

@@ -63,6 +63,11 @@ STATUS = {
     "already_deleted": 409,
     # -- rated play counts accounts only (issue 22, part 1) --
     "account_required": 403,
+    # friends (docs/accounts.md, "Friends")
+    "not_yourself": 400,
+    "challenges_closed": 403,
+    "unknown_challenge": 404,
+    "challenge_closed": 409,
 }
 """The status of each error code a route or a room raises (any other: 400)."""
 

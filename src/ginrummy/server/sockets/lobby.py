@@ -23,6 +23,7 @@ from ginrummy.server.api.lobby import lobby_body
 from ginrummy.server.pubsub import Bus, Subscription
 from ginrummy.server.quick import player_topic
 from ginrummy.server.room import LOBBY_TOPIC, RoomError
+from ginrummy.server.sockets import whereabouts
 from ginrummy.server.sockets.frames import Connection, Identity
 from ginrummy.server.store import StoreError
 from ginrummy.server.tournaments.service import topic_of
@@ -40,12 +41,15 @@ class LobbySocket:
         tournament: str | None = None,
         lobby: bool = True,
         table: str | None = None,
+        feed: bool = False,
     ) -> None:
         self.conn = conn
         self.identity = identity
         self.tournament = tournament  # the tournament whose frames it gets, if any
         self.table = table  # the tournament table whose page it serves, if any
         self.listings = lobby  # it gets the lobby's listings as they change
+        self.feed = feed  # a page's feed of friends and challenges: no listings, no queue
+        self.ticket: int | None = None  # where its person is, for their friends
         self.queued = False  # told the quick match this identity has a lobby socket
         self.tasks: list[asyncio.Task[None]] = []
         self.subs: list[Subscription] = []
@@ -55,9 +59,15 @@ class LobbySocket:
         identity = await Identity.of(
             conn.rooms, await Identity.resolve(conn.rooms, sent(hello.token))
         )
-        listings = sent(hello.lobby) is not False
+        feed = sent(hello.feed) is True
+        listings = sent(hello.lobby) is not False and not feed
         socket = cls(
-            conn, identity, sent(hello.tournament), lobby=listings, table=sent(hello.table)
+            conn,
+            identity,
+            sent(hello.tournament),
+            lobby=listings,
+            table=sent(hello.table),
+            feed=feed,
         )
         await conn.bind(socket)
 
@@ -96,8 +106,9 @@ class LobbySocket:
                 self.tasks.append(asyncio.create_task(self._forward_tournaments(changes)))
             token_hash, player = self.identity.token_hash, self.identity.player
             if token_hash is not None and player is not None:
-                self.conn.quick.socket_opened(token_hash)
-                self.queued = True
+                if not self.feed:  # a feed socket keeps nobody in the quick-match queue
+                    self.conn.quick.socket_opened(token_hash)
+                    self.queued = True
                 own = self._subscribe(rooms.bus, player_topic(player.id))
                 self.tasks.append(asyncio.create_task(self._forward_matched(own, token_hash)))
             first = self._lobby_message()
@@ -106,6 +117,8 @@ class LobbySocket:
             raise
         await self.conn.send(first)
         await self._send_next_table()  # subscribed first: nothing falls in between
+        place = "lobby" if self.listings else "online"
+        self.ticket = await whereabouts.arrive(self.conn, self.identity, place, None)
 
     async def close(self) -> None:
         for task in self.tasks:
@@ -116,6 +129,8 @@ class LobbySocket:
         for sub in self.subs:
             sub.close()
         self.tasks, self.subs = [], []
+        ticket, self.ticket = self.ticket, None
+        await whereabouts.leave(self.conn, ticket)
         if self.queued and self.identity.token_hash is not None:
             self.queued = False
             await self.conn.quick.socket_closed(self.identity.token_hash)
@@ -157,6 +172,10 @@ class LobbySocket:
                 await self.conn.send(
                     {"type": "matched", "room": notice["room"], "seat": notice["seat"]}
                 )
+            elif notice.get("kind") == "friends":  # docs/accounts.md, "Friends"
+                await self.conn.send({"type": "friends"})
+            elif notice.get("kind") == "challenge":
+                await self.conn.send({"type": "challenge", "challenge": notice["challenge"]})
             elif notice.get("kind") == "resync":
                 # The bus may have lost the 'matched' notice: the store knows the pairing.
                 await self._send_next_table()

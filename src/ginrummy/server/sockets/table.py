@@ -25,6 +25,7 @@ from ginrummy.server.logcontext import log_context
 from ginrummy.server.pubsub import Subscription
 from ginrummy.server.room import RoomError
 from ginrummy.server.room.base import RoomBase
+from ginrummy.server.sockets import whereabouts
 from ginrummy.server.sockets.frames import Connection, Identity, read_log, release
 
 log = logging.getLogger("ginrummy.server.sockets")
@@ -53,6 +54,7 @@ class TableSocket(ABC, Generic[R, K]):
         self.sub: Subscription | None = None
         self.forwarder: asyncio.Task[None] | None = None
         self.counted = False  # this socket counts as the seat online or a spectator
+        self.ticket: int | None = None  # where its person is, for their friends
         self.handlers: dict[str, Handler] = {
             "resync": self._resync,
             "chat": self._chat,
@@ -111,6 +113,8 @@ class TableSocket(ABC, Generic[R, K]):
         """Count in, subscribe, read the log, send the first frames, forward."""
         with self.logged():
             await self._start()
+        place = "watching" if self.key is None else "playing"
+        self.ticket = await whereabouts.arrive(self.conn, self.identity, place, self.room.id)
 
     async def _start(self) -> None:
         room, key = self.room, self.key
@@ -149,6 +153,8 @@ class TableSocket(ABC, Generic[R, K]):
     async def close(self) -> None:
         forwarder, sub, counted = self.forwarder, self.sub, self.counted
         self.forwarder, self.sub, self.counted = None, None, False
+        ticket, self.ticket = self.ticket, None
+        await whereabouts.leave(self.conn, ticket)
         with self.logged():
             await release(self.room, self.key, forwarder, sub, counted)
 

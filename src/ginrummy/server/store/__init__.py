@@ -42,6 +42,13 @@ from ginrummy.server.store.base import (
     Tournaments,
 )
 from ginrummy.server.store.civility import AuditEntry, Civility, Report, Sanction
+from ginrummy.server.store.friends import (
+    Follow,
+    Friends,
+    MatchChallenge,
+    Social,
+    Whereabouts,
+)
 from ginrummy.server.store.urls import POSTGRES_SCHEMES, scheme_of, sqlite_path
 
 
@@ -84,9 +91,12 @@ __all__ = [
     "Device",
     "Event",
     "EventLog",
+    "Follow",
+    "Friends",
     "GameRef",
     "Identities",
     "Leases",
+    "MatchChallenge",
     "Outcome",
     "Passkey",
     "Player",
@@ -99,6 +109,7 @@ __all__ = [
     "RoomRow",
     "Sanction",
     "SeatRow",
+    "Social",
     "Store",
     "StoreConflict",
     "StoreError",
@@ -106,5 +117,6 @@ __all__ = [
     "StoredTournament",
     "TournamentRow",
     "Tournaments",
+    "Whereabouts",
     "open_store",
 ]

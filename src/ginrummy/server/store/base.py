@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ginrummy.server.store.civility import Civility
+from ginrummy.server.store.friends import Friends
 from ginrummy.server.store.yourdata import YourData
 
 
@@ -496,6 +497,7 @@ class Store(
     Accounts,
     Civility,  # civility (issue 22, part 3): store/civility.py
     YourData,  # your data (issue 22, part 5): store/yourdata.py
+    Friends,
     Protocol,
 ):
     """All of it, as one server instance opens it (``open_store``)."""

@@ -28,11 +28,12 @@ from ginrummy.server.store.base import (
     TournamentRow,
 )
 from ginrummy.server.store.memory_civility import MemoryCivility
+from ginrummy.server.store.memory_friends import MemoryFriends
 from ginrummy.server.store.memory_yourdata import MemoryYourData
 from ginrummy.server.store.outcomes import settle
 
 
-class MemoryStore(MemoryCivility, MemoryYourData):  # your data: memory_yourdata.py
+class MemoryStore(MemoryCivility, MemoryYourData, MemoryFriends):  # your data: memory_yourdata.py
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         # The clock is passed in (the server's, as for the SQL store: what the store
         # records, leases, the quick match's staleness): tests move a fake one.
@@ -59,6 +60,7 @@ class MemoryStore(MemoryCivility, MemoryYourData):  # your data: memory_yourdata
         self._challenges: dict[str, Challenge] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code hash -> identity, expiry
         self._civility_init()  # reports, blocks, sanctions, the audit log
+        self._init_friends()
 
     async def open(self) -> None:
         return None

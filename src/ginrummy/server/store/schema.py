@@ -214,5 +214,26 @@ STEPS = (
             "CREATE INDEX audit_by_target ON audit (target, t)",
         ),
     ),
+    # -- step 10: friends (issue 22, part 2) ---------------------------------------------
+    Step(
+        10,
+        "friends: follows, privacy switches, challenges to a match, whereabouts",
+        both=(
+            "CREATE TABLE follows (follower text NOT NULL, followee text NOT NULL,"
+            " created double precision NOT NULL, PRIMARY KEY (follower, followee))",
+            "CREATE INDEX follows_by_followee ON follows (followee)",
+            "CREATE TABLE social_settings (player text PRIMARY KEY, hide_whereabouts"
+            " boolean NOT NULL, friends_only boolean NOT NULL)",
+            "CREATE TABLE match_challenges (id text PRIMARY KEY, sender text NOT NULL,"
+            " receiver text NOT NULL, preset text NOT NULL, target_score bigint, created"
+            " double precision NOT NULL, expires double precision NOT NULL, state text"
+            " NOT NULL, room text)",
+            "CREATE INDEX match_challenges_by_sender ON match_challenges (sender, state)",
+            "CREATE INDEX match_challenges_by_receiver ON match_challenges (receiver, state)",
+            "CREATE TABLE whereabouts (player text NOT NULL, instance text NOT NULL, place"
+            " text NOT NULL, room text, seen double precision NOT NULL,"
+            " PRIMARY KEY (player, instance))",
+        ),
+    ),
 )
 HEAD = STEPS[-1].version

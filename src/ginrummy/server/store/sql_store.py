@@ -40,6 +40,7 @@ from ginrummy.server.store.dialect import Dialect
 from ginrummy.server.store.outcomes import settle
 from ginrummy.server.store.sql_accounts import SqlAccounts
 from ginrummy.server.store.sql_civility import SqlCivility
+from ginrummy.server.store.sql_friends import SqlFriends
 from ginrummy.server.store.sql_yourdata import SqlYourData
 from ginrummy.server.store.work import Many, Statement, Work, count, row, rows
 
@@ -64,9 +65,9 @@ class Driver(Protocol):
         """``work`` in one transaction, answered once it is durable."""
 
 
-class SqlStore(SqlAccounts, SqlCivility, SqlYourData):  # your data: sql_yourdata.py
+class SqlStore(SqlAccounts, SqlCivility, SqlYourData, SqlFriends):  # your data: sql_yourdata.py
     """The ``Store`` of a SQL database (``SQLiteStore``, ``PostgresStore`` make one);
-    its accounts' calls are ``SqlAccounts``'s."""
+    its accounts' calls are ``SqlAccounts``'s, its friends' ``SqlFriends``'s."""
 
     def __init__(self, driver: Driver, now: Callable[[], float] = time.time) -> None:
         self.driver = driver

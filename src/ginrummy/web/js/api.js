@@ -233,6 +233,30 @@ export const api = {
     withToken((token) => request("GET", "/api/me/export", undefined, token)),
   deleteMe: () =>
     withToken((token) => request("POST", "/api/me/delete", { confirm: true }, token)),
+  // Friends and challenges (docs/accounts.md, "Friends").
+  friends: () => withToken((token) => request("GET", "/api/friends", undefined, token)),
+  befriend: (/** @type {{name?: string, player?: string}} */ who) =>
+    withToken((token) => request("POST", "/api/friends", who, token)),
+  unfriend: (/** @type {string} */ player) =>
+    withToken((token) =>
+      request("DELETE", `/api/friends/${encodeURIComponent(player)}`, undefined, token),
+    ),
+  friendSettings: (/** @type {Record<string, boolean>} */ body) =>
+    withToken((token) => request("PUT", "/api/friends/settings", body, token)),
+  challenge: (/** @type {Record<string, unknown>} */ body) =>
+    withToken((token) => request("POST", "/api/challenges", body, token)),
+  acceptChallenge: (/** @type {string} */ id) =>
+    withToken((token) =>
+      request("POST", `/api/challenges/${encodeURIComponent(id)}/accept`, {}, token),
+    ),
+  declineChallenge: (/** @type {string} */ id) =>
+    withToken((token) =>
+      request("POST", `/api/challenges/${encodeURIComponent(id)}/decline`, {}, token),
+    ),
+  withdrawChallenge: (/** @type {string} */ id) =>
+    withToken((token) =>
+      request("DELETE", `/api/challenges/${encodeURIComponent(id)}`, undefined, token),
+    ),
   // Starts the review job (POST), then polls it (GET): docs/protocol.md, "Reviews".
   review: (/** @type {string} */ id, /** @type {string} */ seat, start = false) =>
     request(

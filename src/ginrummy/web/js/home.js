@@ -81,6 +81,16 @@ export function renderHome(state) {
           },
           t("account.open"),
         ),
+        " ",
+        h(
+          "button",
+          {
+            type: "button",
+            class: "button",
+            dataset: { cmd: "friends", key: "hero-friends" },
+          },
+          t("friends.open"),
+        ),
       ),
     ),
   );

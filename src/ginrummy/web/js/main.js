@@ -412,3 +412,5 @@ Object.assign(globalThis, {
 });
 
 startPage({ store, enter, homeEntry: () => homeEntry.then(() => {}) });
+// An account's challenges reach every page (docs/accounts.md, "Friends").
+void import("./friends.js").then((m) => m.watchFriends());

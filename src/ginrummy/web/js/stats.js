@@ -211,6 +211,22 @@ export function renderPlayer(state) {
             key: "peer-player",
           }),
         ),
+    // Befriend from a player page (docs/accounts.md, "Friends"): the Friends dialog answers.
+    mine
+      ? null
+      : h(
+          "p",
+          {},
+          h(
+            "button",
+            {
+              type: "button",
+              class: "button",
+              dataset: { cmd: "befriend", arg: player.id, key: `befriend-${player.id}` },
+            },
+            t("friends.add"),
+          ),
+        ),
     h(
       "section",
       { class: "panel rating-card", "aria-labelledby": "rating-h" },

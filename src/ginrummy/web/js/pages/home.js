@@ -107,6 +107,8 @@ export function init(app) {
           : createGame("room"),
       // The account dialog (docs/accounts.md): its module loads on the first click.
       account: () => import("../account.js").then((m) => m.openAccount()),
+      // Friends (docs/accounts.md, "Friends"): a guest is asked to create an account.
+      friends: () => import("../friends.js").then((m) => m.openFriends()),
       ...deviceCommands(app),
     },
     field: (name, value) => {

@@ -54,6 +54,9 @@ export function init(app) {
       "create-table": () => play.createTable(),
       "join-table": (room) => play.joinTable(room),
       "t-create": () => tournaments.create(),
+      // Friends (docs/accounts.md): ask from a player page, then show the Friends dialog.
+      befriend: (player) =>
+        import("../friends.js").then((m) => m.befriendFromPage(player ?? "")),
     },
     field: (name, value, el) => {
       if (name === "nickname")
