@@ -52,7 +52,7 @@ def test_the_modules_examples_hold() -> None:
 
 def test_codes_are_typed_forgivingly_and_hashed() -> None:
     code = codes.new_code(lambda alphabet: alphabet[0])
-    assert code == "AAAAAAAA"
-    assert codes.code_hash("aaaa-aaaa") == codes.code_hash(" AAAA AAAA ")
+    assert code == "AAAAAAAAAAAA"
+    assert codes.code_hash("aaaa-aaaa-aaaa") == codes.code_hash(" AAAA AAAA AAAA ")
     assert codes.code_hash(code) != code
     assert not set("01ILOUV") & set(codes.ALPHABET)

@@ -41,6 +41,7 @@ STATUS = {
     "confirm_needed": 403,
     "no_passkey": 403,
     "unknown_device": 404,
+    "codes_paused": 429,
     "name_taken": 409,
     "account_exists": 409,
     "unknown_room": 404,

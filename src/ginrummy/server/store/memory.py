@@ -59,6 +59,7 @@ class MemoryStore(MemoryCivility, MemoryYourData, MemoryFriends):  # your data: 
         self._passkeys: dict[str, Passkey] = {}  # credential id -> passkey
         self._challenges: dict[str, Challenge] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code hash -> identity, expiry
+        self._code_failures: dict[int, int] = {}  # minute -> failed code sign-ins
         self._civility_init()  # reports, blocks, sanctions, the audit log
         self._init_friends()
 
@@ -172,11 +173,20 @@ class MemoryStore(MemoryCivility, MemoryYourData, MemoryFriends):  # your data: 
         self._codes = {k: c for k, c in self._codes.items() if c[1] > now}
         if code_hash in self._codes:
             raise StoreConflict("the code exists")
+        self._codes = {k: c for k, c in self._codes.items() if c[0] != identity_hash}
         self._codes[code_hash] = (identity_hash, expires)
 
     async def take_code(self, code_hash: str) -> str | None:
         taken = self._codes.pop(code_hash, None)
         return taken[0] if taken is not None and taken[1] > self._now() else None
+
+    async def code_failures(self, minute: int) -> int:
+        return self._code_failures.get(minute, 0)
+
+    async def count_code_failure(self, minute: int) -> int:
+        self._code_failures = {m: n for m, n in self._code_failures.items() if m >= minute}
+        self._code_failures[minute] = self._code_failures.get(minute, 0) + 1
+        return self._code_failures[minute]
 
     # -- rooms -----------------------------------------------------------------------------
 

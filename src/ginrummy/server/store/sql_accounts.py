@@ -45,7 +45,16 @@ INSERT_CHALLENGE = f"INSERT INTO challenges ({CHALLENGE_COLUMNS}) VALUES (?, ?, 
 TAKE_CHALLENGE = f"DELETE FROM challenges WHERE challenge = ? RETURNING {CHALLENGE_COLUMNS}"
 SWEEP_CODES = "DELETE FROM sign_in_codes WHERE expires <= ?"
 INSERT_CODE = "INSERT INTO sign_in_codes (code_hash, identity_hash, expires) VALUES (?, ?, ?)"
+REPLACE_CODE = "DELETE FROM sign_in_codes WHERE identity_hash = ?"  # one live code each
 TAKE_CODE = "DELETE FROM sign_in_codes WHERE code_hash = ? RETURNING identity_hash, expires"
+CODE_FAILURES = "SELECT failures FROM sign_in_code_failures WHERE minute = ?"
+SWEEP_CODE_FAILURES = "DELETE FROM sign_in_code_failures WHERE minute < ?"
+# One statement counts and answers: two instances counting at once both count.
+COUNT_CODE_FAILURE = (
+    "INSERT INTO sign_in_code_failures (minute, failures) VALUES (?, 1)"
+    " ON CONFLICT (minute) DO UPDATE SET failures = sign_in_code_failures.failures + 1"
+    " RETURNING failures"
+)
 
 
 def account_of(r: Any) -> Account:
@@ -142,6 +151,7 @@ class SqlAccounts:
     async def put_code(self, code_hash: str, identity_hash: str, expires: float) -> None:
         def work() -> Work[None]:
             yield Statement(SWEEP_CODES, (self._now(),))
+            yield Statement(REPLACE_CODE, (identity_hash,))
             yield Statement(INSERT_CODE, (code_hash, identity_hash, expires))
 
         await self.driver.write(work())
@@ -151,3 +161,15 @@ class SqlAccounts:
         if found is None or float(found[1]) <= self._now():
             return None
         return str(found[0])
+
+    async def code_failures(self, minute: int) -> int:
+        found = await self.driver.read(row(CODE_FAILURES, minute), one=True)
+        return 0 if found is None else int(found[0])
+
+    async def count_code_failure(self, minute: int) -> int:
+        def work() -> Work[int]:
+            yield Statement(SWEEP_CODE_FAILURES, (minute,))
+            counted = yield Statement(COUNT_CODE_FAILURE, (minute,), "row")
+            return int(counted[0])
+
+        return await self.driver.write(work())
