@@ -254,9 +254,17 @@ def test_a_code_expires(monkeypatch: pytest.MonkeyPatch) -> None:
         assert r.status_code == 400 and _error(r) == "bad_code"
 
 
+@pytest.mark.parametrize("mixed", ["Аnna", "Αnna", "ᎪNNᎪ"])  # Cyrillic А, Greek Α, Cherokee
+def test_names_mixing_scripts_or_in_another_script_are_refused(mixed: str) -> None:
+    with client() as c:
+        token = identity(c)
+        r = c.post("/api/account/passkeys/options", json={"name": mixed}, headers=auth(token))
+        assert r.status_code == 400 and _error(r) == "bad_name", mixed
+
+
 @pytest.mark.parametrize(
     "lookalike",
-    ["anna", "ANNA", "Ａｎｎａ", "Аnna", "Ann a", "Anna.", "Αnna"],  # Cyrillic А, Greek Α
+    ["anna", "ANNA", "Ａｎｎａ", "Ann a", "Anna.", "ΑΝΝΑ"],  # Greek capitals
 )
 def test_names_that_look_like_a_taken_one_are_refused(lookalike: str) -> None:
     with client() as c:
