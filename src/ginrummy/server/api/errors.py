@@ -56,6 +56,8 @@ STATUS = {
     "bad_action": 400,
     "bad_duration": 400,
     "not_operator": 403,
+    "report_closed": 409,
+    "report_mismatch": 400,
     "play_banned": 403,
     "muted": 403,
     "chat_timeout": 403,

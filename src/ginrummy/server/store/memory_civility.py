@@ -52,6 +52,14 @@ class MemoryCivility:
         self._reports[report_id] = closed
         return True
 
+    async def close_report_audited(self, report_id: str, outcome: str, entry: AuditEntry) -> bool:
+        if any(e.id == entry.id for e in self._audit):
+            raise StoreConflict(f"audit entry {entry.id} exists")
+        if not await self.close_report(report_id, outcome, entry.operator, entry.t):
+            return False
+        self._audit.append(entry)
+        return True
+
     async def add_block(self, blocker: str, blocked: str, t: float) -> None:
         self._blocks.setdefault((blocker, blocked), t)
 
