@@ -58,6 +58,7 @@ STATUS = {
     "not_operator": 403,
     "report_closed": 409,
     "report_mismatch": 400,
+    "not_in_room": 403,
     "play_banned": 403,
     "muted": 403,
     "chat_timeout": 403,
