@@ -430,3 +430,16 @@ def test_a_guest_takes_no_accounts_name_nor_a_lookalike() -> None:
             r = c.put("/api/me", json={"name": name}, headers=auth(guest))
             assert r.status_code == 409 and _error(r) == "name_taken", (name, r.text)
         assert c.put("/api/me", json={"name": "Hannah"}, headers=auth(guest)).status_code == 200
+
+
+def test_a_players_summary_says_whether_it_is_an_accounts() -> None:
+    with client() as c:
+        guest = identity(c)
+        me = c.get("/api/me", headers=auth(guest)).json()["player"]
+        assert me["account"] is False
+        token, _key = _account(c)
+        mine = c.get("/api/me", headers=auth(token)).json()["player"]
+        assert mine["account"] is True
+        page = c.get(f"/api/players/{mine['id']}").json()["player"]
+        assert page["account"] is True
+        assert c.get(f"/api/players/{me['id']}").json()["player"]["account"] is False

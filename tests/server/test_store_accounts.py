@@ -171,3 +171,15 @@ async def test_code_failures_are_counted_per_minute_and_old_minutes_swept(store:
     assert await store.count_code_failure(101) == 1
     assert await store.code_failures(100) == 0  # swept: a minute before the one counted
     assert await store.code_failures(101) == 1
+
+
+async def test_a_player_read_says_whether_it_is_an_accounts(store: Store) -> None:
+    player = await _guest(store)
+    assert not player.account
+    assert not (await store.player(player.id) or player).account
+    await store.create_account(_account(), _device("h1"), _passkey())
+    found = await store.player(player.id)
+    assert found is not None and found.account
+    known = await store.known_player("h1", lambda: Player("p_never000", "X"))
+    assert known is not None and known.account
+    assert (await store.ensure_player("h1", Player("p_never000", "X"))).account

@@ -81,6 +81,7 @@ class Player:
     rated_matches: int = 0
     abandons: int = 0
     created: float = 0.0
+    account: bool = False  # an account's player: read from the store, never written
 
 
 @dataclass(frozen=True, slots=True)

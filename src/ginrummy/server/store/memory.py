@@ -104,7 +104,7 @@ class MemoryStore(MemoryCivility, MemoryYourData, MemoryFriends):  # your data: 
         self._passkeys[passkey.credential_id] = passkey
         pid = self._player_of.get(account.identity_hash)
         if pid is not None:
-            self._players[pid] = replace(self._players[pid], name=account.name)
+            self._players[pid] = replace(self._players[pid], name=account.name, account=True)
 
     async def account_of(self, identity_hash: str) -> Account | None:
         return self._accounts.get(identity_hash)

@@ -337,7 +337,7 @@ class SqlStore(SqlAccounts, SqlCivility, SqlYourData, SqlFriends):  # your data:
         way a match ending at once on another instance rates from what this one wrote."""
         current = {}
         for pid in outcome.player_ids:
-            found = yield Statement(sql.PLAYER + self._d.FOR_UPDATE, (pid,), "row")
+            found = yield Statement(sql.PLAYER_FOR_SETTLING + self._d.FOR_UPDATE, (pid,), "row")
             if found is not None:
                 current[pid] = sql.player_of(found)
         settled = settle(outcome, current)
