@@ -188,6 +188,33 @@ class MemoryStore(MemoryCivility, MemoryYourData, MemoryFriends):  # your data: 
         self._code_failures[minute] = self._code_failures.get(minute, 0) + 1
         return self._code_failures[minute]
 
+    # -- accounts and players, for civility's operators (civility.Civility) --------------
+
+    async def player_identity(self, player_id: str) -> str | None:
+        return next((h for h, p in self._player_of.items() if p == player_id), None)
+
+    async def close_account(self, identity_hash: str) -> int:
+        gone = [d.id for d in self._devices.values() if d.identity_hash == identity_hash]
+        for device_id in gone:
+            del self._devices[device_id]
+        for credential, p in list(self._passkeys.items()):
+            if p.identity_hash == identity_hash:
+                del self._passkeys[credential]
+        for code, (owner, _) in list(self._codes.items()):
+            if owner == identity_hash:
+                del self._codes[code]
+        return len(gone)
+
+    async def rename_account(self, identity_hash: str, name: str, key: str) -> None:
+        if any(a.key == key and h != identity_hash for h, a in self._accounts.items()):
+            raise StoreConflict("the name's key is another account's")
+        account = self._accounts.get(identity_hash)
+        if account is not None:
+            self._accounts[identity_hash] = replace(account, name=name, key=key)
+        player_id = self._player_of.get(identity_hash)
+        if player_id is not None:
+            self._players[player_id] = replace(self._players[player_id], name=name)
+
     # -- rooms -----------------------------------------------------------------------------
 
     async def create_room(

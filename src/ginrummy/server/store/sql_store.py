@@ -73,6 +73,7 @@ class SqlStore(SqlAccounts, SqlCivility, SqlYourData, SqlFriends):  # your data:
         self.driver = driver
         self._d = driver.dialect
         self._now = now
+        self.now = now  # the store's clock, public for its parts (sql_accounts)
 
     async def open(self) -> None:
         await self.driver.open(self._now())
