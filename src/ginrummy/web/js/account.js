@@ -4,6 +4,7 @@
 // renderer draws; a sign-in keeps the new device token and reloads the page.
 import { api, adoptToken, ApiError, forgetToken, storedToken } from "./api.js";
 import { t } from "./i18n.js";
+import { signInLink } from "./pages/signin.js";
 
 /** @param {string} text */
 function fromB64url(text) {
@@ -114,6 +115,37 @@ function problem(err) {
   return String(err);
 }
 
+// -- a sign-in link with the code (issue 22, part 1; pages/signin.js) ----------------
+
+/**
+ * A code shown for another device: the code to type, and the link that carries it, with
+ * a button that copies the link.
+ * @param {string} code
+ * @returns {(HTMLElement|string)[]}
+ */
+function shownCode(code) {
+  const link = signInLink(code);
+  const copied = el("span", { role: "status" });
+  return [
+    t("account.code_is", { code }),
+    el("br"),
+    t("account.or_link"),
+    " ",
+    el("code", { class: "signin-link" }, link),
+    " ",
+    button(t("account.copy_link"), async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        copied.textContent = t("account.link_copied");
+      } catch {
+        copied.textContent = t("account.link_not_copied");
+      }
+    }),
+    " ",
+    copied,
+  ];
+}
+
 /** Open the account dialog (made once, kept in the document's body). */
 export async function openAccount() {
   let dialog = /** @type {HTMLDialogElement|null} */ (
@@ -151,7 +183,7 @@ export async function openAccount() {
         button(t("account.show_code"), async () => {
           try {
             const answer = await api.newCode();
-            code.textContent = t("account.code_is", { code: answer.code });
+            code.replaceChildren(...shownCode(answer.code));
           } catch (err) {
             fail(err);
           }
