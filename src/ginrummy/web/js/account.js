@@ -5,6 +5,7 @@
 import { api, adoptToken, ApiError, forgetToken, storedToken } from "./api.js";
 import { t } from "./i18n.js";
 import { signInLink } from "./pages/signin.js";
+import { actionButton as button, h as el } from "./dom.js";
 
 /** @param {string} text */
 function fromB64url(text) {
@@ -77,29 +78,6 @@ async function usePasskey(options) {
  * signing out another device need (docs/accounts.md). */
 async function confirmed() {
   return usePasskey((await api.confirmOptions()).options);
-}
-
-/**
- * @param {string} tag
- * @param {Record<string, string>} [attrs]
- * @param {(Node|string)[]} children
- */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
-}
-
-/**
- * @param {string} text
- * @param {() => Promise<void>} act
- * @param {Record<string, string>} [attrs]
- */
-function button(text, act, attrs = {}) {
-  const b = el("button", { type: "button", class: "button", ...attrs }, text);
-  b.addEventListener("click", () => void act());
-  return b;
 }
 
 /** @param {unknown} err */
@@ -175,6 +153,7 @@ export async function openAccount() {
 
   async function draw() {
     const info = storedToken() ? await api.account() : { account: null, devices: [] };
+    /** @type {HTMLElement[]} */
     const parts = [el("h2", { id: "account-title" }, t("account.title"))];
     if (info.account) {
       parts.push(el("p", {}, t("account.signed_in_as", { name: info.account.name })));
