@@ -31,6 +31,7 @@ from ginrummy.server.reviews import ReviewJobs
 from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
 from ginrummy.server.sockets import websocket_endpoint
+from ginrummy.server.sockets.revoke import Revoker
 from ginrummy.server.static import LLMS_TXT, SERVICE_WORKER, StaticFiles
 from ginrummy.server.store import Store, open_store
 from ginrummy.server.thinking import ThinkingPool
@@ -74,6 +75,7 @@ def create_app(settings: Settings | None = None, kinds: Sequence[TableKind] = ()
     app.state.settings = settings
     app.state.kinds = tables
     app.state.static = static
+    app.state.revoker = Revoker()  # signed-out tokens' sockets close (sockets/revoke.py)
     app.state.drain = Drain(settings.drain_s)  # what a SIGTERM does first (server/drain.py)
     app.state.metrics = metrics
     return app
@@ -129,6 +131,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         metrics.count_games(rooms.in_play)
         app.state.kinds.register(rooms)  # each kind's rooms replay their own logs
         app.state.rooms = rooms
+        app.state.revoker.start(bus)
         app.state.quick = QuickMatch(rooms)
         friends = FriendService(
             store, bus, clock, rooms.player, rooms.instance_id, settings.friends_presence_s
@@ -161,6 +164,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
             await app.state.quick.close()
             await friends.presence.close()
             reviews.close()
+            await app.state.revoker.close()
             await rooms.close()
             await thinker.close()  # after the rooms: no decision is asked any more
             await bus.close()

@@ -191,17 +191,20 @@ class Accounts:
         device_id: str,
         token_hash: str,
         confirm: Mapping[str, Any] | None = None,
-    ) -> None:
+    ) -> str:
         """Sign a device out: this one (``token_hash``'s) freely, another only with a
-        fresh ``confirm`` (a stolen token cannot sign its owner's devices out)."""
+        fresh ``confirm`` (a stolen token cannot sign its owner's devices out). Answers
+        the signed-out device's token hash (its open sockets are closed by it)."""
         await self._account(identity)
         mine = await self.store.devices_of(identity)
-        if not any(d.id == device_id for d in mine):
+        device = next((d for d in mine if d.id == device_id), None)
+        if device is None:
             raise AccountError("unknown_device", "this account has no such device")
-        if not any(d.id == device_id and d.token_hash == token_hash for d in mine):
+        if device.token_hash != token_hash:
             await self.confirm(identity, confirm)
         if not await self.store.remove_device(identity, device_id):
             raise AccountError("unknown_device", "this account has no such device")
+        return device.token_hash
 
     # -- parts -----------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from ginrummy.server.api.services import rooms_of
 from ginrummy.server.ratelimit import client_address, of_app
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.settings import Settings
+from ginrummy.server.sockets.revoke import revoke
 from ginrummy.server.store import Device
 
 log = logging.getLogger("ginrummy.server.api")
@@ -174,7 +175,8 @@ async def sign_out(request: Request) -> JSONResponse:
     body = await read(request, Confirm)
     device = request.path_params["id"]
     flow = accounts_of(request).sign_out(who.identity, device, who.token_hash, body.confirm)
-    await _answer(request, flow)
+    signed_out = await _answer(request, flow)
+    await revoke(rooms_of(request).bus, tokens=[signed_out])  # its open sockets close
     log.info("device signed out")
     return JSONResponse({"signed_out": request.path_params["id"]})
 

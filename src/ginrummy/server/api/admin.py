@@ -17,6 +17,7 @@ from ginrummy.server.api.services import rooms_of
 from ginrummy.server.civility.console import Console, Operator, operator_of
 from ginrummy.server.responses import JSONResponse
 from ginrummy.server.settings import Settings
+from ginrummy.server.sockets.revoke import revoke
 
 
 class ActionBody(Body, frozen=True):
@@ -75,6 +76,11 @@ async def act(request: Request) -> JSONResponse:
     )
     if done.get("quick_left"):  # the lobby's count of people waiting changed
         await rooms_of(request).queue_changed()
+    if body.action == "close":  # every device signed out: their open sockets close
+        rooms = rooms_of(request)
+        closed = await rooms.store.player_identity(body.target)
+        if closed is not None:
+            await revoke(rooms.bus, identity=closed)
     return JSONResponse(done)
 
 

@@ -16,6 +16,7 @@ from ginrummy.server.api.bodies import Body, read
 from ginrummy.server.api.errors import ApiError
 from ginrummy.server.api.services import rooms_of, tournaments_of
 from ginrummy.server.responses import JSONResponse
+from ginrummy.server.sockets.revoke import revoke
 
 log = logging.getLogger("ginrummy.server.api")
 
@@ -50,6 +51,7 @@ async def delete(request: Request) -> JSONResponse:
         label = await your_data(request).erase(who.identity, player.id)
     except DataError as exc:
         raise ApiError(exc.code, exc.message) from None
+    await revoke(rooms.bus, identity=who.identity)  # its open sockets close
     rooms.identity_erased(who.identity, "deleted:" + player.id, label)
     erased = await rooms.store.player(player.id)
     if erased is not None:

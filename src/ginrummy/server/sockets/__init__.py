@@ -4,8 +4,9 @@ spectator or lobby page.
 ``frames`` handles what every socket does with frames; ``room`` and ``lobby`` are what
 a socket is bound to. Every refusal is an ``error`` frame and the socket stays open;
 only the documented limits close it (4008 too slow, 4408 no hello in time, 1009 too
-large) or refuse it before it opens with HTTP 403 (an origin not allowed, or an address
-with ``Settings.limit_sockets`` sockets open already). A draining instance
+large, 4401 its token signed out: ``revoke``) or refuse it before it opens with HTTP
+403 (an origin not allowed, or an address with ``Settings.limit_sockets`` sockets open
+already). A draining instance
 (server/drain.py) refuses new sockets with HTTP 503 and closes its open ones with 1012.
 """
 
@@ -28,11 +29,13 @@ from ginrummy.server.settings import Settings
 from ginrummy.server.sockets.frames import (
     NO_HELLO,
     SERVICE_RESTART,
+    SIGNED_OUT,
     TOO_SLOW,
     Connection,
     Opener,
 )
 from ginrummy.server.sockets.lobby import LobbySocket
+from ginrummy.server.sockets.revoke import revoker_of
 
 if TYPE_CHECKING:
     from ginrummy.server.kinds import Kinds
@@ -106,7 +109,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         rooms, quick = ws.app.state.rooms, ws.app.state.quick
         metrics = metrics_of(ws.app)
         conn = Connection(ws, rooms, quick, settings, OPENERS, limits, address, metrics)
-        with drain.track(conn):
+        with drain.track(conn), revoker_of(ws.app).track(conn):
             await conn.serve()
     finally:
         limits.sockets.close(address)
@@ -120,6 +123,7 @@ __all__ = [
     "NO_HELLO",
     "ORIGIN_REFUSED",
     "SERVICE_RESTART",
+    "SIGNED_OUT",
     "TOO_SLOW",
     "origin_allowed",
     "websocket_endpoint",

@@ -53,7 +53,7 @@ class ChouetteSocket(TableSocket[ChouetteRoom, int]):
     @classmethod
     async def bind_to(cls, conn: Connection, room: ChouetteRoom, hello: Hello) -> None:
         """Bind ``conn`` to the position the hello's token holds, or as a spectator."""
-        token_hash = await Identity.resolve(conn.rooms, sent(hello.token))
+        token_hash = await conn.resolve(sent(hello.token))
         position = room.seat_of(token_hash)
         if position is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no seat of yours and no spectators")

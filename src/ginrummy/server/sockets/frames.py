@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Hashable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -48,8 +48,17 @@ NO_HELLO = 4408
 SERVICE_RESTART = 1012
 """Close code: the instance drains for a restart (server/drain.py); the message being
 answered was answered in full first. The client reconnects (to another instance)."""
+SIGNED_OUT = 4401
+"""Close code: the token the socket said hello with was signed out (a device signed out,
+an account closed, an identity deleted; server/sockets/revoke.py). The client drops the
+token and goes on as a guest."""
 RESTART_FLUSH_S = 1.0  # how long the news of changes made may take to reach a restarting socket
-CLOSE_REASONS = {TOO_SLOW: "too slow", NO_HELLO: "no hello", SERVICE_RESTART: "server restart"}
+CLOSE_REASONS = {
+    TOO_SLOW: "too slow",
+    NO_HELLO: "no hello",
+    SERVICE_RESTART: "server restart",
+    SIGNED_OUT: "signed out",
+}
 CLOSE_WAIT_S = 5.0  # how long a close frame may wait behind a full send buffer
 CHAT_RATE = 1.0  # chat messages per second per socket, sustained
 CHAT_BURST = 5.0
@@ -196,6 +205,10 @@ class Connection:
         self._send_lock = asyncio.Lock()
         self._frames = Bucket(settings.ws_rate, 3 * settings.ws_rate)
         self.chat_bucket = Bucket(CHAT_RATE, CHAT_BURST)  # per socket, across rebinding
+        # The token of the last hello (its hash) and the identity it resolved to: what a
+        # revocation names (server/sockets/revoke.py).
+        self.token_hash: str | None = None
+        self.identity_hash: str | None = None
 
     # --- sending ----------------------------------------------------------------------
 
@@ -225,6 +238,27 @@ class Connection:
     def restart(self) -> None:
         """The instance drains: answer the message being answered, then close (1012)."""
         self._end(SERVICE_RESTART)
+
+    def sign_out(self) -> None:
+        """The hello's token was revoked: answer the message being answered, then close
+        (4401)."""
+        self._end(SIGNED_OUT)
+
+    def revoked_by(self, tokens: Collection[str], identity: str | None) -> bool:
+        """The token of the last hello is one of ``tokens`` or resolved to ``identity``."""
+        if self.token_hash is not None and self.token_hash in tokens:
+            return True
+        return identity is not None and self.identity_hash == identity
+
+    async def resolve(self, token: object) -> str | None:
+        """The identity a hello's token names (``Identity.resolve``), kept with the
+        token's hash so that a later revocation closes this socket. The hash is kept
+        before the store is asked: a device signed out meanwhile is not missed."""
+        self.token_hash = hash_token(token) if isinstance(token, str) and token else None
+        self.identity_hash = None
+        identity = await Identity.resolve(self.rooms, token)
+        self.identity_hash = identity
+        return identity
 
     def _hello_due(self) -> None:
         if not self.greeted:
@@ -258,6 +292,8 @@ class Connection:
                 receiving.result()  # a bug's exception goes on to uvicorn, which logs it
             elif self.close_code == SERVICE_RESTART:
                 await self._finish_for_restart(receiving)
+            elif self.close_code == SIGNED_OUT:
+                await self._finish_answer(receiving)
         except WebSocketDisconnect:
             pass  # gone while a frame was being answered
         finally:
@@ -275,14 +311,18 @@ class Connection:
         """Before a restart's close: the message being answered is answered in full (a
         move written, never cut off halfway), and the news of what was written reaches
         the client (for a moment at most), so that it sees its own move go through."""
-        if self.answering:
-            await asyncio.wait({receiving})  # ``_receive`` reads nothing more once ending
-            if not receiving.cancelled():
-                receiving.result()
+        await self._finish_answer(receiving)
         loop = asyncio.get_running_loop()
         until = loop.time() + RESTART_FLUSH_S
         while self.binding is not None and not self.binding.told and loop.time() < until:
             await asyncio.sleep(0.01)
+
+    async def _finish_answer(self, receiving: asyncio.Task[None]) -> None:
+        """The message being answered, if any, is answered in full (never cut off)."""
+        if self.answering:
+            await asyncio.wait({receiving})  # ``_receive`` reads nothing more once ending
+            if not receiving.cancelled():
+                receiving.result()
 
     async def _close(self, code: int) -> None:
         if code == TOO_SLOW:

@@ -56,9 +56,7 @@ class LobbySocket:
 
     @classmethod
     async def hello(cls, conn: Connection, hello: HelloLobby) -> None:
-        identity = await Identity.of(
-            conn.rooms, await Identity.resolve(conn.rooms, sent(hello.token))
-        )
+        identity = await Identity.of(conn.rooms, await conn.resolve(sent(hello.token)))
         feed = sent(hello.feed) is True
         listings = sent(hello.lobby) is not False and not feed
         socket = cls(

@@ -76,7 +76,7 @@ class RoomSocket(TableSocket[Room, Seat]):
         """Bind ``conn`` to the room and seat of a ``hello``; a refused hello (no
         spectators) leaves the socket bound as it was. The token resolves to its identity
         in the store (a device's token to its account's); a seat's player is the room's."""
-        token_hash = await Identity.resolve(conn.rooms, sent(hello.token))
+        token_hash = await conn.resolve(sent(hello.token))
         seat = room.seat_of(token_hash)
         if seat is None and not room.spectators:
             raise RoomError("no_spectators", "this room has no free seat and allows no spectators")

@@ -4,6 +4,8 @@
 // renderer draws; a sign-in keeps the new device token and reloads the page.
 import { api, adoptToken, ApiError, forgetToken, storedToken } from "./api.js";
 import { t } from "./i18n.js";
+import { signInLink } from "./pages/signin.js";
+import { actionButton as button, h as el } from "./dom.js";
 
 /** @param {string} text */
 function fromB64url(text) {
@@ -78,29 +80,6 @@ async function confirmed() {
   return usePasskey((await api.confirmOptions()).options);
 }
 
-/**
- * @param {string} tag
- * @param {Record<string, string>} [attrs]
- * @param {(Node|string)[]} children
- */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
-}
-
-/**
- * @param {string} text
- * @param {() => Promise<void>} act
- * @param {Record<string, string>} [attrs]
- */
-function button(text, act, attrs = {}) {
-  const b = el("button", { type: "button", class: "button", ...attrs }, text);
-  b.addEventListener("click", () => void act());
-  return b;
-}
-
 /** @param {unknown} err */
 function problem(err) {
   if (
@@ -112,6 +91,37 @@ function problem(err) {
   if (err instanceof ApiError) return err.message || err.code;
   if (err instanceof DOMException) return t("account.error.cancelled");
   return String(err);
+}
+
+// -- a sign-in link with the code (issue 22, part 1; pages/signin.js) ----------------
+
+/**
+ * A code shown for another device: the code to type, and the link that carries it, with
+ * a button that copies the link.
+ * @param {string} code
+ * @returns {(HTMLElement|string)[]}
+ */
+function shownCode(code) {
+  const link = signInLink(code);
+  const copied = el("span", { role: "status" });
+  return [
+    t("account.code_is", { code }),
+    el("br"),
+    t("account.or_link"),
+    " ",
+    el("code", { class: "signin-link" }, link),
+    " ",
+    button(t("account.copy_link"), async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        copied.textContent = t("account.link_copied");
+      } catch {
+        copied.textContent = t("account.link_not_copied");
+      }
+    }),
+    " ",
+    copied,
+  ];
 }
 
 /** Open the account dialog (made once, kept in the document's body). */
@@ -143,6 +153,7 @@ export async function openAccount() {
 
   async function draw() {
     const info = storedToken() ? await api.account() : { account: null, devices: [] };
+    /** @type {HTMLElement[]} */
     const parts = [el("h2", { id: "account-title" }, t("account.title"))];
     if (info.account) {
       parts.push(el("p", {}, t("account.signed_in_as", { name: info.account.name })));
@@ -151,7 +162,7 @@ export async function openAccount() {
         button(t("account.show_code"), async () => {
           try {
             const answer = await api.newCode();
-            code.textContent = t("account.code_is", { code: answer.code });
+            code.replaceChildren(...shownCode(answer.code));
           } catch (err) {
             fail(err);
           }

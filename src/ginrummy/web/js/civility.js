@@ -7,6 +7,7 @@
 import { api, ApiError } from "./api.js";
 import { t, tn } from "./i18n.js";
 import { hideChatOf } from "./chat.js";
+import { actionButton as button, h as el } from "./dom.js";
 
 /** The reasons of a report, as the server names them (POST /api/reports). */
 export const REASONS = ["chat", "stalling", "abandoning", "cheating", "name"];
@@ -19,29 +20,6 @@ export const REASONS = ["chat", "stalling", "abandoning", "cheating", "name"];
  * @property {string} place    "table" | "chat" | "player"
  * @property {string|null} [room]
  */
-
-/**
- * @param {string} tag
- * @param {Record<string, string>} [attrs]
- * @param {(Node|string)[]} children
- */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
-}
-
-/**
- * @param {string} text
- * @param {() => unknown} act
- * @param {Record<string, string>} [attrs]
- */
-function button(text, act, attrs = {}) {
-  const b = el("button", { type: "button", class: "button", ...attrs }, text);
-  b.addEventListener("click", () => void act());
-  return b;
-}
 
 /**
  * A time left in words: "3 minutes", "1 hour 5 minutes", "2 days 4 hours".

@@ -263,3 +263,16 @@ export async function copyField(id, fallback) {
     }
   }
 }
+
+/**
+ * A plain button that runs `act` when pressed: `actionButton("Save", save)` (a promise
+ * it returns is the caller's to settle; the dialogs report their own errors).
+ * @param {string} text
+ * @param {() => unknown} act
+ * @param {Attrs} [attrs]
+ */
+export function actionButton(text, act, attrs = {}) {
+  const b = h("button", { type: "button", class: "button", ...attrs }, text);
+  b.addEventListener("click", () => void act());
+  return b;
+}

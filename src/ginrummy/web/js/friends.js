@@ -6,6 +6,7 @@
 import { api, ApiError, storedToken } from "./api.js";
 import { t } from "./i18n.js";
 import { LobbySocket } from "./socket.js";
+import { actionButton as button, h as el } from "./dom.js";
 
 const PRESETS = ["standard", "oklahoma", "classic", "first-to-knock"];
 const TARGETS = ["50", "100", "200"];
@@ -18,29 +19,6 @@ const TARGETS = ["50", "100", "200"];
  * @typedef {{me: Person, friends: Friend[], incoming: Person[], outgoing: Person[],
  *   challenges: Challenge[], settings: {hide_whereabouts: boolean, friends_only: boolean}}} Listing
  */
-
-/**
- * @param {string} tag
- * @param {Record<string, string>} [attrs]
- * @param {(Node|string)[]} children
- */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
-}
-
-/**
- * @param {string} text
- * @param {() => Promise<void>} act
- * @param {Record<string, string>} [attrs]
- */
-function button(text, act, attrs = {}) {
-  const b = el("button", { type: "button", class: "button", ...attrs }, text);
-  b.addEventListener("click", () => void act());
-  return b;
-}
 
 /** @param {unknown} err */
 function problem(err) {
@@ -119,6 +97,7 @@ export async function openFriends() {
   };
 
   async function draw() {
+    /** @type {HTMLElement[]} */
     const parts = [el("h2", { id: "friends-title" }, t("friends.title"))];
     /** @type {Listing|null} */
     let info = null;

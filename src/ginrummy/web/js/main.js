@@ -14,6 +14,7 @@ import { pageOf, routeOf } from "./routes.js";
 import { api } from "./api.js";
 import { keepFile, knownLevels, needsConnection, watchNetwork } from "./offline.js";
 import { startPage } from "./startup.js";
+import { wasSignedOut } from "./socket.js";
 import { identity } from "./me.js";
 import { PAGES } from "./pages.js";
 import { tableParts } from "./pages/tableparts.js";
@@ -411,6 +412,14 @@ Object.assign(globalThis, {
   },
 });
 
-startPage({ store, enter, homeEntry: () => homeEntry.then(() => {}) });
+void startPage({ store, enter, homeEntry: () => homeEntry.then(() => {}) }).then(() => {
+  // Reloaded because a socket was closed with 4401 (socket.js): say so, seen and heard.
+  if (!wasSignedOut()) return;
+  const note = document.createElement("p");
+  note.className = "notice signed-out";
+  note.setAttribute("role", "alert");
+  note.textContent = t("account.signed_out_here");
+  document.body.prepend(note);
+});
 // An account's challenges reach every page (docs/accounts.md, "Friends").
 void import("./friends.js").then((m) => m.watchFriends());

@@ -86,4 +86,5 @@ export const PAGES = {
   review: { load: () => import("./pages/review.js") },
   admin: { load: () => import("./pages/admin.js") }, // the operators' page
   privacy: { load: () => import("./pages/privacy.js") }, // your data (issue 22, part 5)
+  signin: { load: () => import("./pages/signin.js") }, // a sign-in link (issue 22, part 1)
 };

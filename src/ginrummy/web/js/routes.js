@@ -7,7 +7,7 @@ import SITE from "./site.json" with { type: "json" };
 /** @typedef {"one"|"two"} Seat */
 /** A page of the registration table (web/js/pages.js): a route's name, or "device" for a
  * game on this device (a room route with `device`).
- * @typedef {"home"|"lobby"|"leaderboard"|"room"|"review"|"chouette"|"device"|"player"|"tournament"|"admin"|"privacy"} PageName */
+ * @typedef {"home"|"lobby"|"leaderboard"|"room"|"review"|"chouette"|"device"|"player"|"tournament"|"admin"|"privacy"|"signin"} PageName */
 
 /**
  * A route's path as a regular expression: each `{name}` one path segment (or one of the

@@ -3,9 +3,41 @@
 // server's 1012 "restarting" too, which lands on another server), versioned messages
 // (duplicates dropped, a gap triggers a resync), keep-alive pings.
 
+import { forgetToken, storedToken } from "./api.js";
+
 const PING_MS = 20000;
 /** The close code of a server that restarts (docs/protocol.md): reconnect, nothing is wrong. */
 export const SERVICE_RESTART = 1012;
+/** The close code of a socket whose token was signed out (docs/protocol.md): this device
+ * was signed out, its account closed or its identity deleted. No reconnect. */
+export const SIGNED_OUT = 4401;
+const SIGNED_OUT_NOTE = "ginrummy.signedOut";
+
+/**
+ * This page's token was signed out: forget it (unless another tab took a new one
+ * meanwhile), leave a note for the reloaded page, and reload it as a guest.
+ * @param {string|null} token   the token the socket said hello with
+ */
+function signedOut(token) {
+  if (token && storedToken() === token) forgetToken();
+  try {
+    sessionStorage.setItem(SIGNED_OUT_NOTE, "1");
+  } catch {
+    /* storage refused: the reload's first call finds the token refused (401) */
+  }
+  location.reload();
+}
+
+/** Whether this page was reloaded because its device was signed out (read once). */
+export function wasSignedOut() {
+  try {
+    const note = sessionStorage.getItem(SIGNED_OUT_NOTE);
+    sessionStorage.removeItem(SIGNED_OUT_NOTE);
+    return note === "1";
+  } catch {
+    return false;
+  }
+}
 
 /** @typedef {import("./types.js").ServerMessage} ServerMessage */
 /** @typedef {{connected: boolean, retryIn?: number, attempt?: number, restart?: boolean}} Connection */
@@ -76,6 +108,11 @@ export class GameSocket {
     ws.addEventListener("close", (event) => {
       clearInterval(this.pinger);
       if (this.ws === ws) this.ws = null;
+      if (event.code === SIGNED_OUT && !this.closed) {
+        this.closed = true;
+        signedOut(this.token());
+        return;
+      }
       if (!this.closed) this.retry(event.code === SERVICE_RESTART);
     });
     ws.addEventListener("error", () => {

@@ -8,35 +8,13 @@
 import { api, ApiError } from "../api.js";
 import { language, t } from "../i18n.js";
 import { problem } from "../civility.js";
+import { actionButton as button, h as el } from "../dom.js";
 
 /** @typedef {import("../pages.js").App} App */
 /** @typedef {import("../pages.js").Page} Page */
 
 const ACTIONS = ["dismiss", "warn", "chat_timeout", "mute", "ban", "rename", "close"];
 const TIMED = new Set(["chat_timeout", "mute", "ban"]);
-
-/**
- * @param {string} tag
- * @param {Record<string, string>} [attrs]
- * @param {(Node|string)[]} children
- */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
-}
-
-/**
- * @param {string} text
- * @param {() => unknown} act
- * @param {Record<string, string>} [attrs]
- */
-function button(text, act, attrs = {}) {
-  const b = el("button", { type: "button", class: "button", ...attrs }, text);
-  b.addEventListener("click", () => void act());
-  return b;
-}
 
 /** @param {number|null|undefined} seconds   a time on the server's clock (epoch s) */
 function when(seconds) {
