@@ -4,10 +4,13 @@ lookalike request is refused with its code and changes nothing."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+
+from ginrummy.server.accounts.codes import FAILURES_PER_MINUTE
 
 from .helpers import auth, client, create, hello, identity
 from .softkey import SoftKey
@@ -194,7 +197,7 @@ def test_a_one_time_code_signs_in_once() -> None:
         r = c.post("/api/account/codes", json={}, headers=auth(token))
         assert r.status_code == 201
         code = r.json()["code"]
-        assert len(code) == 9 and code[4] == "-"
+        assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", code), code
         r = c.post("/api/account/sign-in/code", json={"code": code.lower().replace("-", " ")})
         assert r.status_code == 201, r.text
         me = c.get("/api/me", headers=auth(r.json()["token"])).json()
@@ -207,6 +210,41 @@ def test_a_one_time_code_signs_in_once() -> None:
         assert r.status_code == 403 and _error(r) == "no_account"
 
 
+def test_a_new_code_replaces_the_accounts_older_one() -> None:
+    with client() as c:
+        token, _key = _account(c)
+        first = c.post("/api/account/codes", json={}, headers=auth(token)).json()["code"]
+        second = c.post("/api/account/codes", json={}, headers=auth(token)).json()["code"]
+        r = c.post("/api/account/sign-in/code", json={"code": first})
+        assert r.status_code == 400 and _error(r) == "bad_code"
+        assert c.post("/api/account/sign-in/code", json={"code": second}).status_code == 201
+
+
+def test_making_codes_is_rate_limited() -> None:
+    with client(limit_sign_ins=2) as c:
+        token, _key = _account(c)
+        for _ in range(2):
+            assert c.post("/api/account/codes", json={}, headers=auth(token)).status_code == 201
+        r = c.post("/api/account/codes", json={}, headers=auth(token))
+        assert r.status_code == 429 and _error(r) == "rate_limited"
+
+
+def test_too_many_wrong_codes_pause_code_sign_ins_for_everyone() -> None:
+    with client(test_clock=True, limit_sign_ins=0) as c:
+        token, _key = _account(c)
+        code = c.post("/api/account/codes", json={}, headers=auth(token)).json()["code"]
+        wrong = "2222-2222-2222" if code != "2222-2222-2222" else "3333-3333-3333"
+        r = c.post("/api/account/sign-in/code", json={"code": "ABCD-EFGH"})  # malformed
+        assert r.status_code == 400 and _error(r) == "bad_code"  # and not counted
+        for _ in range(FAILURES_PER_MINUTE):
+            r = c.post("/api/account/sign-in/code", json={"code": wrong})
+            assert r.status_code == 400 and _error(r) == "bad_code"
+        r = c.post("/api/account/sign-in/code", json={"code": code})  # even the right one
+        assert r.status_code == 429 and _error(r) == "codes_paused"
+        assert c.post("/api/test/clock", json={"advance": 60}).status_code == 200
+        assert c.post("/api/account/sign-in/code", json={"code": code}).status_code == 201
+
+
 def test_a_code_expires(monkeypatch: pytest.MonkeyPatch) -> None:
     with client(test_clock=True) as c:
         token, _key = _account(c)
@@ -216,9 +254,17 @@ def test_a_code_expires(monkeypatch: pytest.MonkeyPatch) -> None:
         assert r.status_code == 400 and _error(r) == "bad_code"
 
 
+@pytest.mark.parametrize("mixed", ["Аnna", "Αnna", "ᎪNNᎪ"])  # Cyrillic А, Greek Α, Cherokee
+def test_names_mixing_scripts_or_in_another_script_are_refused(mixed: str) -> None:
+    with client() as c:
+        token = identity(c)
+        r = c.post("/api/account/passkeys/options", json={"name": mixed}, headers=auth(token))
+        assert r.status_code == 400 and _error(r) == "bad_name", mixed
+
+
 @pytest.mark.parametrize(
     "lookalike",
-    ["anna", "ANNA", "Ａｎｎａ", "Аnna", "Ann a", "Anna.", "Αnna"],  # Cyrillic А, Greek Α
+    ["anna", "ANNA", "Ａｎｎａ", "Ann a", "Anna.", "ΑΝΝΑ"],  # Greek capitals
 )
 def test_names_that_look_like_a_taken_one_are_refused(lookalike: str) -> None:
     with client() as c:
@@ -384,3 +430,16 @@ def test_a_guest_takes_no_accounts_name_nor_a_lookalike() -> None:
             r = c.put("/api/me", json={"name": name}, headers=auth(guest))
             assert r.status_code == 409 and _error(r) == "name_taken", (name, r.text)
         assert c.put("/api/me", json={"name": "Hannah"}, headers=auth(guest)).status_code == 200
+
+
+def test_a_players_summary_says_whether_it_is_an_accounts() -> None:
+    with client() as c:
+        guest = identity(c)
+        me = c.get("/api/me", headers=auth(guest)).json()["player"]
+        assert me["account"] is False
+        token, _key = _account(c)
+        mine = c.get("/api/me", headers=auth(token)).json()["player"]
+        assert mine["account"] is True
+        page = c.get(f"/api/players/{mine['id']}").json()["player"]
+        assert page["account"] is True
+        assert c.get(f"/api/players/{me['id']}").json()["player"]["account"] is False

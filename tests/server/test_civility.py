@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from ginrummy.server.civility import service
+from ginrummy.server.room import chat
 from ginrummy.server.settings import Settings
 
 from .helpers import account, auth, client, create, hello, identity, receive
@@ -124,6 +126,47 @@ def test_a_report_carries_the_servers_evidence_and_reaches_the_console() -> None
             made["id"],
         )
         assert entry["detail"]["operator_name"] == "Opal"
+
+
+def test_a_report_names_only_a_room_both_people_were_in() -> None:
+    with client() as c:
+        room, a, b = _room_of_two(c)
+        bob, stranger = _player(c, b), identity(c)
+        body = {"reason": "chat", "place": "table", "room": room}
+        # the reported person neither sits nor chatted there
+        r = c.post("/api/reports", json={**body, "player": _player(c, stranger)}, headers=auth(a))
+        assert r.status_code == 403 and _code(r) == "not_in_room"
+        # a watcher of a room open to spectators may report a seated player
+        r = c.post("/api/reports", json={**body, "player": bob}, headers=auth(stranger))
+        assert r.status_code == 201, r.text
+        # a room closed to spectators: only its seats may report from it
+        closed = create(c, a, kind="room", spectators=False)
+        assert c.post(f"/api/rooms/{closed}/join", json={}, headers=auth(b)).status_code == 200
+        r = c.post("/api/reports", json={**body, "room": closed, "player": bob},
+                   headers=auth(stranger))  # fmt: skip
+        assert r.status_code == 403 and _code(r) == "not_in_room"
+        r = c.post("/api/reports", json={**body, "room": closed, "player": bob}, headers=auth(a))
+        assert r.status_code == 201, r.text
+        assert c.get("/api/admin/reports").status_code == 401  # (no operator here)
+
+
+def test_a_spectator_who_chatted_in_a_room_may_be_reported_from_it() -> None:
+    with client() as c:
+        a, watcher = identity(c), identity(c)
+        room = create(c, a, kind="room", spectator_chat=True)
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "room": room, "token": watcher})
+            ws.send_json({"type": "chat", "text": "you fool"})
+            frame = receive(ws)
+            while frame["type"] != "chat":
+                frame = receive(ws)
+        body = {"player": _player(c, watcher), "reason": "chat", "place": "chat", "room": room}
+        r = c.post("/api/reports", json=body, headers=auth(a))
+        assert r.status_code == 201, r.text
+
+
+def test_the_lines_a_report_looks_through_are_those_a_room_keeps() -> None:
+    assert service.CHAT_KEPT == chat.CHAT_HISTORY
 
 
 def test_reports_are_rate_limited() -> None:

@@ -94,7 +94,7 @@ async def test_a_version_4_file_gets_confirmed_quick_entries(tmp_path: Path) -> 
     finally:
         await store.close()
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 10
+    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 11
     assert "confirmed" in {r[1] for r in db.execute("PRAGMA table_info(quick_queue)")}
     db.close()
 
@@ -291,6 +291,8 @@ async def test_a_version_9_sqlite_file_gets_the_friends_tables(tmp_path: Path) -
     db = sqlite3.connect(path)  # back to step 9 as a server of parts 1 and 3 left it
     for table in ("follows", "social_settings", "match_challenges", "whereabouts"):
         db.execute(f"DROP TABLE {table}")
+    db.execute("DROP TABLE sign_in_code_failures")  # and step 11's
+    db.execute("DROP INDEX sign_in_codes_by_identity")
     db.execute("UPDATE schema_version SET version = 9")
     db.execute("PRAGMA user_version = 9")
     db.commit()
@@ -305,5 +307,29 @@ async def test_a_version_9_sqlite_file_gets_the_friends_tables(tmp_path: Path) -
         await store.close()
     db = sqlite3.connect(path)
     assert db.execute("SELECT version FROM schema_version").fetchall() == [(HEAD,)]
-    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 10
+    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 11
+    db.close()
+
+
+async def test_a_version_10_sqlite_file_counts_code_failures(tmp_path: Path) -> None:
+    path = tmp_path / "v10.sqlite3"
+    store = SQLiteStore(path, now=lambda: NOW)
+    await store.open()
+    await store.close()
+    db = sqlite3.connect(path)  # back to step 10 as the friends' server left it
+    db.execute("DROP TABLE sign_in_code_failures")
+    db.execute("DROP INDEX sign_in_codes_by_identity")
+    db.execute("UPDATE schema_version SET version = 10")
+    db.execute("PRAGMA user_version = 10")
+    db.commit()
+    db.close()
+    store = SQLiteStore(path, now=lambda: NOW)
+    await store.open()
+    try:
+        assert await store.count_code_failure(7) == 1
+        assert await store.code_failures(7) == 1
+    finally:
+        await store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == HEAD == 11
     db.close()

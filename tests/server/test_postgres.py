@@ -52,6 +52,7 @@ TABLES |= {"chat", "quick_queue", "tournaments", "tournament_events", "tournamen
 TABLES |= {"accounts", "devices", "passkeys", "challenges", "sign_in_codes"}
 TABLES |= {"reports", "blocks", "sanctions", "audit"}
 TABLES |= {"follows", "social_settings", "match_challenges", "whereabouts"}  # step 10
+TABLES |= {"sign_in_code_failures"}  # step 11
 INDEXES = {"seats_by_identity", "players_by_rating", "results_by_player"}
 INDEXES |= {"devices_by_identity", "passkeys_by_identity"}
 INDEXES |= {"follows_by_followee", "match_challenges_by_receiver"}  # step 9

@@ -188,7 +188,7 @@ async def test_players_results_and_clocks(store: Store) -> None:
             Account(h, name, name.lower(), 1.0), device, Passkey("c" + h, h, "k", 0, 1.0)
         )
     assert [p.id for p in await store.leaderboard()] == [ann.id, bob.id]
-    ann = replace(ann, name="Ann")
+    ann = replace(ann, name="Ann", account=True)  # an account's player now
     rated = replace(ann, rating=won.rating, rd=won.rd, volatility=won.volatility, rated_matches=1)
     assert (await store.player(ann.id)) == rated
     bob_now = await store.player(bob.id)

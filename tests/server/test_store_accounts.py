@@ -141,8 +141,45 @@ async def test_a_code_is_taken_once_and_expires(store: Store, clock: FakeClock) 
     await _guest(store)
     await store.create_account(_account(), _device("h1"), _passkey())
     await store.put_code("k1", "h1", clock.now + 300)
-    await store.put_code("k2", "h1", clock.now + 300)
     assert await store.take_code("k1") == "h1"
     assert await store.take_code("k1") is None
+    await store.put_code("k2", "h1", clock.now + 300)
     clock.now += 300
     assert await store.take_code("k2") is None
+
+
+async def test_an_account_has_one_live_code_a_new_one_replaces_the_old(store: Store) -> None:
+    await _guest(store)
+    await store.create_account(_account(), _device("h1"), _passkey())
+    await _guest(store, "h2")
+    await store.create_account(
+        _account("h2", "Bob", "bob"), _device("h2", "h2"), _passkey("c2", "h2")
+    )
+    await store.put_code("k1", "h1", T0 + 300)
+    await store.put_code("other", "h2", T0 + 300)
+    await store.put_code("k2", "h1", T0 + 300)
+    assert await store.take_code("k1") is None  # replaced
+    assert await store.take_code("other") == "h2"  # another account's stays
+    assert await store.take_code("k2") == "h1"
+
+
+async def test_code_failures_are_counted_per_minute_and_old_minutes_swept(store: Store) -> None:
+    assert await store.code_failures(100) == 0
+    assert await store.count_code_failure(100) == 1
+    assert await store.count_code_failure(100) == 2
+    assert await store.code_failures(100) == 2
+    assert await store.count_code_failure(101) == 1
+    assert await store.code_failures(100) == 0  # swept: a minute before the one counted
+    assert await store.code_failures(101) == 1
+
+
+async def test_a_player_read_says_whether_it_is_an_accounts(store: Store) -> None:
+    player = await _guest(store)
+    assert not player.account
+    assert not (await store.player(player.id) or player).account
+    await store.create_account(_account(), _device("h1"), _passkey())
+    found = await store.player(player.id)
+    assert found is not None and found.account
+    known = await store.known_player("h1", lambda: Player("p_never000", "X"))
+    assert known is not None and known.account
+    assert (await store.ensure_player("h1", Player("p_never000", "X"))).account

@@ -56,6 +56,31 @@ async def test_reports_open_read_back_and_close_once(store: Store) -> None:
         await store.add_report(_report("r_2", T0 + 5))
 
 
+async def test_a_report_closes_with_its_audit_entry_once(store: Store) -> None:
+    await store.add_report(_report("r_1", T0 + 1))
+    first = AuditEntry("a_1", T0 + 9, "p_opal", "warn", "p_bob", "rude", {"report": "r_1"})
+    second = AuditEntry("a_2", T0 + 10, "p_olga", "dismiss", "r_1", "joke", {})
+    assert await store.close_report_audited("r_1", "warn", first)
+    assert not await store.close_report_audited("r_1", "dismissed", second)  # closed: refused
+    assert not await store.close_report_audited("r_nope", "dismissed", second)
+    assert await store.audit_log() == [first]  # the refused close wrote no entry
+    closed = await store.report("r_1")
+    assert closed is not None
+    assert (closed.status, closed.outcome, closed.closed_by, closed.closed_t) == (
+        "closed", "warn", "p_opal", T0 + 9,
+    )  # fmt: skip
+
+
+async def test_two_operators_closing_one_report_at_once_one_wins(store: Store) -> None:
+    await store.add_report(_report("r_1", T0 + 1))
+    entries = [AuditEntry(f"a_{n}", T0 + 9, f"p_op{n}", "dismiss", "r_1", "no", {}) for n in (1, 2)]
+    done = await asyncio.gather(
+        *(store.close_report_audited("r_1", "dismissed", e) for e in entries)
+    )
+    assert sorted(done) == [False, True]
+    assert len(await store.audit_log()) == 1
+
+
 async def test_a_block_is_one_way_and_counts_either_way(store: Store) -> None:
     await store.add_block("p_ann", "p_bob", T0)
     await store.add_block("p_ann", "p_bob", T0 + 1)  # again: nothing changes
@@ -115,7 +140,8 @@ async def test_the_audit_log_only_grows_and_reads_newest_first(store: Store) -> 
 
 def test_the_audit_log_has_no_update_or_delete_path() -> None:
     protocol = [n for n, _ in inspect.getmembers(civility_store.Civility) if "audit" in n]
-    assert sorted(protocol) == ["append_audit", "audit_log"]
+    # appends only: the entry alone, or the entry with the report it closes
+    assert sorted(protocol) == ["append_audit", "audit_log", "close_report_audited"]
     source = inspect.getsource(sql_civility).lower()
     assert "update audit" not in source and "delete from audit" not in source
 

@@ -56,6 +56,7 @@ def summary(player: Player) -> dict[str, Any]:
         "rated_matches": player.rated_matches,
         "abandons": player.abandons,
         "leaver": player.abandons >= LEAVER_ABANDONS,
+        "account": player.account,
     }
 
 

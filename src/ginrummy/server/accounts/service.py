@@ -154,7 +154,8 @@ class Accounts:
         await self._used(credential, challenge, identity)
 
     async def new_code(self, identity: str) -> tuple[str, float]:
-        """A one-time code for another browser, and when it expires."""
+        """A one-time code for another browser, and when it expires; the account's
+        earlier code, if any, stops working."""
         await self._account(identity)
         code = codes.new_code(self.choice)
         expires = self.now() + codes.LIFETIME_S
@@ -162,8 +163,19 @@ class Accounts:
         return codes.shown(code), expires
 
     async def sign_in_by_code(self, code: str, label: str) -> SignedIn:
+        """A new device of the code's account. ``codes_paused`` while the site's failed
+        code sign-ins of this minute are over budget (docs/accounts.md, "Sign-in
+        codes"); a miss counts as one more failure, a malformed code does not."""
+        if not codes.well_formed(code):
+            raise AccountError("bad_code", f"a code has {codes.LENGTH} letters and digits")
+        minute = codes.minute(self.now())
+        if await self.store.code_failures(minute) >= codes.FAILURES_PER_MINUTE:
+            raise AccountError(
+                "codes_paused", "too many wrong codes were tried: try again in a minute"
+            )
         identity = await self.store.take_code(codes.code_hash(code))
         if identity is None:
+            await self.store.count_code_failure(minute)
             raise AccountError("bad_code", "no such code: it may be mistyped, used or expired")
         return await self._new_device(identity, label)
 

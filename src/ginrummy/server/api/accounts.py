@@ -157,6 +157,7 @@ async def sign_in(request: Request) -> JSONResponse:
 async def new_code(request: Request) -> JSONResponse:
     who = await callers.caller(request)
     await read(request, Body)
+    of_app(request.app).sign_ins.check(client_address(request))  # codes made count too
     code, expires = await _answer(request, accounts_of(request).new_code(who.identity))
     return JSONResponse({"code": code, "expires": expires}, status_code=201)
 

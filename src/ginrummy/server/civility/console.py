@@ -2,10 +2,21 @@
 operator, what they see (open reports with their evidence, a player's history) and
 what they do (dismiss, warn, chat timeout, mute, ban, rename, close an account).
 
-Every action is written to the append-only audit log *before* it is done, so nothing
-is done without its entry (an action that then fails leaves an entry that says what
-was tried). The HTTP routes (``server/api/admin.py``) and ``ginrummy admin`` both act
-through ``Console.act``.
+An action is done in three steps, in this order (``Console.act``):
+
+1. **check** everything, writing nothing: the action, reason, duration, new name, the
+   target, and the report it answers (open, and about the target: ``report_closed``,
+   ``report_mismatch``);
+2. **record**: the report is closed by a conditional update (only while it is open)
+   and the audit entry appended, in one store transaction; if no open report matched
+   (another operator closed it meanwhile) nothing is written and the action is
+   refused with ``report_closed``, so of two operators answering one report one acts
+   and the other is told. Without a report, the audit entry alone;
+3. **act**: the sanction, rename or closing.
+
+So nothing is done without its entry (an action that then fails leaves an entry that
+says what was tried). The HTTP routes (``server/api/admin.py``) and ``ginrummy admin``
+both act through ``Console.act``.
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ from ginrummy.server import players as players_
 from ginrummy.server.accounts.names import account_name, name_key
 from ginrummy.server.civility.service import Civility, CivilityError
 from ginrummy.server.store import AuditEntry, Report, StoreConflict
+from ginrummy.server.store.civility import SANCTIONS
 
 ACTIONS = ("dismiss", "warn", "chat_timeout", "mute", "ban", "rename", "close")
 TIMED = {"chat_timeout": 60 * 24 * 60, "ban": 60 * 24 * 365}
@@ -63,6 +75,21 @@ async def operator_by_id(
     if identity is None:
         return None
     return await operator_of(civility, identity, operators)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """An action checked and not yet done: what its audit entry records and what
+    ``Console._do`` needs."""
+
+    action: str
+    target: str  # a player id, or a report id for "dismiss"
+    reason: str
+    minutes: int | None
+    seconds: float | None  # the duration of a timed action; None: none, or for good
+    new_name: str | None  # a rename's
+    report: str | None  # the open report the action answers and closes
+    identity: str | None  # the target's, for a rename or a closing
 
 
 def report_json(r: Report) -> dict[str, Any]:
@@ -123,70 +150,116 @@ class Console:
         report: str | None = None,
     ) -> dict[str, Any]:
         """Do ``action`` to ``target`` (a report id for ``dismiss``, else a player id),
-        audited; ``report``: the report it answers, closed with it. Refusals change
-        nothing and write no entry."""
+        audited; ``report``: the open report about ``target`` it answers, closed with
+        it. Refusals change nothing and write no entry."""
+        plan = await self._plan(action, target, reason, minutes, name, report)
+        entry = self._entry(operator, plan)
+        await self._record(plan, entry)
+        return {"audit": asdict(entry), **await self._do(operator, plan)}
+
+    # -- 1. check ----------------------------------------------------------------------
+
+    async def _plan(
+        self,
+        action: str,
+        target: str,
+        reason: str,
+        minutes: int | None,
+        name: str | None,
+        report: str | None,
+    ) -> Plan:
+        """The action checked, nothing written; a ``CivilityError`` if refused."""
         reason = reason.strip()
         if action not in ACTIONS:
             raise CivilityError("bad_action", f"action must be one of {', '.join(ACTIONS)}")
         if not reason or len(reason) > REASON_LENGTH:
             raise CivilityError("bad_request", f"give a reason (1 to {REASON_LENGTH} characters)")
         if action == "dismiss":
+            await self._open_report(target, None)
             report = target
-            found = await self.store.report(target)
-            if found is None or found.status != "open":
-                raise CivilityError("not_found", "no open report has that id")
         else:
             if await self.store.player(target) is None:
                 raise CivilityError("unknown_player", "there is no such player")
-            if report is not None and await self.store.report(report) is None:
-                raise CivilityError("not_found", "no report has that id")
+            if report is not None:
+                await self._open_report(report, target)
         seconds = self._duration(action, minutes)
         new_name = self._new_name(action, name)
-        identity = None
-        if action in ("rename", "close"):
-            identity = await self.store.player_identity(target)
-            if identity is None:
-                raise CivilityError("unknown_player", "there is no such player")
-            if action == "close" and await self.store.account_of(identity) is None:
-                raise CivilityError("no_account", "the player has no account to close")
-            if new_name is not None:
-                other = await self.store.account_by_key(name_key(new_name))
-                if other is not None and other.identity_hash != identity:
-                    raise CivilityError("name_taken", "another account has a name like that")
+        identity = await self._account_target(action, target, new_name)
+        return Plan(action, target, reason, minutes, seconds, new_name, report, identity)
+
+    async def _open_report(self, report_id: str, about: str | None) -> None:
+        """The report exists, is open and (``about`` given) reports ``about``."""
+        found = await self.store.report(report_id)
+        if found is None:
+            raise CivilityError("not_found", "no report has that id")
+        if found.status != "open":
+            raise CivilityError("report_closed", "the report is closed already")
+        if about is not None and found.reported != about:
+            raise CivilityError("report_mismatch", "the report is about another player")
+
+    async def _account_target(self, action: str, target: str, new_name: str | None) -> str | None:
+        """The target's identity for a rename or closing (its account for a closing,
+        a new name no other account's), else None."""
+        if action not in ("rename", "close"):
+            return None
+        identity = await self.store.player_identity(target)
+        if identity is None:
+            raise CivilityError("unknown_player", "there is no such player")
+        if action == "close" and await self.store.account_of(identity) is None:
+            raise CivilityError("no_account", "the player has no account to close")
+        if new_name is not None:
+            other = await self.store.account_by_key(name_key(new_name))
+            if other is not None and other.identity_hash != identity:
+                raise CivilityError("name_taken", "another account has a name like that")
+        return identity
+
+    # -- 2. record ---------------------------------------------------------------------
+
+    def _entry(self, operator: Operator, plan: Plan) -> AuditEntry:
         detail: dict[str, Any] = {
-            "minutes": minutes,
-            "name": new_name,
-            "report": report,
+            "minutes": plan.minutes,
+            "name": plan.new_name,
+            "report": plan.report,
             "operator_name": operator.name,
         }
-        entry = AuditEntry(
+        return AuditEntry(
             self.civility.make_id("a_"),
             self.civility.now(),
             operator.player,
-            action,
-            target,
-            reason,
+            plan.action,
+            plan.target,
+            plan.reason,
             {k: v for k, v in detail.items() if v is not None},
         )
-        await self.store.append_audit(entry)
-        done: dict[str, Any] = {"audit": asdict(entry)}
-        if action in ("warn", "chat_timeout", "mute", "ban"):
+
+    async def _record(self, plan: Plan, entry: AuditEntry) -> None:
+        """Close the plan's report and append the entry in one transaction (refused if
+        the report was closed meanwhile), or append the entry alone."""
+        if plan.report is None:
+            await self.store.append_audit(entry)
+            return
+        outcome = "dismissed" if plan.action == "dismiss" else plan.action
+        if not await self.store.close_report_audited(plan.report, outcome, entry):
+            raise CivilityError("report_closed", "another operator closed the report just now")
+
+    # -- 3. act ------------------------------------------------------------------------
+
+    async def _do(self, operator: Operator, plan: Plan) -> dict[str, Any]:
+        """The action itself, once recorded; what it did, for the answer."""
+        done: dict[str, Any] = {}
+        if plan.action in SANCTIONS:
             sanction = await self.civility.add_sanction(
-                target, action, reason, seconds, operator.player
+                plan.target, plan.action, plan.reason, plan.seconds, operator.player
             )
             done["sanction"] = asdict(sanction)
-            if action == "ban":  # a ban locks the quick match: a waiting entry goes at once
-                done["quick_left"] = await self._leave_quick(target)
-        elif action == "rename" and identity is not None and new_name is not None:
-            await self._rename(identity, target, new_name)
+            if plan.action == "ban":  # a ban locks the quick match: a waiting entry goes
+                done["quick_left"] = await self._leave_quick(plan.target)
+        elif plan.action == "rename" and plan.identity is not None and plan.new_name:
+            await self._rename(plan.identity, plan.target, plan.new_name)
             if self.renamed is not None:
-                await self.renamed(target)
-        elif action == "close" and identity is not None:
-            done["signed_out"] = await self.store.close_account(identity)
-        if report is not None:
-            await self.store.close_report(
-                report, action if action != "dismiss" else "dismissed", operator.player, entry.t
-            )
+                await self.renamed(plan.target)
+        elif plan.action == "close" and plan.identity is not None:
+            done["signed_out"] = await self.store.close_account(plan.identity)
         return done
 
     async def _leave_quick(self, player_id: str) -> bool:

@@ -23,6 +23,9 @@ HIDDEN_FOR_S = 5.0
 another instance reaches this one's sockets within that time (here: at once)."""
 EVIDENCE_LINES = 20  # the room's newest chat lines attached to a report
 NOTE_LENGTH = 300
+CHAT_KEPT = 50
+"""The chat lines a room keeps (``room.chat.CHAT_HISTORY``; the room imports this module,
+so the number is repeated): whoever wrote one of them counts as in the room."""
 
 
 class CivilityError(Exception):
@@ -194,6 +197,7 @@ class Civility:
             raise CivilityError("bad_request", "a report from a table or a chat names its room")
         evidence: dict[str, Any] = {"name": target.name, "abandons": target.abandons}
         if room is not None:
+            await self._check_room(room, reporter, reported)
             evidence.update(await self._room_evidence(room, reported))
         report = Report(
             self.make_id("r_"),
@@ -208,6 +212,25 @@ class Civility:
         )
         await self.store.add_report(report)
         return report
+
+    async def _check_room(self, room_id: str, reporter: str, reported: str) -> None:
+        """A report names a room both people were in: ``not_in_room`` unless the
+        reported player holds a seat in it or wrote one of its kept chat lines, and the
+        reporter holds a seat or may watch it (and so read its chat)."""
+        stored = await self.store.load_room(room_id)
+        if stored is None:
+            raise CivilityError("unknown_room", "there is no such room")
+        seated = {s.identity_hash for s in stored.seats if s.identity_hash is not None}
+        lines = await self.store.recent_chat(room_id, CHAT_KEPT, ROOM_CHAT)
+        if await self.store.player_identity(reported) not in seated and all(
+            line.player != reported for line in lines
+        ):
+            raise CivilityError(
+                "not_in_room", "the player you report neither sits nor chatted in that room"
+            )
+        watchable = bool(stored.room.options.get("spectators", True))
+        if not watchable and await self.store.player_identity(reporter) not in seated:
+            raise CivilityError("not_in_room", "you neither sit in that room nor may watch it")
 
     async def _room_evidence(self, room_id: str, reported: str) -> dict[str, Any]:
         stored = await self.store.load_room(room_id)

@@ -81,6 +81,7 @@ class Player:
     rated_matches: int = 0
     abandons: int = 0
     created: float = 0.0
+    account: bool = False  # an account's player: read from the store, never written
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,10 +305,18 @@ class Accounts(Protocol):
         """The challenge, deleted; None if unknown, used or expired."""
 
     async def put_code(self, code_hash: str, identity_hash: str, expires: float) -> None:
-        """Keep a sign-in code (its hash); the expired ones are swept."""
+        """Keep a sign-in code (its hash) as the identity's only one: its older code, if
+        any, is deleted; the expired ones are swept."""
 
     async def take_code(self, code_hash: str) -> str | None:
         """The identity of a live sign-in code, the code deleted; None otherwise."""
+
+    async def code_failures(self, minute: int) -> int:
+        """How many code sign-ins failed in ``minute`` (all instances together)."""
+
+    async def count_code_failure(self, minute: int) -> int:
+        """Count one failed code sign-in in ``minute``; its count now. Older minutes'
+        counts are swept."""
 
 
 class Identities(Protocol):

@@ -90,6 +90,12 @@ class Civility(Protocol):
     async def close_report(self, report_id: str, outcome: str, by: str, t: float) -> bool:
         """Close an open report; False if it is unknown or closed already."""
 
+    async def close_report_audited(self, report_id: str, outcome: str, entry: AuditEntry) -> bool:
+        """Close an open report (by ``entry``'s operator at its time) and append
+        ``entry``, the action that closes it, in one transaction; False, and nothing
+        written, if the report is unknown or closed already (another operator's close
+        won: the update is conditional on the report being open)."""
+
     async def add_block(self, blocker: str, blocked: str, t: float) -> None:
         """``blocker`` blocks ``blocked`` (again: nothing changes)."""
 

@@ -64,7 +64,7 @@ def _listed_rooms(json_field: str) -> str:
 def _leaderboard(collate: str) -> str:
     return (
         # accounts only (issue 22, part 1): a guest's rating is kept but not listed
-        f"SELECT {sql.PLAYER_COLUMNS} FROM players WHERE rated_matches > 0"
+        f"SELECT {sql.PLAYER_READ} FROM players WHERE rated_matches > 0"
         " AND identity_hash IN (SELECT identity_hash FROM accounts)"
         f" ORDER BY rating DESC, id{collate} LIMIT ?"
     )

@@ -59,6 +59,7 @@ class MemoryStore(MemoryCivility, MemoryYourData, MemoryFriends):  # your data: 
         self._passkeys: dict[str, Passkey] = {}  # credential id -> passkey
         self._challenges: dict[str, Challenge] = {}
         self._codes: dict[str, tuple[str, float]] = {}  # code hash -> identity, expiry
+        self._code_failures: dict[int, int] = {}  # minute -> failed code sign-ins
         self._civility_init()  # reports, blocks, sanctions, the audit log
         self._init_friends()
 
@@ -103,7 +104,7 @@ class MemoryStore(MemoryCivility, MemoryYourData, MemoryFriends):  # your data: 
         self._passkeys[passkey.credential_id] = passkey
         pid = self._player_of.get(account.identity_hash)
         if pid is not None:
-            self._players[pid] = replace(self._players[pid], name=account.name)
+            self._players[pid] = replace(self._players[pid], name=account.name, account=True)
 
     async def account_of(self, identity_hash: str) -> Account | None:
         return self._accounts.get(identity_hash)
@@ -172,11 +173,47 @@ class MemoryStore(MemoryCivility, MemoryYourData, MemoryFriends):  # your data: 
         self._codes = {k: c for k, c in self._codes.items() if c[1] > now}
         if code_hash in self._codes:
             raise StoreConflict("the code exists")
+        self._codes = {k: c for k, c in self._codes.items() if c[0] != identity_hash}
         self._codes[code_hash] = (identity_hash, expires)
 
     async def take_code(self, code_hash: str) -> str | None:
         taken = self._codes.pop(code_hash, None)
         return taken[0] if taken is not None and taken[1] > self._now() else None
+
+    async def code_failures(self, minute: int) -> int:
+        return self._code_failures.get(minute, 0)
+
+    async def count_code_failure(self, minute: int) -> int:
+        self._code_failures = {m: n for m, n in self._code_failures.items() if m >= minute}
+        self._code_failures[minute] = self._code_failures.get(minute, 0) + 1
+        return self._code_failures[minute]
+
+    # -- accounts and players, for civility's operators (civility.Civility) --------------
+
+    async def player_identity(self, player_id: str) -> str | None:
+        return next((h for h, p in self._player_of.items() if p == player_id), None)
+
+    async def close_account(self, identity_hash: str) -> int:
+        gone = [d.id for d in self._devices.values() if d.identity_hash == identity_hash]
+        for device_id in gone:
+            del self._devices[device_id]
+        for credential, p in list(self._passkeys.items()):
+            if p.identity_hash == identity_hash:
+                del self._passkeys[credential]
+        for code, (owner, _) in list(self._codes.items()):
+            if owner == identity_hash:
+                del self._codes[code]
+        return len(gone)
+
+    async def rename_account(self, identity_hash: str, name: str, key: str) -> None:
+        if any(a.key == key and h != identity_hash for h, a in self._accounts.items()):
+            raise StoreConflict("the name's key is another account's")
+        account = self._accounts.get(identity_hash)
+        if account is not None:
+            self._accounts[identity_hash] = replace(account, name=name, key=key)
+        player_id = self._player_of.get(identity_hash)
+        if player_id is not None:
+            self._players[player_id] = replace(self._players[player_id], name=name)
 
     # -- rooms -----------------------------------------------------------------------------
 

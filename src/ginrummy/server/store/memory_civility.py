@@ -5,19 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ginrummy.server.store.base import Account, Device, Passkey, Player, StoreConflict
+from ginrummy.server.store.base import StoreConflict
 from ginrummy.server.store.civility import AuditEntry, Report, Sanction
 
 
 class MemoryCivility:
-    """``civility.Civility`` in memory; ``MemoryStore`` is one (it owns the accounts)."""
-
-    _accounts: dict[str, Account]
-    _devices: dict[str, Device]
-    _passkeys: dict[str, Passkey]
-    _codes: dict[str, tuple[str, float]]
-    _players: dict[str, Player]
-    _player_of: dict[str, str]
+    """``civility.Civility`` in memory, its reports, blocks, sanctions and audit log;
+    ``MemoryStore`` is one, and answers the calls on accounts and players itself
+    (``player_identity``, ``close_account``, ``rename_account``: its own fields)."""
 
     def _civility_init(self) -> None:
         self._reports: dict[str, Report] = {}
@@ -52,6 +47,14 @@ class MemoryCivility:
         self._reports[report_id] = closed
         return True
 
+    async def close_report_audited(self, report_id: str, outcome: str, entry: AuditEntry) -> bool:
+        if any(e.id == entry.id for e in self._audit):
+            raise StoreConflict(f"audit entry {entry.id} exists")
+        if not await self.close_report(report_id, outcome, entry.operator, entry.t):
+            return False
+        self._audit.append(entry)
+        return True
+
     async def add_block(self, blocker: str, blocked: str, t: float) -> None:
         self._blocks.setdefault((blocker, blocked), t)
 
@@ -81,31 +84,6 @@ class MemoryCivility:
     async def audit_log(self, limit: int = 100, target: str | None = None) -> list[AuditEntry]:
         found = [e for e in self._audit if target is None or e.target == target]
         return sorted(found, key=lambda e: (e.t, e.id), reverse=True)[:limit]
-
-    async def player_identity(self, player_id: str) -> str | None:
-        return next((h for h, p in self._player_of.items() if p == player_id), None)
-
-    async def close_account(self, identity_hash: str) -> int:
-        gone = [d.id for d in self._devices.values() if d.identity_hash == identity_hash]
-        for device_id in gone:
-            del self._devices[device_id]
-        for credential, p in list(self._passkeys.items()):
-            if p.identity_hash == identity_hash:
-                del self._passkeys[credential]
-        for code, (owner, _) in list(self._codes.items()):
-            if owner == identity_hash:
-                del self._codes[code]
-        return len(gone)
-
-    async def rename_account(self, identity_hash: str, name: str, key: str) -> None:
-        if any(a.key == key and h != identity_hash for h, a in self._accounts.items()):
-            raise StoreConflict("the name's key is another account's")
-        account = self._accounts.get(identity_hash)
-        if account is not None:
-            self._accounts[identity_hash] = replace(account, name=name, key=key)
-        player_id = self._player_of.get(identity_hash)
-        if player_id is not None:
-            self._players[player_id] = replace(self._players[player_id], name=name)
 
 
 def _order(r: Report) -> tuple[float, str]:

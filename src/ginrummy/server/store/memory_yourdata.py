@@ -105,7 +105,7 @@ class MemoryYourData:
         if pid is not None:
             del self._player_of[h]
             self._player_of[tomb] = pid
-            self._players[pid] = replace(self._players[pid], name=label)
+            self._players[pid] = replace(self._players[pid], name=label, account=False)
         for tid, people in self._tournament_identities.items():
             if pid is not None and people.get(pid) == h:
                 people[pid] = tomb

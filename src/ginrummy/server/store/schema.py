@@ -235,5 +235,15 @@ STEPS = (
             " PRIMARY KEY (player, instance))",
         ),
     ),
+    # -- step 11: sign-in codes' failures, counted for the whole site ------------------
+    Step(
+        11,
+        "sign-in codes: failed code sign-ins counted per minute; one live code per account",
+        both=(
+            "CREATE TABLE sign_in_code_failures (minute bigint PRIMARY KEY, failures bigint"
+            " NOT NULL)",
+            "CREATE INDEX sign_in_codes_by_identity ON sign_in_codes (identity_hash)",
+        ),
+    ),
 )
 HEAD = STEPS[-1].version

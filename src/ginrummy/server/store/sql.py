@@ -64,12 +64,17 @@ INSERT_PLAYER = (
     f"INSERT INTO players (identity_hash, {PLAYER_COLUMNS})"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (identity_hash) DO NOTHING"
 )
-PLAYER_OF_IDENTITY = f"SELECT {PLAYER_COLUMNS} FROM players WHERE identity_hash = ?"
-PLAYER = f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?"
+# A player as read: its columns and whether its identity has an account (Player.account).
+HAS_ACCOUNT = "EXISTS (SELECT 1 FROM accounts a WHERE a.identity_hash = players.identity_hash)"
+PLAYER_READ = f"{PLAYER_COLUMNS}, {HAS_ACCOUNT}"
+PLAYER_OF_IDENTITY = f"SELECT {PLAYER_READ} FROM players WHERE identity_hash = ?"
+PLAYER = f"SELECT {PLAYER_READ} FROM players WHERE id = ?"
+PLAYER_FOR_SETTLING = f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?"  # FOR UPDATE
 # One row per known identity: its player's columns, all NULL while it has none.
 KNOWN_PLAYER = (
     "SELECT "
     + ", ".join(f"p.{c}" for c in PLAYER_COLUMNS.split(", "))
+    + ", EXISTS (SELECT 1 FROM accounts a WHERE a.identity_hash = i.token_hash)"
     + " FROM identities i LEFT JOIN players p ON p.identity_hash = i.token_hash"
     " WHERE i.token_hash = ?"
 )
@@ -213,7 +218,10 @@ def settled_values(p: Player) -> tuple[Any, ...]:
 
 
 def player_of(row: Sequence[Any]) -> Player:
-    return Player(*row)
+    """A player of ``PLAYER_COLUMNS``, and its ``HAS_ACCOUNT`` if read."""
+    pid, name, rating, rd, volatility, rated, abandons, created = row[:8]
+    account = len(row) > 8 and bool(row[8])
+    return Player(pid, name, rating, rd, volatility, rated, abandons, created, account)
 
 
 def result_values(r: ResultRow) -> tuple[Any, ...]:

@@ -45,7 +45,16 @@ INSERT_CHALLENGE = f"INSERT INTO challenges ({CHALLENGE_COLUMNS}) VALUES (?, ?, 
 TAKE_CHALLENGE = f"DELETE FROM challenges WHERE challenge = ? RETURNING {CHALLENGE_COLUMNS}"
 SWEEP_CODES = "DELETE FROM sign_in_codes WHERE expires <= ?"
 INSERT_CODE = "INSERT INTO sign_in_codes (code_hash, identity_hash, expires) VALUES (?, ?, ?)"
+REPLACE_CODE = "DELETE FROM sign_in_codes WHERE identity_hash = ?"  # one live code each
 TAKE_CODE = "DELETE FROM sign_in_codes WHERE code_hash = ? RETURNING identity_hash, expires"
+CODE_FAILURES = "SELECT failures FROM sign_in_code_failures WHERE minute = ?"
+SWEEP_CODE_FAILURES = "DELETE FROM sign_in_code_failures WHERE minute < ?"
+# One statement counts and answers: two instances counting at once both count.
+COUNT_CODE_FAILURE = (
+    "INSERT INTO sign_in_code_failures (minute, failures) VALUES (?, 1)"
+    " ON CONFLICT (minute) DO UPDATE SET failures = sign_in_code_failures.failures + 1"
+    " RETURNING failures"
+)
 
 
 def account_of(r: Any) -> Account:
@@ -72,7 +81,7 @@ class SqlAccounts:
     """``base.Accounts`` over the SQL store's driver (``SqlStore`` is one)."""
 
     driver: Driver
-    _now: Callable[[], float]
+    now: Callable[[], float]  # the store's clock (SqlStore.now)
 
     async def token_identity(self, token_hash: str) -> str | None:
         found = await self.driver.read(row(TOKEN_IDENTITY, token_hash, token_hash), one=True)
@@ -121,13 +130,13 @@ class SqlAccounts:
         return await self.driver.write(removed, one=True) == 1
 
     async def touch_device(self, token_hash: str, after: float) -> None:
-        await self.driver.write(count(TOUCH_DEVICE, self._now(), token_hash, after), one=True)
+        await self.driver.write(count(TOUCH_DEVICE, self.now(), token_hash, after), one=True)
 
     async def put_challenge(self, challenge: Challenge) -> None:
         c = challenge
 
         def work() -> Work[None]:
-            yield Statement(SWEEP_CHALLENGES, (self._now(),))
+            yield Statement(SWEEP_CHALLENGES, (self.now(),))
             values = (c.challenge, c.purpose, c.identity_hash, c.name, c.expires)
             yield Statement(INSERT_CHALLENGE, values)
 
@@ -135,19 +144,32 @@ class SqlAccounts:
 
     async def take_challenge(self, challenge: str) -> Challenge | None:
         found = await self.driver.write(row(TAKE_CHALLENGE, challenge), one=True)
-        if found is None or float(found[4]) <= self._now():
+        if found is None or float(found[4]) <= self.now():
             return None
         return Challenge(found[0], found[1], found[2], found[3], float(found[4]))
 
     async def put_code(self, code_hash: str, identity_hash: str, expires: float) -> None:
         def work() -> Work[None]:
-            yield Statement(SWEEP_CODES, (self._now(),))
+            yield Statement(SWEEP_CODES, (self.now(),))
+            yield Statement(REPLACE_CODE, (identity_hash,))
             yield Statement(INSERT_CODE, (code_hash, identity_hash, expires))
 
         await self.driver.write(work())
 
     async def take_code(self, code_hash: str) -> str | None:
         found = await self.driver.write(row(TAKE_CODE, code_hash), one=True)
-        if found is None or float(found[1]) <= self._now():
+        if found is None or float(found[1]) <= self.now():
             return None
         return str(found[0])
+
+    async def code_failures(self, minute: int) -> int:
+        found = await self.driver.read(row(CODE_FAILURES, minute), one=True)
+        return 0 if found is None else int(found[0])
+
+    async def count_code_failure(self, minute: int) -> int:
+        def work() -> Work[int]:
+            yield Statement(SWEEP_CODE_FAILURES, (minute,))
+            counted = yield Statement(COUNT_CODE_FAILURE, (minute,), "row")
+            return int(counted[0])
+
+        return await self.driver.write(work())

@@ -106,6 +106,21 @@ class SqlCivility:
         closed = count(CLOSE_REPORT, outcome, by, t, report_id)
         return await self.driver.write(closed, one=True) == 1
 
+    async def close_report_audited(self, report_id: str, outcome: str, entry: AuditEntry) -> bool:
+        e = entry
+
+        def work() -> Work[bool]:
+            closed = yield Statement(CLOSE_REPORT, (outcome, e.operator, e.t, report_id))
+            if closed != 1:
+                return False  # closed by another operator: nothing written
+            detail = sql.json_text(e.detail)
+            yield Statement(
+                INSERT_AUDIT, (e.id, e.t, e.operator, e.action, e.target, e.reason, detail)
+            )
+            return True
+
+        return await self.driver.write(work())
+
     async def add_block(self, blocker: str, blocked: str, t: float) -> None:
         await self.driver.write(count(INSERT_BLOCK, blocker, blocked, t), one=True)
 

@@ -73,6 +73,7 @@ class SqlStore(SqlAccounts, SqlCivility, SqlYourData, SqlFriends):  # your data:
         self.driver = driver
         self._d = driver.dialect
         self._now = now
+        self.now = now  # the store's clock, public for its parts (sql_accounts)
 
     async def open(self) -> None:
         await self.driver.open(self._now())
@@ -337,7 +338,7 @@ class SqlStore(SqlAccounts, SqlCivility, SqlYourData, SqlFriends):  # your data:
         way a match ending at once on another instance rates from what this one wrote."""
         current = {}
         for pid in outcome.player_ids:
-            found = yield Statement(sql.PLAYER + self._d.FOR_UPDATE, (pid,), "row")
+            found = yield Statement(sql.PLAYER_FOR_SETTLING + self._d.FOR_UPDATE, (pid,), "row")
             if found is not None:
                 current[pid] = sql.player_of(found)
         settled = settle(outcome, current)

@@ -220,7 +220,7 @@ export async function openAccount() {
         el("input", {
           id: "account-code",
           autocomplete: "one-time-code",
-          maxlength: "12",
+          maxlength: "20", // 12 characters, typed with dashes or spaces or not
         })
       );
       parts.push(

@@ -14,8 +14,8 @@
  * @property {number} [rated_matches]
  * @property {number} [abandons]
  * @property {boolean} [leaver]
- * @property {boolean} [account]  this browser's own player only (GET /api/me): an
- *   account's, so it may play rated (issue 22)
+ * @property {boolean} [account]  an account's player, not a guest's (so it may play
+ *   rated, issue 22)
  */
 
 /**
