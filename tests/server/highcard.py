@@ -179,7 +179,7 @@ class HighCardSocket(TableSocket[HighCardRoom, int]):
 
     @classmethod
     async def bind_to(cls, conn: Connection, room: HighCardRoom, hello: Hello) -> None:
-        token_hash = Identity.hash_of(sent(hello.token))
+        token_hash = await conn.resolve(sent(hello.token))
         key = room.seat_of(token_hash)
         await conn.bind(cls(conn, room, key, await Identity.of(conn.rooms, token_hash)))
 

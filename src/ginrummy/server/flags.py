@@ -192,6 +192,25 @@ GROUPS: dict[str, tuple[Tuning, ...]] = {
             lambda s: s.limit_sign_ins,
         ),
     ),
+    "friends (docs/accounts.md)": (
+        Tuning(
+            "GINRUMMY_LIMIT_FRIEND_REQUESTS",
+            "friend requests one person may make per window",
+            lambda s: s.limit_friend_requests,
+        ),
+        Tuning(
+            "GINRUMMY_LIMIT_CHALLENGES",
+            "challenges one person may send per window",
+            lambda s: s.limit_challenges,
+        ),
+        Tuning(
+            "GINRUMMY_FRIENDS_PRESENCE_S",
+            "seconds between renewals of where an account's people are, for their friends "
+            "(a place not renewed for three of them no longer counts)",
+            lambda s: s.friends_presence_s,
+            S,
+        ),
+    ),
     "computer players (docs/computer-players.md)": (
         Tuning(
             "GINRUMMY_THINKING_WORKERS",
