@@ -11,7 +11,7 @@ import { t } from "../i18n.js";
 /** @typedef {import("../pages.js").App} App */
 /** @typedef {import("../pages.js").Page} Page */
 
-/** The fragment's name for the code: `/signin#code=K7QM-2XWA`. */
+/** The fragment's name for the code: `/signin#code=K7QM-2XWA-9RTD`. */
 export const CODE_PARAM = "code";
 
 /**
@@ -40,6 +40,8 @@ function problem(err) {
     return t("signin.used_or_expired");
   if (err instanceof ApiError && err.code === "rate_limited")
     return t("account.error.rate_limited");
+  if (err instanceof ApiError && err.code === "codes_paused")
+    return t("account.error.codes_paused");
   return t("signin.failed");
 }
 
