@@ -273,8 +273,9 @@ class TournamentService:
 
     async def _apart(self, state: Tournament) -> frozenset[frozenset[str]]:
         """The pairs of the tournament's people of whom one blocks the other, for a Swiss
-        round to keep apart (a knockout's bracket is fixed by the seeds)."""
-        if state.is_knockout or state.phase is Phase.FINISHED:
+        round or a knockout's first round to keep apart (a knockout's later rounds follow
+        from its bracket)."""
+        if state.phase is Phase.FINISHED or (state.is_knockout and state.rounds):
             return frozenset()
         people = {p for p in state.players if not p.startswith("computer:")}
         pairs: set[frozenset[str]] = set()
