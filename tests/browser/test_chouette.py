@@ -355,3 +355,26 @@ def test_one_person_and_four_computers_at_a_table_of_five(
     assert len(team) == 4 and len({v for _, v in team}) == 1, team
     assert box == -4 * team[0][1] != 0, (box, team)
     assert not ann.errors  # type: ignore[attr-defined]
+
+
+def test_each_other_persons_seat_has_a_report_or_block_button(server: Any, new_page: Any) -> None:
+    """As at a two-player table (docs/accounts.md): the table's list of players offers
+    "Report or block" for every other person's seat, not one's own or a computer's."""
+    ann = new_page()
+    link = open_chouette(ann, server.url, "Ann", ["friend", "bot:casual"], "first-to-knock")
+    bob = new_page()
+    join_chouette(bob, link, "Bob")
+    seats: list[Seat] = [("Ann", ann, CH_EN), ("Bob", bob, CH_EN)]
+    wait_all_seated(seats)
+    for me, other, page in (("Ann", "Bob", ann), ("Bob", "Ann", bob)):
+        players = page.get_by_role("region", name="The table")
+        peers = players.get_by_role("button", name=re.compile("^Report or block"))
+        expect(peers).to_have_count(1)
+        expect(peers).to_have_accessible_name(re.compile(f"^Report or block {other}"))
+        expect(players.get_by_role("button", name=re.compile(f"or block {me}"))).to_have_count(0)
+    bob.get_by_role("region", name="The table").get_by_role(
+        "button", name=re.compile("^Report")
+    ).click()
+    expect(bob.get_by_role("dialog")).to_contain_text("Ann")
+    for _, page, _w in seats:
+        assert not page.errors  # type: ignore[attr-defined]

@@ -140,3 +140,28 @@ def test_five_at_a_table_one_person_and_four_computers() -> None:
             box = chouette["box"]
             value = chouette["settlements"][-1]["value"]
             assert abs(chouette["ledger"][box]) == 4 * value  # the box pays or wins 4 times
+
+
+def test_room_info_and_players_carry_public_player_ids_and_no_identity() -> None:
+    """Each person's seat names their public player (for the report-and-block button,
+    docs/accounts.md); a computer's has none; no identity hash or token travels."""
+    with client() as c:
+        room, ann = open_table(c, ["me", "friend", "bot:casual"], name="Ann")
+        bob, _ = join(c, room)
+        ids = [c.get("/api/me", headers=auth(t)).json()["player"]["id"] for t in (ann, bob)]
+        assert c.portal is not None
+        loaded = c.portal.call(c.app.state.rooms.get_any, room)  # type: ignore[attr-defined]
+        hashes = {i.identity_hash for i in loaded.seats.values() if i.identity_hash}
+        assert len(hashes) == 2
+        info = c.get(f"/api/chouette/{room}", headers=auth(bob)).json()
+        assert [s["player"] and s["player"]["id"] for s in info["seats"]] == [*ids, None]
+        with creator_table(c, room, ann) as table:
+            welcome, view = table.frames[0][:2]
+            assert [s["player"] and s["player"]["id"] for s in welcome["room"]["seats"]] == [
+                *ids,
+                None,
+            ]
+            assert [p["player"] and p["player"]["id"] for p in view["players"]] == [*ids, None]
+            for text in (str(info), str(welcome), str(view)):
+                assert ann not in text and bob not in text
+                assert not any(h in text for h in hashes)

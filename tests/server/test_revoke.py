@@ -12,6 +12,7 @@ import anyio
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from ginrummy import cli
 from ginrummy.server.app import create_app
 from ginrummy.server.sockets import SIGNED_OUT
 
@@ -127,3 +128,29 @@ def test_a_device_signed_out_on_one_instance_loses_its_socket_on_another(
             assert r.status_code == 200, r.text
             assert _closed_with(lobby) == (SIGNED_OUT, "signed out")
             _alive(kept)
+
+
+@pytest.mark.system
+def test_the_command_lines_close_closes_the_accounts_sockets_on_a_running_instance(
+    shared_sqlite: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with TestClient(create_app(settings(shared_sqlite, bus_url=REDIS_URL))) as c:
+        operator = _player(c, account(c, "Opal"))
+        bert = account(c, "Bert")
+        second, _ = _device(c, bert)
+        with (
+            c.websocket_connect("/ws") as one,
+            c.websocket_connect("/ws") as two,
+            c.websocket_connect("/ws") as other,
+        ):
+            _lobby(one, bert)
+            _lobby(two, second)
+            _lobby(other, account(c, "Cora"))
+            monkeypatch.setenv("GINRUMMY_OPERATORS", operator)
+            monkeypatch.setenv("GINRUMMY_BUS", REDIS_URL)
+            close = ["close", _player(c, bert), "--reason", "spam"]
+            assert cli.main(["admin", "--store", shared_sqlite, "--as", operator, *close]) == 0
+            assert _closed_with(one)[0] == SIGNED_OUT
+            assert _closed_with(two)[0] == SIGNED_OUT
+            _alive(other)
+    capsys.readouterr()

@@ -545,3 +545,20 @@ def test_commands_of_one_tournament_at_once_on_one_instance_never_race(
         assert "written elsewhere" not in caplog.text
         t = c.get(f"/api/tournaments/{tid}").json()["tournament"]
         assert {e["id"] for e in t["entrants"]} >= {f"p_{i}" for i in range(6)}
+
+
+def test_a_knockouts_first_round_keeps_two_who_block_each_other_apart() -> None:
+    """Four people, equal ratings: seeded by joining, seed 1 would meet seed 4; one of
+    them blocks the other, so round one is 1-3 and 2-4 (docs/tournaments.md)."""
+    with client(**FAST) as c:
+        people = [identity(c) for _ in range(4)]
+        ids = [c.get("/api/me", headers=auth(t)).json()["player"]["id"] for t in people]
+        r = c.put(f"/api/me/blocks/{ids[0]}", headers=auth(people[3]))
+        assert r.status_code == 200, r.text
+        tid = _create(c, people[0])["id"]
+        for who in people:
+            assert c.post(f"/api/tournaments/{tid}/join", headers=auth(who)).status_code == 200
+        t = _wait(c, tid, lambda t: t["phase"] == "running")
+        assert [e["id"] for e in t["entrants"]] == ids  # the seeds, in joining order
+        boards = {frozenset((p["first"], p["second"])) for p in t["rounds"][0]["pairings"]}
+        assert boards == {frozenset((ids[0], ids[2])), frozenset((ids[1], ids[3]))}

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from ginrummy.tournament import FinishReason, Settings
-from ginrummy.tournament.knockout import bracket_size, first_round, rounds_for, seed_positions
+from ginrummy.tournament import FinishReason, Settings, join
+from ginrummy.tournament.knockout import (
+    bracket_size,
+    first_round,
+    keep_apart,
+    rounds_for,
+    seed_positions,
+)
 from ginrummy.tournament.state import Phase
 
-from .helpers import better_seed, full, play_out
+from .helpers import better_seed, entrants, full, opened, play_out
 
 SIZES = range(4, 65)
 
@@ -137,3 +144,73 @@ def test_settings_refuse_knockout_rounds():
     with pytest.raises(TournamentError) as err:
         Settings("Cup", "knockout", 8, rounds=3)
     assert err.value.code is ErrorCode.BAD_SETTINGS
+
+
+def _boards(pairings):
+    return [frozenset(p.players) for p in pairings]
+
+
+def test_a_blocked_first_round_pair_is_parted_by_one_swap_of_the_nearest_seeds():
+    seeds = [f"p{k}" for k in range(1, 9)]
+    plain = _boards(first_round(seeds))
+    parted = _boards(first_round(seeds, [frozenset(("p1", "p8"))]))
+    assert frozenset(("p1", "p8")) not in parted
+    # seeds 8 and 7 change places, the top seeds and every other board stay
+    assert parted == [
+        frozenset(("p1", "p7"))
+        if b == frozenset(("p1", "p8"))
+        else frozenset(("p2", "p8"))
+        if b == frozenset(("p2", "p7"))
+        else b
+        for b in plain
+    ]
+    # the better seed still deals first
+    firsts = first_round(seeds, [frozenset(("p1", "p8"))])
+    assert all(p.first == min(p.players, key=seeds.index) for p in firsts)
+
+
+def test_a_bye_is_not_a_blocked_pair_and_stays_with_the_top_seeds():
+    seeds = ["a", "b", "c", "d", "e"]  # a, b, c have byes; d meets e
+    pairings = first_round(seeds, [frozenset("de"), frozenset("ab")])
+    assert frozenset("de") not in _boards(pairings)
+    assert [len(p.players) for p in pairings] == [1, 2, 1, 1]
+    assert pairings[0].players == ("a",)
+
+
+def test_with_no_other_arrangement_the_bracket_stays_as_seeded():
+    everyone = [frozenset(("a", x)) for x in "bcd"]
+    assert first_round("abcd", everyone) == first_round("abcd")
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_parting_blocked_pairs_keeps_the_bracket_and_never_adds_a_blocked_board(n):
+    rng = random.Random(n)
+    seeds = [f"p{k}" for k in range(1, n + 1)]
+    standard = seed_positions(bracket_size(n))
+    for _ in range(5):
+        avoid = frozenset(frozenset(rng.sample(seeds, 2)) for _ in range(rng.randint(1, n // 2)))
+        order = keep_apart(standard, n, seeds, avoid)
+        assert sorted(order) == sorted(standard)
+        assert [s > n for s in order] == [s > n for s in standard]  # byes keep their places
+
+        def blocked(slots, avoid=avoid):
+            pairs = (slots[i : i + 2] for i in range(0, len(slots), 2))
+            return sum(max(p) <= n and frozenset(seeds[s - 1] for s in p) in avoid for p in pairs)
+
+        assert blocked(order) <= blocked(standard)
+        if len(avoid) == 1:  # one pair can always be parted (four players at least)
+            assert blocked(order) == 0
+
+
+def test_the_tournament_starts_its_knockout_with_blocked_pairs_apart():
+    run = opened(Settings("Cup", "knockout", 4))
+    people = entrants(4)
+    for entrant in people[:3]:
+        run.do(join(run.state, entrant, at=1))
+    run.state = replace(run.state, apart=frozenset([frozenset(("p1", "p4"))]))
+    run.do(join(run.state, people[3], at=1))
+    assert run.state.phase is Phase.RUNNING
+    assert _boards(run.state.rounds[0].pairings) == [
+        frozenset(("p1", "p3")),
+        frozenset(("p2", "p4")),
+    ]

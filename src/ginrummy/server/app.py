@@ -17,6 +17,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from ginrummy.server import api, health, scrape
 from ginrummy.server.access import AccessLog
+from ginrummy.server.accounts.erased import Eraser
 from ginrummy.server.api.errors import HANDLERS
 from ginrummy.server.clock import Clock, ManualClock, SystemClock
 from ginrummy.server.drain import Drain
@@ -140,6 +141,9 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         app.state.tournaments = TournamentService(
             rooms, settings.tournament_tick, settings.lease_ttl
         )
+        # A deleted identity's name, shown anew on every instance (accounts/erased.py).
+        eraser = Eraser(rooms, app.state.tournaments)
+        eraser.start(bus)
         reviews = ReviewJobs(
             settings.data_dir / "reviews", settings.review_budget, settings.review_workers
         )
@@ -160,6 +164,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         try:
             yield
         finally:
+            await eraser.close()
             await app.state.tournaments.close()
             await app.state.quick.close()
             await friends.presence.close()

@@ -196,7 +196,7 @@ def _next_round(state: Tournament, at: float, match_ids: MatchIds) -> tuple[Even
 def _knockout_round(state: Tournament) -> tuple[Pairing, ...] | FinishReason:
     current = state.current
     if current is None:
-        return knockout.first_round(state.players)
+        return knockout.first_round(state.players, state.apart)
     main = [(p, game) for p, game in current.decided() if not p.third_place]
     # a knockout match always has a winner: a double no-show goes to the better seed
     winners = {p.board: game.winner or p.first for p, game in main}

@@ -6,6 +6,10 @@ places past the last seed are byes, and the standard order puts them against the
 seeds. Round ``r + 1`` pairs the winners of boards ``2i`` and ``2i + 1`` of round ``r``,
 so seeds 1 and 2 can meet only in the final.
 
+Two people of whom one blocks the other (``avoid``, docs/accounts.md) are kept apart in
+round one where another arrangement exists: the fewest changes of places that part
+every such pair, each the swap of two players nearest in seed (``keep_apart``).
+
 >>> seed_positions(8)
 (1, 8, 4, 5, 2, 7, 3, 6)
 >>> [p.players for p in first_round(["a", "b", "c", "d", "e"])]
@@ -14,7 +18,7 @@ so seeds 1 and 2 can meet only in the final.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ginrummy.tournament.games import Game, Pairing
@@ -43,16 +47,68 @@ def seed_positions(size: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-def first_round(seeds: Sequence[str]) -> tuple[Pairing, ...]:
+def first_round(
+    seeds: Sequence[str], avoid: Collection[frozenset[str]] = ()
+) -> tuple[Pairing, ...]:
     """Round one for players in seed order; a seed past the field is a bye for its
-    neighbour, and the better seed deals first."""
-    positions = seed_positions(bracket_size(len(seeds)))
+    neighbour, and the better seed deals first. ``avoid``: pairs kept apart where
+    another arrangement exists (``keep_apart``)."""
+    n = len(seeds)
+    positions = keep_apart(seed_positions(bracket_size(n)), n, seeds, frozenset(avoid))
     pairings = []
     for board in range(len(positions) // 2):
-        top, bottom = positions[2 * board], positions[2 * board + 1]
-        second = seeds[bottom - 1] if bottom <= len(seeds) else None
+        top, bottom = sorted(positions[2 * board : 2 * board + 2])
+        second = seeds[bottom - 1] if bottom <= n else None
         pairings.append(Pairing(board + 1, seeds[top - 1], second))
     return tuple(pairings)
+
+
+def keep_apart(
+    positions: Sequence[int], n: int, seeds: Sequence[str], avoid: frozenset[frozenset[str]]
+) -> tuple[int, ...]:
+    """``positions`` (seed numbers in bracket order; past ``n``: byes) with blocked pairs
+    parted: while a board pairs two of ``avoid``, the swap of two players' places that
+    leaves the fewest such boards is made: of those, the one of the two seeds nearest each
+    other, then of the weaker seeds (the top seeds keep their places and byes where they
+    can), then the first places, so the choice is fixed. It stops when no swap leaves
+    fewer. Byes stay where they are.
+
+    >>> keep_apart((1, 4, 2, 3), 4, "abcd", frozenset([frozenset("ad")]))
+    (1, 3, 2, 4)
+    >>> keep_apart((1, 4, 2, 3), 4, "abcd", frozenset([frozenset("ad"), frozenset("ac")]))
+    (1, 2, 4, 3)
+    >>> keep_apart((1, 4, 2, 3), 4, "abcd", frozenset([frozenset("ab"), frozenset("ac"),
+    ...                                                frozenset("ad")]))
+    (1, 4, 2, 3)
+    """
+    order = list(positions)
+    if not avoid:
+        return tuple(order)
+
+    def blocked(slots: Sequence[int]) -> int:
+        boards = (slots[i : i + 2] for i in range(0, len(slots), 2))
+        return sum(
+            max(pair) <= n and frozenset(seeds[s - 1] for s in pair) in avoid for pair in boards
+        )
+
+    now = blocked(order)
+    people = [i for i, s in enumerate(order) if s <= n]
+    while now:
+        best: tuple[int, int, int, int, int] | None = None
+        for x, i in enumerate(people):
+            for j in people[x + 1 :]:
+                if i // 2 == j // 2:
+                    continue  # the same board: no change
+                order[i], order[j] = order[j], order[i]
+                key = (blocked(order), abs(order[i] - order[j]), -min(order[i], order[j]), i, j)
+                order[i], order[j] = order[j], order[i]
+                if best is None or key < best:
+                    best = key
+        if best is None or best[0] >= now:
+            break  # no arrangement reachable by a swap parts more pairs
+        now, _, _, i, j = best
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
 
 
 def next_round(

@@ -90,8 +90,9 @@ class Tournament:
     started_at: float | None = None
     version: int = 1  # events folded
     # Not from the log: the pairs of players who block each other, as the caller knows
-    # them when it runs a command; Swiss pairing keeps them apart where it can
-    # (docs/accounts.md, "Blocks"). Events never depend on it but for that choice.
+    # them when it runs a command; Swiss pairing and a knockout's first round keep them
+    # apart where they can (docs/accounts.md, "Blocks"). Events never depend on it but
+    # for that choice.
     apart: frozenset[frozenset[str]] = frozenset()
 
     def entrant(self, player: str) -> Entrant | None:

@@ -10,6 +10,7 @@ from typing import ClassVar
 from starlette.requests import Request
 from starlette.routing import Route
 
+from ginrummy.server.accounts import erased
 from ginrummy.server.accounts.yourdata import EVERYTHING, DataError, YourData
 from ginrummy.server.api import callers
 from ginrummy.server.api.bodies import Body, read
@@ -52,12 +53,10 @@ async def delete(request: Request) -> JSONResponse:
     except DataError as exc:
         raise ApiError(exc.code, exc.message) from None
     await revoke(rooms.bus, identity=who.identity)  # its open sockets close
-    rooms.identity_erased(who.identity, "deleted:" + player.id, label)
-    erased = await rooms.store.player(player.id)
-    if erased is not None:
-        rooms.player_changed(erased)
+    ids = [t.id for t in joined]
+    await erased.forget(rooms, tournaments_of(request), who.identity, player.id, label, ids)
+    await erased.tell(rooms, who.identity, player.id, label, ids)  # the other instances
     await rooms.lobby_changed(player=player.id)
-    await tournaments_of(request).reread(t.id for t in joined)
     log.info("identity deleted: player %s", player.id)
     return JSONResponse({"deleted": True, "name": label})
 

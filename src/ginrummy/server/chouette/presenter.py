@@ -24,6 +24,7 @@ from ginrummy.protocol import (
     to_json,
     with_json,
 )
+from ginrummy.server import players as players_
 from ginrummy.server.chouette.log import Snap
 from ginrummy.server.room import fair
 from ginrummy.server.room.errors import RoomError
@@ -36,12 +37,26 @@ def invite_path(room_id: str) -> str:
     return f"/c/{room_id}"
 
 
+def summary(room: ChouetteRoom, position: int) -> dict[str, Any] | None:
+    """The public player-summary of the person at ``position`` (its player id, never its
+    identity): None for a computer or a free seat."""
+    player = room.player_of.get(position)
+    return None if player is None else players_.summary(player)
+
+
 def info(room: ChouetteRoom, position: int | None) -> dict[str, Any]:
     """Room info as HTTP and ``welcome`` send it."""
     seats: list[dict[str, Any] | None] = []
     for p in range(room.players):
         i = room.seats.get(p)
-        seat = None if i is None else {"name": i.name, "bot": i.bot, "connected": room.connected(p)}
+        seat = None
+        if i is not None:
+            seat = {
+                "name": i.name,
+                "bot": i.bot,
+                "connected": room.connected(p),
+                "player": summary(room, p),
+            }
         seats.append(seat)
     return {
         "room": room.id,
@@ -98,6 +113,7 @@ def players(room: ChouetteRoom, snap: Snap) -> list[dict[str, Any] | None]:
                 "ready": bot or p in snap.ready,
                 "next_match": bot or p in snap.wishes,
                 "absent": p in absent,
+                "player": summary(room, p),
                 "grace_remaining_ms": room.grace_remaining_ms(p),
             }
         )

@@ -5,6 +5,11 @@ directory, or ``--store``) and acts through the same ``Console`` as the ``/admin
 page, recording ``--as PLAYER_ID`` (an operator's player id, named in
 ``GINRUMMY_OPERATORS``) and that player's name in the audit log. Whoever can run it can
 read the database anyway: the check of the id is for an honest audit log, not a lock.
+
+``close`` then tells the bus (``GINRUMMY_BUS``/``REDIS_URL``, as the server has it) so
+that every instance closes the account's open sockets, as the page's close does. With
+the in-process bus (``memory://``, one instance and no Redis) there is no other process
+to tell: those sockets stay until they reconnect, and every call they make is refused.
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ from typing import Any
 
 from ginrummy.server.civility.console import Console, operator_by_id
 from ginrummy.server.civility.service import Civility, CivilityError
+from ginrummy.server.pubsub import open_bus
 from ginrummy.server.settings import Settings
-from ginrummy.server.store import open_store
+from ginrummy.server.sockets.revoke import revoke
+from ginrummy.server.store import Store, open_store
 
 ACTIONS = {
     "dismiss": "dismiss an open report (TARGET: its id)",
@@ -64,7 +71,8 @@ def main(argv: Sequence[str]) -> int:
         print("ginrummy admin: --as must be a player id in GINRUMMY_OPERATORS", file=sys.stderr)
         return 2
     try:
-        answer = asyncio.run(_run(args, args.store or settings.store_url, settings.operators))
+        url = args.store or settings.store_url
+        answer = asyncio.run(_run(args, url, settings.operators, settings.bus_url))
     except CivilityError as exc:
         print(f"ginrummy admin: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
@@ -72,29 +80,54 @@ def main(argv: Sequence[str]) -> int:
     return 0
 
 
-async def _run(args: argparse.Namespace, url: str, operators: Sequence[str]) -> Any:
+async def _run(
+    args: argparse.Namespace, url: str, operators: Sequence[str], bus_url: str = "memory://"
+) -> Any:
     store = open_store(url, now=time.time)
     await store.open()
     try:
-        civility = Civility(store, time.time)
-        console = Console(civility)
-        if args.command == "reports":
-            return await console.open_reports()
-        if args.command == "history":
-            return await console.history(args.player)
-        if args.command == "audit":
-            return await console.audit()
-        operator = await operator_by_id(civility, args.operator, operators)
-        if operator is None:
-            raise CivilityError("not_operator", "--as names no account's player")
-        return await console.act(
-            operator,
-            args.command.replace("-", "_"),
-            args.target,
-            args.reason,
-            args.minutes,
-            args.name,
-            args.report,
-        )
+        answer = await _answer(args, store, operators)
+        if args.command == "close":
+            await _sign_out(store, args.target, bus_url)
+        return answer
     finally:
         await store.close()
+
+
+async def _sign_out(store: Store, player_id: str, bus_url: str) -> None:
+    """Tell every instance that the closed account's open sockets close (see the
+    module's text); the notice has left when this returns (the bus's close sends what
+    it holds)."""
+    if bus_url.split(":", 1)[0].lower() == "memory":
+        return  # no other process hears an in-process bus
+    identity = await store.player_identity(player_id)
+    if identity is None:
+        return
+    bus = open_bus(bus_url)
+    try:
+        await revoke(bus, identity=identity)
+    finally:
+        await bus.close()
+
+
+async def _answer(args: argparse.Namespace, store: Store, operators: Sequence[str]) -> Any:
+    civility = Civility(store, time.time)
+    console = Console(civility)
+    if args.command == "reports":
+        return await console.open_reports()
+    if args.command == "history":
+        return await console.history(args.player)
+    if args.command == "audit":
+        return await console.audit()
+    operator = await operator_by_id(civility, args.operator, operators)
+    if operator is None:
+        raise CivilityError("not_operator", "--as names no account's player")
+    return await console.act(
+        operator,
+        args.command.replace("-", "_"),
+        args.target,
+        args.reason,
+        args.minutes,
+        args.name,
+        args.report,
+    )

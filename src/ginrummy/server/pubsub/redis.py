@@ -64,6 +64,7 @@ class RedisBus:
         self._writer: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue(OUTBOX_LIMIT)
         self._lost: set[str] = set()  # topics whose notices a failed publish dropped
+        self._sending = False  # the writer holds a batch it has not finished sending
         self._closed = False
         self._down = False  # a publish failed: skip Redis until the reader is back
         self.connected = asyncio.Event()  # the reader is subscribed (for readiness checks)
@@ -105,7 +106,11 @@ class RedisBus:
                 batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < BATCH:
                 batch.append(self._outbox.get_nowait())
-            await self._send(batch)
+            self._sending = True
+            try:
+                await self._send(batch)
+            finally:
+                self._sending = False
 
     async def _send(self, batch: list[tuple[str, str]]) -> None:
         owed = set(self._lost)
@@ -146,8 +151,18 @@ class RedisBus:
         self.start()
         return self._local.subscribe(topic, limit=limit, on_overflow=on_overflow)
 
+    async def _drained(self) -> None:
+        """Until the writer has sent what is queued and what it holds (or Redis is away)."""
+        while (self._sending or not self._outbox.empty()) and not self._down:
+            await asyncio.sleep(0.01)
+
     async def close(self) -> None:
         self._closed = True
+        if self._writer is not None and not self._writer.done():
+            # A batch the writer holds would be lost by cancelling it mid-send (a short
+            # process such as ``ginrummy admin close`` publishes and closes at once).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._drained(), CLOSE_FLUSH_S)
         if self._writer is not None:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):

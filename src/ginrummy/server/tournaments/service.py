@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -271,12 +271,15 @@ class TournamentService:
         async with lock:
             return await self._run(tournament_id, decide, identities)
 
-    async def _apart(self, state: Tournament) -> frozenset[frozenset[str]]:
-        """The pairs of the tournament's people of whom one blocks the other, for a Swiss
-        round to keep apart (a knockout's bracket is fixed by the seeds)."""
-        if state.is_knockout or state.phase is Phase.FINISHED:
+    async def _apart(
+        self, state: Tournament, joining: Collection[str] = ()
+    ) -> frozenset[frozenset[str]]:
+        """The pairs of the tournament's people (and of ``joining``, whose join may start
+        it) of whom one blocks the other, for a Swiss round or a knockout's first round to
+        keep apart (a knockout's later rounds follow from its bracket)."""
+        if state.phase is Phase.FINISHED or (state.is_knockout and state.rounds):
             return frozenset()
-        people = {p for p in state.players if not p.startswith("computer:")}
+        people = {p for p in (*state.players, *joining) if not p.startswith("computer:")}
         pairs: set[frozenset[str]] = set()
         for player in people:
             for other in await self.rooms.store.blocks_of(player):
@@ -289,7 +292,8 @@ class TournamentService:
     ) -> Loaded:
         for _ in range(ATTEMPTS):
             loaded = await self.get(tournament_id)
-            state = replace(loaded.state, apart=await self._apart(loaded.state))
+            apart = await self._apart(loaded.state, list(identities or ()))
+            state = replace(loaded.state, apart=apart)
             # A command may pair a Swiss round (a few ms for 64): off the event loop.
             events = await asyncio.to_thread(decide, state)
             if not events:

@@ -242,6 +242,7 @@
  * @property {boolean} ready
  * @property {boolean} next_match
  * @property {boolean} absent
+ * @property {PlayerSummary|null} [player]  a person's public player (a computer: none)
  * @property {number|null} [grace_remaining_ms]
  */
 

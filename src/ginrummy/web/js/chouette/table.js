@@ -23,6 +23,7 @@ import {
   suggested,
 } from "./pointing.js";
 import { seatName } from "../status.js";
+import { peerButton } from "../chat.js";
 
 /** @typedef {import("../types.js").State} State */
 /** @typedef {import("../types.js").TableState} TableState */
@@ -209,14 +210,25 @@ function renderPlayers(state) {
     if (info.absent.includes(position)) badges.push(t("chouette.badge.absent"));
     else if (p && !p.bot && !p.connected) badges.push(t("table.disconnected"));
     const mine = position === c.position;
+    const name = p
+      ? positionName(state, position)
+      : t("chouette.seat_free", { n: position + 1 });
+    // Another person's seat: report or block them (civility.js), as at a two-player table.
+    const player = p?.player;
+    const peer =
+      player && !mine && !p.bot && state.me?.id !== player.id
+        ? peerButton({
+            player: player.id,
+            name: player.tag ?? p.name,
+            place: "table",
+            room: state.route.room,
+            key: `peer-${position}`,
+          })
+        : "";
     return h(
       "tr",
       { class: `${mine ? "mine" : ""}${position === info.turn ? " on-turn" : ""}` },
-      h(
-        "th",
-        { scope: "row" },
-        p ? positionName(state, position) : t("chouette.seat_free", { n: position + 1 }),
-      ),
+      h("th", { scope: "row" }, name, peer ? " " : "", peer),
       h("td", {}, partText(info, position)),
       h("td", {}, badges.join(", ")),
       h("td", { class: "num" }, signed(info.ledger[position] ?? 0)),
