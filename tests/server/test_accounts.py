@@ -191,6 +191,27 @@ def test_a_signed_in_device_adds_a_passkey_confirmed_by_one_of_the_accounts() ->
         assert c.get("/api/account", headers=auth(device)).json()["passkeys"] == 2
 
 
+def test_a_lost_passkey_is_replaced_from_a_device_signed_in_for_a_week() -> None:
+    with client(test_clock=True) as c:
+        _token, lost = _account(c)
+        device = _sign_in(c, lost).json()["token"]  # the phone with the passkey is lost
+        r = c.post("/api/account/passkeys/options", json={}, headers=auth(device))
+        assert r.status_code == 403 and _error(r) == "confirm_needed"  # a fresh device
+        week = 7 * 24 * 3600
+        assert c.post("/api/test/clock", json={"advance": week}).status_code == 200
+        r = c.post("/api/account/passkeys/options", json={}, headers=auth(device))
+        assert r.status_code == 200, r.text
+        new = SoftKey()
+        credential = new.create(r.json()["options"])
+        r = c.post("/api/account/passkeys", json={"credential": credential}, headers=auth(device))
+        assert r.status_code == 201, r.text
+        assert _sign_in(c, new).status_code == 201
+        # a device signed in just now still needs a passkey's confirmation
+        fresh = _sign_in(c, new).json()["token"]
+        r = c.post("/api/account/passkeys/options", json={}, headers=auth(fresh))
+        assert r.status_code == 403 and _error(r) == "confirm_needed"
+
+
 def test_a_one_time_code_signs_in_once() -> None:
     with client() as c:
         token, _key = _account(c)

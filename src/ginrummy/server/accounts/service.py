@@ -21,6 +21,9 @@ from ginrummy.server.store import Account, Challenge, Device, Passkey, Store, St
 from ginrummy.server.tokens import hash_token, new_token
 
 REGISTER, SIGN_IN, CONFIRM = "register", "sign_in", "confirm"
+# A device signed in this long adds a passkey without a passkey's confirmation: a lost
+# passkey is not a lost account while such a device is signed in (issue 22).
+ESTABLISHED_S = 7 * 24 * 3600.0
 CHALLENGE_S = passkeys.TIMEOUT_MS / 1000
 TOUCH_EVERY_S = 600.0  # a device's "last seen" moves at most this often
 
@@ -54,12 +57,17 @@ class Accounts:
     # -- registration: a new account, or one more passkey ---------------------------------
 
     async def registration_options(
-        self, identity: str, name: str | None, confirm: Mapping[str, Any] | None = None
+        self,
+        identity: str,
+        name: str | None,
+        confirm: Mapping[str, Any] | None = None,
+        token_hash: str | None = None,
     ) -> dict[str, Any]:
         """Options for a new passkey of ``identity``: its account's if it has one (then
         no name, and ``confirm``: an answer to ``confirm_options`` from one of the
-        account's passkeys, unless it has none left), else a new account named ``name``
-        (checked free now and again at the end)."""
+        account's passkeys, unless it has none left or the asking device, ``token_hash``,
+        is established: signed in for ``ESTABLISHED_S`` at least), else a new account
+        named ``name`` (checked free now and again at the end)."""
         account = await self.store.account_of(identity)
         if account is None:
             if name is None:
@@ -71,7 +79,9 @@ class Accounts:
                 raise AccountError("account_exists", "this identity has an account already")
             shown = account.name
         own = [p.credential_id for p in await self.store.passkeys_of(identity)]
-        if own:  # a stolen device token alone adds no passkey (docs/accounts.md)
+        # A fresh device token alone adds no passkey (a stolen one); a lost passkey is
+        # replaced from a device signed in long enough (docs/accounts.md).
+        if own and not await self._established(identity, token_hash):
             await self.confirm(identity, confirm)
         challenge = self.random_bytes(32)
         await self.store.put_challenge(
@@ -85,6 +95,17 @@ class Accounts:
         )
         user_id = hash_token("user:" + identity).encode()[:32]
         return passkeys.registration_options(self.rp, challenge, user_id, shown, own)
+
+    async def _established(self, identity: str, token_hash: str | None) -> bool:
+        """The device of ``token_hash`` is this account's and was signed in at least
+        ``ESTABLISHED_S`` ago."""
+        if token_hash is None:
+            return False
+        since = self.now() - ESTABLISHED_S
+        return any(
+            d.token_hash == token_hash and d.created <= since
+            for d in await self.store.devices_of(identity)
+        )
 
     async def register(
         self, token_hash: str, identity: str, credential: Mapping[str, Any], label: str

@@ -111,7 +111,9 @@ async def registration_options(request: Request) -> JSONResponse:
             raise ApiError("bad_name", str(exc)) from None
     of_app(request.app).accounts.check(client_address(request))
     await rooms_of(request).player(who.identity)  # the player an account upgrades
-    flow = accounts_of(request).registration_options(who.identity, name, body.confirm)
+    flow = accounts_of(request).registration_options(
+        who.identity, name, body.confirm, who.token_hash
+    )
     return JSONResponse({"options": await _answer(request, flow)})
 
 

@@ -80,6 +80,19 @@ async function confirmed() {
   return usePasskey((await api.confirmOptions()).options);
 }
 
+/** A new passkey's options: asked without a confirmation first (an account with no
+ * passkey, or a device signed in for a week, needs none: docs/accounts.md, "A lost
+ * passkey is not a lost account"), and with one of the account's passkeys when the
+ * server says `confirm_needed`. */
+async function passkeyOptions() {
+  try {
+    return (await api.passkeyOptions(null, null)).options;
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== "confirm_needed") throw err;
+    return (await api.passkeyOptions(null, await confirmed())).options;
+  }
+}
+
 /** @param {unknown} err */
 function problem(err) {
   if (
@@ -170,10 +183,7 @@ export async function openAccount() {
         code,
         button(t("account.add_passkey"), async () => {
           try {
-            const confirm = info.passkeys > 0 ? await confirmed() : null;
-            await api.registerPasskey(
-              await createPasskey((await api.passkeyOptions(null, confirm)).options),
-            );
+            await api.registerPasskey(await createPasskey(await passkeyOptions()));
             status.textContent = t("account.passkey_added");
           } catch (err) {
             fail(err);
