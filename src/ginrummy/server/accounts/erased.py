@@ -17,13 +17,12 @@ tournament's log is read whole on a restart).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from ginrummy.server.pubsub import Bus, Subscription
+from ginrummy.server.pubsub import Bus
+from ginrummy.server.pubsub.listener import Listener
 from ginrummy.server.room.registry import RoomManager
 from ginrummy.server.tournaments import TournamentService
 
@@ -77,8 +76,7 @@ class Eraser:
     def __init__(self, rooms: RoomManager, tournaments: TournamentService) -> None:
         self._rooms = rooms
         self._tournaments = tournaments
-        self._sub: Subscription | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._listener = Listener(TOPIC, self.apply)
 
     async def apply(self, notice: Mapping[str, Any]) -> bool:
         """Do what an ``erased`` notice of another instance says; whether it did."""
@@ -96,23 +94,7 @@ class Eraser:
 
     def start(self, bus: Bus) -> None:
         """Hear the bus from now on (subscribed before this returns)."""
-        self._sub = bus.subscribe(TOPIC)
-        self._task = asyncio.create_task(self._listen(self._sub))
-
-    async def _listen(self, sub: Subscription) -> None:
-        while True:
-            notice = await sub.get()
-            try:
-                await self.apply(notice)
-            except Exception:  # one bad notice must not stop the listening
-                log.exception("an erasure notice failed")
+        self._listener.start(bus)
 
     async def close(self) -> None:
-        task, sub = self._task, self._sub
-        self._task, self._sub = None, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        if sub is not None:
-            sub.close()
+        await self._listener.close()

@@ -16,15 +16,15 @@ reconnects, and its next hello and every HTTP call are refused (``bad_token``) a
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections.abc import Collection, Iterable, Iterator
-from typing import Protocol
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from typing import Any, Protocol
 
 from starlette.applications import Starlette
 
-from ginrummy.server.pubsub import Bus, Subscription
+from ginrummy.server.pubsub import Bus
+from ginrummy.server.pubsub.listener import Listener
 
 log = logging.getLogger("ginrummy.server.sockets")
 
@@ -53,8 +53,7 @@ class Revoker:
 
     def __init__(self) -> None:
         self._sockets: set[Revocable] = set()
-        self._sub: Subscription | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._listener = Listener(TOPIC, self._heard)
 
     @contextlib.contextmanager
     def track(self, sock: Revocable) -> Iterator[None]:
@@ -87,26 +86,13 @@ class Revoker:
     def start(self, bus: Bus) -> None:
         """Hear the bus from now on (subscribed before this returns: nothing told after
         is missed)."""
-        self._sub = bus.subscribe(TOPIC)
-        self._task = asyncio.create_task(self._listen(self._sub))
+        self._listener.start(bus)
 
-    async def _listen(self, sub: Subscription) -> None:
-        while True:
-            notice = await sub.get()
-            try:
-                self.apply(dict(notice))
-            except Exception:  # one bad notice must not stop the listening
-                log.exception("a revocation notice failed")
+    async def _heard(self, notice: Mapping[str, Any]) -> None:
+        self.apply(dict(notice))
 
     async def close(self) -> None:
-        task, sub = self._task, self._sub
-        self._task, self._sub = None, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        if sub is not None:
-            sub.close()
+        await self._listener.close()
 
 
 def revoker_of(app: Starlette) -> Revoker:
