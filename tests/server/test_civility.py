@@ -16,7 +16,7 @@ from ginrummy.server.room import chat
 from ginrummy.server.settings import Settings
 from ginrummy.server.store import Event, Outcome, RatedMatch, ResultRow, RoomRow
 
-from .helpers import account, auth, client, create, hello, identity, receive
+from .helpers import account, auth, client, create, hello, identity, receive, receive_until
 from .test_accounts import _account
 
 
@@ -361,3 +361,28 @@ def test_the_ladder_warns_then_locks_the_quick_match_until_its_time_is_served() 
         assert conduct["play"] is None and conduct["offences"] == 3
         r = c.post("/api/quick", json={}, headers=auth(b))
         assert r.status_code == 200 and r.json()["status"] == "waiting", r.text
+
+
+def test_a_chat_timeout_refuses_chat_with_the_time_left_until_its_minutes_pass() -> None:
+    with client(test_clock=True) as c:
+        room, a, b = _room_of_two(c)
+        operator = _operator(c)
+        act = {"action": "chat_timeout", "target": _player(c, b), "reason": "spam", "minutes": 5}
+        r = c.post("/api/admin/actions", json=act, headers=auth(operator))
+        assert r.status_code == 200, r.text
+        chat = c.get("/api/me/conduct", headers=auth(b)).json()["chat"]
+        assert (chat["code"], chat["reason"], chat["seconds_left"]) == ("chat_timeout", "spam", 300)
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, room, b)
+            ws.send_json({"type": "chat", "text": "buy gold"})
+            error = receive(ws)
+            assert error["type"] == "error" and error["code"] == "chat_timeout"
+            assert "300 more seconds" in error["message"] and "spam" in error["message"]
+        assert c.post("/api/test/clock", json={"advance": 300}).status_code == 200
+        assert c.get("/api/me/conduct", headers=auth(b)).json()["chat"] is None
+        with c.websocket_connect("/ws") as wa, c.websocket_connect("/ws") as wb:
+            hello(wa, room, a)
+            hello(wb, room, b)
+            wb.send_json({"type": "chat", "text": "sorry"})
+            said = receive_until(wa, lambda m: m["type"] == "chat")
+            assert said["message"]["text"] == "sorry"
