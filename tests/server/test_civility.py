@@ -14,8 +14,9 @@ from starlette.testclient import TestClient
 from ginrummy.server.civility import service
 from ginrummy.server.room import chat
 from ginrummy.server.settings import Settings
+from ginrummy.server.store import Event, Outcome, RatedMatch, ResultRow, RoomRow
 
-from .helpers import account, auth, client, create, hello, identity, receive
+from .helpers import account, auth, client, create, hello, identity, receive, receive_until
 from .test_accounts import _account
 
 
@@ -301,3 +302,87 @@ def test_refused_actions_change_nothing_and_write_no_entry() -> None:
         assert c.get("/api/me", headers=auth(other)).status_code == 401
         history = c.get(f"/api/admin/players/{bert}", headers=auth(operator)).json()
         assert [e["action"] for e in history["audit"]] == ["close", "rename"]
+
+
+def _lost_by_forfeit(c: TestClient, loser: str, winner: str, forfeit: str, n: int) -> None:
+    """A finished rated match (room ``r_ladder<n>``) that ``loser`` lost to ``winner`` by
+    ``forfeit``, written through the store as a match's end writes it, at the clock's now."""
+    rooms = c.app.state.rooms  # type: ignore[attr-defined]
+    store, now = rooms.store, rooms.clock.now()
+    room = f"r_ladder{n}"
+    row = ResultRow(
+        room=room, match_seq=1, player=loser, seat="one", opponent=winner, bot=None,
+        rated=True, won=False, rounds=1, gins=0, undercuts_scored=0, undercuts_suffered=0,
+        points=0, margin=-100, forfeit=forfeit, rating=None, rd=None, t=now,
+    )  # fmt: skip
+    other = replace(row, player=winner, seat="two", opponent=loser, won=True, margin=100)
+    abandons = (loser,) if forfeit == "abandoned" else ()
+    outcome = Outcome((row, other), RatedMatch(loser, winner, 0.0), abandons)
+
+    async def write() -> None:
+        await store.create_room(RoomRow(room, "room", {}, now), [], [Event(1, "match", {})])
+        await store.append_events(room, [Event(2, "forfeit", {})], outcome)
+
+    c.portal.call(write)  # type: ignore[union-attr]
+
+
+def test_the_ladder_warns_then_locks_the_quick_match_until_its_time_is_served() -> None:
+    with client(test_clock=True) as c:
+        b = account(c)
+        pid, winner = _player(c, b), _player(c, account(c))
+        # the first two offences warn: the quick match still takes them
+        for n, forfeit in enumerate(("abandoned", "timeout")):
+            _lost_by_forfeit(c, pid, winner, forfeit, n)
+            conduct = c.get("/api/me/conduct", headers=auth(b)).json()
+            assert (conduct["offences"], conduct["warned"], conduct["play"]) == (n + 1, True, None)
+            r = c.post("/api/quick", json={}, headers=auth(b))
+            assert r.status_code == 200 and r.json()["status"] == "waiting", r.text
+            assert c.delete("/api/quick", headers=auth(b)).status_code == 200
+        # the third locks for 10 minutes, with its reason and the time left
+        _lost_by_forfeit(c, pid, winner, "abandoned", 2)
+        r = c.post("/api/quick", json={}, headers=auth(b))
+        assert r.status_code == 403 and _code(r) == "play_banned", r.text
+        assert c.get("/api/quick", headers=auth(b)).json() == {"status": "idle"}
+        conduct = c.get("/api/me/conduct", headers=auth(b)).json()
+        assert conduct["offences"] == 3 and not conduct["warned"]
+        play = conduct["play"]
+        assert (play["code"], play["reason"], play["seconds_left"]) == (
+            "play_banned",
+            "abandoning",
+            600,
+        )
+        assert c.post("/api/test/clock", json={"advance": 599}).status_code == 200
+        r = c.post("/api/quick", json={}, headers=auth(b))
+        assert _code(r) == "play_banned"
+        assert c.get("/api/me/conduct", headers=auth(b)).json()["play"]["seconds_left"] == 1
+        # served: the lock ends, the offences stand
+        assert c.post("/api/test/clock", json={"advance": 1}).status_code == 200
+        conduct = c.get("/api/me/conduct", headers=auth(b)).json()
+        assert conduct["play"] is None and conduct["offences"] == 3
+        r = c.post("/api/quick", json={}, headers=auth(b))
+        assert r.status_code == 200 and r.json()["status"] == "waiting", r.text
+
+
+def test_a_chat_timeout_refuses_chat_with_the_time_left_until_its_minutes_pass() -> None:
+    with client(test_clock=True) as c:
+        room, a, b = _room_of_two(c)
+        operator = _operator(c)
+        act = {"action": "chat_timeout", "target": _player(c, b), "reason": "spam", "minutes": 5}
+        r = c.post("/api/admin/actions", json=act, headers=auth(operator))
+        assert r.status_code == 200, r.text
+        chat = c.get("/api/me/conduct", headers=auth(b)).json()["chat"]
+        assert (chat["code"], chat["reason"], chat["seconds_left"]) == ("chat_timeout", "spam", 300)
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, room, b)
+            ws.send_json({"type": "chat", "text": "buy gold"})
+            error = receive(ws)
+            assert error["type"] == "error" and error["code"] == "chat_timeout"
+            assert "300 more seconds" in error["message"] and "spam" in error["message"]
+        assert c.post("/api/test/clock", json={"advance": 300}).status_code == 200
+        assert c.get("/api/me/conduct", headers=auth(b)).json()["chat"] is None
+        with c.websocket_connect("/ws") as wa, c.websocket_connect("/ws") as wb:
+            hello(wa, room, a)
+            hello(wb, room, b)
+            wb.send_json({"type": "chat", "text": "sorry"})
+            said = receive_until(wa, lambda m: m["type"] == "chat")
+            assert said["message"]["text"] == "sorry"

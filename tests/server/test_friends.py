@@ -9,6 +9,7 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from ginrummy.server.room import RoomError
+from ginrummy.server.store import MatchChallenge
 
 from .helpers import Message, auth, client, identity, receive, receive_until
 from .softkey import SoftKey
@@ -257,3 +258,23 @@ def test_a_block_keeps_challenges_out_both_ways() -> None:
         r = c.delete(f"/api/me/blocks/{player_id(c, ann)}", headers=auth(bob))
         assert r.status_code in (200, 204), r.text
         assert _challenge(c, ann, name="Bob").status_code == 201
+
+
+def test_accepting_a_challenge_of_a_sender_without_an_account_changes_nothing() -> None:
+    with client() as c:
+        bob = account(c, "Bob")
+        guest = player_id(c, identity(c))  # no account: no room can be opened for them
+        service = c.app.state.friends  # type: ignore[attr-defined]
+        now = c.app.state.rooms.clock.now()  # type: ignore[attr-defined]
+        sent = MatchChallenge("c_guest", guest, player_id(c, bob), "standard", None, now, now + 600)
+        c.portal.call(service.store.put_match_challenge, sent)  # type: ignore[union-attr]
+        r = c.post("/api/challenges/c_guest/accept", headers=auth(bob))
+        assert (r.status_code, error(r)) == (404, "unknown_player")
+        # still open, as it was: Bob may decline it
+        assert [(ch["id"], ch["state"]) for ch in friends(c, bob)["challenges"]] == [
+            ("c_guest", "open")
+        ]
+        stored = c.portal.call(service.store.match_challenge, "c_guest")  # type: ignore[union-attr]
+        assert stored == sent
+        r = c.post("/api/challenges/c_guest/decline", headers=auth(bob))
+        assert r.status_code == 200, r.text

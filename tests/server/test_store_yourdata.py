@@ -11,14 +11,18 @@ from ginrummy.server.store import (
     ChatLine,
     Device,
     Event,
+    Follow,
+    MatchChallenge,
     Passkey,
     Player,
     QuickEntry,
     Report,
     RoomRow,
     SeatRow,
+    Social,
     Store,
     TournamentRow,
+    Whereabouts,
 )
 from ginrummy.server.store.yourdata import PLACEHOLDER, Erasure
 
@@ -146,3 +150,53 @@ async def test_a_guest_without_a_player_is_erased_too(store: Store, clock: FakeC
     await store.add_identity("h9")
     assert await store.erase_identity(Erasure("h9", LABEL, "deleted:p_x"))
     assert await store.token_identity("h9") is None
+
+
+CID = "p_cid0000000"
+
+
+async def _friends(store: Store) -> None:
+    """Ann and Bob are friends; Ann asked Cid, who asked nobody; Ann hides where she is,
+    is seen in the lobby, challenged Bob (open) and Cid challenged her (declined)."""
+    for follower, followee in ((ANN, BOB), (BOB, ANN), (ANN, CID), (CID, BOB)):
+        await store.follow(Follow(follower, followee, T0))
+    await store.put_social(ANN, Social(hide_whereabouts=True))
+    await store.put_social(BOB, Social(friends_only=True))
+    await store.put_whereabouts("i1", ANN, Whereabouts("lobby"))
+    await store.put_whereabouts("i1", BOB, Whereabouts("lobby"))
+    await store.put_match_challenge(MatchChallenge("c_1", ANN, BOB, "standard", None, T0, T0 + 600))
+    declined = MatchChallenge("c_2", CID, ANN, "standard", 50, T0 + 1, T0 + 600, "declined")
+    await store.put_match_challenge(declined)
+    await store.put_match_challenge(MatchChallenge("c_3", BOB, CID, "standard", None, T0, T0 + 600))
+
+
+async def test_the_export_reads_every_challenge_sent_or_received(
+    store: Store, clock: FakeClock
+) -> None:
+    clock.now = T0 + 10
+    await _world(store)
+    await _friends(store)
+    assert [(c.id, c.state) for c in await store.match_challenges_by(ANN)] == [
+        ("c_1", "open"),
+        ("c_2", "declined"),
+    ]
+    clock.now = T0 + 1000  # expired ones too
+    assert [c.id for c in await store.match_challenges_by(ANN)] == ["c_1", "c_2"]
+    assert await store.match_challenges_by("p_nobody") == []
+
+
+async def test_an_erasure_deletes_the_friends_part(store: Store, clock: FakeClock) -> None:
+    clock.now = T0 + 10
+    await _world(store)
+    await _friends(store)
+    assert await store.erase_identity(ERASE_ANN)
+    # her follows both ways, switches, whereabouts and challenges are gone
+    assert await store.follows_of(ANN) == []
+    assert [(f.follower, f.followee) for f in await store.follows_of(BOB)] == [(CID, BOB)]
+    assert await store.social(ANN) == Social()
+    assert await store.whereabouts([ANN, BOB], 60.0) == {BOB: Whereabouts("lobby")}
+    assert await store.match_challenges_by(ANN) == []
+    assert await store.match_challenge("c_1") is None and await store.match_challenge("c_2") is None
+    assert [c.id for c in await store.match_challenges_of(BOB)] == ["c_3"]
+    # the others' own settings stay
+    assert await store.social(BOB) == Social(friends_only=True)

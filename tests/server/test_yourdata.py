@@ -180,3 +180,65 @@ def test_a_deleted_players_tournament_shows_the_label() -> None:
         shown = json.dumps(c.get(f"/api/tournaments/{tid}").json())
         assert "Anna" not in shown and label in shown
         assert "Anna" not in json.dumps(c.get("/api/lobby").json())
+
+
+def _friends_of(c: TestClient, token: str) -> dict[str, Any]:
+    r = c.get("/api/friends", headers=auth(token))
+    assert r.status_code == 200, r.text
+    listing: dict[str, Any] = r.json()
+    return listing
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_the_friends_part_is_exported_and_deleted_with_the_account(
+    store: str, tmp_path: Path
+) -> None:
+    db = "memory://" if store == "memory" else f"sqlite:///{tmp_path / 'games.db'}"
+    with client(db) as c:
+        ann, _ = _account(c, "Anna")
+        bob, _ = _account(c, "Bobby")
+        cy, _ = _account(c, "Cyril")
+        dee, _ = _account(c, "Deedee")
+        ids = {t: _player(c, t)["id"] for t in (ann, bob, cy, dee)}
+        # Ann and Bob are friends; Ann asked Cy; Dee asked Ann; Ann hides where she is
+        for token, other in ((ann, "Bobby"), (bob, "Anna"), (ann, "Cyril"), (dee, "Anna")):
+            r = c.post("/api/friends", json={"name": other}, headers=auth(token))
+            assert r.status_code == 200, r.text
+        r = c.put("/api/friends/settings", json={"hide_whereabouts": True}, headers=auth(ann))
+        assert r.status_code == 200, r.text
+        # Ann challenged Bob (open); Bob challenged Ann, who declined
+        sent = c.post("/api/challenges", json={"name": "Bobby"}, headers=auth(ann))
+        assert sent.status_code == 201, sent.text
+        got = c.post("/api/challenges", json={"name": "Anna"}, headers=auth(bob))
+        assert got.status_code == 201, got.text
+        sent_id, got_id = sent.json()["challenge"]["id"], got.json()["challenge"]["id"]
+        r = c.post(f"/api/challenges/{got_id}/decline", headers=auth(ann))
+        assert r.status_code == 200, r.text
+
+        part = c.get("/api/me/export", headers=auth(ann)).json()["friends"]
+        assert [(f["id"], f["name"]) for f in part["friends"]] == [(ids[bob], "Bobby")]
+        assert [(f["id"], f["name"]) for f in part["requests_made"]] == [(ids[cy], "Cyril")]
+        assert [(f["id"], f["name"]) for f in part["requests_received"]] == [(ids[dee], "Deedee")]
+        assert part["settings"] == {"hide_whereabouts": True, "friends_only": False}
+        (out,) = part["challenges_sent"]
+        assert (out["id"], out["player"], out["state"]) == (
+            sent_id,
+            {"id": ids[bob], "name": "Bobby"},
+            "open",
+        )
+        assert out["created"] < out["expires"]
+        (into,) = part["challenges_received"]
+        assert (into["id"], into["player"]["id"], into["state"]) == (got_id, ids[bob], "declined")
+        assert ann not in json.dumps(part)
+
+        assert [ch["id"] for ch in _friends_of(c, bob)["challenges"]] == [sent_id]
+        assert c.post("/api/me/delete", json=CONFIRM, headers=auth(ann)).status_code == 200
+        # the others' lists no longer hold her, nor her challenges
+        for token in (bob, cy, dee):
+            listing = _friends_of(c, token)
+            people = listing["friends"] + listing["incoming"] + listing["outgoing"]
+            assert ids[ann] not in [p["id"] for p in people], listing
+            assert listing["challenges"] == [], listing
+        r = c.post(f"/api/challenges/{sent_id}/accept", headers=auth(bob))
+        assert _code(r) == "unknown_challenge"
+        assert _friends_of(c, dee)["outgoing"] == []

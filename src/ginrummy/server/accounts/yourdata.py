@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ginrummy.server.store import Store
+from ginrummy.server.store import MatchChallenge, Store
 from ginrummy.server.store.yourdata import Erasure
 
 FORMAT = "ginrummy-export/1"
@@ -94,6 +94,61 @@ class YourData:
             "sanctions": [
                 {"kind": s.kind, "reason": s.reason, "t": s.t, "until": s.until}
                 for s in await store.sanctions_of(player_id)
+            ],
+            "friends": await self._friends(player_id),
+        }
+
+    async def _friends(self, me: str) -> dict[str, Any]:
+        """Friends, friend requests made and received, the privacy switches, and the
+        challenges to a match sent and received (any state); each other person by their
+        public player id and name."""
+        store = self.store
+        names: dict[str, str] = {}
+
+        async def person(pid: str) -> dict[str, str]:
+            if pid not in names:
+                found = await store.player(pid)
+                names[pid] = "?" if found is None else found.name
+            return {"id": pid, "name": names[pid]}
+
+        follows = await store.follows_of(me)
+        made = {f.followee: f.created for f in follows if f.follower == me}
+        received = {f.follower: f.created for f in follows if f.followee == me}
+        social = await store.social(me)
+
+        async def requests(ids: dict[str, float], since: dict[str, float]) -> list[Any]:
+            return [{**await person(p), "t": t} for p, t in ids.items() if p not in since]
+
+        challenges = await store.match_challenges_by(me)
+
+        async def challenge(c: MatchChallenge, other: str) -> dict[str, Any]:
+            return {
+                "id": c.id,
+                "player": await person(other),
+                "preset": c.preset,
+                "target_score": c.target_score,
+                "state": c.state,
+                "created": c.created,
+                "expires": c.expires,
+            }
+
+        return {
+            "friends": [
+                {**await person(p), "since": max(t, received[p])}
+                for p, t in made.items()
+                if p in received
+            ],
+            "requests_made": await requests(made, received),
+            "requests_received": await requests(received, made),
+            "settings": {
+                "hide_whereabouts": social.hide_whereabouts,
+                "friends_only": social.friends_only,
+            },
+            "challenges_sent": [
+                await challenge(c, c.receiver) for c in challenges if c.sender == me
+            ],
+            "challenges_received": [
+                await challenge(c, c.sender) for c in challenges if c.receiver == me
             ],
         }
 

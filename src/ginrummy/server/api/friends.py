@@ -127,14 +127,31 @@ async def _close(request: Request, state: str) -> MatchChallenge:
     return await _refused(flow)
 
 
-async def accept(request: Request) -> JSONResponse:
-    identity = await callers.identity(request)
-    accepted = await _close(request, "accepted")
-    service, rooms = friends_of(request), rooms_of(request)
-    sender = await service.store.player(accepted.sender)
-    sender_identity = None if sender is None else await service.account_identity(sender)
-    if sender is None or sender_identity is None:  # the sender's account is gone
+async def _sender(service: FriendService, challenge: MatchChallenge) -> tuple[Player, str]:
+    """The challenge's sender and their account's identity; ``unknown_player`` if their
+    account is gone."""
+    sender = await service.store.player(challenge.sender)
+    identity = None if sender is None else await service.account_identity(sender)
+    if sender is None or identity is None:
         raise ApiError("unknown_player", "the player who challenged you has no account now")
+    return sender, identity
+
+
+async def accept(request: Request) -> JSONResponse:
+    await read(request, Body)
+    identity, me = await _me(request)
+    service, rooms = friends_of(request), rooms_of(request)
+    challenge_id = request.path_params["id"]
+    # The sender's account before the challenge is closed: a refusal changes nothing.
+    found = await service.store.match_challenge(challenge_id)
+    if found is not None and found.receiver == me.id and found.state == "open":
+        await _sender(service, found)
+    accepted = await _refused(service.close(me, challenge_id, "accepted"))
+    try:  # again, closed: the account may have gone meanwhile
+        sender, sender_identity = await _sender(service, accepted)
+    except ApiError:
+        await service.store.reopen_match_challenge(accepted.id)
+        raise
     receiver = await rooms.player(identity)
     try:
         room = await rooms.create(

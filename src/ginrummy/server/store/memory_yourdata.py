@@ -17,6 +17,7 @@ from ginrummy.server.store.base import (
     SeatRow,
 )
 from ginrummy.server.store.civility import Report
+from ginrummy.server.store.friends import Follow, MatchChallenge, Social, Whereabouts
 from ginrummy.server.store.yourdata import (
     PLACEHOLDER,
     Erasure,
@@ -49,6 +50,10 @@ class MemoryYourData:
     _tournament_identities: dict[str, dict[str, str]]
     _reports: dict[str, Report]
     _blocks: dict[tuple[str, str], float]
+    _follows: dict[tuple[str, str], Follow]
+    _social: dict[str, Social]
+    _match_challenges: dict[str, MatchChallenge]
+    _whereabouts: dict[tuple[str, str], tuple[Whereabouts, float]]
 
     async def reports_by(self, reporter: str) -> list[Report]:
         return sorted(
@@ -63,6 +68,10 @@ class MemoryYourData:
             if line.player == player
         ]
         return sorted(said, key=lambda s: (s.line.t, s.room, s.line.seq))
+
+    async def match_challenges_by(self, player: str) -> list[MatchChallenge]:
+        own = [c for c in self._match_challenges.values() if player in (c.sender, c.receiver)]
+        return sorted(own, key=lambda c: (c.created, c.id))
 
     async def erase_identity(self, erasure: Erasure) -> bool:
         h, label, tomb = erasure.identity_hash, erasure.label, erasure.tombstone
@@ -121,6 +130,14 @@ class MemoryYourData:
                     lines[i] = replace(line, tag=tag, text=PLACEHOLDER, phrase=None)
         for pair in [p for p in self._blocks if p[0] == pid]:
             del self._blocks[pair]
+        # their friends' part: follows both ways, switches, whereabouts, challenges
+        for pair in [p for p in self._follows if pid in p]:
+            del self._follows[pair]
+        self._social.pop(pid, None)
+        for seen in [k for k in self._whereabouts if k[0] == pid]:
+            del self._whereabouts[seen]
+        for c in [c.id for c in self._match_challenges.values() if pid in (c.sender, c.receiver)]:
+            del self._match_challenges[c]
         for rid, r in list(self._reports.items()):  # any report's evidence may name them
             note = "" if r.reporter == pid else r.note
             self._reports[rid] = replace(r, note=note, evidence=scrub(r.evidence, renamed, pid))

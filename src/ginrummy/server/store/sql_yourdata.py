@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 from ginrummy.server.store import sql
 from ginrummy.server.store.civility import Report
+from ginrummy.server.store.friends import MatchChallenge
 from ginrummy.server.store.sql_civility import REPORT_COLUMNS, report_of
+from ginrummy.server.store.sql_friends import CHALLENGE_COLUMNS, challenge_of
 from ginrummy.server.store.work import Statement, Work, row, rows
 from ginrummy.server.store.yourdata import (
     PLACEHOLDER,
@@ -26,6 +28,10 @@ if TYPE_CHECKING:
 REPORTS_BY = f"SELECT {REPORT_COLUMNS} FROM reports WHERE reporter = ? ORDER BY t, id"
 CHAT_BY = (
     f"SELECT room, channel, {sql.CHAT_COLUMNS} FROM chat WHERE player = ? ORDER BY t, room, seq"
+)
+MATCH_CHALLENGES_BY = (
+    f"SELECT {CHALLENGE_COLUMNS} FROM match_challenges WHERE sender = ? OR receiver = ?"
+    " ORDER BY created, id"
 )
 HAS_IDENTITY = "SELECT 1 FROM identities WHERE token_hash = ?"
 PLAYER_OF = "SELECT id, name FROM players WHERE identity_hash = ?"
@@ -61,6 +67,14 @@ TOMBSTONE = (
 )
 TOMBSTONE_TOURNAMENTS = "UPDATE tournament_identities SET identity_hash = ? WHERE identity_hash = ?"
 DELETE_BLOCKS = "DELETE FROM blocks WHERE blocker = ?"
+ERASE_FRIENDS = (  # (pid, pid): their friends' part
+    "DELETE FROM follows WHERE follower = ? OR followee = ?",
+    "DELETE FROM match_challenges WHERE sender = ? OR receiver = ?",
+)
+ERASE_SOCIAL = (  # (pid,)
+    "DELETE FROM social_settings WHERE player = ?",
+    "DELETE FROM whereabouts WHERE player = ?",
+)
 
 
 class SqlYourData:
@@ -74,6 +88,10 @@ class SqlYourData:
     async def chat_by(self, player: str) -> list[SaidLine]:
         found = await self.driver.read(rows(CHAT_BY, player), one=True)
         return [SaidLine(r[0], r[1], sql.chat_of(r[2:])) for r in found]
+
+    async def match_challenges_by(self, player: str) -> list[MatchChallenge]:
+        found = await self.driver.read(rows(MATCH_CHALLENGES_BY, player, player), one=True)
+        return [challenge_of(r) for r in found]
 
     async def erase_identity(self, erasure: Erasure) -> bool:
         h, label, tomb = erasure.identity_hash, erasure.label, erasure.tombstone
@@ -110,10 +128,15 @@ class SqlYourData:
 
 
 def _erase_said(pid: str, label: str, renamed: dict[str, str], h: str) -> Work[None]:
-    """The player's chat lines, the blocks they made, and every report that names them
-    (before their seats are rewritten: the reports of their rooms are found by those)."""
+    """The player's chat lines, the blocks they made, their friends' part, and every
+    report that names them (before their seats are rewritten: the reports of their rooms
+    are found by those)."""
     yield Statement(ERASE_CHAT, (PLACEHOLDER, tag_of(label, pid), pid))
     yield Statement(DELETE_BLOCKS, (pid,))
+    for statement in ERASE_FRIENDS:
+        yield Statement(statement, (pid, pid))
+    for statement in ERASE_SOCIAL:
+        yield Statement(statement, (pid,))
     touching = yield from rows(REPORTS_TOUCHING, pid, pid, f'%"{pid}"%', h)
     for report_id, reporter, note, evidence in touching:
         kept = "" if reporter == pid else note

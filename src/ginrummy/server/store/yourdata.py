@@ -6,9 +6,11 @@ challenges, the identity's token hash) are deleted, their name is replaced by an
 anonymous label wherever the store keeps it (their player, their seats, the tags of
 their chat lines, report evidence, tournament logs' entrants), the chat lines they wrote
 are replaced by a placeholder, the blocks they made are deleted and their reports keep
-only the facts (the note, their own words, is erased). Room event logs hold no names and
-are not touched: every game stays replayable. Others' result rows name players by id,
-and the player id stays (now with the anonymous label).
+only the facts (the note, their own words, is erased). Their friends' part goes: their
+follows both ways, their privacy switches, their whereabouts and the challenges to a
+match they sent or received (a room an accepted one opened stays, as any room). Room
+event logs hold no names and are not touched: every game stays replayable. Others'
+result rows name players by id, and the player id stays (now with the anonymous label).
 
 >>> scrub({"name": "Ann", "seats": [{"seat": "Ann", "name": "Ann"}]}, {"Ann": "Deleted 7f3a"})
 {'name': 'Deleted 7f3a', 'seats': [{'seat': 'Ann', 'name': 'Deleted 7f3a'}]}
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ginrummy.server.store.civility import Report
+from ginrummy.server.store.friends import MatchChallenge
 
 if TYPE_CHECKING:  # base imports this module (its Store protocol includes YourData)
     from ginrummy.server.store.base import ChatLine
@@ -99,6 +102,10 @@ class YourData(Protocol):
 
     async def chat_by(self, player: str) -> list[SaidLine]:
         """The chat lines ``player`` wrote that the store still keeps, oldest first."""
+
+    async def match_challenges_by(self, player: str) -> list[MatchChallenge]:
+        """Every challenge to a match ``player`` sent or received, in any state and
+        expired or not, oldest first."""
 
     async def erase_identity(self, erasure: Erasure) -> bool:
         """Erase the identity as the module says, in one transaction; False (nothing

@@ -22,6 +22,7 @@ const SECTIONS = [
       "ratings",
       "chat",
       "civility",
+      "friends",
       "addresses",
     ],
   },
