@@ -108,12 +108,10 @@ class Identity:
         return cls() if player is None else cls(token_hash, player)
 
     @staticmethod
-    async def resolve(rooms: RoomManager, token: object) -> str | None:
-        """The identity a non-empty string token names (a guest's own, or the account of
-        a signed-in device: ``store.token_identity``); anything else names nobody."""
-        if not isinstance(token, str) or not token:
-            return None
-        return await rooms.store.token_identity(hash_token(token))
+    async def resolve(rooms: RoomManager, token_hash: str | None) -> str | None:
+        """The identity a token's hash names (a guest's own, or the account of a
+        signed-in device: ``store.token_identity``); no token names nobody."""
+        return None if token_hash is None else await rooms.store.token_identity(token_hash)
 
 
 class Present(Protocol):
@@ -256,7 +254,7 @@ class Connection:
         before the store is asked: a device signed out meanwhile is not missed."""
         self.token_hash = hash_token(token) if isinstance(token, str) and token else None
         self.identity_hash = None
-        identity = await Identity.resolve(self.rooms, token)
+        identity = await Identity.resolve(self.rooms, self.token_hash)  # hashed once
         self.identity_hash = identity
         return identity
 
