@@ -14,8 +14,8 @@ from starlette.testclient import TestClient
 
 from ginrummy.server.app import create_app
 
-from .helpers import auth, receive, receive_until, settings
-from .test_friends import account, feed, friends, make_friends
+from .helpers import account, auth, receive, receive_until, settings
+from .test_friends import feed, friends, make_friends
 from .test_instances import REDIS_URL, _need_redis
 from .test_postgres import fresh_schema
 

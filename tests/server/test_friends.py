@@ -11,19 +11,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from ginrummy.server.room import RoomError
 from ginrummy.server.store import MatchChallenge
 
-from .helpers import Message, auth, client, identity, receive, receive_until
-from .softkey import SoftKey
-
-
-def account(c: TestClient, name: str) -> str:
-    """A new account's token (a guest upgraded with a software passkey)."""
-    token, key = identity(c), SoftKey()
-    r = c.post("/api/account/passkeys/options", json={"name": name}, headers=auth(token))
-    assert r.status_code == 200, r.text
-    credential = key.create(r.json()["options"])
-    r = c.post("/api/account/passkeys", json={"credential": credential}, headers=auth(token))
-    assert r.status_code == 201, r.text
-    return token
+from .helpers import Message, account, auth, client, identity, receive, receive_until
 
 
 def player_id(c: TestClient, token: str) -> str:

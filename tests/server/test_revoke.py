@@ -16,9 +16,8 @@ from ginrummy import cli
 from ginrummy.server.app import create_app
 from ginrummy.server.sockets import SIGNED_OUT
 
-from .helpers import auth, client, create, hello, receive, settings
+from .helpers import account, auth, client, create, hello, receive, settings
 from .test_civility import _operator, _player
-from .test_friends import account
 from .test_instances import REDIS_URL, _need_redis
 
 
