@@ -55,7 +55,8 @@ def test_review_a_match_by_button_and_by_keyboard(
         if decided:
             break
     for _ in range(4 if did == "next_round" else 0):
-        if decide(page, rng, knock=False) in ("next_round", "match_over"):
+        did = decide(page, rng, knock=False)  # a round's end here may end the match too
+        if did in ("next_round", "match_over"):
             break
     if did != "match_over":  # a round may have ended the match
         page.get_by_role("button", name="Resign", exact=True).click()
