@@ -47,12 +47,10 @@ def enter_lobby(
     account: bool = False,
 ) -> dict[str, Any]:
     """Open the lobby, take ``nickname``; returns the player summary (tag, id, rating).
-    ``account``: the browser makes an account of that name first (``sign_up``), as rated
+    ``account``: the browser is an account of that name first (``sign_in_as``), as rated
     play needs, and the page is then the server's ``localhost`` one."""
     if account:
-        url = localhost(url)
-        page.goto(url + "/")
-        sign_up(page, nickname)
+        url = sign_in_as(page, url, nickname)
     page.goto(url + "/")
     page.get_by_role("navigation").get_by_role("link", name=lobby).click()
     expect(page).to_have_url(re.compile(r"/lobby$"))
@@ -121,17 +119,42 @@ def localhost(url: str) -> str:
     return url.replace("://127.0.0.1:", "://localhost:")
 
 
-def sign_up(page: Any, name: str) -> None:
-    """Make this browser's identity an account named ``name`` on the start page, with
-    Chromium's virtual authenticator (the page must be a ``localhost`` one)."""
-    from .test_accounts import _authenticator
+def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
 
-    _authenticator(page)
-    page.get_by_role("button", name=re.compile("^(Account|Konto)$")).click()
-    dialog = page.get_by_role("dialog", name=re.compile("^(Your account|Dein Konto)$"))
-    dialog.get_by_label(re.compile("^(Account name|Kontoname)$")).fill(name)
-    create = re.compile("^(Create account with a passkey|Konto mit Passkey anlegen)$")
-    with page.expect_navigation():  # made: the page reloads as the account's
-        dialog.get_by_role("button", name=create).click()
-    page.get_by_role("button", name=re.compile("^(Account|Konto)$")).click()
-    expect(dialog).to_contain_text(name)
+
+def account_token(url: str, name: str) -> str:
+    """A new identity made an account named ``name`` through the server's HTTP API, with a
+    passkey in software (``tests/server/softkey.py``, as the server tests make theirs), for
+    the ``localhost`` relying party; returns its device token. The sign-up in the page, by
+    Chromium's virtual authenticator and the account dialog, is what
+    ``tests/browser/test_accounts.py`` and the other sign-up tests check; a test that only
+    needs an account need not pay for its dialog and reload."""
+    from server.softkey import SoftKey  # tests/ is on the path (rootdir)
+
+    base = localhost(url)
+    token = str(_post(f"{base}/api/identity", {})["token"])
+    options = _post(f"{base}/api/account/passkeys/options", {"name": name}, token)["options"]
+    key = SoftKey(rp_id="localhost", origin=base)  # the request's own host and origin
+    _post(f"{base}/api/account/passkeys", {"credential": key.create(options)}, token)
+    return token
+
+
+def sign_in_as(page: Any, url: str, name: str) -> str:
+    """Make this browser an account named ``name`` (``account_token``) before any page of
+    the site runs: its device token is kept where a sign-up leaves it (localStorage
+    ``ginrummy.token``, web/js/api.js), so every page then loaded is the account's.
+    Returns the site's ``localhost`` URL, the origin that holds the token."""
+    base = localhost(url)
+    token = account_token(base, name)
+    page.goto(f"{base}/api/health")  # a document of the site's origin, without the app
+    page.evaluate("token => localStorage.setItem('ginrummy.token', token)", token)
+    return base

@@ -2,9 +2,10 @@
 the operators' page; the operator bans the reported person, whose quick match then says
 so in words while the reporter's still works; a block keeps the blocked person's chat
 out of the blocker's page; a non-operator opening /admin reads "operators only". Three
-people with accounts made by Chromium's virtual authenticator; every click by role and
-accessible name; the dialog and the operators' page held to WCAG 2.2 AA by axe-core, as
-every other view (tests/browser/test_axe.py)."""
+people with accounts made through the API (``public.sign_in_as``; signing up in the page
+is test_accounts.py's); every click by role and accessible name; the dialog and the
+operators' page held to WCAG 2.2 AA by axe-core, as every other view
+(tests/browser/test_axe.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .public import me
-from .test_accounts import EN, _authenticator, _open_account
+from .public import me, sign_in_as
+from .test_accounts import EN, _open_account
 from .test_axe import AXE, Audit
 
 pytestmark = pytest.mark.browser
@@ -38,14 +39,10 @@ def _home(server: Server) -> str:
 
 
 def _person(new_page: Callable[..., Any], server: Server, name: str) -> Any:
-    """A browser with an account called ``name`` (a passkey of its own)."""
+    """A browser with an account called ``name`` (a passkey of its own, made through the
+    API: signing up in the page is test_accounts.py's)."""
     page = new_page()
-    page.goto(_home(server))
-    _authenticator(page)
-    dialog = _open_account(page)
-    dialog.get_by_label(EN["account.name"]).fill(name)
-    dialog.get_by_role("button", name=EN["account.create"]).click()
-    expect(page.get_by_role("button", name=EN["account.open"], exact=True)).to_be_visible()
+    page.goto(sign_in_as(page, server.url, name) + "/")
     dialog = _open_account(page)
     expect(dialog.get_by_text(f"Signed in as {name}.")).to_be_visible()
     dialog.get_by_role("button", name=EN["account.close"]).click()

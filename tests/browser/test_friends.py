@@ -1,7 +1,8 @@
-"""Friends in Chromium (docs/accounts.md, "Friends"): two people create accounts with
-the virtual authenticator, befriend each other from the Friends dialog, one challenges
-with rules and target, the other accepts in the dialog that shows on their page, both
-land seated in the same room and a move is played. Every click by role and name."""
+"""Friends in Chromium (docs/accounts.md, "Friends"): two people with accounts (made
+through the API, ``public.sign_in_as``; signing up in the page is test_accounts.py's)
+befriend each other from the Friends dialog, one challenges with rules and target, the
+other accepts in the dialog that shows on their page, both land seated in the same room
+and a move is played. Every click by role and name."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from playwright.sync_api import expect
 
 from .conftest import Server
 from .helpers import try_decide
-from .test_accounts import EN, _authenticator, _home, _open_account
+from .public import sign_in_as
+from .test_accounts import EN, _home, _open_account
 
 pytestmark = pytest.mark.browser
 
@@ -31,11 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def _person(server: Server, new_page: Callable[..., Any], name: str) -> Any:
     page = new_page()
-    page.goto(_home(server))
-    _authenticator(page)
-    dialog = _open_account(page)
-    dialog.get_by_label(EN["account.name"]).fill(name)
-    dialog.get_by_role("button", name=EN["account.create"]).click()
+    page.goto(sign_in_as(page, server.url, name) + "/")
     expect(page.get_by_role("button", name=EN["friends.open"])).to_be_visible()
     dialog = _open_account(page)
     expect(dialog.get_by_text(f"Signed in as {name}.")).to_be_visible()

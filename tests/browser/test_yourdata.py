@@ -16,7 +16,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .test_accounts import EN, _authenticator, _home, _open_account
+from .public import sign_in_as
+from .test_accounts import EN, _home, _open_account
 
 pytestmark = pytest.mark.browser
 
@@ -58,11 +59,7 @@ def test_download_my_data_then_delete_my_account(
     server: Server, new_page: Callable[..., Any], tmp_path: Path
 ) -> None:
     ann = new_page(accept_downloads=True)
-    ann.goto(_home(server))
-    _authenticator(ann)
-    dialog = _open_account(ann)
-    dialog.get_by_label(EN["account.name"]).fill("Henrike")
-    dialog.get_by_role("button", name=EN["account.create"]).click()
+    ann.goto(sign_in_as(ann, server.url, "Henrike") + "/")  # signing up: test_accounts.py
     expect(_open_account(ann).get_by_text("Signed in as Henrike.")).to_be_visible()
     bob = new_page()
     bob.goto(_home(server))
