@@ -1,0 +1,106 @@
+"""Variants of the expert and of the master against a level, in the arena (bench/RESULTS.md,
+"Master: variants measured").
+
+A variant is a level registered for this run only (``bots.PLAYABLE``, as a trial is), so
+``arena.run`` plays it exactly as ``ginrummy arena`` plays a level: the same deals, seats
+swapped on each deal, the same JSON. Nothing here changes a level of the game.
+
+- ``heuristic:NAME:FIELD=VALUE,...``: the expert with fields of its ``Style`` (``danger``,
+  ``potential``, ``stock_gain``, ``knock``, ``late_potential``) or its ``Plan`` (``veto``,
+  ``wall``, ``wall_danger``, ``samples``, ``improve_cap``) changed;
+- ``master:NAME:FIELD=VALUE,...``: the master with fields of its ``MasterPlan`` changed,
+  and ``danger=`` for the expert heuristic it starts from and plays its rollouts with,
+  ``rollout_samples=`` for an undercut check in its rollouts (0 in the level).
+
+Values are Python literals. One line a variant: its match win rate with the 95% interval,
+points a round, gins, knocks and undercuts won by each side.
+
+    PYTHONPATH=src .venv/bin/python bench/bot_variants.py --b expert --matches 2000 \
+        --workers 2 heuristic:dang3:danger=3.0
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import time
+from dataclasses import fields, replace
+from typing import Any
+
+from ginrummy import arena
+from ginrummy.bots import PLAYABLE, Level
+from ginrummy.bots.base import Chooser
+from ginrummy.bots.expert import EXPERT, PLAN, Expert
+from ginrummy.bots.heuristic import Style
+from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan
+from ginrummy.engine import Rules
+
+_STYLE = {f.name for f in fields(Style)}
+_MASTER = {f.name for f in fields(MasterPlan)}
+
+
+def _changes(text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        out[key.strip()] = ast.literal_eval(value.strip())
+    return out
+
+
+def heuristic(changes: dict[str, Any]) -> Chooser:
+    style = {k: v for k, v in changes.items() if k in _STYLE}
+    plan = {k: v for k, v in changes.items() if k not in _STYLE}
+    return Expert(replace(EXPERT, **style), replace(PLAN, **plan))
+
+
+def master(changes: dict[str, Any]) -> Chooser:
+    danger = changes.pop("danger", EXPERT.danger)
+    samples = changes.pop("rollout_samples", 0)
+    unknown = set(changes) - _MASTER
+    if unknown:
+        raise SystemExit(f"not fields of MasterPlan: {', '.join(sorted(unknown))}")
+    player = Master(replace(MASTER_PLAN, **changes))
+    style = replace(EXPERT, danger=danger)
+    player.expert = Expert(style)
+    player.rollout = Expert(style, replace(PLAN, samples=samples))
+    return player
+
+
+def variant(spec: str) -> str:
+    """Register ``spec``'s player under its name; returns the name."""
+    kind, _, rest = spec.partition(":")
+    name, _, body = rest.partition(":")
+    makers = {"heuristic": heuristic, "master": master}
+    if kind not in makers or not name:
+        raise SystemExit(f"a variant is heuristic:NAME:... or master:NAME:..., not {spec!r}")
+    PLAYABLE[name] = Level(name, {"de": name, "en": name}, makers[kind](_changes(body)), False)
+    return name
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("variants", nargs="+", help="heuristic:NAME:k=v,... or master:NAME:k=v,...")
+    p.add_argument("--b", default="expert", help="the level each variant plays")
+    p.add_argument("--matches", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1)
+    args = p.parse_args()
+    rules = Rules.preset("standard")
+    for name in [variant(s) for s in args.variants]:
+        started = time.monotonic()
+        r = arena.run(name, args.b, args.matches, rules, args.seed, workers=args.workers)
+        low, high = r["win_rate_a_ci95"]
+        ppr = r["mean_points_per_round"]
+        print(
+            f"{name} vs {args.b}, {args.matches} matches, seed {args.seed}: "
+            f"{r['win_rate_a']:.3f} ({low:.3f}-{high:.3f}); points a round "
+            f"{ppr['a']:.2f}/{ppr['b']:.2f}; gins {r['gins']['a']}/{r['gins']['b']}, "
+            f"knocks {r['knocks']['a']}/{r['knocks']['b']}, "
+            f"undercuts {r['undercuts']['a']}/{r['undercuts']['b']} "
+            f"({time.monotonic() - started:.0f} s)",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
