@@ -12,16 +12,23 @@ from playwright.sync_api import expect
 ROOM_URL = re.compile(r"/r/[\w-]+$")
 
 
+def post_json(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    """POST ``body`` to the server as JSON (as ``token``'s device); its JSON answer. An
+    error status raises (urllib's ``HTTPError``)."""
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
 def advance_clock(server: Any, seconds: float) -> None:
     """Move the server's test clock (GINRUMMY_TEST_CLOCK=1) forward."""
-    request = urllib.request.Request(
-        f"{server.url}/api/test/clock",
-        data=json.dumps({"advance": seconds}).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=5) as answer:
-        assert answer.status == 200
+    post_json(f"{server.url}/api/test/clock", {"advance": seconds})
 
 
 def me(page: Any) -> dict[str, Any]:
@@ -119,18 +126,6 @@ def localhost(url: str) -> str:
     return url.replace("://127.0.0.1:", "://localhost:")
 
 
-def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
-    headers = {"Content-Type": "application/json"}
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers=headers, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        data: dict[str, Any] = json.loads(answer.read())
-        return data
-
-
 def account_token(url: str, name: str) -> str:
     """A new identity made an account named ``name`` through the server's HTTP API, with a
     passkey in software (``tests/server/softkey.py``, as the server tests make theirs), for
@@ -141,10 +136,10 @@ def account_token(url: str, name: str) -> str:
     from server.softkey import SoftKey  # tests/ is on the path (rootdir)
 
     base = localhost(url)
-    token = str(_post(f"{base}/api/identity", {})["token"])
-    options = _post(f"{base}/api/account/passkeys/options", {"name": name}, token)["options"]
+    token = str(post_json(f"{base}/api/identity", {})["token"])
+    options = post_json(f"{base}/api/account/passkeys/options", {"name": name}, token)["options"]
     key = SoftKey(rp_id="localhost", origin=base)  # the request's own host and origin
-    _post(f"{base}/api/account/passkeys", {"credential": key.create(options)}, token)
+    post_json(f"{base}/api/account/passkeys", {"credential": key.create(options)}, token)
     return token
 
 
