@@ -10,7 +10,9 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   ``wall``, ``wall_danger``, ``samples``, ``improve_cap``) changed;
 - ``master:NAME:FIELD=VALUE,...``: the master with fields of its ``MasterPlan`` changed,
   and ``danger=`` for the expert heuristic it starts from and plays its rollouts with,
-  ``rollout_samples=`` for an undercut check in its rollouts (0 in the level).
+  ``rollout_samples=`` for an undercut check in its rollouts (0 in the level),
+  and ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
+  the search with a perfect model of the opponent's hand; the stock is still shuffled).
 
 Values are Python literals. One line a variant: its match win rate with the 95% interval,
 points a round, gins, knocks and undercuts won by each side.
@@ -23,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import random
 import time
+from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
@@ -33,7 +37,8 @@ from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import EXPERT, PLAN, Expert
 from ginrummy.bots.heuristic import Style
 from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan
-from ginrummy.engine import Rules
+from ginrummy.bots.worlds import sample_worlds
+from ginrummy.engine import MatchState, Rules, Seat, SeatView
 
 _STYLE = {f.name for f in fields(Style)}
 _MASTER = {f.name for f in fields(MasterPlan)}
@@ -56,6 +61,7 @@ def heuristic(changes: dict[str, Any]) -> Chooser:
 def master(changes: dict[str, Any]) -> Chooser:
     danger = changes.pop("danger", EXPERT.danger)
     samples = changes.pop("rollout_samples", 0)
+    oracle = changes.pop("oracle", False)
     unknown = set(changes) - _MASTER
     if unknown:
         raise SystemExit(f"not fields of MasterPlan: {', '.join(sorted(unknown))}")
@@ -63,7 +69,40 @@ def master(changes: dict[str, Any]) -> Chooser:
     style = replace(EXPERT, danger=danger)
     player.expert = Expert(style)
     player.rollout = Expert(style, replace(PLAN, samples=samples))
+    if oracle:
+        player.sample = _oracle
     return player
+
+
+# The match each arena decision is taken in, for the oracle (a diagnostic, never a level).
+_TRUE: list[MatchState] = []
+
+
+_View = Callable[[MatchState, Seat], SeatView]
+
+
+def _recording(view: _View) -> _View:
+    def recorded(match: MatchState, seat: Seat) -> SeatView:
+        _TRUE[:] = [match]
+        return view(match, seat)
+
+    return recorded
+
+
+def _oracle(view: SeatView, count: int, rng: random.Random) -> list[MatchState]:
+    """Worlds with the opponent's true hand and the true stock's cards, shuffled: what the
+    search would find if its model of the opponent's hand were perfect."""
+    true = _TRUE[0].round
+    assert true is not None
+    out = []
+    for world in sample_worlds(view, count, rng):
+        rnd = world.round
+        assert rnd is not None
+        stock = list(true.stock)
+        rng.shuffle(stock)
+        hands = rnd.hands.replace(view.seat.other, true.hands[view.seat.other])
+        out.append(replace(world, round=replace(rnd, hands=hands, stock=tuple(stock))))
+    return out
 
 
 def variant(spec: str) -> str:
@@ -86,6 +125,7 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=1)
     args = p.parse_args()
     rules = Rules.preset("standard")
+    setattr(arena, "view_for_seat", _recording(getattr(arena, "view_for_seat")))  # noqa: B009, B010
     for name in [variant(s) for s in args.variants]:
         started = time.monotonic()
         r = arena.run(name, args.b, args.matches, rules, args.seed, workers=args.workers)

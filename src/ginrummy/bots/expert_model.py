@@ -78,12 +78,12 @@ def sample_hands(
     weights = [max(odds[i], 1e-6) for i in pool]
     hands = []
     for _ in range(count):
-        hidden = _weighted_draw(pool, weights, take, rng)
+        hidden = weighted_draw(pool, weights, take, rng)
         hands.append(_keep_best(know.opp_known, hidden, take - need))
     return hands
 
 
-def _weighted_draw(pool: list[int], weights: list[float], take: int, rng: random.Random) -> int:
+def weighted_draw(pool: list[int], weights: list[float], take: int, rng: random.Random) -> int:
     """``take`` cards of ``pool`` without replacement, one by one, each with chance
     proportional to its weight (the same law as the keys ``u ** (1 / w)`` of
     Efraimidis and Spirakis, but with only additions and comparisons, which

@@ -33,6 +33,7 @@ JavaScript port can decide the same.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ginrummy.bots.base import discardable
@@ -40,10 +41,12 @@ from ginrummy.bots.expert import PLAN, Expert
 from ginrummy.bots.heuristic import lowest_knock
 from ginrummy.bots.knowledge import read
 from ginrummy.bots.portable import PortableRandom
-from ginrummy.bots.worlds import WorldError, play_out_within, sample_worlds
-from ginrummy.engine import Action, ActionKind, Phase, SeatView, apply_match
+from ginrummy.bots.worlds import Belief, WorldError, play_out_within, sample_worlds
+from ginrummy.engine import Action, ActionKind, MatchState, Phase, SeatView, apply_match
 
 _TAKES = (ActionKind.GIN, ActionKind.BIG_GIN)
+
+Sampler = Callable[[SeatView, int, random.Random], list[MatchState]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,10 @@ class MasterPlan:
     # Rollout moves per decision, at most: about 0.5 s of one core at the 61 us a move
     # measured (docs/computer-players.md). Searches of 12 worlds used 866 moves at most.
     budget: int = 8_000
+    # The worlds' opponent hands (``bots.worlds.Belief``).
+    improve: int = 6
+    particles: int = 1
+    fit: float = 3.0
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discards < 1 or self.budget < 0:
@@ -112,6 +119,8 @@ class Master:
         self.plan = plan
         self.expert = Expert()
         self.rollout = Expert(plan=replace(PLAN, samples=0))
+        self.belief = Belief(plan.improve, plan.particles, plan.fit)
+        self.sample: Sampler = self.worlds_of  # the worlds a search plays on (a bench may swap it)
 
     def __call__(self, view: SeatView, rng: random.Random) -> Action:
         # One draw from the game's generator per decision, whatever the decision costs.
@@ -153,11 +162,14 @@ class Master:
                     wanted += 1
         return tuple(out)
 
+    def worlds_of(self, view: SeatView, count: int, rng: random.Random) -> list[MatchState]:
+        return sample_worlds(view, count, rng, self.belief)
+
     def search(self, view: SeatView, candidates: tuple[Action, ...], rng: random.Random) -> Search:
         """Play ``candidates`` out on sampled worlds of ``view`` within the budget."""
         plan = self.plan
         try:
-            worlds = sample_worlds(view, plan.worlds, rng)
+            worlds = self.sample(view, plan.worlds, rng)
         except WorldError:
             return Search(candidates, (), 0)
         seeds = [rng.getrandbits(64) for _ in worlds]

@@ -19,10 +19,12 @@ both judge their choices on these worlds.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from ginrummy.bots.base import Chooser, mask_of
-from ginrummy.bots.expert import INFERENCE, PLAN
-from ginrummy.bots.expert_model import holding_odds, sample_hands
+from ginrummy.bots.evaluation import discard_scores
+from ginrummy.bots.expert import EXPERT, INFERENCE, PLAN
+from ginrummy.bots.expert_model import holding_odds, sample_hands, weighted_draw
 from ginrummy.bots.knowledge import Knowledge, read
 from ginrummy.engine import (
     DECK,
@@ -45,17 +47,78 @@ class WorldError(GinRummyError):
     """A view that no world agrees with (not a decision of a round under way)."""
 
 
-def sample_worlds(view: SeatView, count: int, rng: random.Random) -> list[MatchState]:
+@dataclass(frozen=True, slots=True)
+class Belief:
+    """How the opponent's hidden hand of a world is drawn.
+
+    The hidden cards are drawn by the expert's odds (``holding_odds``), and each hand
+    chose from ``improve_cap`` cards more, one per stock draw of the opponent
+    (``bots.expert_model.sample_hands``). With ``particles`` above 1, ``particles``
+    hands are drawn for each world kept, and the hands kept are drawn from them by how
+    well each explains the opponent's last discard: a hand in which that card was a
+    discard the expert's judgement scores ``gap`` points worse than the hand's best
+    weighs ``1 / (1 + gap / fit) ** 2``. A hand that would never have thrown it is
+    rarely kept; one that would have is kept as often as the others.
+    """
+
+    improve_cap: int = PLAN.improve_cap
+    particles: int = 1
+    fit: float = 3.0  # the gap, in score points, at which a hand weighs a quarter
+
+    def __post_init__(self) -> None:
+        if self.improve_cap < 0 or self.particles < 1 or self.fit <= 0:
+            raise ValueError("a belief needs improve_cap >= 0, particles >= 1 and fit > 0")
+
+
+BELIEF = Belief()  # the expert's own picture, as its undercut check draws it
+
+_ALL = (1 << 52) - 1
+
+
+def sample_worlds(
+    view: SeatView, count: int, rng: random.Random, belief: Belief = BELIEF
+) -> list[MatchState]:
     """``count`` matches whose current round agrees with ``view`` (the seat's decision
-    now) and differs in the hidden cards. Deterministic for the state of ``rng``."""
+    now) and differs in the hidden cards, drawn by ``belief``. Deterministic for the
+    state of ``rng``."""
     table = view.table
     if not view.legal_actions or table.round_phase is None or table.dealer is None:
         raise WorldError("a world is sampled for a decision of a round under way")
+    if belief.particles > 1 and count * belief.particles > 52:
+        raise ValueError("a belief with particles draws at most 52 hands a decision")
     know = read(view)
     odds = holding_odds(know, PLAN.inference or INFERENCE)
-    improve = min(PLAN.improve_cap, know.opp_stock_draws // PLAN.improve_every)
-    hands = sample_hands(know, odds, count, improve, rng)
+    improve = min(belief.improve_cap, know.opp_stock_draws // PLAN.improve_every)
+    hands = sample_hands(know, odds, count * belief.particles, improve, rng)
+    if belief.particles > 1:
+        weights = _fits(view, know, hands, belief.fit)
+        kept = weighted_draw(list(range(len(hands))), weights, count, rng)
+        hands = [h for i, h in enumerate(hands) if kept >> i & 1]
     return [_world(view, know, hand, rng) for hand in hands]
+
+
+def _fits(view: SeatView, know: Knowledge, hands: list[int], fit: float) -> list[float]:
+    """How well each opponent hand explains its last discard (all 1.0 when its last move
+    was not a discard)."""
+    other = view.seat.other
+    mine = [m for m in view.moves if m.seat is other]
+    last = mine[-1] if mine else None
+    if last is None or last.kind is not ActionKind.DISCARD or last.card is None:
+        return [1.0] * len(hands)
+    thrown = last.card
+    before = mine[-2] if len(mine) > 1 else None
+    taken = before.card if before is not None and before.kind is ActionKind.DRAW_DISCARD else None
+    seen = know.pile | mask_of(view.table.known[view.seat])
+    weight = EXPERT.late_potential or 0.0
+    weight += (EXPERT.potential - weight) * min(know.stock_size, 31) / 31
+    out = []
+    for hand in hands:
+        held = hand | thrown.bit
+        scored = discard_scores(held, _ALL & ~held & ~seen, weight)
+        best = min(s for i, (_, s) in scored.items() if taken is None or i != taken.index)
+        gap = (scored[thrown.index][1] - best) / fit
+        out.append(1.0 / ((1.0 + gap) * (1.0 + gap)))
+    return out
 
 
 def _world(view: SeatView, know: Knowledge, opponent: int, rng: random.Random) -> MatchState:
