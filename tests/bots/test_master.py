@@ -175,3 +175,26 @@ def test_the_expert_choice_stands_unless_a_candidate_is_clearly_better() -> None
     small = Search((take, stock), ((0, 0, 0, 0), (1, 1, 1, 1)), 0)
     assert small.best(margin=1.0, sure=1.0) == take  # a gain within the margin
     assert Search((take, stock), (), 0).best(1.0, 1.0) == take  # no world played
+
+
+def test_a_plan_is_checked() -> None:
+    for bad in ({"worlds": 0}, {"discards": 0}, {"budget": -1}, {"worlds": 14, "particles": 4}):
+        with pytest.raises(ValueError):
+            MasterPlan(**bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Master(MasterPlan(particles=0))  # the belief it samples with is checked too
+
+
+def test_a_belief_of_particles_changes_what_the_master_plays() -> None:
+    """The filtered belief draws other worlds, so some searches decide otherwise."""
+    plain = Master(MasterPlan(worlds=6, improve=3))
+    filtered = Master(MasterPlan(worlds=6, improve=3, particles=4))
+    differ = asked = 0
+    for i, view in enumerate(views(5)):
+        if not choices(view) or asked == 40:
+            continue
+        a, b = plain(view, PortableRandom(i)), filtered(view, PortableRandom(i))
+        assert b in view.legal_actions
+        differ += a != b
+        asked += 1
+    assert asked == 40 and differ > 0

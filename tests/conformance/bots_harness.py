@@ -26,6 +26,13 @@ one with another plan (searches cut short by a small budget, the knock searched 
         --only master --master-every 1
     .venv/bin/python tests/conformance/bots_harness.py --matches 40 --only master \\
         --master-every 1 --master-plan '{"budget": 300, "knocks": true}'
+
+and one whose worlds are drawn by a belief with particles (``bots.worlds.Belief``: the
+opponent hands weighed by how well each explains its last discard)::
+
+    .venv/bin/python tests/conformance/bots_harness.py --matches 30 --seed 300 \\
+        --only master --master-every 1 \\
+        --master-plan '{"improve": 3, "particles": 4, "fit": 3.0}'
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ level decides with the same ``PortableRandom`` seed on both sides and the coach 
 its tip. The expert, a slow one, is asked at every second step here, ``master`` (the
 slowest: its rollouts) at every 31st with its whole search compared; larger runs:
 ``.venv/bin/python tests/conformance/bots_harness.py --matches 200 --expert-every 1``
-and ``... --matches 60 --seed 500 --only master --master-every 1``.
+and ``... --matches 60 --seed 500 --only master --master-every 1`` (and with
+``--master-plan '{"improve": 3, "particles": 4, "fit": 3.0}'`` for weighted worlds).
 """
 
 from __future__ import annotations
@@ -51,6 +52,21 @@ def test_master_with_another_plan_decides_as_in_python() -> None:
     report = bots_harness.run(6, seed=100, master_every=4, only="master", plan=plan)
     assert report.divergence is None, str(report)
     assert report.decisions > 60
+
+
+@pytest.mark.system  # against Node
+def test_master_with_a_belief_of_particles_decides_as_in_python() -> None:
+    # Four opponent hands drawn for each world and the worlds' hands drawn from them by
+    # how well each explains the opponent's last discard (bots/worlds.py's Belief): the
+    # weights, the draw among the hands and the worlds are the port's too.
+    plan = {"improve": 3, "particles": 4, "fit": 3.0}
+    weighed = bots_harness.play(301, 4, master_every=3, only="master", plan=plan).actions
+    plain = bots_harness.play(301, 4, master_every=3, only="master", plan={"improve": 3})
+    changed = sum(a != b for a, b in zip(weighed, plain.actions, strict=True))
+    assert changed > 5, "the particles changed no search"
+    report = bots_harness.run(8, seed=300, master_every=3, only="master", plan=plan)
+    assert report.divergence is None, str(report)
+    assert report.decisions > 150
 
 
 def test_master_answers_with_its_search_and_a_rollout_divergence_is_reported() -> None:

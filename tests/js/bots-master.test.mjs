@@ -25,6 +25,7 @@ import {
   masterPlan,
 } from "../../src/ginrummy/web/js/bots/master.js";
 import { PortableRandom } from "../../src/ginrummy/web/js/bots/random.js";
+import { BELIEF, belief } from "../../src/ginrummy/web/js/bots/worlds.js";
 
 /** @param {PortableRandom} rng */
 function shuffled(rng) {
@@ -67,8 +68,12 @@ test("master is a level, not offered, with Python's plan", () => {
       sure: 1.0,
       knocks: false,
       budget: 8000,
+      improve: 6,
+      particles: 1,
+      fit: 3.0,
     },
   );
+  assert.deepEqual({ ...MASTER.belief }, { ...BELIEF });
   assert.throws(() => masterPlan({ worlds: 0 }), RangeError);
   assert.throws(() => masterPlan({ budget: -1 }), RangeError);
 });
@@ -123,6 +128,44 @@ test("the search keeps its budget and stops on whole worlds only", () => {
     if (found.worlds < 4) cut++;
   }
   assert.ok(cut > 0, "no search ran out of its budget");
+});
+
+test("master samples its worlds by the belief of its plan, and refuses a bad one", () => {
+  const weighed = new Master(
+    masterPlan({ worlds: 4, improve: 3, particles: 4, fit: 3.0 }),
+  );
+  assert.deepEqual(
+    { ...weighed.belief },
+    { ...belief({ improveCap: 3, particles: 4, fit: 3.0 }) },
+  );
+  // As Python: the plan takes any belief, master makes it and refuses it then.
+  for (const bad of [{ improve: -1 }, { particles: 0 }, { fit: 0 }])
+    assert.throws(() => new Master(masterPlan(bad)), RangeError, JSON.stringify(bad));
+  const plain = new Master(masterPlan({ worlds: 4, improve: 3 }));
+  const capped = new Master(masterPlan({ worlds: 4, improve: 0 }));
+  let searched = 0,
+    byParticles = 0,
+    byCap = 0;
+  for (const [i, view] of views(8, "expert", 30).entries()) {
+    const choice = plain.expert.choose(view, new PortableRandom(i));
+    const candidates = plain.candidates(view, choice);
+    if (candidates.length < 2) continue;
+    searched++;
+    const points = (/** @type {Master} */ m) =>
+      JSON.stringify(m.search(view, candidates, new PortableRandom(i)).points);
+    const base = points(plain);
+    if (points(weighed) !== base) byParticles++;
+    if (points(capped) !== base) byCap++;
+    const action = weighed.choose(view, new PortableRandom(i));
+    assert.ok(view.legalActions.includes(action), `${action} is not legal`);
+    assert.equal(weighed.choose(view, new PortableRandom(i)), action);
+  }
+  assert.ok(searched > 10, `only ${searched} searches`);
+  assert.ok(
+    byParticles > searched / 2,
+    `particles changed ${byParticles} of ${searched}`,
+  );
+  assert.ok(byCap > 0, "the improve cap changed no search");
 });
 
 test("Search.best: the expert's choice unless another is better by margin and error", () => {

@@ -73,6 +73,8 @@ class MasterPlan:
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discards < 1 or self.budget < 0:
             raise ValueError("a plan needs worlds >= 1, discards >= 1 and budget >= 0")
+        if self.particles > 1 and self.worlds * self.particles > 52:
+            raise ValueError("a plan with particles draws at most 52 hands a decision")
 
 
 MASTER_PLAN = MasterPlan()

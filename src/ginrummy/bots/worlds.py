@@ -29,6 +29,7 @@ from ginrummy.bots.knowledge import Knowledge, read
 from ginrummy.engine import (
     DECK,
     ActionKind,
+    Card,
     GinRummyError,
     MatchPhase,
     MatchState,
@@ -106,8 +107,7 @@ def _fits(view: SeatView, know: Knowledge, hands: list[int], fit: float) -> list
     if last is None or last.kind is not ActionKind.DISCARD or last.card is None:
         return [1.0] * len(hands)
     thrown = last.card
-    before = mine[-2] if len(mine) > 1 else None
-    taken = before.card if before is not None and before.kind is ActionKind.DRAW_DISCARD else None
+    taken = just_taken(view)
     seen = know.pile | mask_of(view.table.known[view.seat])
     weight = EXPERT.late_potential or 0.0
     weight += (EXPERT.potential - weight) * min(know.stock_size, 31) / 31
@@ -119,6 +119,22 @@ def _fits(view: SeatView, know: Knowledge, hands: list[int], fit: float) -> list
         gap = (scored[thrown.index][1] - best) / fit
         out.append(1.0 / ((1.0 + gap) * (1.0 + gap)))
     return out
+
+
+def just_taken(view: SeatView) -> Card | None:
+    """The card the opponent took from the pile before its last discard, which it could
+    not throw (None when it drew from the stock). A take shows no card: it is the pile's
+    top at the time, the first upcard or the last card discarded."""
+    other = view.seat.other
+    top, taken = view.table.first_upcard, None
+    for move in view.moves:
+        if move.kind is ActionKind.DISCARD:
+            top = move.card
+        elif move.seat is other and move.kind in (ActionKind.TAKE, ActionKind.DRAW_DISCARD):
+            taken = top
+        elif move.seat is other and move.kind is ActionKind.DRAW_STOCK:
+            taken = None
+    return taken
 
 
 def _world(view: SeatView, know: Knowledge, opponent: int, rng: random.Random) -> MatchState:

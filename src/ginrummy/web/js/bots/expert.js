@@ -92,9 +92,10 @@ export function sampleHands(know, odds, count, improve, rng) {
   return hands;
 }
 
-/** `take` cards of `pool` without replacement, one by one, by weight (as Python).
+/** `take` cards of `pool` without replacement, one by one, by weight (as Python): the
+ * mask of the indices drawn (every index of `pool` below 52).
  * @param {number[]} pool @param {number[]} weights @param {number} take @param {PortableRandom} rng */
-function weightedDraw(pool, weights, take, rng) {
+export function weightedDraw(pool, weights, take, rng) {
   const leftW = weights.slice(),
     leftI = pool.slice();
   let total = 0.0;

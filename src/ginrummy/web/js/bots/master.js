@@ -12,7 +12,7 @@ import { Expert, PLAN } from "./expert.js";
 import { lowestKnock } from "./heuristic.js";
 import { read } from "./knowledge.js";
 import { PortableRandom } from "./random.js";
-import { WorldError, playOutWithin, sampleWorlds } from "./worlds.js";
+import { WorldError, belief, playOutWithin, sampleWorlds } from "./worlds.js";
 
 /** @typedef {import("./base.js").SeatView} SeatView */
 /** @typedef {import("./base.js").Action} Action */
@@ -21,7 +21,8 @@ import { WorldError, playOutWithin, sampleWorlds } from "./worlds.js";
 /**
  * How much `master` looks ahead: Python's MasterPlan (the same fields and defaults).
  * @typedef {Readonly<{worlds: number, discards: number, spread: number, margin: number,
- *   sure: number, knocks: boolean, budget: number}>} MasterPlan
+ *   sure: number, knocks: boolean, budget: number, improve: number, particles: number,
+ *   fit: number}>} MasterPlan
  */
 
 /** A plan with Python's defaults, `changes` on top; refuses what Python refuses.
@@ -35,10 +36,16 @@ export function masterPlan(changes = {}) {
     sure: 1.0, // ... and standard errors of that gain
     knocks: false, // search whether to knock too (measured worse)
     budget: 8000, // rollout moves per decision, at most
+    // The worlds' opponent hands (worlds.js's Belief; Master refuses a bad one, as Python).
+    improve: 6,
+    particles: 1,
+    fit: 3.0,
     ...changes,
   });
   if (plan.worlds < 1 || plan.discards < 1 || plan.budget < 0)
     throw new RangeError("a plan needs worlds >= 1, discards >= 1 and budget >= 0");
+  if (plan.particles > 1 && plan.worlds * plan.particles > 52)
+    throw new RangeError("a plan with particles draws at most 52 hands a decision");
   return plan;
 }
 
@@ -91,6 +98,11 @@ export class Master {
   constructor(plan = MASTER_PLAN) {
     this.plan = plan;
     this.expert = new Expert();
+    this.belief = belief({
+      improveCap: plan.improve,
+      particles: plan.particles,
+      fit: plan.fit,
+    });
     const rollout = new Expert({ ...PLAN, samples: 0 });
     /** @type {import("./base.js").Chooser} */
     this.rollout = (view, rng) => rollout.choose(view, rng);
@@ -161,7 +173,7 @@ export class Master {
     const plan = this.plan;
     let worlds;
     try {
-      worlds = sampleWorlds(view, plan.worlds, rng);
+      worlds = sampleWorlds(view, plan.worlds, rng, this.belief);
     } catch (exc) {
       if (exc instanceof WorldError) return new Search(candidates, [], 0);
       throw exc;

@@ -7,14 +7,15 @@
 import { ActionKind } from "../engine/actions.js";
 import { DECK } from "../engine/cards.js";
 import { GinRummyError } from "../engine/errors.js";
-import { andNot52, hasBit } from "../engine/masks.js";
+import { andNot52, hasBit, or52 } from "../engine/masks.js";
 import { MatchPhase, apply } from "../engine/match.js";
 import { Phase, legalActions } from "../engine/round.js";
-import { Pair } from "../engine/seats.js";
+import { Pair, otherSeat } from "../engine/seats.js";
 import { viewForSeat } from "../engine/views.js";
 import { maskOf } from "./base.js";
-import { PLAN, expertOdds, sampleHands } from "./expert.js";
-import { read } from "./knowledge.js";
+import { discardScores } from "./evaluation.js";
+import { EXPERT, PLAN, expertOdds, sampleHands, weightedDraw } from "./expert.js";
+import { ALL_CARDS, read } from "./knowledge.js";
 
 /** @typedef {import("./base.js").SeatView} SeatView */
 /** @typedef {import("./base.js").Chooser} Chooser */
@@ -24,6 +25,7 @@ import { read } from "./knowledge.js";
 /** @typedef {import("../engine/round.js").RoundState} RoundState */
 /** @typedef {import("../engine/seats.js").Seat} Seat */
 /** @typedef {import("../engine/actions.js").Action} Action */
+/** @typedef {import("../engine/cards.js").Card} Card */
 
 /** A view that no world agrees with (not a decision of a round under way). */
 export class WorldError extends GinRummyError {
@@ -34,21 +36,117 @@ export class WorldError extends GinRummyError {
   }
 }
 
+/**
+ * How the opponent's hidden hand of a world is drawn: Python's Belief (the same fields,
+ * camel-cased, and defaults). The hidden cards are drawn by the expert's odds, each hand
+ * chose from `improveCap` cards more; with `particles` above 1, `particles` hands are
+ * drawn for each world kept, and the hands kept are drawn from them by how well each
+ * explains the opponent's last discard (a hand in which it was a discard the expert
+ * scores `gap` points worse than the hand's best weighs 1 / (1 + gap / fit) ** 2).
+ * @typedef {Readonly<{improveCap: number, particles: number, fit: number}>} Belief
+ */
+
+/** A belief with Python's defaults, `changes` on top; refuses what Python refuses.
+ * @param {Partial<Belief>} [changes] @returns {Belief} */
+export function belief(changes = {}) {
+  const out = Object.freeze({
+    improveCap: PLAN.improveCap,
+    particles: 1,
+    fit: 3.0, // the gap, in score points, at which a hand weighs a quarter
+    ...changes,
+  });
+  checkBelief(out);
+  return out;
+}
+
+/** @param {Belief} b */
+function checkBelief(b) {
+  if (b.improveCap < 0 || b.particles < 1 || b.fit <= 0)
+    throw new RangeError("a belief needs improveCap >= 0, particles >= 1 and fit > 0");
+}
+
+/** The expert's own picture, as its undercut check draws it. */
+export const BELIEF = belief();
+
 /** `count` matches whose current round agrees with `view` (the seat's decision now)
- * and differs in the hidden cards. Deterministic for the state of `rng`.
- * @param {SeatView} view @param {number} count @param {PortableRandom} rng @returns {MatchState[]} */
-export function sampleWorlds(view, count, rng) {
+ * and differs in the hidden cards, drawn by `drawn` (a Belief). Deterministic for the
+ * state of `rng`.
+ * @param {SeatView} view @param {number} count @param {PortableRandom} rng
+ * @param {Belief} [drawn] @returns {MatchState[]} */
+export function sampleWorlds(view, count, rng, drawn = BELIEF) {
   const table = view.table;
   if (!view.legalActions.length || table.roundPhase === null || table.dealer === null)
     throw new WorldError("a world is sampled for a decision of a round under way");
+  checkBelief(drawn); // Python's Belief refuses these when it is made
+  if (drawn.particles > 1 && count * drawn.particles > 52)
+    throw new RangeError("a belief with particles draws at most 52 hands a decision");
   const know = read(view);
   const odds = expertOdds(know);
   const improve = Math.min(
-    PLAN.improveCap,
+    drawn.improveCap,
     Math.floor(know.oppStockDraws / PLAN.improveEvery),
   );
-  const hands = sampleHands(know, odds, count, improve, rng);
+  let hands = sampleHands(know, odds, count * drawn.particles, improve, rng);
+  if (drawn.particles > 1) {
+    const weights = fits(view, know, hands, drawn.fit);
+    const kept = weightedDraw(
+      hands.map((_, i) => i),
+      weights,
+      count,
+      rng,
+    );
+    hands = hands.filter((_, i) => hasBit(kept, i));
+  }
   return hands.map((hand) => world(view, know, hand, rng));
+}
+
+/** How well each opponent hand explains its last discard (all 1.0 when its last move
+ * was not a discard); the float operations in Python's order.
+ * @param {SeatView} view @param {Knowledge} know @param {readonly number[]} hands
+ * @param {number} fit @returns {number[]} */
+function fits(view, know, hands, fit) {
+  const other = otherSeat(view.seat);
+  const mine = view.moves.filter((m) => m.seat === other);
+  const last = mine.length ? mine[mine.length - 1] : null;
+  if (last === null || last.kind !== ActionKind.DISCARD || last.card === null)
+    return hands.map(() => 1.0);
+  const thrown = last.card;
+  const taken = justTaken(view);
+  const seen = or52(know.pile, maskOf(view.table.known.get(view.seat)));
+  let weight = EXPERT.latePotential || 0.0;
+  weight += ((EXPERT.potential - weight) * Math.min(know.stockSize, 31)) / 31;
+  const out = [];
+  for (const hand of hands) {
+    const held = or52(hand, thrown.bit);
+    const scored = discardScores(held, andNot52(andNot52(ALL_CARDS, held), seen), weight);
+    let best = Infinity;
+    for (const [i, [, s]] of scored)
+      if ((taken === null || i !== taken.index) && s < best) best = s;
+    const own = /** @type {[number, number]} */ (scored.get(thrown.index));
+    const gap = (own[1] - best) / fit;
+    out.push(1.0 / ((1.0 + gap) * (1.0 + gap)));
+  }
+  return out;
+}
+
+/** The card the opponent took from the pile before its last discard, which it could not
+ * throw (null when it drew from the stock): the pile's top at the time.
+ * @param {SeatView} view @returns {Card | null} */
+function justTaken(view) {
+  const other = otherSeat(view.seat);
+  let top = view.table.firstUpcard;
+  /** @type {Card | null} */
+  let taken = null;
+  for (const move of view.moves) {
+    if (move.kind === ActionKind.DISCARD) top = move.card;
+    else if (
+      move.seat === other &&
+      (move.kind === ActionKind.TAKE || move.kind === ActionKind.DRAW_DISCARD)
+    )
+      taken = top;
+    else if (move.seat === other && move.kind === ActionKind.DRAW_STOCK) taken = null;
+  }
+  return taken;
 }
 
 /** @param {SeatView} view @param {Knowledge} know @param {number} opponent @param {PortableRandom} rng
