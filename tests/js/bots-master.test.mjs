@@ -71,11 +71,13 @@ test("master is a level, not offered, with Python's plan", () => {
       improve: 6,
       particles: 1,
       fit: 3.0,
+      knocked: 1.0,
     },
   );
   assert.deepEqual({ ...MASTER.belief }, { ...BELIEF });
   assert.throws(() => masterPlan({ worlds: 0 }), RangeError);
   assert.throws(() => masterPlan({ budget: -1 }), RangeError);
+  assert.throws(() => masterPlan({ worlds: 14, particles: 4 }), RangeError);
 });
 
 test("master returns a legal action and is deterministic for a seed", () => {

@@ -136,18 +136,24 @@ function explains(view, hand) {
 test("a belief has Python's defaults and refuses what Python refuses", () => {
   assert.deepEqual(
     { ...BELIEF },
-    { improveCap: PLAN.improveCap, particles: 1, fit: 3.0 },
+    { improveCap: PLAN.improveCap, particles: 1, fit: 3.0, knocked: 1.0 },
   );
   assert.ok(Object.isFrozen(BELIEF) && Object.isFrozen(belief({ particles: 2 })));
-  assert.deepEqual(belief({ particles: 4 }), { improveCap: 6, particles: 4, fit: 3.0 });
-  for (const bad of [{ improveCap: -1 }, { particles: 0 }, { fit: 0 }, { fit: -1 }])
+  assert.deepEqual(belief({ particles: 4 }), {
+    improveCap: 6,
+    particles: 4,
+    fit: 3.0,
+    knocked: 1.0,
+  });
+  const refused = [{ improveCap: -1 }, { particles: 0 }, { fit: 0 }, { fit: -1 }];
+  for (const bad of [...refused, { knocked: 0 }, { knocked: 1.5 }])
     assert.throws(() => belief(bad), RangeError, JSON.stringify(bad));
   const [view] = views(5, "strong", 1);
   const rng = new PortableRandom(1);
   // More than 52 hands a decision with particles; any count without.
   assert.throws(() => sampleWorlds(view, 14, rng, belief({ particles: 4 })), RangeError);
   assert.throws(
-    () => sampleWorlds(view, 3, rng, { improveCap: 6, particles: 0, fit: 3 }),
+    () => sampleWorlds(view, 3, rng, { improveCap: 6, particles: 0, fit: 3, knocked: 1 }),
     RangeError,
   );
   assert.equal(sampleWorlds(view, 13, rng, belief({ particles: 4 })).length, 13);

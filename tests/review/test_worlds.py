@@ -107,7 +107,13 @@ def test_filtered_hands_explain_the_opponents_last_discard():
 
 
 def test_a_belief_is_checked():
-    for bad in ({"improve_cap": -1}, {"particles": 0}, {"fit": 0.0}):
+    for bad in (
+        {"improve_cap": -1},
+        {"particles": 0},
+        {"fit": 0.0},
+        {"knocked": 0.0},
+        {"knocked": 2.0},
+    ):
         with pytest.raises(ValueError):
             Belief(**bad)  # type: ignore[arg-type]
     record = first_rounds(bot_match(5), 1)

@@ -69,6 +69,7 @@ class MasterPlan:
     improve: int = 6
     particles: int = 1
     fit: float = 3.0
+    knocked: float = 1.0
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discards < 1 or self.budget < 0:
@@ -121,7 +122,7 @@ class Master:
         self.plan = plan
         self.expert = Expert()
         self.rollout = Expert(plan=replace(PLAN, samples=0))
-        self.belief = Belief(plan.improve, plan.particles, plan.fit)
+        self.belief = Belief(plan.improve, plan.particles, plan.fit, plan.knocked)
         self.sample: Sampler = self.worlds_of  # the worlds a search plays on (a bench may swap it)
 
     def __call__(self, view: SeatView, rng: random.Random) -> Action:

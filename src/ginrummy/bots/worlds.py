@@ -65,10 +65,15 @@ class Belief:
     improve_cap: int = PLAN.improve_cap
     particles: int = 1
     fit: float = 3.0  # the gap, in score points, at which a hand weighs a quarter
+    # The weight of a hand with which the expert would have knocked or gone gin
+    # rather than discard as the opponent did (1.0: no weight for it).
+    knocked: float = 1.0
 
     def __post_init__(self) -> None:
         if self.improve_cap < 0 or self.particles < 1 or self.fit <= 0:
             raise ValueError("a belief needs improve_cap >= 0, particles >= 1 and fit > 0")
+        if not 0 < self.knocked <= 1:
+            raise ValueError("a belief needs 0 < knocked <= 1")
 
 
 BELIEF = Belief()  # the expert's own picture, as its undercut check draws it
@@ -92,15 +97,16 @@ def sample_worlds(
     improve = min(belief.improve_cap, know.opp_stock_draws // PLAN.improve_every)
     hands = sample_hands(know, odds, count * belief.particles, improve, rng)
     if belief.particles > 1:
-        weights = _fits(view, know, hands, belief.fit)
+        weights = _fits(view, know, hands, belief)
         kept = weighted_draw(list(range(len(hands))), weights, count, rng)
         hands = [h for i, h in enumerate(hands) if kept >> i & 1]
     return [_world(view, know, hand, rng) for hand in hands]
 
 
-def _fits(view: SeatView, know: Knowledge, hands: list[int], fit: float) -> list[float]:
+def _fits(view: SeatView, know: Knowledge, hands: list[int], belief: Belief) -> list[float]:
     """How well each opponent hand explains its last discard (all 1.0 when its last move
     was not a discard)."""
+    fit = belief.fit
     other = view.seat.other
     mine = [m for m in view.moves if m.seat is other]
     last = mine[-1] if mine else None
@@ -111,13 +117,19 @@ def _fits(view: SeatView, know: Knowledge, hands: list[int], fit: float) -> list
     seen = know.pile | mask_of(view.table.known[view.seat])
     weight = EXPERT.late_potential or 0.0
     weight += (EXPERT.potential - weight) * min(know.stock_size, 31) / 31
+    stock, limit = know.stock_size, view.table.knock_limit
+    most = next((most for at_least, most in EXPERT.knock if stock >= at_least), limit)
     out = []
     for hand in hands:
         held = hand | thrown.bit
         scored = discard_scores(held, _ALL & ~held & ~seen, weight)
         best = min(s for i, (_, s) in scored.items() if taken is None or i != taken.index)
-        gap = (scored[thrown.index][1] - best) / fit
-        out.append(1.0 / ((1.0 + gap) * (1.0 + gap)))
+        left, score = scored[thrown.index]
+        gap = (score - best) / fit
+        w = 1.0 / ((1.0 + gap) * (1.0 + gap))
+        if left <= limit and left <= most:  # it would have knocked (or gone gin) instead
+            w *= belief.knocked
+        out.append(w)
     return out
 
 

@@ -22,7 +22,7 @@ import { WorldError, belief, playOutWithin, sampleWorlds } from "./worlds.js";
  * How much `master` looks ahead: Python's MasterPlan (the same fields and defaults).
  * @typedef {Readonly<{worlds: number, discards: number, spread: number, margin: number,
  *   sure: number, knocks: boolean, budget: number, improve: number, particles: number,
- *   fit: number}>} MasterPlan
+ *   fit: number, knocked: number}>} MasterPlan
  */
 
 /** A plan with Python's defaults, `changes` on top; refuses what Python refuses.
@@ -40,6 +40,7 @@ export function masterPlan(changes = {}) {
     improve: 6,
     particles: 1,
     fit: 3.0,
+    knocked: 1.0,
     ...changes,
   });
   if (plan.worlds < 1 || plan.discards < 1 || plan.budget < 0)
@@ -102,6 +103,7 @@ export class Master {
       improveCap: plan.improve,
       particles: plan.particles,
       fit: plan.fit,
+      knocked: plan.knocked,
     });
     const rollout = new Expert({ ...PLAN, samples: 0 });
     /** @type {import("./base.js").Chooser} */

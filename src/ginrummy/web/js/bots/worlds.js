@@ -43,7 +43,7 @@ export class WorldError extends GinRummyError {
  * drawn for each world kept, and the hands kept are drawn from them by how well each
  * explains the opponent's last discard (a hand in which it was a discard the expert
  * scores `gap` points worse than the hand's best weighs 1 / (1 + gap / fit) ** 2).
- * @typedef {Readonly<{improveCap: number, particles: number, fit: number}>} Belief
+ * @typedef {Readonly<{improveCap: number, particles: number, fit: number, knocked: number}>} Belief
  */
 
 /** A belief with Python's defaults, `changes` on top; refuses what Python refuses.
@@ -53,6 +53,9 @@ export function belief(changes = {}) {
     improveCap: PLAN.improveCap,
     particles: 1,
     fit: 3.0, // the gap, in score points, at which a hand weighs a quarter
+    // The weight of a hand with which the expert would have knocked or gone gin rather
+    // than discard as the opponent did (1.0: no weight for it).
+    knocked: 1.0,
     ...changes,
   });
   checkBelief(out);
@@ -63,6 +66,8 @@ export function belief(changes = {}) {
 function checkBelief(b) {
   if (b.improveCap < 0 || b.particles < 1 || b.fit <= 0)
     throw new RangeError("a belief needs improveCap >= 0, particles >= 1 and fit > 0");
+  if (!(b.knocked > 0 && b.knocked <= 1))
+    throw new RangeError("a belief needs 0 < knocked <= 1");
 }
 
 /** The expert's own picture, as its undercut check draws it. */
@@ -88,7 +93,7 @@ export function sampleWorlds(view, count, rng, drawn = BELIEF) {
   );
   let hands = sampleHands(know, odds, count * drawn.particles, improve, rng);
   if (drawn.particles > 1) {
-    const weights = fits(view, know, hands, drawn.fit);
+    const weights = fits(view, know, hands, drawn);
     const kept = weightedDraw(
       hands.map((_, i) => i),
       weights,
@@ -103,8 +108,9 @@ export function sampleWorlds(view, count, rng, drawn = BELIEF) {
 /** How well each opponent hand explains its last discard (all 1.0 when its last move
  * was not a discard); the float operations in Python's order.
  * @param {SeatView} view @param {Knowledge} know @param {readonly number[]} hands
- * @param {number} fit @returns {number[]} */
-function fits(view, know, hands, fit) {
+ * @param {Belief} drawn @returns {number[]} */
+function fits(view, know, hands, drawn) {
+  const fit = drawn.fit;
   const other = otherSeat(view.seat);
   const mine = view.moves.filter((m) => m.seat === other);
   const last = mine.length ? mine[mine.length - 1] : null;
@@ -115,6 +121,10 @@ function fits(view, know, hands, fit) {
   const seen = or52(know.pile, maskOf(view.table.known.get(view.seat)));
   let weight = EXPERT.latePotential || 0.0;
   weight += ((EXPERT.potential - weight) * Math.min(know.stockSize, 31)) / 31;
+  const stock = know.stockSize,
+    limit = view.table.knockLimit;
+  const step = EXPERT.knock.find(([atLeast]) => stock >= atLeast);
+  const most = step === undefined ? limit : step[1];
   const out = [];
   for (const hand of hands) {
     const held = or52(hand, thrown.bit);
@@ -123,8 +133,12 @@ function fits(view, know, hands, fit) {
     for (const [i, [, s]] of scored)
       if ((taken === null || i !== taken.index) && s < best) best = s;
     const own = /** @type {[number, number]} */ (scored.get(thrown.index));
-    const gap = (own[1] - best) / fit;
-    out.push(1.0 / ((1.0 + gap) * (1.0 + gap)));
+    const [left, score] = own;
+    const gap = (score - best) / fit;
+    let w = 1.0 / ((1.0 + gap) * (1.0 + gap));
+    // It would have knocked (or gone gin) instead.
+    if (left <= limit && left <= most) w *= drawn.knocked;
+    out.push(w);
   }
   return out;
 }
