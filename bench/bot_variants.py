@@ -31,13 +31,14 @@ from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
+from master_gains import oracle_worlds
+
 from ginrummy import arena
 from ginrummy.bots import PLAYABLE, Level
 from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import EXPERT, PLAN, Expert
 from ginrummy.bots.heuristic import Style
 from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan
-from ginrummy.bots.worlds import sample_worlds
 from ginrummy.engine import MatchState, Rules, Seat, SeatView
 
 _STYLE = {f.name for f in fields(Style)}
@@ -92,17 +93,7 @@ def _recording(view: _View) -> _View:
 def _oracle(view: SeatView, count: int, rng: random.Random) -> list[MatchState]:
     """Worlds with the opponent's true hand and the true stock's cards, shuffled: what the
     search would find if its model of the opponent's hand were perfect."""
-    true = _TRUE[0].round
-    assert true is not None
-    out = []
-    for world in sample_worlds(view, count, rng):
-        rnd = world.round
-        assert rnd is not None
-        stock = list(true.stock)
-        rng.shuffle(stock)
-        hands = rnd.hands.replace(view.seat.other, true.hands[view.seat.other])
-        out.append(replace(world, round=replace(rnd, hands=hands, stock=tuple(stock))))
-    return out
+    return oracle_worlds(view, _TRUE[0], count, rng)
 
 
 def variant(spec: str) -> str:

@@ -7,7 +7,9 @@ master's own search saw (its few worlds), the gain on ``--worlds`` worlds drawn 
 belief given, and the gain on as many *oracle* worlds: the opponent's true hand, the
 stock's cards shuffled (what a perfect model of the opponent's hand would see). All of
 them are played by the master's rollout player with common random numbers; a gain is
-the switched-to action's mean round points less the expert choice's. Then the means by
+the switched-to action's mean round points less the expert choice's (``--judge-samples``
+gives the judging rollout player the expert's undercut check, as the real opponent has).
+Then the means by
 stock band: where a belief's gain sits above the oracle's, it makes the master switch
 for a gain that is not there.
 
@@ -27,7 +29,7 @@ import statistics
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ginrummy.bots.expert import Expert
+from ginrummy.bots.expert import PLAN, Expert
 from ginrummy.bots.master import MASTER_PLAN, Master
 from ginrummy.bots.portable import PortableRandom
 from ginrummy.bots.worlds import Belief, play_out_within, sample_worlds
@@ -139,6 +141,13 @@ def main() -> None:
         "--plan", default="", help="MasterPlan fields of the master that picks the decisions"
     )
     p.add_argument(
+        "--judge-samples",
+        type=int,
+        default=0,
+        help="the undercut check's samples of the player judging the gains (the master's "
+        "rollout player has 0; the expert, 32)",
+    )
+    p.add_argument(
         "--belief", action="append", default=[], help="IMPROVE_CAP,PARTICLES[,FIT[,KNOCKED]]"
     )
     args = p.parse_args()
@@ -148,6 +157,8 @@ def main() -> None:
     }
     master = Master(replace(MASTER_PLAN, **changes))
     beliefs = {text: belief_of(text) for text in (args.belief or ["6,1"])}
+    judge = Master(master.plan)
+    judge.rollout = Expert(plan=replace(PLAN, samples=args.judge_samples))
     rows = []
     for n, (view, true, action, pick, seen) in enumerate(
         switches(master, args.decisions, args.seed)
@@ -157,9 +168,9 @@ def main() -> None:
         for belief in beliefs.values():
             rng = random.Random(n)
             worlds = _draw(view, args.worlds, rng, belief)
-            gains.append(gain(master, view, pair, worlds, rng))
+            gains.append(gain(judge, view, pair, worlds, rng))
         rng = random.Random(n)
-        truth = gain(master, view, pair, oracle_worlds(view, true, args.worlds, rng), rng)
+        truth = gain(judge, view, pair, oracle_worlds(view, true, args.worlds, rng), rng)
         stock = view.table.stock_size
         rows.append((stock, seen, gains, truth))
         print(
