@@ -11,6 +11,7 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
 - ``master:NAME:FIELD=VALUE,...``: the master with fields of its ``MasterPlan`` changed,
   and ``danger=`` for the expert heuristic it starts from and plays its rollouts with,
   ``rollout_samples=`` for an undercut check in its rollouts (0 in the level),
+  ``rollout_knock=`` for its rollout player's knock table (the expert's in the level),
   and ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
   the search with a perfect model of the opponent's hand; the stock is still shuffled).
 
@@ -45,9 +46,21 @@ _STYLE = {f.name for f in fields(Style)}
 _MASTER = {f.name for f in fields(MasterPlan)}
 
 
+def _items(text: str) -> list[str]:
+    """``text`` split at the commas outside brackets: ``a=1,k=((1,2),(3,4))``."""
+    items, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        depth += (char in "([") - (char in ")]")
+        if char == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return items
+
+
 def _changes(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for item in filter(None, text.split(",")):
+    for item in filter(None, _items(text)):
         key, _, value = item.partition("=")
         out[key.strip()] = ast.literal_eval(value.strip())
     return out
@@ -62,6 +75,7 @@ def heuristic(changes: dict[str, Any]) -> Chooser:
 def master(changes: dict[str, Any]) -> Chooser:
     danger = changes.pop("danger", EXPERT.danger)
     samples = changes.pop("rollout_samples", 0)
+    knock = changes.pop("rollout_knock", EXPERT.knock)
     oracle = changes.pop("oracle", False)
     unknown = set(changes) - _MASTER
     if unknown:
@@ -69,7 +83,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     player = Master(replace(MASTER_PLAN, **changes))
     style = replace(EXPERT, danger=danger)
     player.expert = Expert(style)
-    player.rollout = Expert(style, replace(PLAN, samples=samples))
+    player.rollout = Expert(replace(style, knock=knock), replace(PLAN, samples=samples))
     if oracle:
         player.sample = _oracle
     return player
