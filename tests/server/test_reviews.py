@@ -189,11 +189,16 @@ def test_review_settings_from_the_environment() -> None:
 def test_closing_the_pool_stops_a_running_review(tmp_path: Path) -> None:
     with client(**_settings(tmp_path)) as c:
         ann = identity(c)
-        room = create(c, ann, kind="solo", opponent="bot:casual")
-        _play_then_resign(c, room, ann, moves=30)
+        for _ in range(20):  # the deal is random: the computer may end the round early
+            room = create(c, ann, kind="solo", opponent="bot:casual")
+            if len(_play_then_resign(c, room, ann, moves=30)) >= 20:
+                break
+        else:
+            pytest.fail("no deal of 20 tries lasted 20 moves")
         record = MatchRecord.from_dict(c.get(f"/api/rooms/{room}/record").json())
-    # The default budget: a review of many decisions takes a while.
-    jobs = ReviewJobs(tmp_path / "other", Budget())
+    # Many decisions, each on four times the default worlds: the review runs for seconds,
+    # so it is still running when the pool closes however late the first poll comes.
+    jobs = ReviewJobs(tmp_path / "other", Budget(samples=32, screen=8, keep=2, confirm=64))
     job = jobs.start(record, Seat.ONE)
     deadline = time.monotonic() + 30
     while jobs.start(record, Seat.ONE).done == 0:
