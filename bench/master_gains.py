@@ -32,7 +32,7 @@ from dataclasses import replace
 from ginrummy.bots.expert import PLAN, Expert
 from ginrummy.bots.master import MASTER_PLAN, Master
 from ginrummy.bots.portable import PortableRandom
-from ginrummy.bots.worlds import Belief, play_out_within, sample_worlds
+from ginrummy.bots.worlds import Belief, play_out, sample_worlds
 from ginrummy.engine import (
     Action,
     ActionKind,
@@ -80,14 +80,11 @@ def gain(
     total = 0
     for world in worlds:
         seed = rng.getrandbits(64)
-        points = []
-        for action in pair:
-            played = play_out_within(
-                apply_match(world, action), view.seat, PortableRandom(seed), master.rollout, None
-            )
-            assert played is not None
-            points.append(played[0])
-        total += points[1] - points[0]
+        before, after = (
+            play_out(apply_match(world, action), view.seat, PortableRandom(seed), master.rollout)
+            for action in pair
+        )
+        total += after - before
     return total / len(worlds)
 
 

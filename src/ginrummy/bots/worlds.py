@@ -25,6 +25,7 @@ from ginrummy.bots.base import Chooser, mask_of
 from ginrummy.bots.evaluation import discard_scores
 from ginrummy.bots.expert import EXPERT, INFERENCE, PLAN
 from ginrummy.bots.expert_model import holding_odds, sample_hands, weighted_draw
+from ginrummy.bots.heuristic import Player
 from ginrummy.bots.knowledge import Knowledge, read
 from ginrummy.engine import (
     DECK,
@@ -79,6 +80,7 @@ class Belief:
 BELIEF = Belief()  # the expert's own picture, as its undercut check draws it
 
 _ALL = (1 << 52) - 1
+_JUDGE = Player(EXPERT)  # the expert's judgement of a hand, without its sampled check
 
 
 def sample_worlds(
@@ -115,10 +117,7 @@ def _fits(view: SeatView, know: Knowledge, hands: list[int], belief: Belief) -> 
     thrown = last.card
     taken = just_taken(view)
     seen = know.pile | mask_of(view.table.known[view.seat])
-    weight = EXPERT.late_potential or 0.0
-    weight += (EXPERT.potential - weight) * min(know.stock_size, 31) / 31
-    stock, limit = know.stock_size, view.table.knock_limit
-    most = next((most for at_least, most in EXPERT.knock if stock >= at_least), limit)
+    weight, limit = _JUDGE.weight(know), view.table.knock_limit
     out = []
     for hand in hands:
         held = hand | thrown.bit
@@ -127,7 +126,7 @@ def _fits(view: SeatView, know: Knowledge, hands: list[int], belief: Belief) -> 
         left, score = scored[thrown.index]
         gap = (score - best) / fit
         w = 1.0 / ((1.0 + gap) * (1.0 + gap))
-        if left <= limit and left <= most:  # it would have knocked (or gone gin) instead
+        if left <= limit and _JUDGE.knock_wanted(view, know, left):  # it would have knocked
             w *= belief.knocked
         out.append(w)
     return out

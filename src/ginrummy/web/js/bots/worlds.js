@@ -15,6 +15,7 @@ import { viewForSeat } from "../engine/views.js";
 import { maskOf } from "./base.js";
 import { discardScores } from "./evaluation.js";
 import { EXPERT, PLAN, expertOdds, sampleHands, weightedDraw } from "./expert.js";
+import { Player } from "./heuristic.js";
 import { ALL_CARDS, read } from "./knowledge.js";
 
 /** @typedef {import("./base.js").SeatView} SeatView */
@@ -70,6 +71,9 @@ function checkBelief(b) {
     throw new RangeError("a belief needs 0 < knocked <= 1");
 }
 
+/** The expert's judgement of a hand, without its sampled check. */
+const JUDGE = new Player(EXPERT);
+
 /** The expert's own picture, as its undercut check draws it. */
 export const BELIEF = belief();
 
@@ -119,12 +123,8 @@ function fits(view, know, hands, drawn) {
   const thrown = last.card;
   const taken = justTaken(view);
   const seen = or52(know.pile, maskOf(view.table.known.get(view.seat)));
-  let weight = EXPERT.latePotential || 0.0;
-  weight += ((EXPERT.potential - weight) * Math.min(know.stockSize, 31)) / 31;
-  const stock = know.stockSize,
+  const weight = JUDGE.weight(know),
     limit = view.table.knockLimit;
-  const step = EXPERT.knock.find(([atLeast]) => stock >= atLeast);
-  const most = step === undefined ? limit : step[1];
   const out = [];
   for (const hand of hands) {
     const held = or52(hand, thrown.bit);
@@ -137,7 +137,7 @@ function fits(view, know, hands, drawn) {
     const gap = (score - best) / fit;
     let w = 1.0 / ((1.0 + gap) * (1.0 + gap));
     // It would have knocked (or gone gin) instead.
-    if (left <= limit && left <= most) w *= drawn.knocked;
+    if (left <= limit && JUDGE.knockWanted(view, know, left)) w *= drawn.knocked;
     out.push(w);
   }
   return out;
