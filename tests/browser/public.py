@@ -1,15 +1,25 @@
-"""Helpers for public play: nickname, lobby tables, the test clock, frames."""
+"""Helpers for public play: nickname, lobby tables, the test clock, frames, accounts."""
 
 from __future__ import annotations
 
 import json
 import re
 import urllib.request
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from playwright.sync_api import expect
 
+if TYPE_CHECKING:
+    from .conftest import Server
+
 ROOM_URL = re.compile(r"/r/[\w-]+$")
+
+# The page's English words by key (web/js/i18n/en.json), as the accounts tests name things.
+EN: dict[str, Any] = json.loads(
+    (Path(__file__).parents[2] / "src/ginrummy/web/js/i18n/en.json").read_text(encoding="utf-8")
+)
 
 
 def post_json(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
@@ -153,3 +163,46 @@ def sign_in_as(page: Any, url: str, name: str) -> str:
     page.goto(f"{base}/api/health")  # a document of the site's origin, without the app
     page.evaluate("token => localStorage.setItem('ginrummy.token', token)", token)
     return base
+
+
+def home_url(server: Server) -> str:
+    """The start page's URL by the name ``localhost`` (a passkey's RP ID is a host name)."""
+    return f"http://localhost:{server.port}/"
+
+
+def authenticator(page: Any) -> tuple[Any, str]:
+    """Chromium's virtual authenticator for ``page``: its CDP session and authenticator id."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    made = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    return cdp, made["authenticatorId"]
+
+
+def open_account(page: Any) -> Any:
+    """Open the account dialog by its button; returns the dialog once it is visible."""
+    page.get_by_role("button", name=EN["account.open"], exact=True).click()
+    dialog = page.get_by_role("dialog", name=EN["account.title"])
+    expect(dialog).to_be_visible()
+    return dialog
+
+
+def signed_in(new_page: Callable[..., Any], server: Server, name: str) -> Any:
+    """A new page on the start page as an account named ``name`` (``sign_in_as``), checked."""
+    page = new_page()
+    page.goto(sign_in_as(page, server.url, name) + "/")
+    dialog = open_account(page)
+    expect(dialog.get_by_text(f"Signed in as {name}.")).to_be_visible()
+    dialog.get_by_role("button", name=EN["account.close"]).click()
+    return page

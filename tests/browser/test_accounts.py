@@ -6,22 +6,17 @@ by role and accessible name."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
+from .public import EN, authenticator, home_url, open_account
 
 pytestmark = pytest.mark.browser
-
-EN = json.loads(
-    (Path(__file__).parents[2] / "src/ginrummy/web/js/i18n/en.json").read_text(encoding="utf-8")
-)
 
 
 @pytest.fixture(scope="module")
@@ -33,42 +28,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def _home(server: Server) -> str:
-    # A passkey's RP ID is a host name, never an IP address: the page is localhost's.
-    return f"http://localhost:{server.port}/"
-
-
-def _authenticator(page: Any) -> tuple[Any, str]:
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("WebAuthn.enable")
-    made = cdp.send(
-        "WebAuthn.addVirtualAuthenticator",
-        {
-            "options": {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-        },
-    )
-    return cdp, made["authenticatorId"]
-
-
-def _open_account(page: Any) -> Any:
-    page.get_by_role("button", name=EN["account.open"], exact=True).click()
-    dialog = page.get_by_role("dialog", name=EN["account.title"])
-    expect(dialog).to_be_visible()
-    return dialog
-
-
 def test_an_account_with_a_passkey_on_three_browsers(
     server: Server, new_page: Callable[..., Any]
 ) -> None:
     first = new_page()
-    first.goto(_home(server))
+    first.goto(home_url(server))
     # a guest's game, before the account
     room = first.evaluate(
         """async () => {
@@ -76,29 +40,29 @@ def test_an_account_with_a_passkey_on_three_browsers(
             return (await api.createRoom({})).room;
         }"""
     )
-    cdp, authenticator = _authenticator(first)
+    cdp, authenticator_id = authenticator(first)
     first.reload()
-    dialog = _open_account(first)
+    dialog = open_account(first)
     dialog.get_by_label(EN["account.name"]).fill("Henrike")
     dialog.get_by_role("button", name=EN["account.create"]).click()
     # the page reloads as the account's: the guest's game is still listed
     resume = first.get_by_role("region", name=EN["home.resume.title"])
     expect(resume.get_by_role("link")).to_have_count(1)
-    dialog = _open_account(first)
+    dialog = open_account(first)
     expect(dialog.get_by_text("Signed in as Henrike.")).to_be_visible()
     dialog.get_by_role("button", name=EN["account.close"]).click()
 
     # a second browser, the same passkey (a synced passkey: copied to its authenticator)
-    (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})[
+    (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator_id})[
         "credentials"
     ]
     second = new_page()
-    second.goto(_home(server))
-    cdp2, authenticator2 = _authenticator(second)
+    second.goto(home_url(server))
+    cdp2, authenticator2 = authenticator(second)
     cdp2.send(
         "WebAuthn.addCredential", {"authenticatorId": authenticator2, "credential": credential}
     )
-    dialog2 = _open_account(second)
+    dialog2 = open_account(second)
     dialog2.get_by_role("button", name=EN["account.sign_in_passkey"]).click()
     expect(
         second.get_by_role("region", name=EN["home.resume.title"]).get_by_role("link")
@@ -108,15 +72,15 @@ def test_an_account_with_a_passkey_on_three_browsers(
     ) == [room]
 
     # a third browser, without a passkey: a code shown on the first
-    dialog = _open_account(first)
+    dialog = open_account(first)
     dialog.get_by_role("button", name=EN["account.show_code"]).click()
     grouped = r"[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}"
     shown = dialog.get_by_text(re.compile(f"Type {grouped} on the other device"))
     code = re.search(grouped, shown.inner_text())
     assert code is not None
     third = new_page()
-    third.goto(_home(server))
-    dialog3 = _open_account(third)
+    third.goto(home_url(server))
+    dialog3 = open_account(third)
     dialog3.get_by_label(EN["account.code"]).fill(code.group(0))
     dialog3.get_by_role("button", name=EN["account.sign_in_code"]).click()
     expect(
@@ -131,11 +95,11 @@ def test_an_account_with_a_passkey_on_three_browsers(
     ]
     cdp.send(
         "WebAuthn.removeCredential",
-        {"authenticatorId": authenticator, "credentialId": synced["credentialId"]},
+        {"authenticatorId": authenticator_id, "credentialId": synced["credentialId"]},
     )
-    cdp.send("WebAuthn.addCredential", {"authenticatorId": authenticator, "credential": synced})
+    cdp.send("WebAuthn.addCredential", {"authenticatorId": authenticator_id, "credential": synced})
     first.reload()
-    dialog = _open_account(first)
+    dialog = open_account(first)
     devices = dialog.get_by_role("button", name=re.compile(r"^Sign out "))
     expect(devices).to_have_count(3)
     devices.nth(2).click()  # another device: confirmed with the passkey first

@@ -17,8 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .public import me, sign_in_as
-from .test_accounts import EN, _open_account
+from .public import EN, home_url, me, open_account, signed_in
 from .test_axe import AXE, Audit
 
 pytestmark = pytest.mark.browser
@@ -34,21 +33,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def _home(server: Server) -> str:
-    return f"http://localhost:{server.port}/"  # a passkey's RP ID is a host name
-
-
-def _person(new_page: Callable[..., Any], server: Server, name: str) -> Any:
-    """A browser with an account called ``name`` (a passkey of its own, made through the
-    API: signing up in the page is test_accounts.py's)."""
-    page = new_page()
-    page.goto(sign_in_as(page, server.url, name) + "/")
-    dialog = _open_account(page)
-    expect(dialog.get_by_text(f"Signed in as {name}.")).to_be_visible()
-    dialog.get_by_role("button", name=EN["account.close"]).click()
-    return page
-
-
 def _send(page: Any, text: str) -> None:
     page.get_by_role("textbox", name=EN["chat.message"]).fill(text)
     page.get_by_role("button", name=EN["chat.send"], exact=True).click()
@@ -58,15 +42,15 @@ def test_report_block_ban_and_the_operators_page(
     server: Server, new_page: Callable[..., Any]
 ) -> None:
     axe = Audit(AXE, shots=None)
-    opal = _person(new_page, server, OPERATOR)
+    opal = signed_in(new_page, server, OPERATOR)
     # Operators are named by player id (GINRUMMY_OPERATORS): Opal's is known only now,
     # so the server starts again with it, as an operator would restart theirs.
     operator_id = me(opal)["id"]
     server.stop()
     server.extra_env = {"GINRUMMY_OPERATORS": operator_id}
     server.start()
-    rita = _person(new_page, server, "Rita")
-    bert = _person(new_page, server, "Bert")
+    rita = signed_in(new_page, server, "Rita")
+    bert = signed_in(new_page, server, "Bert")
 
     # Rita opens a room for two, Bert takes the other seat; both at the table.
     room = rita.evaluate(
@@ -78,8 +62,8 @@ def test_report_block_ban_and_the_operators_page(
     bert.evaluate(
         "async (room) => (await import('/static/js/api.js')).api.join(room, 'Bert')", room
     )
-    rita.goto(_home(server) + f"r/{room}")
-    bert.goto(_home(server) + f"r/{room}")
+    rita.goto(home_url(server) + f"r/{room}")
+    bert.goto(home_url(server) + f"r/{room}")
     rita_log = rita.get_by_role("log", name=EN["chat.title"])
     bert_log = bert.get_by_role("log", name=EN["chat.title"])
     _send(bert, "you play like a potato")
@@ -112,20 +96,20 @@ def test_report_block_ban_and_the_operators_page(
     expect(bert_log).to_contain_text("hello room")
 
     # The blocked list in Rita's account dialog (the start page's), with Unblock.
-    rita.goto(_home(server))
-    account = _open_account(rita)
+    rita.goto(home_url(server))
+    account = open_account(rita)
     blocked = account.get_by_role("region", name=EN["civility.blocked_title"])
     expect(blocked.get_by_role("button", name=re.compile(r"^Unblock Bert"))).to_be_visible()
     account.get_by_role("button", name=EN["account.close"]).click()
     # Bert's player page has the same dialog, which knows he is blocked.
-    rita.goto(_home(server) + f"p/{me(bert)['id']}")
+    rita.goto(home_url(server) + f"p/{me(bert)['id']}")
     rita.get_by_role("button", name=peer).click()
     dialog = rita.get_by_role("dialog", name=re.compile("^Bert"))
     expect(dialog.get_by_role("button", name=re.compile(r"^Unblock Bert"))).to_be_visible()
     dialog.get_by_role("button", name=EN["civility.close"]).click()
 
     # The operator sees the report with its evidence, and bans Bert for 10 minutes.
-    opal.goto(_home(server) + "admin")
+    opal.goto(home_url(server) + "admin")
     expect(opal.get_by_role("heading", name=EN["admin.title"])).to_be_visible()
     reports = opal.get_by_role("region", name=EN["admin.reports"])
     expect(reports.get_by_role("heading", name=re.compile("^Report about Bert"))).to_contain_text(
@@ -157,11 +141,11 @@ def test_report_block_ban_and_the_operators_page(
         expect(opal.get_by_role("heading", name=EN["admin.title"])).to_be_visible()
 
     # Bert's quick match says why and for how long; Rita's still works.
-    bert.goto(_home(server) + "lobby")
+    bert.goto(home_url(server) + "lobby")
     bert.get_by_role("button", name=EN["lobby.quick"], exact=True).click()
     notice = bert.get_by_role("alert").filter(has_text="Quick match and rated play are locked")
     expect(notice).to_contain_text("10 minutes more. Reason: abuse in chat.")
-    rita.goto(_home(server) + "lobby")
+    rita.goto(home_url(server) + "lobby")
     rita.get_by_role("button", name=EN["lobby.quick"], exact=True).click()
     expect(rita.get_by_role("region", name=EN["lobby.quick"])).to_contain_text(
         EN["lobby.quick.waiting"]
@@ -171,7 +155,7 @@ def test_report_block_ban_and_the_operators_page(
 
 def test_a_non_operator_reads_operators_only(server: Server, new_page: Callable[..., Any]) -> None:
     guest = new_page()
-    guest.goto(_home(server) + "admin")
+    guest.goto(home_url(server) + "admin")
     expect(guest.get_by_role("alert")).to_have_text(EN["admin.operators_only"])
     assert not guest.get_by_role("region", name=EN["admin.reports"]).count()
     if AXE.exists():

@@ -16,8 +16,7 @@ from playwright.sync_api import expect
 
 from .conftest import Server
 from .helpers import try_decide
-from .public import sign_in_as
-from .test_accounts import EN, _home, _open_account
+from .public import EN, home_url, signed_in
 
 pytestmark = pytest.mark.browser
 
@@ -31,16 +30,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-def _person(server: Server, new_page: Callable[..., Any], name: str) -> Any:
-    page = new_page()
-    page.goto(sign_in_as(page, server.url, name) + "/")
-    expect(page.get_by_role("button", name=EN["friends.open"])).to_be_visible()
-    dialog = _open_account(page)
-    expect(dialog.get_by_text(f"Signed in as {name}.")).to_be_visible()
-    dialog.get_by_role("button", name=EN["account.close"]).click()
-    return page
-
-
 def _friends(page: Any) -> Any:
     page.get_by_role("button", name=EN["friends.open"], exact=True).click()
     dialog = page.get_by_role("dialog", name=EN["friends.title"])
@@ -51,8 +40,10 @@ def _friends(page: Any) -> Any:
 def test_two_friends_challenge_accept_and_play(
     server: Server, new_page: Callable[..., Any]
 ) -> None:
-    ann = _person(server, new_page, "Annika")
-    bob = _person(server, new_page, "Bodo")
+    ann = signed_in(new_page, server, "Annika")
+    expect(ann.get_by_role("button", name=EN["friends.open"])).to_be_visible()
+    bob = signed_in(new_page, server, "Bodo")
+    expect(bob.get_by_role("button", name=EN["friends.open"])).to_be_visible()
 
     # Annika asks Bodo by name; Bodo accepts the request
     dialog = _friends(ann)
@@ -95,7 +86,8 @@ def test_two_friends_challenge_accept_and_play(
     assert done in ("upcard", "draw", "discard"), done
 
     # a third friend sees Annika playing, with a link to watch her game
-    cleo = _person(server, new_page, "Cleo")
+    cleo = signed_in(new_page, server, "Cleo")
+    expect(cleo.get_by_role("button", name=EN["friends.open"])).to_be_visible()
     dialog = _friends(cleo)
     dialog.get_by_label(EN["friends.add_name"]).fill("Annika")
     dialog.get_by_role("button", name=EN["friends.add"]).click()
@@ -109,10 +101,11 @@ def test_two_friends_challenge_accept_and_play(
 def test_a_guest_asked_from_a_player_page_is_asked_to_create_an_account(
     server: Server, new_page: Callable[..., Any]
 ) -> None:
-    ann = _person(server, new_page, "Frieda")
+    ann = signed_in(new_page, server, "Frieda")
+    expect(ann.get_by_role("button", name=EN["friends.open"])).to_be_visible()
     pid = ann.evaluate("async () => (await (await import('/static/js/api.js')).api.me()).player.id")
     guest = new_page()
-    guest.goto(_home(server) + f"p/{pid}")
+    guest.goto(home_url(server) + f"p/{pid}")
     guest.get_by_role("button", name=EN["friends.add"]).click()
     dialog = guest.get_by_role("dialog", name=EN["friends.title"])
     expect(dialog.get_by_text(EN["friends.need_account"])).to_be_visible()

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .test_accounts import EN, _authenticator, _home, _open_account
+from .public import EN, authenticator, home_url, open_account
 
 pytestmark = pytest.mark.browser
 
@@ -30,22 +30,22 @@ def test_a_second_browser_signs_in_by_the_link_a_signed_in_one_shows(
     server: Server, new_page: Callable[..., Any]
 ) -> None:
     first = new_page()
-    first.goto(_home(server))
-    _authenticator(first)
-    dialog = _open_account(first)
+    first.goto(home_url(server))
+    authenticator(first)
+    dialog = open_account(first)
     dialog.get_by_label(EN["account.name"]).fill("Lieselotte")
     dialog.get_by_role("button", name=EN["account.create"]).click()
-    dialog = _open_account(first)
+    dialog = open_account(first)
     expect(dialog.get_by_text("Signed in as Lieselotte.")).to_be_visible()
     dialog.get_by_role("button", name=EN["account.show_code"]).click()
     expect(dialog.get_by_role("button", name=EN["account.copy_link"])).to_be_visible()
     link = dialog.locator("code.signin-link").inner_text()
-    assert link.startswith(_home(server) + "signin#code="), link
+    assert link.startswith(home_url(server) + "signin#code="), link
 
     second = new_page()
     second.goto(link)
-    expect(second).to_have_url(_home(server))  # the start page
-    dialog2 = _open_account(second)
+    expect(second).to_have_url(home_url(server))  # the start page
+    dialog2 = open_account(second)
     expect(dialog2.get_by_text("Signed in as Lieselotte.")).to_be_visible()
     assert "code=" not in second.url
 

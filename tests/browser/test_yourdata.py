@@ -16,8 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .public import sign_in_as
-from .test_accounts import EN, _home, _open_account
+from .public import EN, home_url, open_account, sign_in_as
 
 pytestmark = pytest.mark.browser
 
@@ -60,9 +59,9 @@ def test_download_my_data_then_delete_my_account(
 ) -> None:
     ann = new_page(accept_downloads=True)
     ann.goto(sign_in_as(ann, server.url, "Henrike") + "/")  # signing up: test_accounts.py
-    expect(_open_account(ann).get_by_text("Signed in as Henrike.")).to_be_visible()
+    expect(open_account(ann).get_by_text("Signed in as Henrike.")).to_be_visible()
     bob = new_page()
-    bob.goto(_home(server))
+    bob.goto(home_url(server))
     room = _api(ann, "createRoom", {"kind": "room"})["room"]
     _api(bob, "join", room, "Bob")
     assert bob.evaluate(RESIGN, room) == "one"
@@ -84,8 +83,8 @@ def test_download_my_data_then_delete_my_account(
     confirm = ann.get_by_role("alertdialog", name=EN["data.confirm_title"])
     expect(confirm).to_contain_text("Deleted player")
     confirm.get_by_role("button", name=EN["data.confirm"]).click()
-    ann.wait_for_url(_home(server))
-    dialog = _open_account(ann)
+    ann.wait_for_url(home_url(server))
+    dialog = open_account(ann)
     expect(dialog.get_by_role("button", name=EN["account.create"])).to_be_visible()  # a guest
 
     # Bob's record of the game is readable, and Henrike's name is gone from it
@@ -106,7 +105,7 @@ def test_the_privacy_page_in_english_and_german(
         ("de-DE", "Datenschutz", "Was gespeichert wird"),
     ):
         page = new_page(locale=locale)
-        page.goto(_home(server))
+        page.goto(home_url(server))
         # linked from the account dialog
         dialog = page.get_by_role("button", name=re.compile("^(Account|Konto)$"))
         dialog.click()
