@@ -22,7 +22,7 @@ commands:
   arena     play computer players against each other and print statistics
   admin     the operators' console: reports, a player's history, actions (civility)
   bench     measure: bench engine | bots | load | computer | faults | deploy | web | abuse |
-            review | tournament
+            review | tournament | chromium
 
 'ginrummy <command> --help' for the options of one command.
 """
@@ -68,6 +68,7 @@ BENCHES = {
     "faults": "kill server instances mid-match, then audit every event log",
     "deploy": "restart every instance in turn under load, then audit every event log",
     "web": "what the home page costs a browser, cold and again (Chromium)",
+    "chromium": "the computer players' decision times in Chromium, and the page while one thinks",
     "abuse": "real games at human pace while an attacker hammers the server",
     "review": "how long the review of a full 100-point match takes",
     "tournament": "speed of the tournament core (or a server) on a whole tournament",

@@ -1,5 +1,6 @@
 """`node src/ginrummy/web/js/engine/bench.mjs` runs and prints the figures of
-`ginrummy bench engine` (a short run; the speed itself is compared by hand, see
+`ginrummy bench engine`, and `node src/ginrummy/web/js/bots/bench.mjs` those of `ginrummy
+bench bots` (short runs; the speed itself is compared by hand, see
 docs/browser-engine.md)."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from . import harness
 pytestmark = pytest.mark.system
 
 BENCH = harness.ROOT / "src" / "ginrummy" / "web" / "js" / "engine" / "bench.mjs"
+BOTS_BENCH = harness.ROOT / "src" / "ginrummy" / "web" / "js" / "bots" / "bench.mjs"
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -48,3 +50,20 @@ def test_the_node_bench_reads_python_hands_and_prints_every_figure() -> None:
         assert data[key]["median_us"] > 0
     assert data["hands_from"] == "-"
     assert data["random_rounds_per_second"] > 0
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_node_bots_bench_times_each_level_named_and_the_coach() -> None:
+    done = subprocess.run(
+        ["node", str(BOTS_BENCH), "--decisions", "30", "--levels", "beginner,expert"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(done.stdout)
+    assert data["decisions"] == 30
+    assert set(data) == {"decisions", "node", "beginner", "expert", "coach"}
+    for level in ("beginner", "expert", "coach"):
+        got = data[level]
+        assert 0 <= got["median_ms"] <= got["p99_ms"] <= got["max_ms"], (level, got)
+        assert got["cpu_median_ms"] <= got["cpu_p99_ms"], (level, got)
