@@ -12,8 +12,10 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   and ``danger=`` for the expert heuristic it starts from and plays its rollouts with,
   ``rollout_samples=`` for an undercut check in its rollouts (0 in the level),
   ``rollout_knock=`` for its rollout player's knock table (the expert's in the level),
-  and ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
-  the search with a perfect model of the opponent's hand; the stock is still shuffled).
+  ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
+  the search with a perfect model of the opponent's hand; the stock is still shuffled),
+  and ``record={...}`` for worlds drawn by the opponent's whole record
+  (``bench/record_belief.py``, the fields of its ``Record``).
 
 Values are Python literals. One line a variant: its match win rate with the 95% interval,
 points a round, gins, knocks and undercuts won by each side.
@@ -33,6 +35,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from master_gains import oracle_worlds
+from record_belief import Record, record_worlds
 
 from ginrummy import arena
 from ginrummy.bots import PLAYABLE, Level
@@ -50,7 +53,7 @@ def _items(text: str) -> list[str]:
     """``text`` split at the commas outside brackets: ``a=1,k=((1,2),(3,4))``."""
     items, depth, start = [], 0, 0
     for i, char in enumerate(text):
-        depth += (char in "([") - (char in ")]")
+        depth += (char in "([{") - (char in ")]}")
         if char == "," and depth == 0:
             items.append(text[start:i])
             start = i + 1
@@ -77,6 +80,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     samples = changes.pop("rollout_samples", 0)
     knock = changes.pop("rollout_knock", EXPERT.knock)
     oracle = changes.pop("oracle", False)
+    record = changes.pop("record", None)
     unknown = set(changes) - _MASTER
     if unknown:
         raise SystemExit(f"not fields of MasterPlan: {', '.join(sorted(unknown))}")
@@ -86,6 +90,9 @@ def master(changes: dict[str, Any]) -> Chooser:
     player.rollout = Expert(replace(style, knock=knock), replace(PLAN, samples=samples))
     if oracle:
         player.sample = _oracle
+    if record is not None:
+        model = replace(Record(), **record)
+        player.sample = lambda view, count, rng: record_worlds(view, count, rng, model)
     return player
 
 

@@ -6,7 +6,7 @@ name only.
 The page's longest task while the computer thinks is a figure, printed here (`pytest -s`)
 and recorded in bench/RESULTS.md, not asserted: a timed check fails on a loaded machine
 for what the machine did, not the code (the suite's three workers on two cores once
-stretched the page's own rendering of a move to 102 ms), and DESIGN.md's principle 8
+stretched the page's own rendering of a move to 102 ms), and docs/design.md's principle 8
 keeps timings out of tests. What makes the page responsive is tested: the thinking is
 the worker's."""
 
