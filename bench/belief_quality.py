@@ -26,26 +26,18 @@ import statistics
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from master_gains import expert_play
 from record_belief import RECORD_FIELDS, Record, record_hands
 
 from ginrummy.bots.base import mask_of
-from ginrummy.bots.expert import INFERENCE, Expert
+from ginrummy.bots.expert import INFERENCE
 from ginrummy.bots.expert_model import holding_odds, sample_hands
 from ginrummy.bots.knowledge import read
-from ginrummy.bots.portable import PortableRandom
 from ginrummy.bots.worlds import Belief, sample_worlds
 from ginrummy.engine import (
-    MatchPhase,
     Phase,
-    Rules,
     Seat,
     SeatView,
-    apply_match,
-    deal,
-    draw_first_dealer,
-    new_match,
-    shuffled_deck,
-    view_for_seat,
 )
 
 Model = Callable[[SeatView, int, random.Random], list[int]]
@@ -55,28 +47,17 @@ _BANDS = ((0, 10), (10, 20), (20, 32))
 def positions(count: int, seed: int, every: int) -> Iterator[tuple[SeatView, int]]:
     """(seat one's view, the opponent's true hidden cards) at every ``every``-th decision
     of seat one in a draw or discard phase."""
-    expert, rules, found, game, n = Expert(), Rules.preset("standard"), 0, 0, 0
-    while found < count:
-        deck = random.Random(f"belief:{seed}:{game}")
-        players = PortableRandom(f"belief:{seed}:{game}:players")
-        game += 1
-        match = new_match(rules, draw_first_dealer(deck))
-        while not match.is_over and found < count:
-            if match.phase is MatchPhase.DEAL:
-                match = deal(match, shuffled_deck(deck))
-                continue
-            turn = match.turn
-            assert turn is not None and match.round is not None
-            view = view_for_seat(match, turn)
-            phase = view.table.round_phase
-            if turn is Seat.ONE and phase in (Phase.DRAW, Phase.DISCARD):
-                n += 1
-                if n % every == 0:
-                    rnd = match.round
-                    hidden = rnd.hands[Seat.TWO] & ~mask_of(view.table.known[Seat.TWO])
-                    found += 1
-                    yield view, hidden
-            match = apply_match(match, expert(view, players))
+    found, n = 0, 0
+    for view, match, _, _ in expert_play("belief", seed):
+        if found >= count:
+            return
+        if view.seat is Seat.ONE and view.table.round_phase in (Phase.DRAW, Phase.DISCARD):
+            n += 1
+            if n % every == 0:
+                assert match.round is not None
+                known = mask_of(view.table.known[Seat.TWO])
+                found += 1
+                yield view, match.round.hands[Seat.TWO] & ~known
 
 
 def model_of(text: str) -> Model:

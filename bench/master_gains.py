@@ -88,17 +88,19 @@ def gain(
     return total / len(worlds)
 
 
-def switches(
-    master: Master, count: int, seed: int
-) -> Iterator[tuple[SeatView, MatchState, Action, Action, float]]:
-    """(view, true match, expert's choice, master's choice, the gain its search saw)."""
-    expert, rules, found, game = Expert(), Rules.preset("standard"), 0, 0
-    while found < count:
-        deck = random.Random(f"gains:{seed}:{game}")
-        players = PortableRandom(f"gains:{seed}:{game}:players")
+Decision = tuple[SeatView, MatchState, Action, random.Random]
+
+
+def expert_play(tag: str, seed: int) -> Iterator[Decision]:
+    """Every decision of endless seeded expert-against-expert matches: (the view of the
+    seat to move, the match, the expert's choice, the players' generator)."""
+    expert, rules, game = Expert(), Rules.preset("standard"), 0
+    while True:
+        deck = random.Random(f"{tag}:{seed}:{game}")
+        players = PortableRandom(f"{tag}:{seed}:{game}:players")
         game += 1
         match = new_match(rules, draw_first_dealer(deck))
-        while not match.is_over and found < count:
+        while not match.is_over:
             if match.phase is MatchPhase.DEAL:
                 match = deal(match, shuffled_deck(deck))
                 continue
@@ -106,22 +108,33 @@ def switches(
             assert turn is not None
             view = view_for_seat(match, turn)
             action = expert(view, players)
-            if (
-                turn is Seat.ONE
-                and len(view.legal_actions) > 1
-                and action.kind not in (ActionKind.GIN, ActionKind.BIG_GIN, ActionKind.KNOCK)
-            ):
-                local = PortableRandom(players.getrandbits(64))
-                candidates = master.candidates(view, action)
-                if len(candidates) > 1:
-                    search = master.search(view, candidates, local)
-                    pick = search.best(master.plan.margin, master.plan.sure)
-                    if pick != action:
-                        i = candidates.index(pick)
-                        seen = statistics.mean(search.points[i]) - statistics.mean(search.points[0])
-                        found += 1
-                        yield view, match, action, pick, seen
+            yield view, match, action, players
             match = apply_match(match, action)
+
+
+def switches(
+    master: Master, count: int, seed: int
+) -> Iterator[tuple[SeatView, MatchState, Action, Action, float]]:
+    """(view, true match, expert's choice, master's choice, the gain its search saw)."""
+    found = 0
+    for view, match, action, players in expert_play("gains", seed):
+        if found >= count:
+            return
+        if (
+            view.seat is Seat.ONE
+            and len(view.legal_actions) > 1
+            and action.kind not in (ActionKind.GIN, ActionKind.BIG_GIN, ActionKind.KNOCK)
+        ):
+            local = PortableRandom(players.getrandbits(64))
+            candidates = master.candidates(view, action)
+            if len(candidates) > 1:
+                search = master.search(view, candidates, local)
+                pick = search.best(master.plan.margin, master.plan.sure)
+                if pick != action:
+                    i = candidates.index(pick)
+                    seen = statistics.mean(search.points[i]) - statistics.mean(search.points[0])
+                    found += 1
+                    yield view, match, action, pick, seen
 
 
 def belief_of(text: str) -> Belief:
