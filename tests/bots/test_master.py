@@ -9,7 +9,7 @@ from itertools import islice
 import pytest
 
 from ginrummy.bots import LEVELS, PLAYABLE, PortableRandom, make_bot
-from ginrummy.bots.expert import Expert
+from ginrummy.bots.expert import EXPERT, Expert
 from ginrummy.bots.master import Master, MasterPlan, Search
 from ginrummy.engine import (
     ActionKind,
@@ -178,7 +178,14 @@ def test_the_expert_choice_stands_unless_a_candidate_is_clearly_better() -> None
 
 
 def test_a_plan_is_checked() -> None:
-    for bad in ({"worlds": 0}, {"discards": 0}, {"budget": -1}, {"worlds": 14, "particles": 4}):
+    for bad in (
+        {"worlds": 0},
+        {"discards": 0},
+        {"budget": -1},
+        {"worlds": 14, "particles": 4},
+        {"late_knock": -1},
+        {"late_knock": 11},
+    ):
         with pytest.raises(ValueError):
             MasterPlan(**bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
@@ -198,3 +205,25 @@ def test_a_belief_of_particles_changes_what_the_master_plays() -> None:
         differ += a != b
         asked += 1
     assert asked == 40 and differ > 0
+
+
+def test_the_late_knock_is_the_rollout_players_last_knock_step_and_changes_searches() -> None:
+    """``late_knock`` is the most deadwood the rollouts' player knocks with below 4 stock
+    cards; the rest of its knock table is the expert's, and its knocks change rollouts."""
+    assert Master().rollout.style.knock == EXPERT.knock
+    tight = Master(MasterPlan(worlds=6, late_knock=3))
+    assert tight.rollout.style.knock == (*EXPERT.knock[:-1], (0, 3))
+    plain = Master(MasterPlan(worlds=6))
+    differ = searched = 0
+    for i, view in enumerate(views(6)):
+        if not choices(view) or view.table.stock_size > 8 or searched == 30:
+            continue
+        choice = plain.expert(view, PortableRandom(i))
+        candidates = plain.candidates(view, choice)
+        if len(candidates) < 2:
+            continue
+        searched += 1
+        a = plain.search(view, candidates, PortableRandom(i)).points
+        b = tight.search(view, candidates, PortableRandom(i)).points
+        differ += a != b
+    assert searched > 5 and differ > 0, (searched, differ)

@@ -57,7 +57,14 @@ function masterWith(changes) {
   const key = JSON.stringify(changes);
   let master = masters.get(key);
   if (master === undefined) {
-    const m = new Master(masterPlan(changes));
+    // Python's field names (late_knock) as the port spells them (lateKnock).
+    const camel = Object.fromEntries(
+      Object.entries(changes).map(([k, v]) => [
+        k.replace(/_([a-z])/g, (_, c) => c.toUpperCase()),
+        v,
+      ]),
+    );
+    const m = new Master(masterPlan(camel));
     const search = m.search.bind(m);
     m.search = (view, candidates, rng) => {
       const s = search(view, candidates, rng);

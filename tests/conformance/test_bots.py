@@ -58,8 +58,10 @@ def test_master_with_another_plan_decides_as_in_python() -> None:
 def test_master_with_a_belief_of_particles_decides_as_in_python() -> None:
     # Four opponent hands drawn for each world and the worlds' hands drawn from them by
     # how well each explains the opponent's last discard (bots/worlds.py's Belief): the
-    # weights, the draw among the hands and the worlds are the port's too.
-    plan = {"improve": 3, "particles": 4, "fit": 3.0, "knocked": 0.3}
+    # weights, the draw among the hands and the worlds are the port's too; and the
+    # rollouts' player's late knock.
+    # The rollouts' player knocks late with at most 5 deadwood (the plan's late_knock).
+    plan = {"improve": 3, "particles": 4, "fit": 3.0, "knocked": 0.3, "late_knock": 5}
     weighed = bots_harness.play(301, 4, master_every=3, only="master", plan=plan).actions
     plain = bots_harness.play(301, 4, master_every=3, only="master", plan={"improve": 3})
     changed = sum(a != b for a, b in zip(weighed, plain.actions, strict=True))

@@ -72,12 +72,33 @@ test("master is a level, not offered, with Python's plan", () => {
       particles: 1,
       fit: 3.0,
       knocked: 1.0,
+      lateKnock: 10,
     },
   );
   assert.deepEqual({ ...MASTER.belief }, { ...BELIEF });
   assert.throws(() => masterPlan({ worlds: 0 }), RangeError);
   assert.throws(() => masterPlan({ budget: -1 }), RangeError);
   assert.throws(() => masterPlan({ worlds: 14, particles: 4 }), RangeError);
+  assert.throws(() => masterPlan({ lateKnock: -1 }), RangeError);
+  assert.throws(() => masterPlan({ lateKnock: 11 }), RangeError);
+});
+
+test("the late knock changes the rollouts near the wall, as in Python", () => {
+  const plain = new Master(masterPlan({ worlds: 6 }));
+  const tight = new Master(masterPlan({ worlds: 6, lateKnock: 3 }));
+  let searched = 0,
+    differ = 0;
+  for (const [i, view] of views(6, "expert", 400).entries()) {
+    if (view.table.stockSize > 8 || searched === 30) continue;
+    const choice = plain.expert.choose(view, new PortableRandom(i));
+    const candidates = plain.candidates(view, choice);
+    if (candidates.length < 2) continue;
+    searched++;
+    const points = (/** @type {Master} */ m) =>
+      JSON.stringify(m.search(view, candidates, new PortableRandom(i)).points);
+    if (points(plain) !== points(tight)) differ++;
+  }
+  assert.ok(searched > 5 && differ > 0, `${differ} of ${searched} searches changed`);
 });
 
 test("master returns a legal action and is deterministic for a seed", () => {

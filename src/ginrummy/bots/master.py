@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ginrummy.bots.base import discardable
-from ginrummy.bots.expert import PLAN, Expert
+from ginrummy.bots.expert import EXPERT, PLAN, Expert
 from ginrummy.bots.heuristic import lowest_knock
 from ginrummy.bots.knowledge import read
 from ginrummy.bots.portable import PortableRandom
@@ -70,10 +70,17 @@ class MasterPlan:
     particles: int = 1
     fit: float = 3.0
     knocked: float = 1.0
+    # The most deadwood the rollouts' player knocks with below 4 stock cards (the last
+    # step of the expert's knock table: 10). The real expert checks such a knock against
+    # sampled hands for an undercut; the rollouts' player has no check, and a lower limit
+    # stands in for it (docs/computer-players.md).
+    late_knock: int = 10
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discards < 1 or self.budget < 0:
             raise ValueError("a plan needs worlds >= 1, discards >= 1 and budget >= 0")
+        if not 0 <= self.late_knock <= 10:
+            raise ValueError("a plan needs 0 <= late_knock <= 10")
         if self.particles > 1 and self.worlds * self.particles > 52:
             raise ValueError("a plan with particles draws at most 52 hands a decision")
 
@@ -121,7 +128,8 @@ class Master:
     def __init__(self, plan: MasterPlan = MASTER_PLAN) -> None:
         self.plan = plan
         self.expert = Expert()
-        self.rollout = Expert(plan=replace(PLAN, samples=0))
+        late = (*EXPERT.knock[:-1], (EXPERT.knock[-1][0], plan.late_knock))
+        self.rollout = Expert(replace(EXPERT, knock=late), replace(PLAN, samples=0))
         self.belief = Belief(plan.improve, plan.particles, plan.fit, plan.knocked)
         self.sample: Sampler = self.worlds_of  # the worlds a search plays on (a bench may swap it)
 

@@ -159,9 +159,9 @@ export function knockOutlook(deadwood, melds, hands, bonus) {
 }
 
 export class Expert extends Player {
-  /** @param {Plan} [plan] */
-  constructor(plan = PLAN) {
-    super(EXPERT);
+  /** @param {Plan} [plan] @param {import("./heuristic.js").Style} [playStyle] */
+  constructor(plan = PLAN, playStyle = EXPERT) {
+    super(playStyle);
     this.plan = plan;
   }
 

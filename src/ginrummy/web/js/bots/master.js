@@ -8,8 +8,8 @@ import { ActionKind } from "../engine/actions.js";
 import { apply } from "../engine/match.js";
 import { Phase } from "../engine/round.js";
 import { discardable } from "./base.js";
-import { Expert, PLAN } from "./expert.js";
-import { lowestKnock } from "./heuristic.js";
+import { EXPERT, Expert, PLAN } from "./expert.js";
+import { lowestKnock, style } from "./heuristic.js";
 import { read } from "./knowledge.js";
 import { PortableRandom } from "./random.js";
 import { WorldError, belief, playOutWithin, sampleWorlds } from "./worlds.js";
@@ -22,7 +22,7 @@ import { WorldError, belief, playOutWithin, sampleWorlds } from "./worlds.js";
  * How much `master` looks ahead: Python's MasterPlan (the same fields and defaults).
  * @typedef {Readonly<{worlds: number, discards: number, spread: number, margin: number,
  *   sure: number, knocks: boolean, budget: number, improve: number, particles: number,
- *   fit: number, knocked: number}>} MasterPlan
+ *   fit: number, knocked: number, lateKnock: number}>} MasterPlan
  */
 
 /** A plan with Python's defaults, `changes` on top; refuses what Python refuses.
@@ -41,10 +41,15 @@ export function masterPlan(changes = {}) {
     particles: 1,
     fit: 3.0,
     knocked: 1.0,
+    // The most deadwood the rollouts' player knocks with below 4 stock cards (the last
+    // step of the expert's knock table: 10), a stand-in for the expert's undercut check.
+    lateKnock: 10,
     ...changes,
   });
   if (plan.worlds < 1 || plan.discards < 1 || plan.budget < 0)
     throw new RangeError("a plan needs worlds >= 1, discards >= 1 and budget >= 0");
+  if (!(plan.lateKnock >= 0 && plan.lateKnock <= 10))
+    throw new RangeError("a plan needs 0 <= lateKnock <= 10");
   if (plan.particles > 1 && plan.worlds * plan.particles > 52)
     throw new RangeError("a plan with particles draws at most 52 hands a decision");
   return plan;
@@ -105,7 +110,12 @@ export class Master {
       fit: plan.fit,
       knocked: plan.knocked,
     });
-    const rollout = new Expert({ ...PLAN, samples: 0 });
+    // The expert's knock table with its last step's deadwood from the plan.
+    /** @type {(readonly [number, number])[]} */
+    const knock = EXPERT.knock.map(([stock, most], i, all) =>
+      i === all.length - 1 ? [stock, plan.lateKnock] : [stock, most],
+    );
+    const rollout = new Expert({ ...PLAN, samples: 0 }, style({ ...EXPERT, knock }));
     /** @type {import("./base.js").Chooser} */
     this.rollout = (view, rng) => rollout.choose(view, rng);
   }
