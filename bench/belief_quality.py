@@ -5,8 +5,10 @@ In expert-against-expert matches, at seat one's decisions, each model draws
 ``--hands`` opponent hands from the seat's view; a card's chance of being in the
 opponent's hidden hand is the share of those hands that hold it. Printed per model and
 stock band: the log loss of those chances against the true hidden cards (over every
-unseen card; lower is better), and the share of the true hidden cards the chances name
-(the mean chance of a card that is held, against that of a card that is not).
+unseen card; lower is better), the share of the true hidden cards the chances name
+(the mean chance of a card that is held, against that of a card that is not), and how
+much stronger or weaker the hands are than the true one (their mean deadwood less the
+true hand's: below 0, the model's opponent is closer to knocking than the real one).
 
     PYTHONPATH=src .venv/bin/python bench/belief_quality.py --positions 300 \
         --model odds:0 --model odds:6 --model fit:3,4 --model record:proposals=96
@@ -39,6 +41,7 @@ from ginrummy.engine import (
     Seat,
     SeatView,
 )
+from ginrummy.engine.melds import deadwood_of_mask
 
 Model = Callable[[SeatView, int, random.Random], list[int]]
 _BANDS = ((0, 10), (10, 20), (20, 32))
@@ -104,8 +107,9 @@ def model_of(text: str) -> Model:
     raise SystemExit(f"a model is odds:..., fit:... or record:..., not {text!r}")
 
 
-def judge(view: SeatView, hidden: int, hands: list[int]) -> tuple[float, float, float]:
-    """(log loss per unseen card, mean chance of a held card, of a card not held)."""
+def judge(view: SeatView, hidden: int, hands: list[int]) -> tuple[float, float, float, float]:
+    """(log loss per unseen card, mean chance of a held card, of a card not held, the
+    mean deadwood of the hands less the true hand's)."""
     know = read(view)
     known = mask_of(view.table.known[view.seat.other])
     n = len(hands)
@@ -122,10 +126,12 @@ def judge(view: SeatView, hidden: int, hands: list[int]) -> tuple[float, float, 
             loss -= math.log(1 - p)
             free.append(p)
     cards = max(1, know.unseen.bit_count())
+    true = deadwood_of_mask(hidden | known)
     return (
         loss / cards,
         statistics.mean(held) if held else 0.0,
         statistics.mean(free) if free else 0.0,
+        statistics.mean(deadwood_of_mask(h) for h in hands) - true,
     )
 
 
@@ -154,7 +160,11 @@ def main() -> None:
             loss = statistics.mean(r[1][j][0] for r in band)
             held = statistics.mean(r[1][j][1] for r in band)
             free = statistics.mean(r[1][j][2] for r in band)
-            print(f"  {text:40} log loss {loss:.4f}  held {held:.3f}  not held {free:.3f}")
+            bias = statistics.mean(r[1][j][3] for r in band)
+            print(
+                f"  {text:34} log loss {loss:.4f}  held {held:.3f}  not held {free:.3f}"
+                f"  deadwood {bias:+6.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -16,16 +16,6 @@ import { PortableRandom, makeBot, tip } from "./index.js";
 /** @typedef {import("../engine/match.js").MatchState} MatchState */
 /** @typedef {import("../engine/seats.js").Seat} Seat */
 
-/** @param {PortableRandom} rng */
-function shuffled(rng) {
-  const deck = DECK.slice();
-  for (let i = deck.length - 1; i > 0; i--) {
-    const j = rng.randrange(i + 1);
-    [deck[i], deck[j]] = [deck[j], deck[i]];
-  }
-  return deck;
-}
-
 /**
  * `n` decisions from seeded strong-vs-strong matches: each one's match, seat and view.
  * @param {number} n @param {number} seed
@@ -42,7 +32,9 @@ export function collect(n, seed) {
     let m = newMatch(new Rules(), 0);
     while (m.phase !== MatchPhase.OVER && views.length < n) {
       if (m.phase === MatchPhase.DEAL) {
-        m = deal(m, shuffled(rng));
+        const deck = DECK.slice();
+        rng.shuffle(deck); // Python's random.shuffle, as `bench bots` deals
+        m = deal(m, deck);
         continue;
       }
       const seat = /** @type {Seat} */ (matchTurn(m));
