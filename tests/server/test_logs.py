@@ -113,15 +113,19 @@ def test_a_line_logged_while_a_room_socket_is_handled_names_the_room_and_seat() 
 
 
 def _play(ws: Any, frame: dict[str, Any], moves: int) -> list[str]:
-    """Up to ``moves`` moves of seat one against the computer; its hand at the end."""
+    """Up to ``moves`` moves of seat one against the computer, waiting for the computer's
+    turns (it may move first); its hand at the end."""
     hand: list[str] = []
-    for _ in range(moves):
+    played = 0
+    while played < moves:
         view = frame["view"]
         hand = list(view["hand"]) or hand
-        if not view["legal_actions"]:
-            break
-        action = simple_choice(view)
-        ws.send_json({"type": "act", "version": frame["version"], "action": action})
+        if view["legal_actions"]:
+            action = simple_choice(view)
+            ws.send_json({"type": "act", "version": frame["version"], "action": action})
+            played += 1
+        elif view["table"]["round_phase"] == "over" or view["table"]["match_phase"] != "round":
+            break  # nothing more to play in this round
         while (frame := receive(ws))["type"] != "view":
             pass
     return hand
