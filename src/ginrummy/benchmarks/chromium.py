@@ -33,7 +33,7 @@ from ginrummy.benchmarks.web import SOURCE, start_server
 
 # In the page, at the site's origin: the bots' modules as the game loads them.
 RUN = """async ({ decisions, seed, levels, asks, think }) => {
-  const { collect, measure } = await import("/static/js/bots/timing.mjs");
+  const { collect, measure, summary } = await import("/static/js/bots/timing.mjs");
   const bots = await import("/static/js/bots/index.js");
   const { makeDecider } = await import("/static/js/bots/decider.js");
   const { views, decisions: questions } = collect(decisions, seed);
@@ -59,17 +59,9 @@ RUN = """async ({ decisions, seed, levels, asks, think }) => {
   observer.disconnect();
   const where = decider.where;
   decider.close();
-  return { times, answers, tasks, where, decisions: views.length };
+  return { times, answers: summary(answers), asks: answers.length, tasks, where,
+    decisions: views.length };
 }"""
-
-
-def _quantiles(values: list[float]) -> dict[str, float]:
-    ordered = sorted(values)
-
-    def at(q: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
-
-    return {"median_ms": at(0.5), "p99_ms": at(0.99), "max_ms": round(ordered[-1], 3)}
 
 
 def measure(browser: Any, url: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -86,9 +78,9 @@ def measure(browser: Any, url: str, options: dict[str, Any]) -> dict[str, Any]:
         **found["times"],
         "worker": {
             "level": options["think"],
-            "asks": len(found["answers"]),
+            "asks": found["asks"],
             "where": found["where"],
-            "answer": _quantiles(found["answers"]),
+            "answer": found["answers"],
             "longest_task_ms": round(max(found["tasks"], default=0.0), 1),
             "long_tasks": len(found["tasks"]),
         },

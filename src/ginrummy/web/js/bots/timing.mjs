@@ -55,6 +55,19 @@ const quantile = (sorted, q) =>
 const round = (x) => Math.round(x * 1000) / 1000;
 
 /**
+ * The median, p99 and maximum of `times` (ms), rounded to µs.
+ * @param {number[]} times @returns {Record<string, number>}
+ */
+export function summary(times) {
+  const sorted = times.slice().sort((a, b) => a - b);
+  return {
+    median_ms: round(quantile(sorted, 0.5)),
+    p99_ms: round(quantile(sorted, 0.99)),
+    max_ms: round(sorted[sorted.length - 1]),
+  };
+}
+
+/**
  * Each decision of `decide` on `views` timed alone (a fresh generator a view): the
  * wall clock's median, p99 and maximum in ms, and with `cpuMs` (the process's CPU time
  * so far, in ms; Node has it, a page has not) the CPU time's median and p99.
@@ -74,14 +87,8 @@ export function timeIt(decide, views, seed, cpuMs) {
     if (cpuMs) cpu.push(cpuMs() - used);
     return wall;
   });
-  times.sort((a, b) => a - b);
+  const out = summary(times);
   cpu.sort((a, b) => a - b);
-  /** @type {Record<string, number>} */
-  const out = {
-    median_ms: round(quantile(times, 0.5)),
-    p99_ms: round(quantile(times, 0.99)),
-    max_ms: round(times[times.length - 1]),
-  };
   if (cpuMs) {
     // CPU time (as `ginrummy bench bots` reports it): steadier on a busy machine.
     out.cpu_median_ms = round(quantile(cpu, 0.5));
