@@ -98,6 +98,33 @@ def hello(ws: WebSocketTestSession, room: str, token: str | None = None) -> tupl
     return welcome, view
 
 
+def between_rounds(view: Message) -> bool:
+    """The round of ``view`` is over and the next waits for the seats' ``next_round``."""
+    table = view["view"]["table"]
+    return bool(table["match_phase"] == "deal" and table["round_phase"] == "over")
+
+
+def my_turn(
+    ws: WebSocketTestSession, view: Message, next_view: Callable[[], Message] | None = None
+) -> Message:
+    """Wait for this seat's next decision; returns the view message that asks it
+    (``next_view``: how the caller reads the next view, if it keeps other frames).
+
+    The computer may end a round before the seat decides anything (as non-dealer it
+    can take the first upcard and knock at once): the seat then says it is ready
+    for the next round, as a person would, and waits on."""
+    if next_view is None:
+        next_view = lambda: receive_until(ws, lambda m: m["type"] == "view")  # noqa: E731
+    ready_at = None
+    while not view["view"]["legal_actions"]:
+        assert view["view"]["table"]["match_phase"] != "over", "the match ended first"
+        if between_rounds(view) and view["version"] != ready_at:
+            ws.send_json({"type": "next_round", "version": view["version"]})
+            ready_at = view["version"]
+        view = next_view()
+    return view
+
+
 def simple_choice(view: Message) -> str:
     """A plain legal choice for a test player: gin/knock, pass, stock, loose high card."""
     legal: list[str] = view["legal_actions"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .helpers import Message, client, create, hello, identity, receive, receive_until
+from .helpers import Message, client, create, hello, identity, my_turn, receive, receive_until
 
 ACT = {"type": "act", "action": "draw stock"}
 
@@ -23,8 +23,7 @@ def test_bad_frames_on_the_seats_turn_get_their_code_and_change_nothing() -> Non
         room = create(c, token, kind="solo", opponent="bot:random")
         with c.websocket_connect("/ws") as ws:
             _, view = hello(ws, room, token)
-            while not view["view"]["legal_actions"]:  # the computer's upcard decision first
-                view = receive_until(ws, lambda m: m["type"] == "view")
+            view = my_turn(ws, view)  # the computer's upcard decision may come first
             version = view["version"]
             move = next(a for a in ("pass", "draw stock") if a in view["view"]["legal_actions"])
             good = {"type": "act", "version": version, "action": move}

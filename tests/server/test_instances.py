@@ -17,7 +17,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from ginrummy.server.app import create_app
 
-from .helpers import Message, auth, hello, identity, receive, settings, simple_choice
+from .helpers import Message, auth, hello, identity, my_turn, receive, settings, simple_choice
 
 # A server, a service or a bench: the system layer (tests/conftest.py).
 pytestmark = pytest.mark.system
@@ -121,8 +121,7 @@ def test_a_write_race_between_instances_has_one_winner(tmp_path: Path) -> None:
         with a.websocket_connect("/ws") as wa, b.websocket_connect("/ws") as wb:
             _, va = hello(wa, room, one)
             _, vb = hello(wb, room, one)
-            while not va["view"]["legal_actions"]:
-                va = _latest_view(wa, va["version"] + 1)
+            va = my_turn(wa, va)
             version = va["version"]
             vb = _latest_view(wb, version) if vb["version"] < version else vb
             action = simple_choice(va["view"])

@@ -20,7 +20,17 @@ from ginrummy.server.app import create_app
 from ginrummy.server.metrics import Metrics
 from ginrummy.server.settings import parse_networks
 
-from .helpers import Message, auth, client, create, hello, identity, receive, receive_until
+from .helpers import (
+    Message,
+    auth,
+    client,
+    create,
+    hello,
+    identity,
+    my_turn,
+    receive,
+    receive_until,
+)
 from .helpers import settings as make_settings
 
 TOKEN = "operator-token-0123456789"
@@ -47,15 +57,9 @@ def total(samples: Samples, name: str) -> float:
     return sum(v for (n, _), v in samples.items() if n == name)
 
 
-def _my_turn(ws: WebSocketTestSession, view: Message) -> Message:
-    while not view["view"]["legal_actions"]:
-        view = receive_until(ws, lambda m: m["type"] == "view")
-    return view
-
-
 def _play_one_move(ws: WebSocketTestSession, view: Message) -> Message:
     """This seat's next move, played: the view of its result."""
-    view = _my_turn(ws, view)
+    view = my_turn(ws, view)
     version = view["version"]
     ws.send_json({"type": "act", "version": version, "action": view["view"]["legal_actions"][0]})
     return receive_until(ws, lambda m: m["type"] == "view" and m["version"] > version)
@@ -199,7 +203,7 @@ def test_no_label_names_a_room_a_player_or_a_token() -> None:
 def test_errors_sent_are_counted_by_code_and_transport() -> None:
     with _solo_game() as (c, ws, token, room):
         _, view = hello(ws, room, token)
-        view = _my_turn(ws, view)
+        view = my_turn(ws, view)
         stale = {"type": "act", "version": view["version"] - 1, "action": "pass"}
         for _ in range(2):
             ws.send_json(stale)

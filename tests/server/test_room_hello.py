@@ -16,7 +16,16 @@ from ginrummy.server.room import RoomError, RoomManager
 from ginrummy.server.sockets import frames as ws_module
 from ginrummy.server.store import StoreConflict, StoredRoom, StoreError
 
-from .helpers import Message, auth, client, create, hello, identity, receive, receive_until
+from .helpers import (
+    Message,
+    auth,
+    client,
+    create,
+    hello,
+    identity,
+    my_turn,
+    receive,
+)
 
 
 def test_a_hello_reads_the_log_once_and_hashes_the_token_once(
@@ -98,8 +107,7 @@ def test_a_move_lost_to_another_instance_is_answered_with_one_view(
         monkeypatch.setattr(store, "append_events", append_events)
         with c.websocket_connect("/ws") as ws:
             _, view = hello(ws, room_id, token)
-            while not view["view"]["legal_actions"]:
-                view = receive_until(ws, lambda m: m["type"] == "view")
+            view = my_turn(ws, view)
             version = view["version"]
             action = view["view"]["legal_actions"][0]
             ws.send_json({"type": "act", "version": version, "action": action})

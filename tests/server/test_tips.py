@@ -8,7 +8,17 @@ from typing import Any
 
 from starlette.testclient import WebSocketTestSession
 
-from .helpers import Message, auth, client, create, identity, receive, receive_until, simple_choice
+from .helpers import (
+    Message,
+    auth,
+    client,
+    create,
+    identity,
+    my_turn,
+    receive,
+    receive_until,
+    simple_choice,
+)
 
 OFF = {"type": "tips", "allowed": True, "on": False, "left": 0}
 
@@ -52,8 +62,8 @@ class Seat:
                 return message
 
     def my_turn(self) -> None:
-        while not self.view["view"]["legal_actions"]:
-            self.until("view")
+        """Wait for this seat's decision (past a round the computer ends first)."""
+        my_turn(self.ws, self.view, lambda: self.until("view"))
 
     def my_turn_in_round(self) -> bool:
         """Wait for a decision of this round; False once the round is over instead."""

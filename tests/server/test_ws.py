@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from .helpers import client, create, hello, identity, receive, receive_until
+from .helpers import client, create, hello, identity, my_turn, receive, receive_until
 
 
 def test_hello_welcome_and_view() -> None:
@@ -33,20 +33,13 @@ def test_hello_welcome_and_view() -> None:
             assert view["players"]["two"]["bot"] == "casual"
 
 
-def _my_turn(ws, view):  # type: ignore[no-untyped-def]
-    """Wait until this seat has a decision; returns that view message."""
-    while not view["view"]["legal_actions"]:
-        view = receive_until(ws, lambda m: m["type"] == "view")
-    return view
-
-
 def test_stale_version_changes_nothing() -> None:
     with client() as c:
         token = identity(c)
         room = create(c, token)
         with c.websocket_connect("/ws") as ws:
             _, view = hello(ws, room, token)
-            view = _my_turn(ws, view)
+            view = my_turn(ws, view)
             version = view["version"]
             action = view["view"]["legal_actions"][0]
             ws.send_json({"type": "act", "version": version - 1, "action": action})
@@ -66,7 +59,7 @@ def test_illegal_and_malformed_actions() -> None:
         room = create(c, token)
         with c.websocket_connect("/ws") as ws:
             _, view = hello(ws, room, token)
-            view = _my_turn(ws, view)
+            view = my_turn(ws, view)
             version = view["version"]
             hand = view["view"]["hand"]
             not_mine = next(
@@ -190,7 +183,7 @@ def test_tip_for_the_current_decision() -> None:
         room = create(c, token)
         with c.websocket_connect("/ws") as ws:
             _, view = hello(ws, room, token)
-            view = _my_turn(ws, view)
+            view = my_turn(ws, view)
             ws.send_json({"type": "tips", "on": True})
             assert receive(ws) == {"type": "tips", "allowed": True, "on": True, "left": 3}
             ws.send_json({"type": "tip"})
