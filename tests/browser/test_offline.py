@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from ginrummy.benchmarks.web import SETTLED, CountingProxy, quiet
 from ginrummy.server.site import Site
 from ginrummy.server.slim import inline_styles, slim
-from ginrummy.server.static import with_site
+from ginrummy.server.static import StaticFiles, with_build, with_site
 
 from .conftest import ROOT, free_port
 
@@ -180,8 +180,7 @@ def test_a_new_build_is_taken_up_on_the_next_visit_and_never_mixed(
     again.goto(web_server.url)
     runs_whole(again, "The second build.", '"two"')
 
-    # Should a browser hand an open page of the old build to the new worker (Chromium does
-    # when a visit begins just as the last page of the old build closes; here DevTools
+    # Should a browser hand an open page of the old build to the new worker (here DevTools
     # forces it), the page is reloaded and runs the new build whole.
     new_build(web_server, "The second build.", "The third build.", "three")
     again.reload()
@@ -191,6 +190,58 @@ def test_a_new_build_is_taken_up_on_the_next_visit_and_never_mixed(
     devtools.send("ServiceWorker.enable")
     devtools.send("ServiceWorker.skipWaiting", {"scopeURL": f"{web_server.url}/"})
     runs_whole(again, "The third build.", '"three"')
+
+    # The same while the page is still loading, before any of its scripts ran: Chromium
+    # does it when a visit begins just as the last page of the old build closes (the old
+    # worker gave the page, the new one serves the rest). Here the page's first script
+    # stops in the debugger while DevTools hands it over. (A page stopped there is among
+    # the worker's clients already, so the worker's reload may be what reloads it; one
+    # that is not yet reloads itself: tests/js/offline.test.mjs, keepOwnBuild.)
+    new_build(web_server, "The third build.", "The fourth build.", "four")
+    again.reload()
+    wait_for_worker(again, "waiting", "installed")
+    handed_over_while_loading(again, devtools, f"{web_server.url}/")
+    runs_whole(again, "The fourth build.", '"four"')
+
+
+def handed_over_while_loading(page: Any, devtools: Any, scope: str) -> None:
+    """Reload ``page`` (its old build from the old worker), stop it before its first
+    script and activate the waiting worker meanwhile; then let the page run on.
+    ``devtools`` reports the workers (``ServiceWorker.enable``)."""
+    paused: list[Any] = []
+    status: dict[str, str] = {}  # each worker version's last status reported
+
+    def stopped(event: Any) -> None:
+        paused.append(event)
+
+    devtools.on("Debugger.paused", stopped)
+    devtools.on(
+        "ServiceWorker.workerVersionUpdated",
+        lambda e: status.update({v["versionId"]: v["status"] for v in e["versions"]}),
+    )
+
+    def until(what: str, done: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 10
+        while not done():
+            assert time.monotonic() < deadline, what
+            time.sleep(0.02)
+            devtools.send("Page.getFrameTree")  # a call lets Playwright take in events
+
+    devtools.send("Page.enable")
+    devtools.send("Debugger.enable")
+    stop = devtools.send("Page.addScriptToEvaluateOnNewDocument", {"source": "debugger;"})
+    page.evaluate("setTimeout(() => location.reload())")
+    until("the reloaded page never stopped", lambda: bool(paused))
+    devtools.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": stop["identifier"]})
+    old = {version for version, s in status.items() if s == "activated"}
+    devtools.send("ServiceWorker.skipWaiting", {"scopeURL": scope})
+    took_over = ("activating", "activated")
+    until(
+        "the waiting worker never took over",
+        lambda: any(s in took_over for v, s in status.items() if v not in old),
+    )
+    devtools.send("Debugger.resume")
+    devtools.send("Debugger.disable")
 
 
 def new_build(web_server: WebServer, tagline: str, new_tagline: str, mark: str) -> None:
@@ -234,6 +285,7 @@ def fetch(url: str, accept: str) -> tuple[bytes, Any]:
 
 def test_precompressed_files_are_the_files_and_say_so(server: Any) -> None:
     checked = 0
+    server_version = StaticFiles.load(WEB_DIR).version  # the build the page names
     for path in sorted(p for p in WEB_DIR.rglob("*") if p.is_file() and p.name != "sw.js"):
         url = f"{server.url}/static/{path.relative_to(WEB_DIR).as_posix()}"
         shipped, plain = fetch(url, "identity")  # the file, slim (server/slim.py)
@@ -241,7 +293,8 @@ def test_precompressed_files_are_the_files_and_say_so(server: Any) -> None:
         expected = slim(path.name, path.read_bytes())
         if path.suffix == ".html":  # with the style sheet inline (and index.html the languages)
             source = path.read_bytes()
-            source = with_site(source, Site.load(WEB_DIR)) if path.name == "index.html" else source
+            if path.name == "index.html":
+                source = with_build(with_site(source, Site.load(WEB_DIR)), server_version)
             expected = inline_styles(source, {"css/app.css": STYLE.read_bytes()})[0]
             assert b"<style>" in expected and b'rel="stylesheet"' not in expected
         assert shipped == expected, url

@@ -1,10 +1,18 @@
-// Offline use (offline.js, index.html): which pages need the server, and the page preloads
-// every module main.js imports so that none waits for the one importing it.
+// Offline use (offline.js, index.html): which pages need the server, the page preloads
+// every module main.js imports so that none waits for the one importing it, and a page
+// reloads for a worker of another build.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
-import { needsConnection } from "../../src/ginrummy/web/js/offline.js";
+import fc from "fast-check";
+import {
+  BUILD_META,
+  RELOADED_KEY,
+  keepOwnBuild,
+  needsConnection,
+  reloadsFor,
+} from "../../src/ginrummy/web/js/offline.js";
 import { initialState } from "../../src/ginrummy/web/js/store.js";
 import { detectLanguage } from "../../src/ginrummy/web/js/i18n.js";
 
@@ -162,4 +170,83 @@ test("a table is a room's, a device game's or a chouette's link; no other page i
   ]) {
     assert.equal(atTable(routeOf(path)), tables.includes(path), path);
   }
+});
+
+test("a page reloads for a worker of another build, once for each pair of builds", () => {
+  assert.equal(reloadsFor("a1", "b2", null), true);
+  assert.equal(reloadsFor("a1", "b2", "a1>c3"), true); // another pair: reloads again
+  assert.equal(reloadsFor("a1", "b2", "a1>b2"), false); // tried already in this tab
+  assert.equal(reloadsFor("a1", "a1", null), false);
+  assert.equal(reloadsFor(null, "b2", null), false); // a page that names no build
+  assert.equal(reloadsFor("a1", undefined, null), false); // not an answer about builds
+  assert.equal(reloadsFor("a1", "", null), false);
+  fc.assert(
+    fc.property(
+      fc.string(),
+      fc.string(),
+      fc.option(fc.string()),
+      (page, worker, last) => {
+        const reloads = reloadsFor(page, worker, last);
+        if (reloads) assert.ok(page && worker && page !== worker);
+        // Once reloaded for this pair, never again for it.
+        assert.equal(reloadsFor(page, worker, `${page}>${worker}`), false);
+      },
+    ),
+  );
+});
+
+/** A page of build `page` served by a worker that answers `worker`; what it did. */
+function servedPage(page, worker, { storage = true, controlled = true } = {}) {
+  const listeners = {};
+  const stored = new Map();
+  const did = { asked: 0, reloads: 0 };
+  const win = {
+    document: {
+      querySelector: (selector) =>
+        selector === BUILD_META && page ? { getAttribute: () => page } : null,
+    },
+    navigator: {
+      serviceWorker: {
+        controller: controlled
+          ? {
+              postMessage: (data) => {
+                assert.deepEqual(data, { build: "?" });
+                did.asked += 1;
+                listeners.message?.({ data: { build: worker } });
+              },
+            }
+          : null,
+        addEventListener: (type, listener) => (listeners[type] = listener),
+        startMessages: () => {},
+      },
+    },
+    sessionStorage: {
+      getItem: (key) => {
+        if (!storage) throw new Error("no storage");
+        return stored.get(key) ?? null;
+      },
+      setItem: (key, value) => stored.set(key, value),
+    },
+    location: { reload: () => (did.reloads += 1) },
+  };
+  keepOwnBuild(/** @type {any} */ (win));
+  did.changeController = () => listeners.controllerchange();
+  did.stored = stored;
+  return did;
+}
+
+test("keepOwnBuild asks the worker that serves the page, and again when another does", () => {
+  const same = servedPage("a1", "a1");
+  assert.equal(same.asked, 1);
+  assert.equal(same.reloads, 0);
+  const other = servedPage("a1", "b2");
+  assert.equal(other.reloads, 1);
+  assert.equal(other.stored.get(RELOADED_KEY), "a1>b2");
+  other.changeController(); // the same worker's answer again: not a second reload
+  assert.equal(other.asked, 2);
+  assert.equal(other.reloads, 1);
+  assert.equal(servedPage("a1", "b2", { storage: false }).reloads, 0);
+  const first = servedPage("a1", "b2", { controlled: false }); // the first visit
+  assert.equal(first.asked, 0);
+  assert.equal(servedPage(null, "b2").asked, 0); // a page that names no build
 });

@@ -151,6 +151,26 @@ def test_the_worker_names_the_version_and_each_file_with_its_etag_hash(tmp_path:
     assert StaticFiles.load(web).version != files.version
 
 
+def test_the_page_names_its_build_the_version_of_the_worker_that_keeps_it(
+    tmp_path: Path,
+) -> None:
+    web = web_dir(tmp_path)
+    meta = '<meta name="ginrummy-build" content="dev">'
+    (web / "index.html").write_text(f"<!doctype html><head>{meta}</head><title>x</title>")
+    files = StaticFiles.load(web)
+    page = client(files).get("/index.html").text
+    assert f'<meta name="ginrummy-build" content="{files.version}">' in page
+    assert meta not in page
+    build = json.loads(
+        re.findall(r"^const BUILD = (.*);$", files.assets["sw.js"].body.decode(), re.M)[0]
+    )
+    assert build["version"] == files.version
+    assert build["files"]["/"] == files.assets["index.html"].digest  # the page as named
+    # The build is the pages' content: another page is another build.
+    (web / "index.html").write_text(f"<!doctype html><head>{meta}</head><title>y</title>")
+    assert StaticFiles.load(web).version != files.version
+
+
 @pytest.mark.parametrize(
     ("name", "text"), [("js/bad.js", "const s = 'open;\n"), ("data.json", "{not json")]
 )

@@ -53,6 +53,8 @@ LLMS_TXT = "llms.txt"
 BUILD_LINE = re.compile(r"^const BUILD = .*;$", re.MULTILINE)
 # The line of index.html's early script that names the site's languages (js/site.json).
 SITE_LINE = re.compile(r"^(\s*)const site = .*;$", re.MULTILINE)
+# index.html's meta element that names its build (web/js/offline.js keepOwnBuild).
+BUILD_META = re.compile(rb'<meta name="ginrummy-build" content="[^"]*">')
 # Files the service worker keeps: the page and what it loads; not the worker itself, and
 # not the type definitions that only the type checker reads (no page loads them).
 OFFLINE_SUFFIXES = frozenset({".html", ".css", ".js", ".json", ".svg", ".webmanifest"})
@@ -164,6 +166,10 @@ class StaticFiles:
         version = hashlib.sha256(
             "".join(f"{n}:{a.digest}\n" for n, a in files.items()).encode()
         ).hexdigest()[:16]
+        if PAGE in files:
+            # The page names its build, the version of the worker that keeps it: a page
+            # that a worker of another build comes to serve reloads (docs/offline.md).
+            files[PAGE] = Asset.of(PAGE, with_build(sources[PAGE], version))
         template = web_dir / SERVICE_WORKER
         if template.is_file():
             kept = {n: a for n, a in files.items() if n not in inlined}
@@ -223,6 +229,14 @@ def with_site(page: bytes, site: Site) -> bytes:
         lambda m: f"{m.group(1)}const site = {known};", page.decode("utf-8"), count=1
     )
     return text.encode("utf-8") if count else page
+
+
+def with_build(page: bytes, version: str) -> bytes:
+    """``index.html`` with its ``ginrummy-build`` meta element naming ``version`` (the
+    build is a hash of every file, this one as it is before: the page can name it); a
+    page without that element as it is."""
+    meta = f'<meta name="ginrummy-build" content="{version}">'.encode()
+    return BUILD_META.sub(lambda _: meta, page, count=1)
 
 
 def render_worker(

@@ -132,11 +132,10 @@ async function forgetOtherBuilds() {
 }
 
 /**
- * Reload every page this worker now serves: a page that is open when this worker takes over
- * was loaded by an older build. It happens when a visit begins just as the last page of the
- * old build closes (Chromium hands the new page, loaded by the old worker, to the new one);
- * reloaded, it runs this build whole instead of the old page with this build's files. Not
- * awaited: the reload's own request waits for this worker to be active.
+ * Reload every page this worker now serves: a page open when this worker takes over was
+ * loaded by an older build. A page still loading then is not among them (no script of it
+ * has run): it asks which build this worker keeps and reloads itself (web/js/offline.js
+ * keepOwnBuild). Not awaited: the reload's own request waits for this worker to be active.
  */
 async function reloadHandedOver() {
   for (const page of await worker.clients.matchAll({ type: "window" })) {
@@ -168,6 +167,12 @@ worker.addEventListener("fetch", (event) => {
       return (await cache.match(key)) ?? fetch(request);
     })(),
   );
+});
+
+// A page asks which build this worker keeps (web/js/offline.js keepOwnBuild).
+worker.addEventListener("message", (event) => {
+  if (event.data?.build !== "?") return;
+  event.source?.postMessage({ build: BUILD.version });
 });
 
 // A page not yet under this worker (the first visit) names a file of LATER it uses, such

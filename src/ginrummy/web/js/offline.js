@@ -26,6 +26,55 @@ export function registerWorker(win = window) {
   else win.addEventListener("load", start, { once: true });
 }
 
+/** The page's build: index.html's meta element, filled in by the server (server/static.py). */
+export const BUILD_META = 'meta[name="ginrummy-build"]';
+/** The builds of the last reload for another build ("page>worker"), for this tab only. */
+export const RELOADED_KEY = "ginrummy.reloadedFor";
+
+/**
+ * Whether a page of build `page`, served now by a worker of build `worker`, reloads: when
+ * they differ, and not twice for the same pair (`reloaded`: the pair of the last reload in
+ * this tab), so that a page the worker could not give from its cache never reloads forever.
+ * @param {string|null|undefined} page
+ * @param {unknown} worker  the build a worker answered
+ * @param {string|null} reloaded
+ */
+export function reloadsFor(page, worker, reloaded) {
+  if (!page || typeof worker !== "string" || !worker || page === worker) return false;
+  return reloaded !== `${page}>${worker}`;
+}
+
+/**
+ * Keep the page and its files of one build. A worker of a newer build can come to serve a
+ * page loaded by the old one: Chromium hands a visit over when its navigation began just
+ * as the last page of the old build closed, before the page runs a script. The page asks
+ * the worker that serves it (now and whenever that changes) which build it keeps, and
+ * reloads when it is another: reloaded, it runs that build whole (docs/offline.md).
+ * @param {Window} win
+ */
+export function keepOwnBuild(win = window) {
+  const workers = win.navigator.serviceWorker;
+  const page = win.document.querySelector(BUILD_META)?.getAttribute("content");
+  if (!workers || !page) return;
+  workers.addEventListener("message", (event) => {
+    const worker = event.data?.build;
+    let reloaded = null;
+    try {
+      reloaded = win.sessionStorage.getItem(RELOADED_KEY);
+      if (!reloadsFor(page, worker, reloaded)) return;
+      win.sessionStorage.setItem(RELOADED_KEY, `${page}>${worker}`);
+    } catch {
+      return; // no storage: a reload could not tell it was tried already
+    }
+    console.info(`this page is of build ${page}, its worker keeps ${worker}: reloading`);
+    win.location.reload();
+  });
+  workers.startMessages();
+  const ask = () => workers.controller?.postMessage({ build: "?" });
+  workers.addEventListener("controllerchange", ask);
+  ask();
+}
+
 /**
  * Ask the service worker to keep `path`, a file it keeps only once used (the messages of
  * the page's language), for visits without network. On the first visit no worker serves

@@ -13,6 +13,7 @@ import {
 import {
   afterPaint,
   keepFile,
+  keepOwnBuild,
   registerWorker,
   rememberConfig,
   rememberedConfig,
@@ -94,6 +95,7 @@ const WORKER_WAIT_MS = 3000;
  * @param {Start} start
  */
 export async function startPage({ store, enter, homeEntry }) {
+  keepOwnBuild();
   const lang = detectLanguage();
   // The last visit's configuration lets the page show before the server answers (or offline).
   const known = rememberedConfig();
