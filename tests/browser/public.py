@@ -1,4 +1,5 @@
-"""Helpers for public play: nickname, lobby tables, the test clock, frames, accounts."""
+"""Helpers for public play: nickname, lobby tables, the test clock, frames, accounts; and
+the person's turn at a table against the computer."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from playwright.sync_api import expect
+
+from . import helpers
 
 if TYPE_CHECKING:
     from .conftest import Server
@@ -125,6 +128,28 @@ def on_turn(pages: list[Any], status_name: str = "Game status", words: str = "Yo
                 return page
         pages[0].wait_for_timeout(50)
     raise AssertionError("nobody's turn")
+
+
+def my_turn(page: Any, w: helpers.Words = helpers.EN, timeout: float = 15_000) -> int:
+    """Wait until the person decides at a table against the computer; returns how many
+    rounds ended before that (mostly none).
+
+    The deal is random and the computer may end a round before the person decides
+    anything: as non-dealer it can take the first upcard and knock or go gin at once
+    (against ``casual`` about 1 deal in 600). The person then goes on to the next round
+    by its button, as a person would, and waits again (as ``my_turn`` of the server
+    tests, tests/server/helpers.py). A match that ended so leaves nothing to decide: the
+    test fails, saying so."""
+    st = helpers.status(page, w)
+    for ended in range(10):  # ten rounds in a row ended so: never, in practice
+        expect(st).to_have_text(helpers.actionable(w), timeout=timeout)
+        text = str(st.inner_text())
+        assert w.match_over not in text, f"the match ended before the person decided: {text!r}"
+        if w.press_next not in text:
+            return ended
+        page.get_by_role("button", name=w.next_round).click()
+        expect(st).not_to_contain_text(w.press_next, timeout=timeout)
+    raise AssertionError("every round ended before the person decided anything")
 
 
 # -- rated play counts accounts only (issue 22, part 1) ------------------------------------

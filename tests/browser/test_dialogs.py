@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import DE, EN, play_round, status, use_setting
+from .public import my_turn
 from .test_device import device_page
 from .test_solo import start_solo
 
@@ -106,6 +107,7 @@ def test_the_settings_menu_keeps_the_focus_inside_and_gives_it_back(
 ) -> None:
     page = device_page(new_page, width=390, height=844)
     start_solo(page, server.url, target="200")
+    my_turn(page)  # the person decides: no round's result (modal) lies over the page
     settings = page.get_by_role("button", name="Settings")
     settings.click()
     expect(settings).to_have_attribute("aria-expanded", "true")
@@ -131,6 +133,7 @@ def test_cancelling_a_resignation_gives_the_focus_back_to_resign(
 ) -> None:
     page = device_page(new_page)
     start_solo(page, server.url, target="200")
+    my_turn(page)  # the person decides: no round's result (modal) lies over the page
     resign = page.get_by_role("button", name="Resign", exact=True)
     resign.focus()
     page.keyboard.press("Enter")

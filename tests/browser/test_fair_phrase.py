@@ -15,6 +15,7 @@ from ginrummy.engine import Seat
 from ginrummy.fairness import phrase_seat_seed
 
 from .helpers import DE, EN, actionable, play_round, play_until, status
+from .public import my_turn
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -80,6 +81,7 @@ def test_a_seed_phrase_gives_the_next_rounds_seed_and_the_record_holds_it(
 def test_the_phrase_box_in_german_and_forgetting_the_phrase(server: Any, new_page: Any) -> None:
     page = new_page(locale="de-DE")
     start_solo(page, server.url, w=DE, verified=True)
+    my_turn(page, DE)  # the person decides: no round's result (modal) lies over the page
     page.get_by_text("Dein eigener Startwert", exact=True).click()
     page.get_by_role("textbox", name="Deine Startwert-Phrase (optional)").fill("  ")
     page.get_by_role("button", name="Diese Phrase verwenden").click()

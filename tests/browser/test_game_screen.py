@@ -24,7 +24,7 @@ from .helpers import (
     play_round,
     status,
 )
-from .public import enter_lobby
+from .public import enter_lobby, my_turn
 from .test_chouette import advised_table
 from .test_device import NOTICE, device_page
 from .test_one_screen import SEAT_PARTS, SETTLE, SLACK, check_sizes
@@ -158,7 +158,7 @@ def test_tournament_table_is_one_screen(server: Any, new_page: Any, artifacts: P
     ann.get_by_role("button", name="Join").click()
     ann.get_by_role("button", name="Start now").click()
     expect(ann).to_have_url(re.compile(r"/r/[\w-]+$"))
-    expect(status(ann)).to_have_text(actionable(EN), timeout=15_000)
+    my_turn(ann)  # the person decides: the table is measured, not a round's result
     expect(ann.get_by_role("link", name="Screen Cup")).to_be_visible()
     problems = check_sizes(ann, "mouse", [(1366, 768)], SEAT_PARTS, whole=False)
     ann.screenshot(path=str(artifacts / "game-screen-tournament-1366x768.png"))
@@ -372,6 +372,7 @@ def test_a_phone_keeps_the_switches_in_a_settings_menu(server: Any, new_page: An
     back to the button. On a laptop's window the switches are in the bar, no button."""
     page = device_page(new_page, width=390, height=844, **PHONE)
     start_solo(page, server.url)
+    my_turn(page)  # the person decides: no round's result (modal) lies over the page
     menu = page.get_by_role("button", name="Settings")
     expect(menu).to_have_attribute("aria-expanded", "false")
     for name in SWITCHES:
@@ -415,6 +416,7 @@ def test_the_device_note_can_be_closed_and_stays_closed(server: Any, new_page: A
     game remember that."""
     page = device_page(new_page, width=1366, height=768)
     start_solo(page, server.url)
+    my_turn(page)  # the person decides: no round's result (modal) lies over the page
     note = page.get_by_text(NOTICE)
     expect(note).to_be_visible()
     page.get_by_role("button", name="Hide this note").click()

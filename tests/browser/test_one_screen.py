@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS
 from .helpers import DE, EN, Words, actionable, decide, open_room, play_round, status
+from .public import my_turn
 from .test_device import NOTICE, device_page
 from .test_solo import start_solo
 
@@ -299,10 +300,11 @@ def test_focused_card_is_whole_and_above_its_neighbours(server: Any, new_page: A
         page = device_page(new_page, width=width, height=height, **extra)
         start_solo(page, server.url)
         cards = hand(page, EN)
-        expect(cards).to_have_count(10)
         # The person's decision: no computer move re-renders the hand while it is measured
-        # (a card measured as it is replaced is detached: a box of zeros).
-        expect(status(page)).to_have_text(actionable(EN), timeout=15_000)
+        # (a card measured as it is replaced is detached: a box of zeros), no round's
+        # result (modal) lies over it.
+        my_turn(page)
+        expect(cards).to_have_count(10)
         page.keyboard.press("Tab")  # the keyboard was used: focus shows (:focus-visible)
         middle = cards.nth(4)
         middle.focus()
@@ -327,9 +329,10 @@ def test_large_cards_setting_is_kept_and_the_hand_still_fits_across(
     page = device_page(new_page, width=1366, height=768)
     start_solo(page, server.url)
     cards = hand(page, EN)
+    # The person's decision: no computer move re-renders the hand while it is measured,
+    # no round's result (modal) lies over the switch.
+    my_turn(page)
     expect(cards).to_have_count(10)
-    # The person's decision: no computer move re-renders the hand while it is measured.
-    expect(status(page)).to_have_text(actionable(EN), timeout=15_000)
     before = cards.first.bounding_box()
     switch = page.get_by_role("button", name="Large cards")
     expect(switch).to_have_attribute("aria-pressed", "false")

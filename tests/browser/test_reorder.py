@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import RANK_WORDS, decide, hand_cards
+from .public import my_turn
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -29,6 +30,7 @@ def _wait_for_order(page: Any, expected: list[str], timeout: float = 5.0) -> Non
 def test_reorder_the_hand_by_keyboard_and_by_drag(server: Any, new_page: Any) -> None:
     page = new_page()
     start_solo(page, server.url)
+    my_turn(page)  # the person decides: no round's result (modal) lies over the hand
     hand = page.get_by_role("group", name="Your hand")
     expect(hand.get_by_role("button")).to_have_count(10)
     before = hand_cards(page)
@@ -73,6 +75,7 @@ def _by_rank(name: str) -> tuple[int, int]:
 def test_sort_the_hand_by_suit_and_by_rank_and_keep_that_order(server: Any, new_page: Any) -> None:
     page = new_page()
     start_solo(page, server.url)
+    my_turn(page)  # the person decides: no round's result (modal) lies over the hand
     hand = page.get_by_role("group", name="Your hand")
     expect(hand.get_by_role("button")).to_have_count(10)
     before = hand_cards(page)

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import DE, EN, Words, open_room, status
+from .public import my_turn
 from .test_chouette_screen import result_problems
 from .test_one_screen import MOUSE_SIZES, TOUCH_SIZES
 from .test_solo import start_solo
@@ -39,6 +40,7 @@ def test_the_match_result_against_the_computer_fits_every_size(
     page = new_page(locale="en-US" if lang == "en" else "de-DE", width=1366, height=768)
     start_solo(page, server.url, "50", w)
     expect(page.get_by_role("group", name=w.hand).get_by_role("button").first).to_be_visible()
+    my_turn(page, w)  # the person decides: no round's result (modal) lies over "Resign"
     resign(page, w)
     problems = result_problems(page, SIZES, f"device [{lang}]")
     assert not problems, "\n".join(problems)

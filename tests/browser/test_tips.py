@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import DE, EN, actionable, decide, status
+from .public import my_turn
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -38,6 +39,7 @@ def test_tips_count_down_as_the_server_says_then_off_also_after_reload(
     they are off. Needs the server side of the ``tips`` message (the socket branch)."""
     page = new_page(locale="en-US" if w is EN else "de-DE")
     start_solo(page, server.url, "100", w, verified=True)
+    my_turn(page, w)  # the person decides: no round's result (modal) lies over the switch
     toggle = page.get_by_role("button", name=w.tips)
     expect(toggle).to_have_attribute("aria-pressed", "false")
     toggle.click()

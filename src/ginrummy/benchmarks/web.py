@@ -203,6 +203,9 @@ SETTLED = """async () => {
 # Set up before the page's own scripts: from the click on "Play against the computer",
 # when the hand is in with its cards and when the first element marked with a legal action
 # (``data-act``, src/ginrummy/web/js/input.js) is enabled, in milliseconds after the click.
+# Should the computer end the round before the person decides anything (as non-dealer it
+# may take the first upcard and knock at once), the person's first decision is "Next
+# round" (``data-cmd="next-round"``): its button enabled counts the same.
 DEVICE_MARKS = """addEventListener('click', (event) => {
   if (event.target.closest?.('[data-cmd="play-solo"]')) {
     window.ginrummyBenchClick = performance.now();
@@ -216,7 +219,8 @@ new MutationObserver(() => {
       && document.querySelector('main [data-drop="hand"] [data-drag="card"]')) {
     window.ginrummyBenchHand = now;
   }
-  if (window.ginrummyBenchMove === undefined && [...document.querySelectorAll('main [data-act]')]
+  const decisions = 'main [data-act], [data-cmd="next-round"]';
+  if (window.ginrummyBenchMove === undefined && [...document.querySelectorAll(decisions)]
       .some((el) => el.getAttribute('aria-disabled') !== 'true' && !el.disabled)) {
     window.ginrummyBenchMove = now;
   }
