@@ -120,16 +120,6 @@ def record_frames(page: Any, sink: list[dict[str, Any]]) -> None:
     page.on("websocket", on_ws)
 
 
-def on_turn(pages: list[Any], status_name: str = "Game status", words: str = "Your turn") -> Any:
-    """The page whose seat decides now (waits until one does)."""
-    for _ in range(200):
-        for page in pages:
-            if words in page.get_by_role("status", name=status_name).inner_text():
-                return page
-        pages[0].wait_for_timeout(50)
-    raise AssertionError("nobody's turn")
-
-
 def my_turn(page: Any, w: helpers.Words = helpers.EN, timeout: float = 15_000) -> int:
     """Wait until the person decides at a table against the computer; returns how many
     rounds ended before that (mostly none).
