@@ -194,7 +194,7 @@ def test_a_plan_is_checked() -> None:
 
 def test_a_belief_of_particles_changes_what_the_master_plays() -> None:
     """The filtered belief draws other worlds, so some searches decide otherwise."""
-    plain = Master(MasterPlan(worlds=6, improve=3))
+    plain = Master(MasterPlan(worlds=6, improve=3, particles=1))
     filtered = Master(MasterPlan(worlds=6, improve=3, particles=4))
     differ = asked = 0
     for i, view in enumerate(views(5)):
@@ -210,7 +210,8 @@ def test_a_belief_of_particles_changes_what_the_master_plays() -> None:
 def test_the_late_knock_is_the_rollout_players_last_knock_step_and_changes_searches() -> None:
     """``late_knock`` is the most deadwood the rollouts' player knocks with below 4 stock
     cards; the rest of its knock table is the expert's, and its knocks change rollouts."""
-    assert Master().rollout.style.knock == EXPERT.knock
+    assert Master(MasterPlan(late_knock=10)).rollout.style.knock == EXPERT.knock
+    assert Master().rollout.style.knock == (*EXPERT.knock[:-1], (0, 5))  # the level's
     tight = Master(MasterPlan(worlds=6, late_knock=3))
     assert tight.rollout.style.knock == (*EXPERT.knock[:-1], (0, 3))
     plain = Master(MasterPlan(worlds=6))

@@ -25,7 +25,7 @@ import {
   masterPlan,
 } from "../../src/ginrummy/web/js/bots/master.js";
 import { PortableRandom } from "../../src/ginrummy/web/js/bots/random.js";
-import { BELIEF, belief } from "../../src/ginrummy/web/js/bots/worlds.js";
+import { belief } from "../../src/ginrummy/web/js/bots/worlds.js";
 
 /** @param {PortableRandom} rng */
 function shuffled(rng) {
@@ -68,14 +68,17 @@ test("master is a level, not offered, with Python's plan", () => {
       sure: 1.0,
       knocks: false,
       budget: 8000,
-      improve: 6,
-      particles: 1,
+      improve: 3,
+      particles: 4,
       fit: 3.0,
       knocked: 1.0,
-      lateKnock: 10,
+      lateKnock: 5,
     },
   );
-  assert.deepEqual({ ...MASTER.belief }, { ...BELIEF });
+  assert.deepEqual(
+    { ...MASTER.belief },
+    { ...belief({ improveCap: 3, particles: 4, fit: 3.0 }) },
+  );
   assert.throws(() => masterPlan({ worlds: 0 }), RangeError);
   assert.throws(() => masterPlan({ budget: -1 }), RangeError);
   assert.throws(() => masterPlan({ worlds: 14, particles: 4 }), RangeError);
@@ -164,8 +167,8 @@ test("master samples its worlds by the belief of its plan, and refuses a bad one
   // As Python: the plan takes any belief, master makes it and refuses it then.
   for (const bad of [{ improve: -1 }, { particles: 0 }, { fit: 0 }])
     assert.throws(() => new Master(masterPlan(bad)), RangeError, JSON.stringify(bad));
-  const plain = new Master(masterPlan({ worlds: 4, improve: 3 }));
-  const capped = new Master(masterPlan({ worlds: 4, improve: 0 }));
+  const plain = new Master(masterPlan({ worlds: 4, improve: 3, particles: 1 }));
+  const capped = new Master(masterPlan({ worlds: 4, improve: 0, particles: 1 }));
   let searched = 0,
     byParticles = 0,
     byCap = 0;

@@ -137,12 +137,12 @@ def test_judge_refuses_anything_but_a_seat_view():
 
 
 def test_the_master_evaluator_shows_the_masters_choice():
-    # Seat one's second decision of bot match 31: with this generator the master
-    # throws Th where the expert throws Kc (the rollouts judge both alike).
-    d = [d for d in decisions(first_rounds(bot_match(31), 1), Seat.ONE) if isinstance(d, Decision)]
-    (d,) = [x for x in d if x.index == 1]
+    # Seat one's third decision of bot match 32: with this generator the master
+    # throws Js where the expert throws Qd.
+    d = [d for d in decisions(first_rounds(bot_match(32), 1), Seat.ONE) if isinstance(d, Decision)]
+    (d,) = [x for x in d if x.index == 2]
     expert = judge(d.view, d.played, TINY, random.Random(1))
     master = judge(d.view, d.played, TINY, random.Random(1), evaluator=MASTER)
-    assert (str(expert.expert), str(master.expert)) == ("discard Kc", "discard Th")
+    assert (str(expert.expert), str(master.expert)) == ("discard Qd", "discard Js")
     assert master.expert == Master()(d.view, random.Random(random.Random(1).getrandbits(64)))
     assert len(master.value_of(master.expert).points) >= TINY.samples  # played on all worlds

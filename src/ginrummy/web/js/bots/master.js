@@ -36,14 +36,15 @@ export function masterPlan(changes = {}) {
     sure: 1.0, // ... and standard errors of that gain
     knocks: false, // search whether to knock too (measured worse)
     budget: 8000, // rollout moves per decision, at most
-    // The worlds' opponent hands (worlds.js's Belief; Master refuses a bad one, as Python).
-    improve: 6,
-    particles: 1,
+    // The worlds' opponent hands (worlds.js's Belief; Master refuses a bad one, as Python):
+    // the filter of 4 hands, each improved by at most 3 draws (as bots/master.py).
+    improve: 3,
+    particles: 4,
     fit: 3.0,
     knocked: 1.0,
     // The most deadwood the rollouts' player knocks with below 4 stock cards (the last
     // step of the expert's knock table: 10), a stand-in for the expert's undercut check.
-    lateKnock: 10,
+    lateKnock: 5,
     ...changes,
   });
   if (plan.worlds < 1 || plan.discards < 1 || plan.budget < 0)
