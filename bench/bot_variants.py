@@ -11,7 +11,8 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
 - ``master:NAME:FIELD=VALUE,...``: the master with fields of its ``MasterPlan`` changed,
   and ``danger=`` for the expert heuristic it starts from and plays its rollouts with,
   ``rollout_samples=`` for an undercut check in its rollouts (0 in the level),
-  ``rollout_knock=`` for its rollout player's knock table (the expert's in the level),
+  ``rollout_knock=`` for its rollout player's knock table (by default the plan's: the
+  expert's with its last step at ``late_knock``, as in the level),
   ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
   the search with a perfect model of the opponent's hand; the stock is still shuffled),
   and ``record={...}`` for worlds drawn by the opponent's whole record
@@ -78,7 +79,7 @@ def heuristic(changes: dict[str, Any]) -> Chooser:
 def master(changes: dict[str, Any]) -> Chooser:
     danger = changes.pop("danger", EXPERT.danger)
     samples = changes.pop("rollout_samples", 0)
-    knock = changes.pop("rollout_knock", EXPERT.knock)
+    knock = changes.pop("rollout_knock", None)  # None: the plan's (its late_knock)
     oracle = changes.pop("oracle", False)
     record = changes.pop("record", None)
     unknown = set(changes) - _MASTER
@@ -87,6 +88,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     player = Master(replace(MASTER_PLAN, **changes))
     style = replace(EXPERT, danger=danger)
     player.expert = Expert(style)
+    knock = player.rollout.style.knock if knock is None else knock
     player.rollout = Expert(replace(style, knock=knock), replace(PLAN, samples=samples))
     if oracle:
         player.sample = _oracle
