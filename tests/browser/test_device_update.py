@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from .helpers import EN, actionable, decide, hand_cards, status
 from .test_device import GAME_KEY, device_page, game_status, saved_games, start_device
-from .test_offline import WEB_DIR, WebServer, wait_for_worker
+from .test_offline import WEB_DIR, WebServer, until_marks, wait_for_worker
 
 pytestmark = pytest.mark.browser
 
@@ -83,10 +83,12 @@ def test_a_new_build_mid_game_keeps_the_device_game_and_is_taken_up_next_visit(
         again, errors = page.context.new_page(), []
         again.on("pageerror", lambda e: errors.append(str(e)))
         again.goto(url)
+        # The new build whole: at once, or after a reload should the new worker take the
+        # visit over once its page showed (a visit begun as the last old page closed).
+        marks = {"device": True, "tagline": "The second build.", "css": '"two"'}
+        until_marks(again, BUILD_MARKS, marks)
         expect(status(again)).to_contain_text(text_before)
         assert sorted(hand_cards(again)) == hand and game_version(again) == version
-        marks = {"device": True, "tagline": "The second build.", "css": '"two"'}
-        assert again.evaluate(BUILD_MARKS) == marks
         # The game goes on in the new build.
         decide(again, rng, knock=False)
         again.wait_for_function(

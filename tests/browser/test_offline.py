@@ -258,13 +258,19 @@ def runs_whole(page: Any, tagline: str, css: str) -> None:
     """Until the page shows `tagline` and its files are all of that build (10 s): a page
     that is reloaded on the way may show it a moment before the reload."""
     expect(page.get_by_text(tagline)).to_be_visible()
+    until_marks(page, BUILD_MARKS, {"tagline": tagline, "css": css})
+
+
+def until_marks(page: Any, script: str, expected: dict[str, Any]) -> None:
+    """Until ``script`` evaluated in ``page`` gives ``expected`` (10 s): the new worker
+    may take a visit over after its page showed, and that page is reloaded meanwhile."""
     deadline = time.monotonic() + 10
     while True:
         try:
-            marks = page.evaluate(BUILD_MARKS)
+            marks = page.evaluate(script)
         except PlaywrightError as err:  # the page was reloaded meanwhile
             marks = {"error": str(err)}
-        if marks == {"tagline": tagline, "css": css}:
+        if marks == expected:
             return
         assert time.monotonic() < deadline, marks
         time.sleep(0.1)
