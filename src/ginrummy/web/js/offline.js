@@ -58,10 +58,8 @@ export function keepOwnBuild(win = window) {
   if (!workers || !page) return;
   workers.addEventListener("message", (event) => {
     const worker = event.data?.build;
-    let reloaded = null;
     try {
-      reloaded = win.sessionStorage.getItem(RELOADED_KEY);
-      if (!reloadsFor(page, worker, reloaded)) return;
+      if (!reloadsFor(page, worker, win.sessionStorage.getItem(RELOADED_KEY))) return;
       win.sessionStorage.setItem(RELOADED_KEY, `${page}>${worker}`);
     } catch {
       return; // no storage: a reload could not tell it was tried already
