@@ -195,11 +195,45 @@ test("a page reloads for a worker of another build, once for each pair of builds
   );
 });
 
-/** A page of build `page` served by a worker that answers `worker`; what it did. */
-function servedPage(page, worker, { storage = true, controlled = true } = {}) {
-  const listeners = {};
-  const stored = new Map();
-  const did = { asked: 0, reloads: 0 };
+/** A service worker keeping build `build`, whose answers go to `page`'s listeners. */
+function fakeWorker(build, page) {
+  const listeners = [];
+  return {
+    state: "activated",
+    postMessage: (data) => {
+      assert.deepEqual(data, { build: "?" });
+      page.asked += 1;
+      page.listeners.message?.({ data: { build } });
+    },
+    addEventListener: (type, listener) =>
+      type === "statechange" && listeners.push(listener),
+    /** @param {string} state */
+    becomes(state) {
+      this.state = state;
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
+/**
+ * A page of build `page` whose registration's active worker keeps `worker`; what it did.
+ * `controlled`: a worker serves the page (not on the first visit). `pending`: a worker of
+ * build "b2" is there already, "installing" or "waiting" (`did.next`).
+ */
+async function servedPage(
+  page,
+  worker,
+  { storage = true, controlled = true, pending = null } = {},
+) {
+  const did = { asked: 0, reloads: 0, listeners: {}, stored: new Map() };
+  did.next = fakeWorker("b2", did);
+  const registration = {
+    active: fakeWorker(worker, did),
+    installing: pending === "installing" ? did.next : null,
+    waiting: pending === "waiting" ? did.next : null,
+    addEventListener: (type, listener) =>
+      (did.listeners[`registration.${type}`] = listener),
+  };
   const win = {
     document: {
       querySelector: (selector) =>
@@ -207,46 +241,67 @@ function servedPage(page, worker, { storage = true, controlled = true } = {}) {
     },
     navigator: {
       serviceWorker: {
-        controller: controlled
-          ? {
-              postMessage: (data) => {
-                assert.deepEqual(data, { build: "?" });
-                did.asked += 1;
-                listeners.message?.({ data: { build: worker } });
-              },
-            }
-          : null,
-        addEventListener: (type, listener) => (listeners[type] = listener),
+        controller: controlled ? registration.active : null,
+        ready: Promise.resolve(registration),
+        addEventListener: (type, listener) => (did.listeners[type] = listener),
         startMessages: () => {},
       },
     },
     sessionStorage: {
       getItem: (key) => {
         if (!storage) throw new Error("no storage");
-        return stored.get(key) ?? null;
+        return did.stored.get(key) ?? null;
       },
-      setItem: (key, value) => stored.set(key, value),
+      setItem: (key, value) => did.stored.set(key, value),
     },
     location: { reload: () => (did.reloads += 1) },
   };
   keepOwnBuild(/** @type {any} */ (win));
-  did.changeController = () => listeners.controllerchange();
-  did.stored = stored;
+  did.registration = registration;
+  did.settled = () => new Promise((resolve) => setImmediate(resolve));
+  await did.settled();
   return did;
 }
 
-test("keepOwnBuild asks the worker that serves the page, and again when another does", () => {
-  const same = servedPage("a1", "a1");
+test("keepOwnBuild asks the worker in charge, and again when another takes charge", async () => {
+  const same = await servedPage("a1", "a1");
   assert.equal(same.asked, 1);
   assert.equal(same.reloads, 0);
-  const other = servedPage("a1", "b2");
+  const other = await servedPage("a1", "b2");
   assert.equal(other.reloads, 1);
   assert.equal(other.stored.get(RELOADED_KEY), "a1>b2");
-  other.changeController(); // the same worker's answer again: not a second reload
+  other.listeners.controllerchange(); // the same worker's answer again: not a second reload
+  await other.settled();
   assert.equal(other.asked, 2);
   assert.equal(other.reloads, 1);
-  assert.equal(servedPage("a1", "b2", { storage: false }).reloads, 0);
-  const first = servedPage("a1", "b2", { controlled: false }); // the first visit
-  assert.equal(first.asked, 0);
-  assert.equal(servedPage(null, "b2").asked, 0); // a page that names no build
+  assert.equal((await servedPage("a1", "b2", { storage: false })).reloads, 0);
+  assert.equal((await servedPage(null, "b2")).asked, 0); // a page that names no build
+});
+
+test("a page left with its old worker reloads when that worker is replaced", async () => {
+  const page = await servedPage("a1", "a1");
+  const old = page.registration.active;
+  page.registration.active = fakeWorker("b2", page); // the new build activates...
+  old.becomes("redundant"); // ...and the page's controller is no more: no controllerchange
+  await page.settled();
+  assert.equal(page.reloads, 1);
+  assert.equal(page.stored.get(RELOADED_KEY), "a1>b2");
+});
+
+test("a new worker activating after the page started is asked, installed or waiting", async () => {
+  for (const pending of ["installing", "waiting", null]) {
+    const page = await servedPage("a1", "a1", { controlled: pending !== null, pending });
+    if (!pending) {
+      // Found after the page started (on the first visit, no controller to watch).
+      page.registration.installing = page.next;
+      page.listeners["registration.updatefound"]();
+    }
+    page.next.becomes("installed");
+    await page.settled();
+    assert.equal(page.reloads, 0, pending); // not in charge yet: the page keeps its build
+    page.registration.active = page.next;
+    page.next.becomes("activated");
+    await page.settled();
+    assert.equal(page.reloads, 1, pending);
+  }
 });

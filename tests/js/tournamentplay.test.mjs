@@ -3,7 +3,7 @@
 // lobby's listings.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TournamentSocket } from "../../src/ginrummy/web/js/tournamentplay.js";
+import { isNewer, TournamentSocket } from "../../src/ginrummy/web/js/tournamentplay.js";
 
 const options = (token) => ({
   token: () => token,
@@ -31,4 +31,13 @@ test("at a tournament's table the socket waits for matched alone, naming its tab
     lobby: false,
     table: "r7",
   });
+});
+
+test("a tournament's state never goes back to an older version", () => {
+  const shown = { id: "t1", version: 7 };
+  assert.equal(isNewer(shown, { id: "t1", version: 6 }), false); // a late API answer
+  assert.equal(isNewer(shown, { id: "t1", version: 7 }), true); // the same state again
+  assert.equal(isNewer(shown, { id: "t1", version: 8 }), true);
+  assert.equal(isNewer(shown, { id: "t2", version: 1 }), true); // another tournament
+  assert.equal(isNewer(null, { id: "t1", version: 1 }), true); // nothing shown yet
 });

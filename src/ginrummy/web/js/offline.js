@@ -45,11 +45,14 @@ export function reloadsFor(page, worker, reloaded) {
 }
 
 /**
- * Keep the page and its files of one build. A worker of a newer build can come to serve a
- * page loaded by the old one: Chromium hands a visit over when its navigation began just
- * as the last page of the old build closed, before the page runs a script. The page asks
- * the worker that serves it (now and whenever that changes) which build it keeps, and
- * reloads when it is another: reloaded, it runs that build whole (docs/offline.md).
+ * Keep the page and its files of one build. A worker of a newer build can come to take
+ * charge while a page of the old one loads: Chromium lets the new worker activate when a
+ * visit began just as the last page of the old build closed. Such a page may be handed to
+ * the new worker, or stay with the old one, now redundant, whose cache is gone (its files
+ * then come from the network: the new build's). Either way the page asks the worker in
+ * charge (the registration's active one) which build it keeps: at start, when its
+ * controller changes or changes state, and when a new worker activates; it reloads when
+ * that is another build. Reloaded, it runs that build whole (docs/offline.md).
  * @param {Window} win
  */
 export function keepOwnBuild(win = window) {
@@ -68,8 +71,24 @@ export function keepOwnBuild(win = window) {
     win.location.reload();
   });
   workers.startMessages();
-  const ask = () => workers.controller?.postMessage({ build: "?" });
+  const ask = () => {
+    workers.ready
+      .then((registration) => registration.active?.postMessage({ build: "?" }))
+      .catch((err) =>
+        console.warn("the service worker could not be asked its build", err),
+      );
+  };
+  /** @param {ServiceWorker|null|undefined} worker  activated or replaced: ask again */
+  const watch = (worker) => worker?.addEventListener("statechange", ask);
   workers.addEventListener("controllerchange", ask);
+  watch(workers.controller);
+  workers.ready
+    .then((registration) => {
+      watch(registration.installing);
+      watch(registration.waiting);
+      registration.addEventListener("updatefound", () => watch(registration.installing));
+    })
+    .catch((err) => console.warn("the service worker's updates cannot be followed", err));
   ask();
 }
 

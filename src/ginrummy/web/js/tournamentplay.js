@@ -33,6 +33,19 @@ export class TournamentSocket extends LobbySocket {
 }
 
 /**
+ * The tournament a page should show: the one that came, unless the page shows a later
+ * version of it. The page's answer from the API and the socket's frames race; an answer
+ * asked for before the last frame must not put an older state back (which no frame would
+ * then correct once the tournament is over).
+ * @param {{id?: string, version?: number}|null|undefined} shown  what the page shows
+ * @param {{id?: string, version?: number}} came
+ * @returns {boolean}
+ */
+export function isNewer(shown, came) {
+  return !shown || shown.id !== came.id || (came.version ?? 0) >= (shown.version ?? 0);
+}
+
+/**
  * @param {{store: import("./store.js").Store, say: (text: string) => void, navigate: (path: string) => void}} app
  */
 export function tournamentPlay({ store, say, navigate }) {
@@ -41,6 +54,7 @@ export function tournamentPlay({ store, say, navigate }) {
 
   /** @param {any} tournament */
   function show(tournament) {
+    if (!isNewer(store.get().page.data?.tournament, tournament)) return;
     store.update((s) => ({
       ...s,
       page: { status: "ok", data: { tournament } },
