@@ -16,7 +16,13 @@ from playwright.sync_api import expect
 
 from .helpers import EN, actionable, decide, hand_cards, status
 from .test_device import GAME_KEY, device_page, game_status, saved_games, start_device
-from .test_offline import WEB_DIR, WebServer, until_marks, wait_for_worker
+from .test_offline import (
+    WEB_DIR,
+    WebServer,
+    close_last_old_page,
+    until_marks,
+    wait_for_worker,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -79,8 +85,9 @@ def test_a_new_build_mid_game_keeps_the_device_game_and_is_taken_up_next_visit(
         wait_for_worker(page, "waiting", "installed")
         assert page.evaluate(BUILD_MARKS) == {"device": False, "tagline": old_tagline, "css": ""}
 
-        page.close()  # the last page of the old build: the new one takes over
-        again, errors = page.context.new_page(), []
+        context = page.context
+        close_last_old_page(page)  # the last page of the old build: the new one takes over
+        again, errors = context.new_page(), []
         again.on("pageerror", lambda e: errors.append(str(e)))
         again.goto(url)
         # The new build whole: at once, or after a reload should the new worker take the

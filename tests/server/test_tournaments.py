@@ -387,6 +387,11 @@ def test_a_lobby_socket_gets_the_frames_of_the_one_tournament_it_watches() -> No
             table.send_json({"type": "hello_lobby", "token": bob, "lobby": False})
             for ws in (page, lobby, table):
                 assert receive(ws)["type"] == "lobby"  # the answer to the hello, always
+            # Then the watched tournament as it is now: a change made between the page's
+            # HTTP read and its subscription is not lost.
+            now = receive(page)
+            assert now["type"] == "tournament" and now["tournament"]["id"] == one
+            assert now["tournament"]["players"] == 0
             for tid in (two, one):
                 assert c.post(f"/api/tournaments/{tid}/join", headers=auth(bob)).status_code == 200
             news = receive_until(page, lambda m: m["type"] == "tournament")

@@ -26,6 +26,7 @@ from ginrummy.server.room import LOBBY_TOPIC, RoomError
 from ginrummy.server.sockets import whereabouts
 from ginrummy.server.sockets.frames import Connection, Identity
 from ginrummy.server.store import StoreError
+from ginrummy.server.tournaments.records import DamagedLog
 from ginrummy.server.tournaments.service import topic_of
 
 log = logging.getLogger("ginrummy.server.sockets")
@@ -114,7 +115,9 @@ class LobbySocket:
             await self.close()  # nothing left subscribed for a socket that is not bound
             raise
         await self.conn.send(first)
-        await self._send_next_table()  # subscribed first: nothing falls in between
+        # Subscribed first: nothing falls in between.
+        await self._send_tournament()
+        await self._send_next_table()
         place = "lobby" if self.listings else "online"
         self.ticket = await whereabouts.arrive(self.conn, self.identity, place, None)
 
@@ -151,8 +154,25 @@ class LobbySocket:
             if shown is None:
                 continue
             view, frame = shown
-            if view["settings"]["public"] or _takes_part(view, me):
+            if _may_watch(view, me):
                 await self.conn.send(frame)
+
+    async def _send_tournament(self) -> None:
+        """The watched tournament as it is now. The page reads it over HTTP as its socket
+        opens; a change between that read and the subscription would otherwise never
+        reach it (the last change of a finished tournament: no frame follows). Never
+        raises for a store that cannot be read: the page has its HTTP answer."""
+        if self.tournament is None:
+            return
+        tournaments = self.conn.ws.app.state.tournaments
+        try:
+            shown = await tournaments.current(self.tournament)
+        except (StoreError, DamagedLog) as exc:
+            log.warning("tournament %s: cannot read it for a socket: %s", self.tournament, exc)
+            return
+        me = self.identity.player.id if self.identity.player is not None else None
+        if shown is not None and _may_watch(shown[0], me):
+            await self.conn.send(shown[1])
 
     async def _forward_lobby(self, sub: Subscription) -> None:
         """Send the lobby on every change, at most once per ``lobby_interval``."""
@@ -206,6 +226,7 @@ class LobbySocket:
             await self.conn.send({"type": "matched", "room": room, "seat": seat})
 
 
-def _takes_part(tournament: Mapping[str, Any], player: str | None) -> bool:
+def _may_watch(tournament: Mapping[str, Any], player: str | None) -> bool:
+    """A public tournament, or one ``player`` plays in or created."""
     people = {tournament["creator"], *(e["id"] for e in tournament["entrants"])}
-    return player is not None and player in people
+    return bool(tournament["settings"]["public"]) or (player is not None and player in people)

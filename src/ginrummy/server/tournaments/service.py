@@ -211,6 +211,15 @@ class TournamentService:
         while len(self._states) > KEPT_STATES:
             del self._states[next(iter(self._states))]
 
+    async def current(self, tournament_id: str) -> tuple[dict[str, Any], str] | None:
+        """The tournament's view and frame as its log has it now (``shown``), for a
+        socket that has just begun to watch it; None for an unknown tournament."""
+        loaded = await self._read(tournament_id)
+        if loaded is None:
+            return None
+        self._keep(loaded)
+        return self.shown(tournament_id)
+
     async def table_of(self, room_id: str, player: str) -> tuple[str, str] | None:
         """Where ``player``, at the table of a tournament's match ``room_id``, plays
         now: the room and seat of their match of the current round if it is still being
