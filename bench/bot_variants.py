@@ -13,6 +13,8 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   ``rollout_samples=`` for an undercut check in its rollouts (0 in the level),
   ``rollout_knock=`` for its rollout player's knock table (by default the plan's: the
   expert's with its last step at ``late_knock``, as in the level),
+  ``other_knock=`` for the knock table of the rollouts' player in the opponent's seat
+  only (the master's own seat keeps its table: a model of the opponent's style),
   ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
   the search with a perfect model of the opponent's hand; the stock is still shuffled),
   and ``record={...}`` for worlds drawn by the opponent's whole record
@@ -43,8 +45,8 @@ from ginrummy.bots import PLAYABLE, Level
 from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import EXPERT, PLAN, Expert
 from ginrummy.bots.heuristic import Style
-from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan
-from ginrummy.engine import MatchState, Rules, Seat, SeatView
+from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan, Search
+from ginrummy.engine import Action, MatchState, Rules, Seat, SeatView
 
 _STYLE = {f.name for f in fields(Style)}
 _MASTER = {f.name for f in fields(MasterPlan)}
@@ -80,6 +82,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     danger = changes.pop("danger", EXPERT.danger)
     samples = changes.pop("rollout_samples", 0)
     knock = changes.pop("rollout_knock", None)  # None: the plan's (its late_knock)
+    other = changes.pop("other_knock", None)  # None: both seats play the same
     oracle = changes.pop("oracle", False)
     record = changes.pop("record", None)
     unknown = set(changes) - _MASTER
@@ -90,12 +93,40 @@ def master(changes: dict[str, Any]) -> Chooser:
     player.expert = Expert(style)
     knock = player.rollout.style.knock if knock is None else knock
     player.rollout = Expert(replace(style, knock=knock), replace(PLAN, samples=samples))
+    if other is not None:
+        opponent = Expert(replace(style, knock=other), replace(PLAN, samples=samples))
+        _split_rollouts(player, opponent)
     if oracle:
         player.sample = _oracle
     if record is not None:
         model = replace(Record(), **record)
         player.sample = lambda view, count, rng: record_worlds(view, count, rng, model)
     return player
+
+
+class _Seats:
+    """A rollout player by seat: the searching master's seat plays ``own``, the other
+    seat ``other`` (``seat`` is set by each search)."""
+
+    def __init__(self, own: Chooser, other: Chooser) -> None:
+        self.own, self.other = own, other
+        self.seat: Seat | None = None
+
+    def __call__(self, view: SeatView, rng: random.Random) -> Action:
+        return (self.own if view.seat is self.seat else self.other)(view, rng)
+
+
+def _split_rollouts(player: Master, opponent: Chooser) -> None:
+    """The opponent's seat in ``player``'s rollouts played by ``opponent``."""
+    seats = _Seats(player.rollout, opponent)
+    search = player.search
+
+    def searched(view: SeatView, candidates: tuple[Action, ...], rng: random.Random) -> Search:
+        seats.seat = view.seat
+        return search(view, candidates, rng)
+
+    setattr(player, "rollout", seats)  # noqa: B010 (a Chooser where the level has an Expert)
+    setattr(player, "search", searched)  # noqa: B010
 
 
 # The match each arena decision is taken in, for the oracle (a diagnostic, never a level).
