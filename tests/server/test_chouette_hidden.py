@@ -43,8 +43,18 @@ def _shown(frame: Message) -> str:
     return json.dumps(frame)
 
 
+# A card as a word of its own: not a piece of an id, whose letters (``token_urlsafe``:
+# letters, digits, "_" and "-") may spell one, as in "p_2h-xYz0a" (a player's id).
+_WORD = "A-Za-z0-9_-"
+
+
 def _cards_in(text: str, cards: set[str]) -> set[str]:
-    return {card for card in cards if re.search(rf"(?<![A-Za-z0-9]){card}(?![A-Za-z0-9])", text)}
+    return {card for card in cards if re.search(rf"(?<![{_WORD}]){card}(?![{_WORD}])", text)}
+
+
+def test_a_card_is_found_as_a_word_and_never_in_an_id() -> None:
+    text = '{"hand": ["2h", "Qs"], "say": "take 9d, then", "id": "p_5c-xYz0", "room": "a-Td_"}'
+    assert _cards_in(text, {"2h", "Qs", "9d", "5c", "Td", "3s"}) == {"2h", "Qs", "9d"}
 
 
 def _check(key: Any, frame: Message, tables: dict[int, ChouetteTable]) -> int:
