@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from ginrummy.server.room import RoomError
+from ginrummy.server.tournaments import records
 from ginrummy.tournament import Entrant, commands
 
 from .helpers import Message, account, auth, client, hello, identity, receive, receive_until
@@ -406,6 +407,27 @@ def test_a_lobby_socket_gets_the_frames_of_the_one_tournament_it_watches() -> No
             assert "tournament" not in _pong(lobby, 1)
             assert _pong(page, 2) == []
             assert _pong(table, 3) == []
+
+
+def test_a_tournament_whose_log_does_not_fold_is_logged_not_sent_to_a_new_socket(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    with client(**FAST) as c:
+        ann = identity(c)
+        tid = _create(c, ann)["id"]
+
+        async def damaged(*args: object, **kwargs: object) -> None:
+            raise records.DamagedLog(f"tournament {tid}: the log does not fold: test")
+
+        monkeypatch.setattr(records, "load", damaged)
+        with c.websocket_connect("/ws") as page:
+            page.send_json({"type": "hello_lobby", "token": ann, "tournament": tid, "lobby": False})
+            assert receive(page)["type"] == "lobby"  # the hello is answered all the same
+            assert _pong(page, 1) == []  # no tournament frame: nothing it could not read
+        assert any(
+            r.levelname == "ERROR" and f"tournament {tid}: not shown to a new socket" in r.message
+            for r in caplog.records
+        )
 
 
 def test_a_match_room_deals_first_to_the_pairings_first_and_plays_one_match() -> None:

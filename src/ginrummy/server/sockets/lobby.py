@@ -26,7 +26,6 @@ from ginrummy.server.room import LOBBY_TOPIC, RoomError
 from ginrummy.server.sockets import whereabouts
 from ginrummy.server.sockets.frames import Connection, Identity
 from ginrummy.server.store import StoreError
-from ginrummy.server.tournaments.records import DamagedLog
 from ginrummy.server.tournaments.service import topic_of
 
 log = logging.getLogger("ginrummy.server.sockets")
@@ -167,7 +166,7 @@ class LobbySocket:
         tournaments = self.conn.ws.app.state.tournaments
         try:
             shown = await tournaments.current(self.tournament)
-        except (StoreError, DamagedLog) as exc:
+        except StoreError as exc:
             log.warning("tournament %s: cannot read it for a socket: %s", self.tournament, exc)
             return
         me = self.identity.player.id if self.identity.player is not None else None

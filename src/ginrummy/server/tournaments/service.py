@@ -213,8 +213,13 @@ class TournamentService:
 
     async def current(self, tournament_id: str) -> tuple[dict[str, Any], str] | None:
         """The tournament's view and frame as its log has it now (``shown``), for a
-        socket that has just begun to watch it; None for an unknown tournament."""
-        loaded = await self._read(tournament_id)
+        socket that has just begun to watch it; None for an unknown tournament, and for
+        one whose log does not fold (logged: the page has its HTTP answer)."""
+        try:
+            loaded = await self._read(tournament_id)
+        except records.DamagedLog as exc:
+            log.error("tournament %s: not shown to a new socket: %s", tournament_id, exc)
+            return None
         if loaded is None:
             return None
         self._keep(loaded)

@@ -71,8 +71,9 @@ export function keepOwnBuild(win = window) {
     win.location.reload();
   });
   workers.startMessages();
+  const ready = workers.ready; // the page's registration, once it has an active worker
   const ask = () => {
-    workers.ready
+    ready
       .then((registration) => registration.active?.postMessage({ build: "?" }))
       .catch((err) =>
         console.warn("the service worker could not be asked its build", err),
@@ -82,7 +83,7 @@ export function keepOwnBuild(win = window) {
   const watch = (worker) => worker?.addEventListener("statechange", ask);
   workers.addEventListener("controllerchange", ask);
   watch(workers.controller);
-  workers.ready
+  ready
     .then((registration) => {
       watch(registration.installing);
       watch(registration.waiting);
