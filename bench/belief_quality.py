@@ -28,6 +28,7 @@ import statistics
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from learned_belief import Learned
 from master_gains import expert_play
 from record_belief import RECORD_FIELDS, Record, record_hands
 
@@ -104,7 +105,14 @@ def model_of(text: str) -> Model:
             return out
 
         return record
-    raise SystemExit(f"a model is odds:..., fit:... or record:..., not {text!r}")
+    if kind == "learned":
+        learned, improve = Learned(), int(body or 0)
+
+        def learn(view: SeatView, count: int, rng: random.Random) -> list[int]:
+            return learned.hands(view, count, rng, improve)
+
+        return learn
+    raise SystemExit(f"a model is odds:..., fit:..., record:... or learned:..., not {text!r}")
 
 
 def judge(view: SeatView, hidden: int, hands: list[int]) -> tuple[float, float, float, float]:
