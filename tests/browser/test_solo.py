@@ -72,7 +72,11 @@ def test_the_level_menu_says_how_each_level_plays(server: Any, new_page: Any) ->
     en = new_page(locale="en-US")
     en.goto(server.url + "/")
     level = en.get_by_role("combobox", name="Computer level")
-    expect(level).to_have_accessible_description(re.compile("^Chases melds"))  # Casual first
+    # The ladder in order, the server's default chosen (the menu was once left showing
+    # nothing: its options came after the first render, and the value with them was lost).
+    expect(level).to_have_value("casual")
+    expect(level.get_by_role("option")).to_have_text(["Beginner", "Casual", "Strong", "Expert"])
+    expect(level).to_have_accessible_description(re.compile("^Chases melds"))
     level.select_option(label="Beginner")
     expect(level).to_have_accessible_description(re.compile("^Counts points only"))
     level.select_option(label="Strong")
@@ -80,6 +84,14 @@ def test_the_level_menu_says_how_each_level_plays(server: Any, new_page: Any) ->
     level.select_option(label="Expert")
     expect(level).to_have_accessible_description(re.compile("^Reads your hand"))
     expect(en.get_by_text("Reads your hand from what you take")).to_be_visible()
+    # Another render (the page's language) keeps the level chosen.
+    en.get_by_role("button", name="Deutsch").click()
+    stufe = en.get_by_role("combobox", name="Spielstärke des Computers")
+    expect(stufe).to_have_value("expert")
+    expect(stufe.get_by_role("option")).to_have_text(
+        ["Anfänger", "Gelegenheitsspieler", "Stark", "Experte"]
+    )
+    en.get_by_role("button", name="English").click()
 
     de = new_page(locale="de-DE")
     de.goto(server.url + "/")

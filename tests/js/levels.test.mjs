@@ -50,3 +50,25 @@ test("a computer is named by its level in the page's language", () => {
   // A level the server does not offer (a measuring stick) is capitalised like the others.
   assert.equal(computerName("random"), "Random");
 });
+
+test("the level menu keeps the server's ladder order and offers its default", async () => {
+  const { normaliseLevels, chosenLevel } =
+    await import("../../src/ginrummy/web/js/home.js");
+  const levels = normaliseLevels({
+    levels: [...LEVELS, { key: "expert" }, 7, null],
+    default: "casual",
+  });
+  assert.deepEqual(
+    levels.map((l) => [l.key, l.default]),
+    [
+      ["beginner", false],
+      ["casual", true],
+      ["expert", false],
+    ],
+  );
+  assert.equal(chosenLevel(levels, null), "casual"); // nothing chosen: the default
+  assert.equal(chosenLevel(levels, "expert"), "expert"); // the person's choice stands
+  const plain = normaliseLevels(LEVELS); // a remembered list without a default: the first
+  assert.equal(chosenLevel(plain, undefined), "beginner");
+  assert.equal(chosenLevel([], null), "");
+});

@@ -169,18 +169,20 @@ function morphNode(old, want) {
   for (const { name } of [...el.attributes]) {
     if (!next.hasAttribute(name) && name !== live) el.removeAttribute(name);
   }
+  // The form values wanted, read before the children move: a select's options go from
+  // `next` to `el` below, and a select left without options has no value.
+  const values = FORM_NODES.has(el.nodeName)
+    ? FORM_PROPERTIES.filter((p) => p in next).map((p) => [p, Reflect.get(next, p)])
+    : [];
   morphChildren(el, [...next.childNodes]);
   if (el.ownerDocument.activeElement === el) return;
-  for (const property of ["value", "checked"]) {
-    if (
-      FORM_NODES.has(el.nodeName) &&
-      property in next &&
-      Reflect.get(el, property) !== Reflect.get(next, property)
-    ) {
-      Reflect.set(el, property, Reflect.get(next, property));
-    }
+  for (const [property, value] of values) {
+    if (Reflect.get(el, property) !== value) Reflect.set(el, property, value);
   }
 }
+
+/** The properties of a form element a person changes. */
+const FORM_PROPERTIES = ["value", "checked"];
 
 /** The elements whose `value` (and `checked`) the person changes, not their attributes. */
 const FORM_NODES = new Set(["INPUT", "SELECT", "TEXTAREA"]);

@@ -49,7 +49,7 @@ export function renderHome(state) {
   const { home } = state;
   const form = home.form;
   const levels = home.levels;
-  const level = form.level ?? (levels[0] ? levelId(levels[0]) : "");
+  const level = chosenLevel(levels, form.level);
   const levelOptions = levels.map((l) => [levelId(l), levelName(l)]);
   const targetOptions = TARGETS.map((n) => [n, t("home.target.value", { n })]);
   const out = [];
@@ -363,9 +363,10 @@ export function nameMax(state) {
 }
 
 /**
- * The levels as GET /api/levels lists them (or the remembered list), the server's
- * default first so that it is preselected.
+ * The levels as GET /api/levels lists them (or the remembered list), in the server's
+ * order (the ladder, weakest first), the server's default marked `default: true`.
  * @param {any} data
+ * @returns {Record<string, any>[]}
  */
 export function normaliseLevels(data) {
   /** @type {unknown[]} */
@@ -374,9 +375,18 @@ export function normaliseLevels(data) {
     all.filter((item) => item && typeof item === "object")
   );
   const preferred = data?.default;
-  return preferred
-    ? [...items].sort(
-        (a, b) => Number(levelId(b) === preferred) - Number(levelId(a) === preferred),
-      )
-    : items;
+  return items.map((item) => ({ ...item, default: levelId(item) === preferred }));
+}
+
+/**
+ * The level a start form offers when the person has not chosen one: the server's
+ * default, else the first ("" with none).
+ * @param {Record<string, any>[]} levels  as from {@link normaliseLevels}
+ * @param {string|null|undefined} chosen  the form's level, if the person chose one
+ * @returns {string}
+ */
+export function chosenLevel(levels, chosen) {
+  if (chosen) return chosen;
+  const level = levels.find((l) => l.default) ?? levels[0];
+  return level ? levelId(level) : "";
 }

@@ -2,8 +2,8 @@
 // browser's games, a game against the computer on this device (or on the server, verified),
 // a room or a chouette table opened. Drawn by home.js.
 import { api, ApiError, ensureToken, storedToken } from "../api.js";
-import { renderHome, normaliseLevels } from "../home.js";
-import { levelId, setLevels, t } from "../i18n.js";
+import { renderHome, normaliseLevels, chosenLevel } from "../home.js";
+import { setLevels, t } from "../i18n.js";
 import { NAME_KEY, remembered, playerName } from "../prefs.js";
 import { afterPaint, knownLevels } from "../offline.js";
 import { deviceCommands } from "./device.js";
@@ -41,7 +41,7 @@ export function init(app) {
     store.update((s) => {
       if (s.route.name !== "home") return s;
       const form = { ...s.home.form };
-      if (!form.level && levelList.length) form.level = levelId(levelList[0]);
+      if (!form.level && levelList.length) form.level = chosenLevel(levelList, null);
       if (!form.name) form.name = remembered(NAME_KEY) ?? "";
       return { ...s, home: { ...s.home, levels: levelList, games, form } };
     });
@@ -53,8 +53,7 @@ export function init(app) {
   async function createGame(kind) {
     const state = store.get();
     const form = state.home.form;
-    const level =
-      form.level ?? (state.home.levels[0] ? levelId(state.home.levels[0]) : "");
+    const level = chosenLevel(state.home.levels, form.level);
     if (
       kind === "solo" &&
       (await (await table.device).play(level, playerName(form.name)))
