@@ -20,7 +20,10 @@ from .helpers import (
     CH_EN,
     SHOW_RESULT,
     ChouetteWords,
+    Words,
+    actionable,
     chouette_role,
+    decide,
     join_chouette,
     ledger,
     ledger_rows,
@@ -61,13 +64,29 @@ def idle(page: Any) -> None:
     page.wait_for_timeout(40)
 
 
+def play_on(page: Any, rng: random.Random, w: Words) -> str | None:
+    """As ``try_decide``, but never ending the round: no knock, and an ordinary discard
+    where gin is possible (a person may always play on)."""
+    text = status(page, w).inner_text()
+    if not actionable(w).search(text):
+        return None
+    if w.discard in text and w.can_gin in text:
+        hand = page.get_by_role("group", name=w.hand)
+        rng.choice(hand.get_by_role("button", disabled=False).all()).click()
+        return "discard"
+    return decide(page, rng, w, knock=False, timeout=5_000)
+
+
 def play_until_captain_decides(seats: list[Seat], captain: Seat, rng: random.Random) -> None:
-    """The others play (the box may move first) until the captain has a decision."""
+    """The others play (the box may move first) until the captain has a decision. The
+    box plays on without knocking: the captain deals the first round, so the box is
+    offered the upcard first, and a box that took it and knocked (or went gin) would
+    end the first-to-knock match before the captain ever decided."""
     _, page, w = captain
     deadline = time.monotonic() + 60
     while w.base.your_turn not in status(page, w.base).inner_text():
         assert time.monotonic() < deadline, "the captain never had a decision"
-        acted = [try_decide(other, rng, ow.base) for _, other, ow in seats if other is not page]
+        acted = [play_on(other, rng, ow.base) for _, other, ow in seats if other is not page]
         if not any(acted):
             idle(page)
 

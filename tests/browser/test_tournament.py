@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import EN, actionable, status
+from .helpers import EN, actionable, close_result, status
 from .public import ROOM_URL, enter_lobby, me
 
 pytestmark = pytest.mark.browser
@@ -203,9 +203,14 @@ def test_a_swiss_of_one_person_and_computers_runs_to_the_end(
     ann, watcher = new_page(), new_page()
     enter_lobby(ann, server.url, "Ann Swiss")
     enter_lobby(watcher, server.url, "Wat Swiss")
+    # Matches to 100, not first to knock: Ann resigns each one at her first decision, but
+    # the computer, offered the upcard first when she deals, may take it and knock before
+    # she moves; first to knock, her undercut of that knock (rare, but the deal is random)
+    # would win her the match. An undercut scores at most 10 + 25 = 35, short of 100: the
+    # match goes on, and she resigns it. (The computers' matches take milliseconds.)
     body = {
         "name": "Swiss Cup", "format": "swiss", "max_players": 4,
-        "rules_preset": "first-to-knock", "computer_level": "beginner",
+        "rules_preset": "standard", "target_score": 100, "computer_level": "beginner",
     }  # fmt: skip
     tid = ann.evaluate(CREATE, body)
     url = f"{server.url}/t/{tid}"
@@ -224,10 +229,12 @@ def test_a_swiss_of_one_person_and_computers_runs_to_the_end(
         rooms.append(ann.url)
         expect(standings.get_by_role("region", name=f"Round {number}")).to_be_visible()
         expect(ann.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
-        # Ann's turn, or her match is over already: the computer she plays may take the
-        # first upcard and knock before she moves (first to knock: that is the match).
+        # Ann's turn, or the first round is over already: the computer she plays may take
+        # the first upcard and knock before she moves (its gin or knock may even reach 100:
+        # then her match is over, lost).
         expect(status(ann)).to_have_text(actionable(EN), timeout=15_000)
         if EN.match_over not in status(ann).inner_text():
+            close_result(ann)  # the round's result, modal, when the computer knocked
             ann.get_by_role("button", name="Resign").click()
             ann.get_by_role("button", name="Yes, resign").click()
         round_n = standings.get_by_role("region", name=f"Round {number}")
