@@ -178,7 +178,9 @@ def decide(
     timeout: float = 15_000,
     on_round_end: Any = None,
 ) -> str:
-    """Wait until this seat has something to do and do one thing; returns what it did."""
+    """Wait until this seat has something to do and do one thing; returns what it did.
+    With ``knock=False`` it never ends the round: no knock and no gin, an ordinary
+    discard instead (a person may always play on)."""
     st = status(page, w)
     expect(st).to_have_text(actionable(w), timeout=timeout)
     text = st.inner_text()
@@ -206,7 +208,7 @@ def decide(
         page.get_by_role("button", name=rng.choice(names)).click()
         return "draw"
     if w.discard in text:
-        if w.can_gin in text:
+        if knock and w.can_gin in text:
             page.get_by_role("button", name=w.gin, exact=True).click()
             return "gin"
         if knock and w.can_knock in text:

@@ -65,15 +65,9 @@ def idle(page: Any) -> None:
 
 
 def play_on(page: Any, rng: random.Random, w: Words) -> str | None:
-    """As ``try_decide``, but never ending the round: no knock, and an ordinary discard
-    where gin is possible (a person may always play on)."""
-    text = status(page, w).inner_text()
-    if not actionable(w).search(text):
+    """As ``try_decide``, but never ending the round (``decide``'s ``knock=False``)."""
+    if not actionable(w).search(status(page, w).inner_text()):
         return None
-    if w.discard in text and w.can_gin in text:
-        hand = page.get_by_role("group", name=w.hand)
-        rng.choice(hand.get_by_role("button", disabled=False).all()).click()
-        return "discard"
     return decide(page, rng, w, knock=False, timeout=5_000)
 
 
