@@ -93,3 +93,38 @@ def test_watchers_read_but_do_not_write_unless_allowed(clock_server: Any, new_pa
     expect(eve.get_by_role("log", name="Chat")).to_contain_text("hello watchers")
     expect(eve.get_by_role("textbox", name="Message")).to_have_count(0)
     expect(eve.get_by_text("Only the players can chat at this table.")).to_be_visible()
+
+
+def test_watchers_chat_where_the_table_allows_it(clock_server: Any, new_page: Any) -> None:
+    """A watcher with a nickname writes, and the players read it as a watcher's line; one
+    without a nickname is told how to get one."""
+    ann = new_page()
+    enter_lobby(ann, clock_server.url, "Ann Open")
+    region = ann.get_by_role("region", name="Create table")
+    region.get_by_role("checkbox", name="Watchers may chat").check()
+    link = create_table(ann, timer="off", public=False)
+    bob = new_page()
+    bob.goto(link)
+    bob.get_by_role("button", name="Take the seat").click()
+    expect(bob.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
+
+    eve = new_page()
+    enter_lobby(eve, clock_server.url, "Eve Rail")
+    eve.goto(link)
+    expect(status(eve, EN)).to_contain_text("You are watching.")
+    send(eve, "hello from the rail")
+    for page in (ann, bob, eve):
+        log = page.get_by_role("log", name="Chat")
+        expect(log).to_contain_text("hello from the rail")
+        expect(log).to_contain_text("Eve Rail")
+        expect(log).to_contain_text("(watching)")
+    assert not eve.get_by_role("alert").filter(has_text="cannot chat").count()
+
+    zed = new_page()  # never chose a nickname: no identity in this browser
+    zed.goto(link)
+    expect(status(zed, EN)).to_contain_text("You are watching.")
+    expect(zed.get_by_role("log", name="Chat")).to_contain_text("hello from the rail")
+    expect(zed.get_by_role("textbox", name="Message")).to_have_count(0)
+    expect(
+        zed.get_by_text("Watchers may chat at this table once they have a nickname")
+    ).to_be_visible()

@@ -2,6 +2,7 @@
 // own kind of panel (chatPanel). Each is kept across renders (so the log keeps its scroll
 // position, the draft its caret and a screen reader hears only new lines); each render
 // reconciles it with the state. Messages are always set as text, never parsed as markup.
+import { storedToken } from "./api.js";
 import { h } from "./dom.js";
 import { t, language } from "./i18n.js";
 import { visibleChat, authorKey, chatText } from "./store.js";
@@ -100,11 +101,18 @@ export function phraseText(state, key) {
 }
 
 /**
- * Whether this socket may write: players always, watchers only if the room allows it.
+ * Whether this socket may write: players always; watchers where the room allows it and
+ * the page has an identity (the server names each line's author: a nickname).
  * @param {State} state
+ * @param {boolean} identified  this browser has an identity (a stored token)
  */
-export function canChat(state) {
+export function canChat(state, identified) {
   if (state.seat) return true;
+  return watchersChat(state) && identified;
+}
+
+/** @param {State} state  whether the room lets its watchers chat */
+function watchersChat(state) {
   const info = state.info ?? state.room.info;
   return Boolean(info?.spectator_chat);
 }
@@ -272,10 +280,13 @@ function muteButtons(state) {
  *   table's: by seat)
  */
 export function renderChat(state, { author = state.seat, mutes = true } = {}) {
+  const identified = storedToken() !== null;
   return chatPanel(state, ROOM_CHAT, {
     messages: visibleChat(state),
     draft: state.chat.draft,
-    writable: canChat(state),
+    writable: canChat(state, identified),
+    // Why a watcher cannot write: the table's rule, or no nickname yet.
+    readonly: t(watchersChat(state) ? "chat.watchers_need_name" : "chat.watchers_cannot"),
     mutes: mutes ? muteButtons(state) : [],
     author,
   });
@@ -287,9 +298,14 @@ export function renderChat(state, { author = state.seat, mutes = true } = {}) {
  * @param {State} state
  * @param {ChatKind} kind
  * @param {{messages: ChatMessage[], draft: string, writable: boolean, mutes: HTMLElement[],
- *   author: Author}} shown
+ *   author: Author, readonly?: string}} shown  `readonly`: what a reader who cannot write
+ *   is told (by default, that only the players chat)
  */
-export function chatPanel(state, kind, { messages, draft, writable, mutes, author }) {
+export function chatPanel(
+  state,
+  kind,
+  { messages, draft, writable, mutes, author, readonly = t("chat.watchers_cannot") },
+) {
   messages = messages.filter((m) => !hidden.has(m.from?.player ?? ""));
   const room = state.route.room;
   const key = `${room}|${language()}|${state.seat}|${author}|${state.muted.join(",")}|${[...hidden].join(",")}`;
@@ -316,6 +332,7 @@ export function chatPanel(state, kind, { messages, draft, writable, mutes, autho
   panel.mutes.replaceChildren(...mutes);
   panel.writer.hidden = !writable;
   panel.readonly.hidden = writable;
+  if (panel.readonly.textContent !== readonly) panel.readonly.textContent = readonly;
   if (draft === "" && panel.input.value !== "") panel.input.value = "";
   return panel.el;
 }

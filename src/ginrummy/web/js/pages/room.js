@@ -60,7 +60,7 @@ export function init(app) {
     if (store.get().route.room !== roomId) return;
     if (info.your_seat) {
       store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "table" } }));
-      table.connect(roomId, true);
+      table.connect(roomId);
       if (info.tournament) {
         const page = await app.page("tournament");
         if (store.get().route.room !== roomId) return;
@@ -90,7 +90,7 @@ export function init(app) {
     }
     if (info.spectators) {
       store.update((s) => ({ ...s, info, room: { ...s.room, info, phase: "table" } }));
-      table.connect(roomId, false);
+      table.connect(roomId);
       app.say(`${t("join.full")} ${t("join.watch")}`);
       return;
     }

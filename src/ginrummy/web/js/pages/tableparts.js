@@ -45,7 +45,8 @@ import { routeOf } from "../routes.js";
 
 /**
  * @typedef {object} TableParts
- * @property {(roomId: string, asPlayer: boolean) => void} connect   open the server's socket of a room
+ * @property {(roomId: string) => void} connect   open the server's socket of a room (a seat's
+ *   or a watcher's, as the stored token says)
  * @property {(transport: GameSocket|import("../device/game.js").DeviceGame) => void} use   play over a transport
  * @property {() => GameSocket|import("../device/game.js").DeviceGame|null} transport
  * @property {(msg: object) => boolean} send
@@ -103,13 +104,14 @@ export function tableParts({ store, say, navigate, limits, me, fold, enter }) {
 
   /**
    * @param {string} roomId
-   * @param {boolean} asPlayer
    */
-  function connect(roomId, asPlayer) {
+  function connect(roomId) {
     close();
     socket = new GameSocket({
       room: roomId,
-      token: () => (asPlayer ? storedToken() : null),
+      // A watcher's identity too: the room knows who writes in its chat, and friends
+      // see where they are; a token that holds no seat here only watches.
+      token: () => storedToken(),
       onMessage: receive,
       onConnection: (connection) => {
         const before = store.get().connection;
@@ -146,7 +148,7 @@ export function tableParts({ store, say, navigate, limits, me, fold, enter }) {
       await me.adopt(name);
       await take(roomId, name);
       store.update((s) => ({ ...s, room: { ...s.room, phase: "table", error: null } }));
-      connect(roomId, true);
+      connect(roomId);
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         enter(routeOf(location.pathname));
