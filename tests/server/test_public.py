@@ -6,7 +6,17 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from .helpers import account, auth, client, create, hello, identity, receive, receive_until
+from .helpers import (
+    Message,
+    account,
+    auth,
+    client,
+    create,
+    hello,
+    identity,
+    receive,
+    receive_until,
+)
 
 
 def _join(c: TestClient, room: str, token: str) -> None:
@@ -140,6 +150,33 @@ def test_spectators_may_chat_when_allowed_and_rooms_may_forbid_watching() -> Non
         with c.websocket_connect("/ws") as ws:
             ws.send_json({"type": "hello", "room": closed, "token": eve})
             assert receive(ws)["code"] == "no_spectators"
+
+
+def test_the_lobby_offers_a_table_only_while_its_host_is_there() -> None:
+    """A host who closed the page is gone: the lobby stops offering the table (whoever
+    took the seat would play someone absent) and offers it again once they are back. A
+    new table is offered at once, before its host's socket could be heard of."""
+    with client(test_clock=True, presence_interval=0.05, lobby_interval=0.01) as c:
+        ann = identity(c)
+
+        def tables(m: Message) -> list[str] | None:
+            return [t["room"] for t in m["lobby"]["tables"]] if m["type"] == "lobby" else None
+
+        with c.websocket_connect("/ws") as lobby:
+            lobby.send_json({"type": "hello_lobby", "token": None})
+            assert tables(receive(lobby)) == []
+            room = create(c, ann, kind="room", visibility="public")
+            receive_until(lobby, lambda m: tables(m) == [room])  # new: offered at once
+            # No host came in the time the other instances need to hear of one: hidden.
+            assert c.post("/api/test/clock", json={"advance": 60}).status_code == 200
+            receive_until(lobby, lambda m: tables(m) == [])
+            assert c.get("/api/lobby").json()["tables"] == []
+            with c.websocket_connect("/ws") as host:
+                hello(host, room, ann)
+                receive_until(lobby, lambda m: tables(m) == [room])
+                assert [t["room"] for t in c.get("/api/lobby").json()["tables"]] == [room]
+            receive_until(lobby, lambda m: tables(m) == [])  # the host left
+            assert c.get(f"/api/rooms/{room}").json()["status"] == "waiting"  # not closed
 
 
 def test_lobby_lists_tables_and_matches_live() -> None:

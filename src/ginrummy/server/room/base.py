@@ -493,6 +493,7 @@ class RoomBase(ABC, Generic[S, K, D]):
             except RoomError as exc:  # (its record waits for the next change)
                 log.warning("room %s: seat %s back, not recorded: %s", self.id, key, exc.message)
             await self.announce(key)
+            await self.presence_changed()
 
     async def came_back(self, key: K) -> None:
         """The first socket of ``key`` on this instance opened (a chouette partner who
@@ -511,6 +512,11 @@ class RoomBase(ABC, Generic[S, K, D]):
             log.info("room %s: seat %s disconnected", self.id, self.label(key))
             self.duties.update_grace()
             await self.announce(key)
+            await self.presence_changed()
+
+    async def presence_changed(self) -> None:
+        """Who is connected may have changed (here, on another instance, or by time: a
+        count not renewed). A kind the lobby lists by its people's presence looks again."""
 
     def presence_notice(
         self, seat: Hashable | None, *, renew: bool = False, gone: bool = False
@@ -537,3 +543,4 @@ class RoomBase(ABC, Generic[S, K, D]):
         self.duties.update_grace()  # also starts those held back while the room settled
         if expired:
             await self.announce(None)
+        await self.presence_changed()  # also the time a new table's host had to come

@@ -132,6 +132,10 @@ class Owner(Protocol):
     async def room_changed(self, room: Room) -> None:
         """The room's state or audience changed (the lobby may list it)."""
 
+    async def listing_changed(self) -> None:
+        """What this instance's lobby lists changed without a write (a host came or
+        left): its lobby sockets get the lobby again."""
+
     def player_changed(self, player: Player) -> None:
         """A player's new name or rating: every loaded room shows it."""
 

@@ -33,6 +33,7 @@ async def follow(room: RoomBase[Any, Any, Any], sub: Subscription) -> None:
             if kind != "presence":
                 continue
             room.take_presence(notice)
+            await room.presence_changed()
             news = not notice.get("renew") and notice.get("instance") != room.ctx.instance_id
             if news and room.has_sockets:
                 # Answer at once: the teller may have just loaded the room.

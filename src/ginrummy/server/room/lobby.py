@@ -128,7 +128,8 @@ class Lobby:
             if not room.listed:
                 continue
             if room.status == "waiting":
-                tables.append(presenter.lobby_table(room))
+                if room.open_to_join:  # a table whose host left is not offered
+                    tables.append(presenter.lobby_table(room))
             elif (entry := presenter.lobby_match(room)) is not None:
                 matches.append(entry)
         return {"tables": tables, "matches": matches, "queue": self.queue_waiting}

@@ -243,6 +243,9 @@ class RoomManager:
     async def room_changed(self, room: Room) -> None:
         await self.hall.changed(room)
 
+    async def listing_changed(self) -> None:
+        await self.hall.tell()  # this instance's only: every instance sees the presence
+
     async def lobby_changed(
         self, room: Room | None = None, *, player: str | None = None, queue: bool = False
     ) -> None:

@@ -34,6 +34,7 @@ from ginrummy.server.room.log import (
 )
 from ginrummy.server.room.master import Change, Table
 from ginrummy.server.room.outcome import outcome
+from ginrummy.server.room.presence import PRESENCE_LIFETIME
 from ginrummy.server.room.seats import SeatInfo, free_seat, is_person
 from ginrummy.server.store import Event, Outcome, RoomRow, StoredRoom
 
@@ -64,6 +65,7 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
         self.first_dealer = None if dealer is None else Seat.parse(str(dealer))
         self._public = presenter.PublicPart(self.rules)
         self.duties = Duties(self, ctx)
+        self._offered: bool | None = None  # open_to_join as this instance's lobby last saw
 
     # --- reading --------------------------------------------------------------------
 
@@ -91,8 +93,27 @@ class Room(RoomBase[Snapshot, Seat, Duties]):
 
     @property
     def listed(self) -> bool:
-        """The lobby lists it: a public room, waiting or playing."""
+        """The lobby lists it: a public room, waiting or playing (kept loaded then)."""
         return self.public and not self.broken and self.status != "over"
+
+    @property
+    def open_to_join(self) -> bool:
+        """The lobby offers its free seat: a listed table waiting for an opponent while
+        its host is there. A new table counts as hosted for as long as the other
+        instances need to hear of its host's socket; one whose host left is not
+        offered (whoever took the seat would play someone who is gone) until the host
+        is back."""
+        if not self.listed or self.status != "waiting":
+            return False
+        settle = PRESENCE_LIFETIME * self.ctx.tuning.presence_interval
+        return self.connected(Seat.ONE) or self.ctx.clock.now() - self.created < settle
+
+    async def presence_changed(self) -> None:
+        offered = self.open_to_join
+        if offered != self._offered:
+            self._offered = offered
+            log.info("room %s: the lobby %s its table", self.id, "offers" if offered else "hides")
+            await self.ctx.owner.listing_changed()
 
     def person(self, seat: Seat) -> bool:
         return is_person(self.seats, seat)
