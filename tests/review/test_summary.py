@@ -117,3 +117,18 @@ def test_a_verdict_says_how_sure_it_is_with_its_numbers(key, params, en):
          "verdict_likely_good": "Wahrscheinlich: geschätzter Verlust 2,0 Punkte (eine",
          "verdict_likely_good_rival": "Wahrscheinlich: geschätzter Verlust 1,0 ± 0,5"}[key]
     )  # fmt: skip
+
+
+def test_a_move_that_looked_better_than_the_other_choice_is_said_to_gain_not_to_lose():
+    """A negative loss (the move played beat the best other choice checked) reads as the
+    gain it is, its interval turned round: never "estimated loss -8.1"."""
+    params = {"estimate": -8.1, "error": 5.5, "low": -17.8, "high": 1.6, "worlds": 16,
+              "level": 90, "start": 3.0}  # fmt: skip
+    en, de = render("verdict_sure_good", params, "en"), render("verdict_sure_good", params, "de")
+    assert "estimated gain 8.1 ± 5.5 points over the other choice (90 % interval -1.6 to 17.8" in en
+    assert "Gewinn 8,1 ± 5,5 Punkte gegenüber der anderen Wahl (90-%-Intervall -1,6 bis 17,8" in de
+    assert "-8" not in en and "loss" not in en and "Verlust" not in de
+    rough = render(
+        "verdict_likely_good", {"estimate": -2.0, "worlds": 1, "level": 90, "start": 3.0}, "en"
+    )
+    assert rough.startswith("Likely: estimated gain 2.0 points over the other choice (one sampled")

@@ -97,6 +97,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "de": "geschätzter Verlust {estimate} Punkte (eine ausgeloste Kartenverteilung: "
         "kein Intervall)",
     },
+    # A negative loss: the move played looked better than the best other choice checked.
+    "gain_interval": {
+        "en": "estimated gain {estimate} ± {error} points over the other choice ({level} % "
+        "interval {low} to {high}, {worlds} sampled deals)",
+        "de": "geschätzter Gewinn {estimate} ± {error} Punkte gegenüber der anderen Wahl "
+        "({level}-%-Intervall {low} bis {high}, {worlds} ausgeloste Kartenverteilungen)",
+    },
+    "gain_rough": {
+        "en": "estimated gain {estimate} points over the other choice (one sampled deal: "
+        "no interval)",
+        "de": "geschätzter Gewinn {estimate} Punkte gegenüber der anderen Wahl (eine "
+        "ausgeloste Kartenverteilung: kein Intervall)",
+    },
     "summary_certainty": {
         "en": "Sure: {sure} of {errors}. Unclear (graded good): {unclear}.",
         "de": "Sicher: {sure} von {errors}. Unklar (als gut gewertet): {unclear}.",
@@ -137,12 +150,26 @@ def render(key: str, params: Params, lang: str) -> str:
     if "band" in params:
         words["band"] = BANDS[str(params["band"])][lang]
     if key.startswith("verdict_"):
-        phrase = "loss_interval" if params.get("low") is not None else "loss_rough"
-        words["loss"] = TEXTS[phrase][lang].format(**words)
+        words["loss"] = _loss_words(params, words, lang)
     if key == "summary":
         words["counts"] = counts_text({g: int(params.get(g, 0)) for g in GRADES}, lang)
     text = TEXTS[key][lang].format(**words)
     return text[0].upper() + text[1:]
+
+
+def _loss_words(params: Params, words: dict[str, str], lang: str) -> str:
+    """The loss of a verdict in words; a negative one as the gain it is (its interval
+    turned round), never as "a loss of -8.1"."""
+    interval = params.get("low") is not None
+    estimate = params.get("estimate")
+    if not isinstance(estimate, int | float) or estimate >= 0:
+        return TEXTS["loss_interval" if interval else "loss_rough"][lang].format(**words)
+    gain = dict(words, estimate=_number(-estimate, lang))
+    if interval:
+        low, high = params["low"], params["high"]
+        assert isinstance(low, int | float) and isinstance(high, int | float)
+        gain.update(low=_number(-high, lang), high=_number(-low, lang))
+    return TEXTS["gain_interval" if interval else "gain_rough"][lang].format(**gain)
 
 
 def phrase(key: str, params: Params) -> dict[str, object]:
