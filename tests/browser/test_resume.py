@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .helpers import EN, actionable, decide, hand_cards, status
+from .helpers import EN, actionable, close_result, decide, hand_cards, status
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -69,3 +69,30 @@ def test_invite_link_leads_into_the_room_and_solo_stays_resumable(
     resume.click()
     expect(guest).to_have_url(solo_url)
     expect(guest.get_by_role("group", name="Your hand")).to_be_visible()
+
+
+def test_a_finished_server_match_is_no_running_game(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    """A verified game played to its end (resigned) leaves "Your running games"; a game
+    still under way stays there."""
+    page = new_page()
+    start_solo(page, server.url, "100", verified=True)
+    running = page.url
+    start_solo(page, server.url, "100", verified=True)
+    finished = page.url
+    assert finished != running
+    page.get_by_role("button", name="Resign", exact=True).click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Yes, resign").click()
+    expect(status(page)).to_contain_text(EN.match_over)
+    close_result(page)
+
+    page.get_by_role("link", name="Gin Rummy").first.click()
+    games = page.get_by_role("region", name="Your running games").get_by_role("link")
+    expect(games).to_have_count(1)
+    expect(games).to_have_text(re.compile(r"^Resume: game against"))
+    expect(games).to_have_attribute("href", running.removeprefix(server.url))
+    page.get_by_role("region", name="Your running games").screenshot(
+        path=str(artifacts / "home-running-games.png")
+    )
+    assert not page.errors

@@ -43,10 +43,39 @@ function select(id, name, options, value, extra = {}) {
 }
 
 /**
- * @param {State} state
+ * Where the start page shows its error (pages/home.js decides): next to the name field
+ * when the server refused the name, else under the button the person clicked.
+ * @typedef {"name"|"solo"|"room"} ErrorPlace
  */
-export function renderHome(state) {
+
+/** The id of the start page's error, which the name field it is about names. */
+export const HOME_ERROR_ID = "home-error";
+
+/**
+ * The games of GET /api/me still under way: a finished match (status `over`) is no game to
+ * resume; the player's page lists it, with its review (stats.js). A chouette table between
+ * matches (`settled`) stays: its next match starts at that table.
+ * @param {Record<string, any>[]} games
+ */
+export function runningGames(games) {
+  return games.filter((game) => game.status !== "over");
+}
+
+/**
+ * @param {State} state
+ * @param {ErrorPlace} [errorAt]
+ */
+export function renderHome(state, errorAt = "room") {
   const { home } = state;
+  // The error where the person is (the room's join form does so too, render.js renderJoin):
+  // a page-top notice is out of sight when "Open a room" is below the fold.
+  const error = home.error
+    ? h("p", { id: HOME_ERROR_ID, class: "notice error", role: "alert" }, home.error)
+    : null;
+  const nameInvalid = Boolean(error) && errorAt === "name";
+  const errorAfter = (/** @type {ErrorPlace} */ place) =>
+    errorAt === place ? error : null;
+  const games = runningGames(home.games);
   const form = home.form;
   const levels = home.levels;
   const level = chosenLevel(levels, form.level);
@@ -94,9 +123,8 @@ export function renderHome(state) {
       ),
     ),
   );
-  if (home.error) out.push(h("p", { class: "notice error", role: "alert" }, home.error));
   const onDevice = renderDeviceResume(state);
-  if (home.games.length || onDevice.length) {
+  if (games.length || onDevice.length) {
     out.push(
       h(
         "section",
@@ -106,7 +134,7 @@ export function renderHome(state) {
           "ul",
           { class: "resume-list" },
           ...onDevice,
-          ...home.games.map((game) =>
+          ...games.map((game) =>
             h(
               "li",
               {},
@@ -179,6 +207,7 @@ export function renderHome(state) {
           },
           t("home.play_verified"),
         ),
+        errorAfter("solo"),
       ),
       h(
         "section",
@@ -197,9 +226,12 @@ export function renderHome(state) {
             maxlength: nameMax(state),
             autocomplete: "nickname",
             value: form.name,
+            "aria-invalid": nameInvalid ? "true" : null,
+            "aria-describedby": nameInvalid ? HOME_ERROR_ID : null,
             dataset: { field: "name", key: "field-room-name" },
           }),
         ),
+        errorAfter("name"),
         field(
           "room-preset",
           t("home.preset"),
@@ -244,6 +276,7 @@ export function renderHome(state) {
           },
           t("home.open_room"),
         ),
+        errorAfter("room"),
       ),
     ),
   );

@@ -2,10 +2,11 @@
 // browser's games, a game against the computer on this device (or on the server, verified),
 // a room or a chouette table opened. Drawn by home.js.
 import { api, ApiError, ensureToken, storedToken } from "../api.js";
-import { renderHome, normaliseLevels, chosenLevel } from "../home.js";
+import { renderHome, normaliseLevels, chosenLevel, HOME_ERROR_ID } from "../home.js";
 import { setLevels, t } from "../i18n.js";
 import { NAME_KEY, remembered, playerName } from "../prefs.js";
 import { afterPaint, knownLevels } from "../offline.js";
+import { nicknameProblem } from "../store.js";
 import { deviceCommands } from "./device.js";
 
 /** @typedef {import("../pages.js").App} App */
@@ -17,6 +18,30 @@ import { deviceCommands } from "./device.js";
  */
 export function init(app) {
   const { store, table } = app;
+  /** Where the page's error shows (home.js ErrorPlace): the person's eyes are there.
+   * @type {import("../home.js").ErrorPlace} */
+  let errorAt = "room";
+
+  /**
+   * The error of the start form just refused, drawn at `errorAt`, brought to where the
+   * person is: a refused name's field takes the focus, and the error comes into view (a
+   * page-top notice was off screen: the room form is below the fold).
+   */
+  function showError() {
+    if (!store.get().home.error) return;
+    const field = errorAt === "name" ? document.getElementById("room-name") : null;
+    // the field with its label, then the error under it
+    field?.focus({ preventScroll: true });
+    field?.closest(".field")?.scrollIntoView({ block: "nearest" });
+    document.getElementById(HOME_ERROR_ID)?.scrollIntoView({ block: "nearest" });
+  }
+
+  /** Whether the typed name breaks the served name rule (the server refuses it then). */
+  function nameRefused() {
+    const { home, config } = store.get();
+    const typed = home.form.name;
+    return Boolean(config && typed.trim() && nicknameProblem(typed, config.limits));
+  }
 
   /** The start page's entry: done once the page shows and the computer players are loaded. */
   async function enter() {
@@ -89,21 +114,31 @@ export function init(app) {
         err instanceof ApiError && err.status
           ? `${t("error.generic", { message: err.message || err.code })}`
           : t("error.network");
+      const badName = err instanceof ApiError && err.code === "bad_name";
+      errorAt = badName ? "name" : kind === "room" ? "room" : "solo";
       store.update((s) => ({ ...s, home: { ...s.home, busy: false, error: message } }));
+      showError();
     }
+  }
+
+  /** A chouette table (its module is loaded for it), its error shown as a room's. */
+  async function createChouette() {
+    // chouette/play.js words the error only: a refused name is one against the rule
+    errorAt = nameRefused() ? "name" : "room";
+    const chouette = await app.page("chouette");
+    await chouette.commands?.create?.("", app.main);
+    showError();
   }
 
   return {
     enter,
-    render: renderHome,
+    render: (state) => renderHome(state, errorAt),
     commands: {
       "play-solo": () => createGame("solo"),
       "play-verified": () => createGame("verified"),
-      // More than two players: a chouette table (its module is loaded for it).
+      // More than two players: a chouette table.
       "open-room": () =>
-        Number(store.get().home.form.players) > 2
-          ? app.page("chouette").then((c) => c.commands?.create?.("", app.main))
-          : createGame("room"),
+        Number(store.get().home.form.players) > 2 ? createChouette() : createGame("room"),
       // The account dialog (docs/accounts.md): its module loads on the first click.
       account: () => import("../account.js").then((m) => m.openAccount()),
       // Friends (docs/accounts.md, "Friends"): a guest is asked to create an account.
