@@ -60,10 +60,15 @@ def test_a_knockout_from_the_lobby_to_a_result_in_the_bracket(
     for page in (ann, bob):  # each person is taken to their table
         expect(page).to_have_url(ROOM_URL)
     expect(ann.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
-    # the table names its tournament and round, a link to the tournament's page
-    to_tournament = ann.get_by_role("link", name="Browser Cup · round 1")
+    # the table names its tournament, a link to the tournament's page, whose title (its
+    # description) is the tournament's round; the info bar says the match's round once
+    to_tournament = ann.get_by_role("link", name="Browser Cup", exact=True)
     expect(to_tournament).to_have_attribute("href", tournament_url.removeprefix(server.url))
-    expect(bob.get_by_role("link", name="Browser Cup · Runde 1")).to_be_visible()
+    expect(to_tournament).to_have_accessible_description("Round 1 of the tournament")
+    expect(ann.locator(".match-info")).to_contain_text(re.compile(r"^Browser Cup · Round \d+ · "))
+    assert not re.search(r"round \d+ · round", ann.locator(".match-info").inner_text(), re.I)
+    to_bob = bob.get_by_role("link", name="Browser Cup", exact=True)
+    expect(to_bob).to_have_accessible_description("Runde 1 des Turniers")
     ann.screenshot(path=str(artifacts / "tournament-table.png"))
 
     back = ann.get_by_role("link", name="Back to the tournament")
@@ -127,7 +132,8 @@ def test_winners_are_taken_from_their_table_to_the_next_round(server: Any, new_p
         expect(winner).to_have_url(final)
     assert bob.url == dan.url
     expect(bob.get_by_role("group", name=EN.hand).get_by_role("button")).to_have_count(10)
-    to_tournament = bob.get_by_role("link", name="Four Cup · round 2")
+    to_tournament = bob.get_by_role("link", name="Four Cup", exact=True)
+    expect(to_tournament).to_have_accessible_description("Round 2 of the tournament")
     expect(to_tournament).to_have_attribute("href", f"/t/{tid}")
     # ann, out in round one, watches the bracket while the final is played to the end
     ann.goto(url)

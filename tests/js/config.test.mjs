@@ -48,7 +48,22 @@ test("the name rule's words come from the served limits", () => {
   );
   assert.equal(
     nameProblemText(nicknameProblem("Abc", limits), limits),
-    "Only letters, digits and these are allowed: space #.",
+    "Only letters, digits and these characters are allowed: space #",
   );
   assert.equal(nicknameProblem("ab#c", limits), null);
+});
+
+test("the refusal of a name's characters does not end in two periods", () => {
+  // Today's rule ends its list of marks with the period: "space - _ ." must not
+  // be followed by the sentence's own period ("… _ ..").
+  const limits = {
+    name: { min: 2, max: 20, pattern: "^[\\p{L}\\p{N} \\-_.]+$", punctuation: " -_." },
+    chat: { max: 200 },
+  };
+  for (const lang of ["en", "de"]) {
+    setCatalog(lang, catalog(lang));
+    const text = nameProblemText(nicknameProblem("Bad<>Name", limits), limits);
+    assert.match(text, /- _ \.$/, `${lang}: the marks are listed, the period last`);
+    assert.doesNotMatch(text, /\.\./, `${lang}: ${text}`);
+  }
 });

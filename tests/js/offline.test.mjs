@@ -137,7 +137,7 @@ test("index.html asks early for the language detectLanguage picks, and for the c
   assert.equal(remembered.early.config, null);
 });
 
-test("every route of site.json is its page (routes.js), with a slash at the end too; any other path is the start page", async () => {
+test("every route of site.json is its page (routes.js), with a slash at the end too; any other path is the page not found", async () => {
   const { pageOf, routeOf } = await import("../../src/ginrummy/web/js/routes.js");
   const site = JSON.parse(readFileSync(new URL("js/site.json", WEB), "utf8"));
   for (const route of site.routes) {
@@ -152,8 +152,10 @@ test("every route of site.json is its page (routes.js), with a slash at the end 
         assert.equal(found.room ?? found.player ?? found.tournament, "a/b", shown);
     }
   }
-  for (const path of ["/nowhere", "/r/k3Xa_9/review/three", "/r/a/b"])
-    assert.equal(routeOf(path).name, "home", path);
+  for (const path of ["/nowhere", "/r/k3Xa_9/review/three", "/r/a/b"]) {
+    assert.equal(routeOf(path).name, "notfound", path);
+    assert.equal(pageOf(routeOf(path)), "notfound", path);
+  }
 });
 
 test("a table is a room's, a device game's or a chouette's link; no other page is one", async () => {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
@@ -28,6 +28,7 @@ from ginrummy.server.metrics import Metrics
 from ginrummy.server.pubsub import Bus, open_bus
 from ginrummy.server.quick import QuickMatch
 from ginrummy.server.requestid import RequestIds
+from ginrummy.server.responses import error_response
 from ginrummy.server.reviews import ReviewJobs
 from ginrummy.server.room import RoomManager
 from ginrummy.server.settings import Settings
@@ -70,7 +71,7 @@ def create_app(settings: Settings | None = None, kinds: Sequence[TableKind] = ()
     app = Starlette(
         routes=routes,
         middleware=middleware,
-        exception_handlers=dict(HANDLERS),
+        exception_handlers={**HANDLERS, 404: _not_found(static)},
         lifespan=_lifespan(settings),
     )
     app.state.settings = settings
@@ -178,6 +179,24 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
             log.info("server stopped")
 
     return lifespan
+
+
+def _not_found(static: StaticFiles) -> Callable[[Request, Exception], Awaitable[Response]]:
+    """What a path no route has is answered with (404): under ``/api/`` the API's JSON
+    error ``not_found``; a page's path (a GET of anything but the client's files) the
+    page itself, whose router says that there is no such page, with the site's header
+    and a link back to the start page (web/js/routes.js, pages/notfound.js)."""
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        path = request.url.path
+        if path == "/api" or path.startswith("/api/"):
+            return error_response("not_found", "There is no such API path.", 404)
+        page = request.method in ("GET", "HEAD") and not path.startswith("/static/")
+        if page and "index.html" in static.assets:
+            return static.response(request, "index.html", status_code=404)
+        return PlainTextResponse("Not Found", status_code=404)
+
+    return not_found
 
 
 def _page_routes(static: StaticFiles) -> list[Route]:

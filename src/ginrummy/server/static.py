@@ -179,9 +179,10 @@ class StaticFiles:
         log.info("static files: %d, %d bytes compressed, version %s", len(files), packed, version)
         return cls(files, version, site)
 
-    def response(self, request: Request, name: str) -> Response:
+    def response(self, request: Request, name: str, status_code: int = 200) -> Response:
         """The file ``name`` for ``request``: brotli or gzip when accepted, 304 when the ETag
-        matches."""
+        matches. With another ``status_code`` (the page as the answer to a path of no
+        page: 404) it is always sent whole, never 304."""
         asset = self.assets.get(name)
         if asset is None:
             return PlainTextResponse("not found", status_code=404)
@@ -192,7 +193,7 @@ class StaticFiles:
             headers.update(DOCUMENT_HEADERS)
         if asset.encoded:
             headers["Vary"] = "Accept-Encoding"
-        if etag in request.headers.get("if-none-match", ""):
+        if status_code == 200 and etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=headers)
         body = asset.body
         if coding:
@@ -200,8 +201,8 @@ class StaticFiles:
             body = asset.encoded[coding]
         if request.method == "HEAD":
             headers["Content-Length"] = str(len(body))
-            return Response(status_code=200, headers=headers, media_type=asset.media_type)
-        return Response(body, headers=headers, media_type=asset.media_type)
+            return Response(status_code=status_code, headers=headers, media_type=asset.media_type)
+        return Response(body, status_code=status_code, headers=headers, media_type=asset.media_type)
 
 
 def accepted_codings(header: str) -> dict[str, float]:

@@ -1,6 +1,8 @@
 // The links from a table to the pages about it: the review of its finished match
-// (docs/review.md) and the tournament it belongs to (docs/tournaments.md). Here, not in
-// those pages' modules, so that a table loads without them (web/js/pages.js).
+// (docs/review.md) and the tournament it belongs to (docs/tournaments.md); and the way
+// back to the start page from a page that has nothing to show (an unknown room, player,
+// tournament or path). Here, not in those pages' modules, so that a table loads without
+// them (web/js/pages.js).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { reviewPath } from "./routes.js";
@@ -40,24 +42,27 @@ export function reviewLinks(room, own, isPublic) {
 }
 
 /**
- * At a tournament's table: "<tournament> · round n", a link to the tournament's page
- * (room info `tournament`, `tournament_name`, `tournament_round`); null at other tables.
+ * At a tournament's table: the tournament's name, a link to its page (room info
+ * `tournament`, `tournament_name`); null at other tables. The tournament's round
+ * (`tournament_round`) is its title (a tooltip, and its accessible description): the
+ * info bar names the match's round right after it, and "Cup · round 1 · Round 1" read
+ * as one round said twice.
  * @param {import("./types.js").RoomInfo|null|undefined} info
  */
 export function tournamentLink(info) {
   if (!info?.tournament) return null;
   const name = info.tournament_name ?? t("tournament.default_name");
-  const text = info.tournament_round
-    ? t("tournament.at_table", { name, n: info.tournament_round })
-    : name;
   return h(
     "a",
     {
       class: "tournament-link",
       href: `/t/${encodeURIComponent(info.tournament)}`,
+      title: info.tournament_round
+        ? t("tournament.at_table", { n: info.tournament_round })
+        : null,
       dataset: { nav: `/t/${info.tournament}`, key: "tournament-link" },
     },
-    text,
+    name,
   );
 }
 
@@ -76,5 +81,25 @@ export function backToTournament(info) {
       dataset: { nav: `/t/${info.tournament}`, key: "tournament-back" },
     },
     t("tournament.back"),
+  );
+}
+
+/**
+ * A page that has nothing to show says why, with the way back to the start page: an
+ * unknown room (/r/, /c/), player (/p/), tournament (/t/) or path (pages/notfound.js).
+ * @param {string} text  why, announced (role alert)
+ * @param {string|null} [title]  the page's heading, if it has one
+ */
+export function messagePanel(text, title = null) {
+  return h(
+    "section",
+    { class: "panel message", "aria-labelledby": title ? "message-h" : null },
+    title ? h("h1", { id: "message-h" }, title) : null,
+    h("p", { role: "alert" }, text),
+    h(
+      "a",
+      { class: "button secondary", href: "/", dataset: { nav: "/", key: "back-home" } },
+      t("act.leave"),
+    ),
   );
 }

@@ -102,6 +102,32 @@ function check(id, name, label, checked, extra = {}) {
   );
 }
 
+/**
+ * Why a guest cannot use a control of rated play, and the way to an account: the hint
+ * under the table form's "Rated", the quick match and the tournament form's "Rated
+ * matches" (rated play counts accounts only, issue 22). The control, disabled for a
+ * guest, takes the reason (`${id}-text`) as its description (`aria-describedby`); the
+ * button opens the account dialog (account.js, the pages' common `account` command).
+ * @param {string} id  the hint's id
+ */
+export function accountNeeded(id) {
+  return h(
+    "p",
+    { id, class: "hint account-needed" },
+    h("span", { id: `${id}-text` }, t("lobby.rated.account_needed")),
+    " ",
+    h(
+      "button",
+      {
+        type: "button",
+        class: "button secondary",
+        dataset: { cmd: "account", key: `${id}-account` },
+      },
+      t("lobby.rated.account_open"),
+    ),
+  );
+}
+
 /** @param {number|null|undefined} timer  seconds, or none */
 export function timerText(timer) {
   return timer ? t("lobby.timer.value", { s: timer }) : t("lobby.timer.off");
@@ -341,17 +367,22 @@ function renderQuick(state) {
         ...settingsFields("quick", lobby.quickForm, "quickForm"),
       ),
     );
+    // the quick match is rated: a guest is shown why not, and the way to an account
+    const account = Boolean(state.me?.account);
     body.push(
       h(
         "button",
         {
           type: "button",
           class: "button primary",
+          disabled: !account,
+          "aria-describedby": account ? null : "quick-account-text",
           dataset: { cmd: "quick", key: "quick" },
         },
         t("lobby.quick"),
       ),
     );
+    if (!account) body.push(accountNeeded("quick-account"));
     body.push(h("p", { class: "hint" }, t("lobby.queue", { n: queue })));
   }
   return h("section", { class: "panel quick", "aria-labelledby": "quick-h" }, ...body);
@@ -397,7 +428,10 @@ function renderCreate(state) {
         "form.rated",
         t("lobby.rated.label"),
         isPublic && form.rated && account,
-        { disabled: !isPublic || !account },
+        {
+          disabled: !isPublic || !account,
+          "aria-describedby": isPublic && !account ? "create-account-text" : null,
+        },
       ),
       check(
         "create-spectators",
@@ -413,9 +447,7 @@ function renderCreate(state) {
         { disabled: !form.spectators },
       ),
     ),
-    isPublic && !account
-      ? h("p", { class: "hint" }, t("lobby.rated.account_needed"))
-      : null,
+    isPublic && !account ? accountNeeded("create-account") : null,
     h(
       "button",
       {

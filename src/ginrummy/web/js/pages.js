@@ -87,4 +87,5 @@ export const PAGES = {
   admin: { load: () => import("./pages/admin.js") }, // the operators' page
   privacy: { load: () => import("./pages/privacy.js") }, // your data (issue 22, part 5)
   signin: { load: () => import("./pages/signin.js") }, // a sign-in link (issue 22, part 1)
+  notfound: { load: () => import("./pages/notfound.js") }, // a path of no page
 };

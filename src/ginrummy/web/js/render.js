@@ -11,6 +11,7 @@ import { atTable } from "./routes.js";
 import { nameMax, field } from "./home.js";
 import { renderTable } from "./table.js";
 import { renderDeviceNotes } from "./device/page.js";
+import { messagePanel } from "./links.js";
 
 /** @typedef {import("./types.js").State} State */
 
@@ -312,22 +313,6 @@ function renderOffline() {
         href: "/",
         dataset: { nav: "/", key: "offline-home" },
       },
-      t("act.leave"),
-    ),
-  );
-}
-
-/**
- * @param {string} text
- */
-function messagePanel(text) {
-  return h(
-    "section",
-    { class: "panel message" },
-    h("p", { role: "alert" }, text),
-    h(
-      "a",
-      { class: "button secondary", href: "/", dataset: { nav: "/", key: "back-home" } },
       t("act.leave"),
     ),
   );

@@ -1,13 +1,14 @@
 /** Which page a path names: the client's routes, from the site's one list (site.json),
  * which the server serves (server/app.py) and the service worker keeps as the one page
- * (sw.js, filled in by server/static.py). Pure. */
+ * (sw.js, filled in by server/static.py); any other path is the page "not found" (the
+ * server answers it with the page and 404). Pure. */
 import SITE from "./site.json" with { type: "json" };
 
 /** @typedef {import("./types.js").Route} Route */
 /** @typedef {"one"|"two"} Seat */
 /** A page of the registration table (web/js/pages.js): a route's name, or "device" for a
  * game on this device (a room route with `device`).
- * @typedef {"home"|"lobby"|"leaderboard"|"room"|"review"|"chouette"|"device"|"player"|"tournament"|"admin"|"privacy"|"signin"} PageName */
+ * @typedef {"home"|"lobby"|"leaderboard"|"room"|"review"|"chouette"|"device"|"player"|"tournament"|"admin"|"privacy"|"signin"|"notfound"} PageName */
 
 /**
  * A route's path as a regular expression: each `{name}` one path segment (or one of the
@@ -54,7 +55,7 @@ export function routeOf(pathname) {
       return { name: "tournament", room: null, tournament: at.tournament };
     return { name: page, room: null };
   }
-  return { name: "home", room: null };
+  return { name: "notfound", room: null };
 }
 
 /**

@@ -5,6 +5,7 @@ import { t, tn, language, computerName } from "./i18n.js";
 import { playerLabel } from "./lobby.js";
 import { playerTag, ratingText } from "./players.js";
 import { peerButton } from "./chat.js";
+import { messagePanel } from "./links.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {{rating: number, rd?: number, t?: number}} RatingPoint */
@@ -166,22 +167,9 @@ export function renderPlayer(state) {
   const page = state.page;
   if (page.status === "loading")
     return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
-  if (page.status === "missing")
-    return [
-      h(
-        "section",
-        { class: "panel message" },
-        h("p", { role: "alert" }, t("stats.unknown")),
-      ),
-    ];
-  if (page.status === "error")
-    return [
-      h(
-        "section",
-        { class: "panel message" },
-        h("p", { role: "alert" }, t("error.network")),
-      ),
-    ];
+  // Nothing to show: why, and the way back (as an unknown room's page, links.js).
+  if (page.status === "missing") return [messagePanel(t("stats.unknown"))];
+  if (page.status === "error") return [messagePanel(t("error.network"))];
   const { player, stats = {} } = page.data;
   const rows = [
     ["matches", num(stats.matches)],

@@ -5,6 +5,8 @@
 // its page. Pure functions of the client state; the server decides everything shown.
 import { h } from "./dom.js";
 import { t, computerName } from "./i18n.js";
+import { accountNeeded } from "./lobby.js";
+import { messagePanel } from "./links.js";
 
 /** @typedef {import("./types.js").State} State */
 /** @typedef {Record<string, any>} Tournament  the body of GET /api/tournaments/<id> */
@@ -98,8 +100,9 @@ function choice(key, values, value, label) {
 /**
  * @param {string} key
  * @param {boolean} checked
+ * @param {Record<string, unknown>} [extra]  more of the box's attributes
  */
-function flag(key, checked) {
+function flag(key, checked, extra = {}) {
   const id = `t-${key}`;
   return h(
     "label",
@@ -109,6 +112,7 @@ function flag(key, checked) {
       type: "checkbox",
       checked,
       dataset: { field: `tform.${key}`, key: `field-${id}` },
+      ...extra,
     }),
     " ",
     t(`tournament.form.${key}`),
@@ -124,6 +128,7 @@ export function renderTournamentsSection(state) {
   const list = /** @type {Tournament[]} */ (state.lobby.data?.tournaments ?? []);
   const form = tournamentForm(state);
   const error = /** @type {any} */ (state).tournamentError;
+  const account = Boolean(state.me?.account);
   return h(
     "section",
     { class: "panel tournaments", "aria-labelledby": "tournaments-h" },
@@ -193,7 +198,12 @@ export function renderTournamentsSection(state) {
         ? t("tournament.form.fill.none")
         : t("tournament.form.fill.level", { level: computerName(v) }),
     ),
-    flag("rated", Boolean(form.rated)),
+    // rated play counts accounts only (issue 22): a guest's tournament is unrated
+    flag("rated", account && Boolean(form.rated), {
+      disabled: !account,
+      "aria-describedby": account ? null : "t-account-text",
+    }),
+    account ? null : accountNeeded("t-account"),
     flag("public", Boolean(form.public)),
     flag("play", Boolean(form.play)),
     h(
@@ -238,15 +248,11 @@ export function renderTournament(state) {
   const page = state.page;
   if (page.status === "loading")
     return [h("p", { class: "panel", role: "status" }, t("status.connecting"))];
-  if (page.status !== "ok" || !page.data?.tournament) {
+  // Nothing to show: why, and the way back (as an unknown room's page, links.js).
+  if (page.status !== "ok" || !page.data?.tournament)
     return [
-      h(
-        "p",
-        { class: "panel", role: "alert" },
-        t(page.status === "missing" ? "tournament.unknown" : "error.network"),
-      ),
+      messagePanel(t(page.status === "missing" ? "tournament.unknown" : "error.network")),
     ];
-  }
   /** @type {Tournament} */
   const tour = page.data.tournament;
   const me = state.me?.id ?? null;

@@ -155,7 +155,11 @@ export function tournamentPlay({ store, say, navigate }) {
 
   async function create() {
     try {
-      const body = createBody(tournamentForm(store.get()), Date.now() / 1000);
+      const state = store.get();
+      const form = tournamentForm(state);
+      // a guest's tournament is unrated: rated play counts accounts only (issue 22)
+      if (!state.me?.account) form.rated = false;
+      const body = createBody(form, Date.now() / 1000);
       const { tournament } = await api.createTournament(body);
       navigate(`/t/${encodeURIComponent(tournament.id)}`);
     } catch (err) {

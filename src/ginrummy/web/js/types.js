@@ -307,7 +307,7 @@
 
 /**
  * @typedef {object} Route
- * @property {"home"|"room"|"chouette"|"lobby"|"player"|"leaderboard"|"tournament"|"review"|"admin"|"privacy"|"signin"} name
+ * @property {"home"|"room"|"chouette"|"lobby"|"player"|"leaderboard"|"tournament"|"review"|"admin"|"privacy"|"signin"|"notfound"} name
  * @property {string|null} room
  * @property {string} [player]
  * @property {string} [tournament]

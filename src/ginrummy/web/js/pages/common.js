@@ -1,6 +1,7 @@
 // The commands every page has: the settings of the top bar (render.js renderTopbar): the
-// four-colour deck, large cards, the turn's sound, the language; and the dialog that
-// reports or blocks a player (civility.js), opened from any page's "peer" buttons.
+// four-colour deck, large cards, the turn's sound, the language; the account dialog
+// (account.js); and the dialog that reports or blocks a player (civility.js), opened
+// from any page's "peer" buttons.
 import { COLOUR_KEY, LARGE_KEY, SOUND_KEY, remember } from "../prefs.js";
 import { catalogPath, loadLanguage, rememberLanguage, t } from "../i18n.js";
 import { keepFile } from "../offline.js";
@@ -38,6 +39,9 @@ export function commonCommands({ store, say }) {
       if (store.get().turnSound) (await import("../follow.js")).chime(); // how it sounds
     },
     settings: () => store.update((s) => ({ ...s, settingsOpen: !s.settingsOpen })),
+    // The account dialog (docs/accounts.md), from any page: a guest's way to rated play
+    // (lobby.js accountNeeded); its module loads on the first click.
+    account: () => import("../account.js").then((m) => m.openAccount()),
     // Report or block a player (civility.js): from a table, a chat line, a player page.
     peer: async (player, el) => {
       const { openPeer } = await import("../civility.js");
