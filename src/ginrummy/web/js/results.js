@@ -58,20 +58,24 @@ export function renderRoundEnd(state, between, kind = "room") {
       }),
     ),
   );
+  // What comes next (the review, the record, the deals' check, the button) in one
+  // footer: it stays in the window as a whole where the result is longer (app.css), so
+  // that the button never lies over the links before it.
+  const next = h("div", { class: "result-next" });
   // Only a two-player room's match is reviewed (docs/review.md).
   const room = kind === "room";
   const links =
     over && room
       ? reviewLinks(state.route.room, state.seat, state.info?.visibility === "public")
       : null;
-  if (links) out.append(links);
+  if (links) next.append(links);
   // A finished match's record is public, as a device game's (docs/fairness.md): the room
   // serves it once the match is over (docs/protocol.md, GET /api/rooms/{id}/record).
   if (over && room && !state.route.device && state.route.room)
-    out.append(recordLink(state.route.room));
+    next.append(recordLink(state.route.room));
   // A device game's record is made in the page (docs/device.md): downloaded by a button.
   if (over && state.route.device) {
-    out.append(
+    next.append(
       h(
         "p",
         { class: "record-link" },
@@ -89,10 +93,11 @@ export function renderRoundEnd(state, between, kind = "room") {
   }
   // A tournament's match over: the way back, in the dialog (the info bar's is behind it).
   const back = over ? backToTournament(state.info) : null;
-  if (back) out.append(h("p", { class: "record-link" }, back));
+  if (back) next.append(h("p", { class: "record-link" }, back));
   const verify = renderVerifyLinks(state.fair, kind);
-  if (verify) out.append(verify);
-  if (between) out.append(betweenButton(between, true));
+  if (verify) next.append(verify);
+  if (between) next.append(betweenButton(between, true));
+  if (next.childElementCount) out.append(next);
   return out;
 }
 
