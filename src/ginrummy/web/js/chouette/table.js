@@ -122,8 +122,9 @@ export function renderChouetteTable(rawState, now = 0) {
       const totals = end.querySelector(".match-end");
       if (totals) totals.after(settlement);
       else end.prepend(settlement);
-      // "Next match" right below the settlement: the round's details follow.
-      const next = end.querySelector("button[data-cmd='next-match']");
+      // What comes next ("Next match" with the links beside it, one footer: results.js)
+      // right below the settlement: the round's details follow.
+      const next = end.querySelector(".result-next");
       if (next) settlement.after(next);
     }
     out.push(resultPlace(state, end, status.between));
