@@ -19,7 +19,7 @@ from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
 
-JUDGED = re.compile(r"^(best|good|inaccuracy|mistake|blunder)$")
+JUDGED = re.compile(r"^(best of the choices checked|good|inaccuracy|mistake|blunder)$")
 
 
 @pytest.fixture(scope="module")
