@@ -139,8 +139,7 @@ export function init(app) {
       // More than two players: a chouette table.
       "open-room": () =>
         Number(store.get().home.form.players) > 2 ? createChouette() : createGame("room"),
-      // The account dialog (docs/accounts.md): its module loads on the first click.
-      account: () => import("../account.js").then((m) => m.openAccount()),
+      // (The account dialog is every page's command: pages/common.js.)
       // Friends (docs/accounts.md, "Friends"): a guest is asked to create an account.
       friends: () => import("../friends.js").then((m) => m.openFriends()),
       ...deviceCommands(app),
