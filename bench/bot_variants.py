@@ -17,8 +17,11 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   only (the master's own seat keeps its table: a model of the opponent's style),
   ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
   the search with a perfect model of the opponent's hand; the stock is still shuffled),
-  and ``record={...}`` for worlds drawn by the opponent's whole record
-  (``bench/record_belief.py``, the fields of its ``Record``).
+  ``record={...}`` for worlds drawn by the opponent's whole record
+  (``bench/record_belief.py``, the fields of its ``Record``), and ``verify=N`` for a
+  switch checked again on ``N`` searches of fresh worlds (the expert's choice against the
+  pick alone), the guard applied to those only: the best of a few noisy candidates looks
+  better than it is, fresh worlds do not share that luck.
 
 Values are Python literals. One line a variant: its match win rate with the 95% interval,
 points a round, gins, knocks and undercuts won by each side.
@@ -85,6 +88,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     other = changes.pop("other_knock", None)  # None: both seats play the same
     oracle = changes.pop("oracle", False)
     record = changes.pop("record", None)
+    verify = changes.pop("verify", 0)
     unknown = set(changes) - _MASTER
     if unknown:
         raise SystemExit(f"not fields of MasterPlan: {', '.join(sorted(unknown))}")
@@ -101,7 +105,32 @@ def master(changes: dict[str, Any]) -> Chooser:
     if record is not None:
         model = replace(Record(), **record)
         player.sample = lambda view, count, rng: record_worlds(view, count, rng, model)
+    if verify:
+        _verified(player, verify)
     return player
+
+
+def _verified(player: Master, rounds: int) -> None:
+    """A switch the search finds is searched again on ``rounds`` sets of fresh worlds,
+    the expert's choice against the pick alone; the guard (``best``) judges those."""
+    search = player.search
+
+    def searched(view: SeatView, candidates: tuple[Action, ...], rng: random.Random) -> Search:
+        first = search(view, candidates, rng)
+        pick = first.best(player.plan.margin, player.plan.sure)
+        if pick == candidates[0]:
+            return first
+        pair = (candidates[0], pick)
+        columns: tuple[list[int], list[int]] = ([], [])
+        moves = first.moves
+        for _ in range(rounds):
+            again = search(view, pair, rng)
+            for column, points in zip(columns, again.points, strict=False):
+                column.extend(points)
+            moves += again.moves
+        return Search(pair, (tuple(columns[0]), tuple(columns[1])), moves)
+
+    setattr(player, "search", searched)  # noqa: B010
 
 
 class _Seats:
