@@ -110,7 +110,10 @@ def test_review_a_match_by_button_and_by_keyboard(
         re.compile(r"Sure: \d+ of \d+\. Unclear \(graded good\): \d+\.")
     )
     verdict = page.get_by_text(
-        re.compile(r"^(Sure|Likely|Unclear): estimated (loss|gain) \d+\.\d( ± \d+\.\d)? points \(")
+        re.compile(
+            r"^(Sure|Likely|Unclear): estimated (loss|gain) \d+\.\d( ± \d+\.\d)? points "
+            r"(over the other choice )?\("
+        )
     )
     moved = 0
     while not verdict.count() and moved < 80:
