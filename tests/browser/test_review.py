@@ -133,7 +133,7 @@ def test_review_a_match_by_button_and_by_keyboard(
     page.get_by_role("button", name="Deutsch").click()
     expect(
         page.get_by_text(
-            re.compile(r"^(Sicher|Wahrscheinlich|Unklar): geschätzter Verlust -?\d+,\d")
+            re.compile(r"^(Sicher|Wahrscheinlich|Unklar): geschätzter (Verlust|Gewinn) \d+,\d")
         )
     ).to_be_visible()
     expect(page.get_by_role("region", name="Zusammenfassung")).to_contain_text(
