@@ -18,10 +18,9 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
   the search with a perfect model of the opponent's hand; the stock is still shuffled),
   ``record={...}`` for worlds drawn by the opponent's whole record
-  (``bench/record_belief.py``, the fields of its ``Record``), and ``verify=N`` for a
-  switch checked again on ``N`` searches of fresh worlds (the expert's choice against the
-  pick alone), the guard applied to those only: the best of a few noisy candidates looks
-  better than it is, fresh worlds do not share that luck.
+  (``bench/record_belief.py``, the fields of its ``Record``). ``verify=N``, a switch
+  checked again on ``N`` searches of fresh worlds, was a variant here and is now a field
+  of the plan (``verify=0``: one search alone, the level before).
 
 Values are Python literals. One line a variant: its match win rate with the 95% interval,
 points a round, gins, knocks and undercuts won by each side.
@@ -88,7 +87,6 @@ def master(changes: dict[str, Any]) -> Chooser:
     other = changes.pop("other_knock", None)  # None: both seats play the same
     oracle = changes.pop("oracle", False)
     record = changes.pop("record", None)
-    verify = changes.pop("verify", 0)
     unknown = set(changes) - _MASTER
     if unknown:
         raise SystemExit(f"not fields of MasterPlan: {', '.join(sorted(unknown))}")
@@ -105,32 +103,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     if record is not None:
         model = replace(Record(), **record)
         player.sample = lambda view, count, rng: record_worlds(view, count, rng, model)
-    if verify:
-        _verified(player, verify)
     return player
-
-
-def _verified(player: Master, rounds: int) -> None:
-    """A switch the search finds is searched again on ``rounds`` sets of fresh worlds,
-    the expert's choice against the pick alone; the guard (``best``) judges those."""
-    search = player.search
-
-    def searched(view: SeatView, candidates: tuple[Action, ...], rng: random.Random) -> Search:
-        first = search(view, candidates, rng)
-        pick = first.best(player.plan.margin, player.plan.sure)
-        if pick == candidates[0]:
-            return first
-        pair = (candidates[0], pick)
-        columns: tuple[list[int], list[int]] = ([], [])
-        moves = first.moves
-        for _ in range(rounds):
-            again = search(view, pair, rng)
-            for column, points in zip(columns, again.points, strict=False):
-                column.extend(points)
-            moves += again.moves
-        return Search(pair, (tuple(columns[0]), tuple(columns[1])), moves)
-
-    setattr(player, "search", searched)  # noqa: B010
 
 
 class _Seats:
@@ -150,9 +123,14 @@ def _split_rollouts(player: Master, opponent: Chooser) -> None:
     seats = _Seats(player.rollout, opponent)
     search = player.search
 
-    def searched(view: SeatView, candidates: tuple[Action, ...], rng: random.Random) -> Search:
+    def searched(
+        view: SeatView,
+        candidates: tuple[Action, ...],
+        rng: random.Random,
+        budget: int | None = None,
+    ) -> Search:
         seats.seat = view.seat
-        return search(view, candidates, rng)
+        return search(view, candidates, rng, budget)
 
     setattr(player, "rollout", seats)  # noqa: B010 (a Chooser where the level has an Expert)
     setattr(player, "search", searched)  # noqa: B010

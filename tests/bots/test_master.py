@@ -12,6 +12,7 @@ from ginrummy.bots import LEVELS, PLAYABLE, PortableRandom, make_bot
 from ginrummy.bots.expert import EXPERT, Expert
 from ginrummy.bots.master import Master, MasterPlan, Search
 from ginrummy.engine import (
+    Action,
     ActionKind,
     MatchState,
     Phase,
@@ -166,6 +167,50 @@ def test_a_spent_budget_gives_the_experts_choice_or_the_best_so_far() -> None:
         assert search.moves <= 40
 
 
+def test_a_switch_is_checked_on_fresh_worlds_and_stands_or_falls_back() -> None:
+    """Where one search would leave the expert's choice, the check on fresh worlds keeps
+    that pick or returns to the expert's choice, never a third action; both happen."""
+    once = Master(MasterPlan(verify=0))
+    checked = Master(MasterPlan(verify=2))
+    expert = Expert()
+    kept = reverted = 0
+    for i, view in enumerate(islice((v for v in views(8) if choices(v)), 80)):
+        local = PortableRandom(PortableRandom(i).getrandbits(64))  # as the master seeds it
+        choice = expert(view, local)
+        pick = once(view, PortableRandom(i))
+        final = checked(view, PortableRandom(i))
+        assert final in (pick, choice)
+        if pick != choice:
+            kept += final == pick
+            reverted += final != pick
+    assert kept and reverted, (kept, reverted)
+
+
+def test_the_check_spends_what_the_first_search_left_of_the_budget() -> None:
+    master = Master(MasterPlan(worlds=6, budget=400))
+    spent: list[int] = []
+    search = master.search
+
+    def counted(
+        view: SeatView,
+        candidates: tuple[Action, ...],
+        rng: random.Random,
+        budget: int | None = None,
+    ) -> Search:
+        found = search(view, candidates, rng, budget)
+        spent.append(found.moves)
+        return found
+
+    master.search = counted  # type: ignore[method-assign]
+    checks = 0
+    for i, view in enumerate(islice((v for v in views(9) if choices(v)), 60)):
+        spent.clear()
+        assert master(view, PortableRandom(i)) in view.legal_actions
+        assert sum(spent) <= 400, spent
+        checks += len(spent) > 1
+    assert checks
+
+
 def test_the_expert_choice_stands_unless_a_candidate_is_clearly_better() -> None:
     take, stock = parse_action("draw discard"), parse_action("draw stock")
     noisy = Search((take, stock), ((0, 30, -30, 0), (30, 0, 0, -30)), 0)
@@ -185,6 +230,7 @@ def test_a_plan_is_checked() -> None:
         {"worlds": 14, "particles": 4},
         {"late_knock": -1},
         {"late_knock": 11},
+        {"verify": -1},
     ):
         with pytest.raises(ValueError):
             MasterPlan(**bad)  # type: ignore[arg-type]

@@ -45,8 +45,8 @@ function states(data) {
 /** @type {Map<string, import("../../src/ginrummy/web/js/bots/base.js").Chooser>} */
 const bots = new Map();
 
-// master (its plan with the request's changes), keeping the search behind its last
-// decision: the harness compares it too.
+// master (its plan with the request's changes), keeping the searches behind its last
+// decision: the harness compares them too.
 /** @type {import("../../src/ginrummy/web/js/bots/master.js").Search[]} */
 const found = [];
 /** @type {Map<string, Master>} */
@@ -66,8 +66,8 @@ function masterWith(changes) {
     );
     const m = new Master(masterPlan(camel));
     const search = m.search.bind(m);
-    m.search = (view, candidates, rng) => {
-      const s = search(view, candidates, rng);
+    m.search = (view, candidates, rng, budget) => {
+      const s = search(view, candidates, rng, budget);
       found.push(s);
       return s;
     };
@@ -82,8 +82,9 @@ function masterAnswer(master, view, seed) {
   found.length = 0;
   const action = master.choose(view, new PortableRandom(seed)).text;
   if (!found.length) return action;
-  const s = found[0];
-  return `${action} ${JSON.stringify([s.candidates.map((a) => a.text), s.points, s.moves])}`;
+  // Every search of the decision: the first, then the check's (plan.verify).
+  const searches = found.map((s) => [s.candidates.map((a) => a.text), s.points, s.moves]);
+  return `${action} ${JSON.stringify(searches)}`;
 }
 
 /** [action, key, params], or ["error"] where the coach cannot advise (as in Python).

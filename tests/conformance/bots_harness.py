@@ -11,9 +11,10 @@ both answers.
 The two searching levels are slow, so they are asked at a reduced rate: the expert
 at every ``expert_every``-th step, ``master`` (about 25 ms a decision in Python, its
 rollouts in both languages) at every ``master_every``-th step (0: never). Where
-master searches, its answer is the action followed by the whole search (candidates,
-every world's round points, rollout moves), so that a divergence in any rollout shows
-even where the choice agrees.
+master searches, its answer is the action followed by every search of the decision
+(the first and those checking a switch; each with its candidates, every world's round
+points and its rollout moves), so that a divergence in any rollout shows even where the
+choice agrees.
 
 A larger run from the repository root::
 
@@ -95,8 +96,13 @@ class _TracedMaster:
         self.found: list[Search] = []
         search = self.master.search
 
-        def keep(view: SeatView, candidates: tuple[Action, ...], rng: random.Random) -> Search:
-            found = search(view, candidates, rng)
+        def keep(
+            view: SeatView,
+            candidates: tuple[Action, ...],
+            rng: random.Random,
+            budget: int | None = None,
+        ) -> Search:
+            found = search(view, candidates, rng, budget)
             self.found.append(found)
             return found
 
@@ -107,8 +113,8 @@ class _TracedMaster:
         action = str(self.master(view, PortableRandom(seed)))
         if not self.found:
             return action
-        s = self.found[0]
-        found = [[str(a) for a in s.candidates], s.points, s.moves]
+        # Every search of the decision: the first, then the check's (plan.verify).
+        found = [[[str(a) for a in s.candidates], s.points, s.moves] for s in self.found]
         return f"{action} {json.dumps(found, separators=(',', ':'))}"  # as JSON.stringify
 
 

@@ -3,7 +3,8 @@
 Seeded matches under every option set of the engine harness; at each decision every
 level decides with the same ``PortableRandom`` seed on both sides and the coach gives
 its tip. The expert, a slow one, is asked at every second step here, ``master`` (the
-slowest: its rollouts) at every 31st with its whole search compared; larger runs:
+slowest: its rollouts) at every 31st with its whole search compared (the first and the
+check of a switch on fresh worlds); larger runs:
 ``.venv/bin/python tests/conformance/bots_harness.py --matches 200 --expert-every 1``
 and ``... --matches 60 --seed 500 --only master --master-every 1`` (and with
 ``--master-plan '{"improve": 3, "particles": 4, "fit": 3.0}'`` for weighted worlds).
@@ -11,8 +12,10 @@ and ``... --matches 60 --seed 500 --only master --master-every 1`` (and with
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+from typing import Any
 
 import pytest
 
@@ -38,6 +41,13 @@ def test_every_level_and_the_coach_decide_as_in_python() -> None:
     assert report.decisions > 100 * MATCHES
 
 
+def searches(answer: str) -> list[Any]:
+    """The searches behind a master's answer (the harness's JSON after the action), or
+    none where it did not search."""
+    at = answer.find(" [[")
+    return json.loads(answer[at + 1 :]) if at >= 0 else []
+
+
 @pytest.mark.system  # against Node
 def test_master_with_another_plan_decides_as_in_python() -> None:
     # A small budget cuts searches short (the cut is the budget's, in moves, on both
@@ -46,7 +56,7 @@ def test_master_with_another_plan_decides_as_in_python() -> None:
     cut = [
         a
         for a in bots_harness.play(100, 4, master_every=4, only="master", plan=plan).actions
-        if a.endswith(",150]")
+        if sum(moves for _, _, moves in searches(a)) == 150
     ]
     assert cut, "no search ran into the budget"
     report = bots_harness.run(6, seed=100, master_every=4, only="master", plan=plan)
@@ -78,7 +88,7 @@ def test_master_answers_with_its_search_and_a_rollout_divergence_is_reported() -
     assert len(searched) >= 5
     i = searched[0]
     wrong = list(played.actions)
-    wrong[i] = wrong[i][:-1] + "1]"  # the same choice, one rollout move more
+    wrong[i] = wrong[i][:-2] + "1]]"  # the same choice, its last search a move longer
     tips = {str(k): v for k, v in played.tips.items()}
     report = bots_harness.divergence(1, played, {"actions": wrong, "tips": tips})
     assert report is not None and report["level"] == "master"
@@ -112,3 +122,18 @@ def test_a_divergence_is_reported_with_the_record_cut_at_its_step() -> None:
     assert (report["step"], report["level"], report["rng_seed"]) == (step, level, seed)
     assert sum(1 + len(r["actions"]) for r in report["record"]["rounds"]) == step
     assert bots_harness.divergence(3, played, {"actions": played.actions, "tips": tips}) is None
+
+
+@pytest.mark.system  # against Node
+def test_a_switch_checked_on_fresh_worlds_decides_as_in_python() -> None:
+    """The level's plan checks a switch from the expert's choice on fresh worlds
+    (``verify``): those searches come back in the answer too, and agree."""
+    checked = [
+        a
+        for seed in range(2)
+        for a in bots_harness.play(seed, expert_every=0, master_every=2, only="master").actions
+        if len(searches(a)) == 3 and [len(c) for c, _, _ in searches(a)[1:]] == [2, 2]
+    ]
+    assert len(checked) >= 5, checked
+    report = bots_harness.run(2, seed=0, master_every=2, only="master")
+    assert report.divergence is None, str(report)

@@ -73,6 +73,7 @@ test("master is a level, not offered, with Python's plan", () => {
       fit: 3.0,
       knocked: 1.0,
       lateKnock: 5,
+      verify: 2,
     },
   );
   assert.deepEqual(
@@ -84,6 +85,7 @@ test("master is a level, not offered, with Python's plan", () => {
   assert.throws(() => masterPlan({ worlds: 14, particles: 4 }), RangeError);
   assert.throws(() => masterPlan({ lateKnock: -1 }), RangeError);
   assert.throws(() => masterPlan({ lateKnock: 11 }), RangeError);
+  assert.throws(() => masterPlan({ verify: -1 }), RangeError);
 });
 
 test("the late knock changes the rollouts near the wall, as in Python", () => {
@@ -138,6 +140,47 @@ test("with a budget of 0 master plays the expert's choice", () => {
     if (broke.candidates(view, choice).length > 1) searched++;
   }
   assert.ok(searched > 10, `only ${searched} positions had candidates`);
+});
+
+test("a switch is checked on fresh worlds: it stands or the expert's choice does", () => {
+  const once = new Master(masterPlan({ verify: 0 }));
+  const checked = new Master(masterPlan({ worlds: 12, verify: 2 }));
+  const expert = new Expert();
+  let reverted = 0,
+    kept = 0;
+  for (const [i, view] of views(4, "expert", 80).entries()) {
+    const seed = BigInt(i) * 131n;
+    const local = new PortableRandom(new PortableRandom(seed).getrandbits64());
+    const choice = expert.choose(view, local);
+    const pick = once.choose(view, new PortableRandom(seed));
+    const final = checked.choose(view, new PortableRandom(seed));
+    // The first search is the same: its pick is checked, never replaced by a third.
+    assert.ok(
+      final === pick || final === choice,
+      `${final} is neither ${pick} nor ${choice}`,
+    );
+    if (pick !== choice) final === pick ? kept++ : reverted++;
+  }
+  assert.ok(reverted > 0 && kept > 0, `reverted ${reverted}, kept ${kept}`);
+});
+
+test("the check spends what the first search left of the budget", () => {
+  const master = new Master(masterPlan({ worlds: 6, budget: 400 }));
+  const spent = [];
+  const search = master.search.bind(master);
+  master.search = (view, candidates, rng, budget) => {
+    const found = search(view, candidates, rng, budget);
+    spent.push(found.moves);
+    return found;
+  };
+  let checks = 0;
+  for (const [i, view] of views(5, "expert", 60).entries()) {
+    spent.length = 0;
+    master.choose(view, new PortableRandom(i));
+    assert.ok(spent.reduce((a, b) => a + b, 0) <= 400, `spent ${spent}`);
+    if (spent.length > 1) checks++;
+  }
+  assert.ok(checks > 0, "no switch was checked");
 });
 
 test("the search keeps its budget and stops on whole worlds only", () => {

@@ -13,17 +13,23 @@ For each decision with a real choice, ``master``
 3. plays each candidate in each world and the rest of the round with the expert's
    rollout player (the expert without its sampled undercut check) in both seats,
    every candidate of a world with the same generator seed (common random numbers);
-4. plays the candidate with the best mean round points, when it beats the expert's
+4. picks the candidate with the best mean round points, when it beats the expert's
    choice by more than ``margin`` points a round and by more than ``sure`` standard
    errors of the paired differences; otherwise the expert's choice (a few worlds are
-   noisy: the expert's choice is the default, not one candidate among equals).
+   noisy: the expert's choice is the default, not one candidate among equals);
+5. checks a pick other than the expert's choice again (``verify``): the two alone are
+   played on ``verify`` searches of fresh worlds, and the same test judges those only.
+   The best of a few candidates on the same worlds looks better than it is (the
+   winner's curse: the search saw twice the gain that 200 worlds find); fresh worlds
+   do not share that luck.
 
 Gin (and Big Gin) is always taken, the expert's knock too (unless ``knocks``); a
 decision with one legal action costs nothing.
 
 The *budget* is work, not time: rollout moves (one bot decision in a rollout each).
 A world whose rollouts would go over it is not played; the choice is made on the
-worlds played in full so far, and with none, it is the expert's. Nothing reads a
+worlds played in full so far, and with fewer than two, it is the expert's. The check
+of step 5 spends what the first search left of the same budget. Nothing reads a
 clock: the decision is a function of the view and the generator, whatever the
 machine's speed, and all its randomness comes from one 64-bit draw of the game's
 generator that seeds a :class:`~ginrummy.bots.portable.PortableRandom`, so a
@@ -79,10 +85,14 @@ class MasterPlan:
     # sampled hands for an undercut; the rollouts' player has no check, and a lower limit
     # stands in for it (docs/computer-players.md).
     late_knock: int = 5
+    # Searches of ``worlds`` fresh worlds a switch from the expert's choice is checked
+    # on, the two alone (0: none). 2 won 56.6% of 1,000 matches against the expert where
+    # one search alone was even with it; 4 won no more (docs/computer-players.md).
+    verify: int = 2
 
     def __post_init__(self) -> None:
-        if self.worlds < 1 or self.discards < 1 or self.budget < 0:
-            raise ValueError("a plan needs worlds >= 1, discards >= 1 and budget >= 0")
+        if self.worlds < 1 or self.discards < 1 or self.budget < 0 or self.verify < 0:
+            raise ValueError("a plan needs worlds >= 1, discards >= 1, budget >= 0 and verify >= 0")
         if not 0 <= self.late_knock <= 10:
             raise ValueError("a plan needs 0 <= late_knock <= 10")
         if self.particles > 1 and self.worlds * self.particles > 52:
@@ -149,7 +159,27 @@ class Master:
         candidates = self.candidates(view, choice)
         if len(candidates) == 1:
             return choice
-        return self.search(view, candidates, local).best(self.plan.margin, self.plan.sure)
+        plan = self.plan
+        found = self.search(view, candidates, local, plan.budget)
+        pick = found.best(plan.margin, plan.sure)
+        if pick == choice or not plan.verify:
+            return pick
+        return self.check(view, (choice, pick), found.moves, local).best(plan.margin, plan.sure)
+
+    def check(
+        self, view: SeatView, pair: tuple[Action, Action], spent: int, rng: random.Random
+    ) -> Search:
+        """The expert's choice and the search's pick (``pair``) played again on
+        ``plan.verify`` searches of fresh worlds, within what is left of the budget after
+        ``spent`` moves: the points of every world played in full, in order."""
+        columns: tuple[list[int], list[int]] = ([], [])
+        moves = 0
+        for _ in range(self.plan.verify):
+            again = self.search(view, pair, rng, self.plan.budget - spent - moves)
+            for column, points in zip(columns, again.points, strict=False):
+                column.extend(points)
+            moves += again.moves
+        return Search(pair, (tuple(columns[0]), tuple(columns[1])), moves)
 
     def candidates(self, view: SeatView, choice: Action) -> tuple[Action, ...]:
         """The actions worth a search, the expert's ``choice`` first."""
@@ -180,9 +210,17 @@ class Master:
     def worlds_of(self, view: SeatView, count: int, rng: random.Random) -> list[MatchState]:
         return sample_worlds(view, count, rng, self.belief)
 
-    def search(self, view: SeatView, candidates: tuple[Action, ...], rng: random.Random) -> Search:
-        """Play ``candidates`` out on sampled worlds of ``view`` within the budget."""
+    def search(
+        self,
+        view: SeatView,
+        candidates: tuple[Action, ...],
+        rng: random.Random,
+        budget: int | None = None,
+    ) -> Search:
+        """Play ``candidates`` out on sampled worlds of ``view`` within ``budget``
+        rollout moves (by default the plan's)."""
         plan = self.plan
+        budget = plan.budget if budget is None else budget
         try:
             worlds = self.sample(view, plan.worlds, rng)
         except WorldError:
@@ -198,10 +236,10 @@ class Master:
                     view.seat,
                     PortableRandom(seed),
                     self.rollout,
-                    plan.budget - moves,
+                    budget - moves,
                 )
                 if played is None:
-                    return Search(candidates, tuple(map(tuple, columns)), plan.budget)
+                    return Search(candidates, tuple(map(tuple, columns)), budget)
                 value, spent = played
                 moves += spent
                 points.append(value)

@@ -22,7 +22,7 @@ import { WorldError, belief, playOutWithin, sampleWorlds } from "./worlds.js";
  * How much `master` looks ahead: Python's MasterPlan (the same fields and defaults).
  * @typedef {Readonly<{worlds: number, discards: number, spread: number, margin: number,
  *   sure: number, knocks: boolean, budget: number, improve: number, particles: number,
- *   fit: number, knocked: number, lateKnock: number}>} MasterPlan
+ *   fit: number, knocked: number, lateKnock: number, verify: number}>} MasterPlan
  */
 
 /** A plan with Python's defaults, `changes` on top; refuses what Python refuses.
@@ -45,10 +45,15 @@ export function masterPlan(changes = {}) {
     // The most deadwood the rollouts' player knocks with below 4 stock cards (the last
     // step of the expert's knock table: 10), a stand-in for the expert's undercut check.
     lateKnock: 5,
+    // Searches of `worlds` fresh worlds a switch from the expert's choice is checked on,
+    // the two alone (0: none): the winner's curse of one search (as bots/master.py).
+    verify: 2,
     ...changes,
   });
-  if (plan.worlds < 1 || plan.discards < 1 || plan.budget < 0)
-    throw new RangeError("a plan needs worlds >= 1, discards >= 1 and budget >= 0");
+  if (plan.worlds < 1 || plan.discards < 1 || plan.budget < 0 || plan.verify < 0)
+    throw new RangeError(
+      "a plan needs worlds >= 1, discards >= 1, budget >= 0 and verify >= 0",
+    );
   if (!(plan.lateKnock >= 0 && plan.lateKnock <= 10))
     throw new RangeError("a plan needs 0 <= lateKnock <= 10");
   if (plan.particles > 1 && plan.worlds * plan.particles > 52)
@@ -135,7 +140,30 @@ export class Master {
       return choice;
     const candidates = this.candidates(view, choice);
     if (candidates.length === 1) return choice;
-    return this.search(view, candidates, local).best(this.plan.margin, this.plan.sure);
+    const plan = this.plan;
+    const found = this.search(view, candidates, local, plan.budget);
+    const pick = found.best(plan.margin, plan.sure);
+    if (pick === choice || !plan.verify) return pick;
+    return this.check(view, [choice, pick], found.moves, local).best(
+      plan.margin,
+      plan.sure,
+    );
+  }
+
+  /** The expert's choice and the search's pick (`pair`) played again on `plan.verify`
+   * searches of fresh worlds, within what is left of the budget after `spent` moves.
+   * @param {SeatView} view @param {readonly [Action, Action]} pair @param {number} spent
+   * @param {PortableRandom} rng @returns {Search} */
+  check(view, pair, spent, rng) {
+    /** @type {[number[], number[]]} */
+    const columns = [[], []];
+    let moves = 0;
+    for (let i = 0; i < this.plan.verify; i++) {
+      const again = this.search(view, pair, rng, this.plan.budget - spent - moves);
+      again.points.forEach((points, c) => columns[c].push(...points));
+      moves += again.moves;
+    }
+    return new Search(pair, columns, moves);
   }
 
   /** The actions worth a search, the expert's `choice` first.
@@ -179,10 +207,11 @@ export class Master {
     return out;
   }
 
-  /** Play `candidates` out on sampled worlds of `view` within the budget.
+  /** Play `candidates` out on sampled worlds of `view` within `budget` rollout moves (by
+   * default the plan's).
    * @param {SeatView} view @param {readonly Action[]} candidates @param {PortableRandom} rng
-   * @returns {Search} */
-  search(view, candidates, rng) {
+   * @param {number} [budget] @returns {Search} */
+  search(view, candidates, rng, budget = this.plan.budget) {
     const plan = this.plan;
     let worlds;
     try {
@@ -203,9 +232,9 @@ export class Master {
           view.seat,
           new PortableRandom(seeds[w]),
           this.rollout,
-          plan.budget - moves,
+          budget - moves,
         );
-        if (played === null) return new Search(candidates, columns, plan.budget);
+        if (played === null) return new Search(candidates, columns, budget);
         moves += played[1];
         points.push(played[0]);
       }
