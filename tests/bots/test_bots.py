@@ -63,6 +63,7 @@ def test_levels_have_german_and_english_names() -> None:
         "casual",
         "strong",
         "expert",
+        "master",
     ]
 
 

@@ -40,9 +40,10 @@ def choices(view: SeatView) -> bool:
     return len(view.legal_actions) > 1
 
 
-def test_master_is_a_heavy_level_the_server_seats_but_does_not_offer() -> None:
+def test_master_is_a_heavy_level_offered_at_the_top_of_the_ladder() -> None:
     assert "master" in LEVELS and "master" in PLAYABLE
-    assert not LEVELS["master"].offered
+    assert LEVELS["master"].offered
+    assert [k for k, lv in LEVELS.items() if lv.offered][-1] == "master"  # the strongest
     assert LEVELS["master"].heavy  # the server thinks it in its worker processes
     assert make_bot("master") is LEVELS["master"].choose
 

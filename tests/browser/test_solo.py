@@ -75,7 +75,9 @@ def test_the_level_menu_says_how_each_level_plays(server: Any, new_page: Any) ->
     # The ladder in order, the server's default chosen (the menu was once left showing
     # nothing: its options came after the first render, and the value with them was lost).
     expect(level).to_have_value("casual")
-    expect(level.get_by_role("option")).to_have_text(["Beginner", "Casual", "Strong", "Expert"])
+    expect(level.get_by_role("option")).to_have_text(
+        ["Beginner", "Casual", "Strong", "Expert", "Master"]
+    )
     expect(level).to_have_accessible_description(re.compile("^Chases melds"))
     level.select_option(label="Beginner")
     expect(level).to_have_accessible_description(re.compile("^Counts points only"))
@@ -84,13 +86,16 @@ def test_the_level_menu_says_how_each_level_plays(server: Any, new_page: Any) ->
     level.select_option(label="Expert")
     expect(level).to_have_accessible_description(re.compile("^Reads your hand"))
     expect(en.get_by_text("Reads your hand from what you take")).to_be_visible()
+    level.select_option(label="Master")
+    expect(level).to_have_accessible_description(re.compile("^Plays like the expert"))
     # Another render (the page's language) keeps the level chosen.
     en.get_by_role("button", name="Deutsch").click()
     stufe = en.get_by_role("combobox", name="Spielstärke des Computers")
-    expect(stufe).to_have_value("expert")
+    expect(stufe).to_have_value("master")
     expect(stufe.get_by_role("option")).to_have_text(
-        ["Anfänger", "Gelegenheitsspieler", "Stark", "Experte"]
+        ["Anfänger", "Gelegenheitsspieler", "Stark", "Experte", "Meister"]
     )
+    expect(stufe).to_have_accessible_description(re.compile("^Spielt wie der Experte"))
     en.get_by_role("button", name="English").click()
 
     de = new_page(locale="de-DE")

@@ -55,9 +55,9 @@ function views(seed, level = "expert", count = 40, rules = new Rules()) {
 
 const MASTER = new Master();
 
-test("master is a level, not offered, with Python's plan", () => {
+test("master is a level, offered last (the strongest), with Python's plan", () => {
   assert.ok(LEVELS.includes("master"));
-  assert.ok(!OFFERED.includes("master"));
+  assert.equal(OFFERED.at(-1), "master");
   assert.deepEqual(
     { ...MASTER_PLAN },
     {

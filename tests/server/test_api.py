@@ -12,7 +12,7 @@ def test_health_and_levels() -> None:
         assert c.get("/api/health").json() == {"ok": True}
         levels = c.get("/api/levels").json()
         keys = [lv["key"] for lv in levels["levels"]]
-        assert keys == ["beginner", "casual", "strong", "expert"]
+        assert keys == ["beginner", "casual", "strong", "expert", "master"]
         assert levels["levels"][0]["names"] == {"de": "Anfänger", "en": "Beginner"}
 
 

@@ -32,9 +32,8 @@ def test_the_fallback_plays_whole_matches_legally() -> None:
 
 
 async def test_levels_and_a_move_by_level() -> None:
-    assert [lv.key for lv in levels()] == ["beginner", "casual", "strong", "expert"]
-    assert "random" in level_keys()
-    assert "master" in level_keys()  # seated by the server, not offered
+    assert [lv.key for lv in levels()] == ["beginner", "casual", "strong", "expert", "master"]
+    assert "random" in level_keys()  # seated by the server, not offered
     rng = random.Random(3)
     match = deal(new_match(Rules(), Seat.ONE), shuffled_deck(rng))
     assert match.turn is not None

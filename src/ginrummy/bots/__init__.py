@@ -8,6 +8,8 @@
 'Gelegenheitsspieler'
 >>> LEVELS["master"].heavy, LEVELS["casual"].heavy
 (True, False)
+>>> [key for key, level in LEVELS.items() if level.offered]  # the ladder, weakest first
+['beginner', 'casual', 'strong', 'expert', 'master']
 """
 
 from __future__ import annotations
@@ -46,13 +48,13 @@ LEVELS: dict[str, Level] = {
     "baseline": Level(
         "baseline", {"de": "Grundstrategie", "en": "Baseline"}, choose_baseline, offered=False
     ),
-    "master": Level(
-        "master", {"de": "Meister", "en": "Master"}, Master(), offered=False, heavy=True
-    ),
+    "master": Level("master", {"de": "Meister", "en": "Master"}, Master(), heavy=True),
 }
 """Every level by key; ``offered`` ones are for the UI, the others for measurement.
-Each has a browser port (``web/js/bots``) that ``tests/conformance`` holds equal, and
-a server may seat any of them."""
+The offered ones come in the ladder's order, weakest first, ``master`` last:
+``GET /api/levels`` and the menus list them so. Each has a browser port
+(``web/js/bots``) that ``tests/conformance`` holds equal, and a server may seat any of
+them."""
 
 TRIALS: dict[str, Level] = {}
 """Levels in the making, in Python only: no browser port yet (so no conformance

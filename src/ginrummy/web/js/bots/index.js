@@ -16,7 +16,8 @@ export { tip, advise } from "./coach.js";
 
 /** @typedef {import("./base.js").Chooser} Chooser */
 
-/** Every level, in the Python LEVELS order; `offered` ones are for the UI. */
+/** Every level, in the Python LEVELS order; `OFFERED` ones are for the UI, in the
+ * order of the ladder, weakest first. */
 export const LEVELS = Object.freeze([
   "beginner",
   "casual",
@@ -26,7 +27,13 @@ export const LEVELS = Object.freeze([
   "baseline",
   "master",
 ]);
-export const OFFERED = Object.freeze(["beginner", "casual", "strong", "expert"]);
+export const OFFERED = Object.freeze([
+  "beginner",
+  "casual",
+  "strong",
+  "expert",
+  "master",
+]);
 
 /** The player of `level`, as Python's make_bot: a function `choose(view, rng)` that
  * returns one of `view.legalActions`. Throws RangeError for an unknown level.
