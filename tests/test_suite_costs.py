@@ -29,15 +29,19 @@ def test_a_child_process_that_ended_during_the_test_counts() -> None:
 
 def test_a_process_is_counted_once_and_only_for_what_it_used_during_the_test() -> None:
     with Sampler(os.getpid(), every=0.05) as sampler:
-        child = subprocess.Popen([sys.executable, "-c", BURN.format(s=0.4) + "time.sleep(30)"])
+        burn = BURN.format(s=0.4) + "print('burnt', flush=True)\ntime.sleep(30)"
+        child = subprocess.Popen([sys.executable, "-c", burn], stdout=subprocess.PIPE, text=True)
         try:
-            time.sleep(1.0)  # the child burns before the test starts, then sleeps
+            # The child burns before the test starts, then sleeps: the test starts once it
+            # says so (not after a fixed wait, which a loaded machine outlasts).
+            assert child.stdout is not None and child.stdout.readline() == "burnt\n"
+            time.sleep(0.1)  # a sample of the sleeping child before the test starts
             start = sampler.begin()
             time.sleep(0.3)
             assert sampler.spent_since(start) < 0.2
         finally:
             child.kill()
-            child.wait()
+            child.communicate()  # waits, and closes its pipe
         start = sampler.begin()  # a test after its end: its time is not counted again
         assert sampler.spent_since(start) < 0.2
 
