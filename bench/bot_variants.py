@@ -47,7 +47,7 @@ from ginrummy.bots import PLAYABLE, Level
 from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import EXPERT, PLAN, Expert
 from ginrummy.bots.heuristic import Style
-from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan, Search
+from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan
 from ginrummy.engine import Action, MatchState, Rules, Seat, SeatView
 
 _STYLE = {f.name for f in fields(Style)}
@@ -95,14 +95,14 @@ def master(changes: dict[str, Any]) -> Chooser:
     player.expert = Expert(style)
     knock = player.rollout.style.knock if knock is None else knock
     player.rollout = Expert(replace(style, knock=knock), replace(PLAN, samples=samples))
-    if other is not None:
-        opponent = Expert(replace(style, knock=other), replace(PLAN, samples=samples))
-        _split_rollouts(player, opponent)
     if oracle:
         player.sample = _oracle
     if record is not None:
         model = replace(Record(), **record)
         player.sample = lambda view, count, rng: record_worlds(view, count, rng, model)
+    if other is not None:  # after the sampler is chosen: it learns the seat from it
+        opponent = Expert(replace(style, knock=other), replace(PLAN, samples=samples))
+        _split_rollouts(player, opponent)
     return player
 
 
@@ -119,21 +119,17 @@ class _Seats:
 
 
 def _split_rollouts(player: Master, opponent: Chooser) -> None:
-    """The opponent's seat in ``player``'s rollouts played by ``opponent``."""
+    """The opponent's seat in ``player``'s rollouts played by ``opponent``; each
+    search tells whose seat is the master's as it samples its worlds."""
     seats = _Seats(player.rollout, opponent)
-    search = player.search
+    sample = player.sample
 
-    def searched(
-        view: SeatView,
-        candidates: tuple[Action, ...],
-        rng: random.Random,
-        budget: int | None = None,
-    ) -> Search:
+    def sampled(view: SeatView, count: int, rng: random.Random) -> list[MatchState]:
         seats.seat = view.seat
-        return search(view, candidates, rng, budget)
+        return sample(view, count, rng)
 
     setattr(player, "rollout", seats)  # noqa: B010 (a Chooser where the level has an Expert)
-    setattr(player, "search", searched)  # noqa: B010
+    player.sample = sampled
 
 
 # The match each arena decision is taken in, for the oracle (a diagnostic, never a level).

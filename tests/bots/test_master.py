@@ -12,7 +12,6 @@ from ginrummy.bots import LEVELS, PLAYABLE, PortableRandom, make_bot
 from ginrummy.bots.expert import EXPERT, Expert
 from ginrummy.bots.master import Master, MasterPlan, Search
 from ginrummy.engine import (
-    Action,
     ActionKind,
     MatchState,
     Phase,
@@ -189,24 +188,13 @@ def test_a_switch_is_checked_on_fresh_worlds_and_stands_or_falls_back() -> None:
 
 def test_the_check_spends_what_the_first_search_left_of_the_budget() -> None:
     master = Master(MasterPlan(worlds=6, budget=400))
-    spent: list[int] = []
-    search = master.search
-
-    def counted(
-        view: SeatView,
-        candidates: tuple[Action, ...],
-        rng: random.Random,
-        budget: int | None = None,
-    ) -> Search:
-        found = search(view, candidates, rng, budget)
-        spent.append(found.moves)
-        return found
-
-    master.search = counted  # type: ignore[method-assign]
+    found: list[Search] = []
+    master.searches = found
     checks = 0
     for i, view in enumerate(islice((v for v in views(9) if choices(v)), 60)):
-        spent.clear()
+        found.clear()
         assert master(view, PortableRandom(i)) in view.legal_actions
+        spent = [s.moves for s in found]
         assert sum(spent) <= 400, spent
         checks += len(spent) > 1
     assert checks

@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import random
 import shutil
 import subprocess
 import sys
@@ -52,7 +51,6 @@ from typing import Any
 from ginrummy.bots import LEVELS, PortableRandom, make_bot
 from ginrummy.bots.master import Master, Search
 from ginrummy.engine import (
-    Action,
     MatchPhase,
     Rules,
     SeatView,
@@ -94,19 +92,7 @@ class _TracedMaster:
         assert isinstance(level, Master)
         self.master = Master(dataclasses.replace(level.plan, **(changes or {})))
         self.found: list[Search] = []
-        search = self.master.search
-
-        def keep(
-            view: SeatView,
-            candidates: tuple[Action, ...],
-            rng: random.Random,
-            budget: int | None = None,
-        ) -> Search:
-            found = search(view, candidates, rng, budget)
-            self.found.append(found)
-            return found
-
-        self.master.search = keep  # type: ignore[method-assign]
+        self.master.searches = self.found
 
     def answer(self, view: SeatView, seed: int) -> str:
         self.found.clear()

@@ -146,6 +146,7 @@ class Master:
         self.rollout = Expert(replace(EXPERT, knock=late), replace(PLAN, samples=0))
         self.belief = Belief(plan.improve, plan.particles, plan.fit, plan.knocked)
         self.sample: Sampler = self.worlds_of  # the worlds a search plays on (a bench may swap it)
+        self.searches: list[Search] | None = None  # a list here gets every search, in order
 
     def __call__(self, view: SeatView, rng: random.Random) -> Action:
         # One draw from the game's generator per decision, whatever the decision costs.
@@ -218,7 +219,19 @@ class Master:
         budget: int | None = None,
     ) -> Search:
         """Play ``candidates`` out on sampled worlds of ``view`` within ``budget``
-        rollout moves (by default the plan's)."""
+        rollout moves (by default the plan's); kept in ``searches`` when it is a list."""
+        found = self._search(view, candidates, rng, budget)
+        if self.searches is not None:
+            self.searches.append(found)
+        return found
+
+    def _search(
+        self,
+        view: SeatView,
+        candidates: tuple[Action, ...],
+        rng: random.Random,
+        budget: int | None,
+    ) -> Search:
         plan = self.plan
         budget = plan.budget if budget is None else budget
         try:
