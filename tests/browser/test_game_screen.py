@@ -411,6 +411,48 @@ def test_a_phone_keeps_the_switches_in_a_settings_menu(server: Any, new_page: An
     assert not page.errors
 
 
+def test_a_narrow_phone_shows_the_whole_top_bar(
+    server: Any, new_page: Any, artifacts: Path
+) -> None:
+    """At a table on a phone narrower than the bar's line (320 and 360 px), in English
+    and in German, the bar does not scroll: the home link, the lobby, the leaderboard and
+    the settings button are each whole in the window, nothing lies over any of them, and
+    the home link keeps its name for a screen reader."""
+    page = device_page(new_page, width=360, height=640, **PHONE)
+    start_solo(page, server.url)
+    my_turn(page)  # the person decides: no round's result (modal) lies over the page
+    problems = []
+    for lang, settings, home in (
+        ("en", "Settings", "Gin Rummy"),
+        ("de", "Einstellungen", "Gin Rummy"),
+    ):
+        if lang == "de":
+            page.get_by_role("button", name="Settings").click()
+            page.get_by_role("button", name="Deutsch", exact=True).click()
+            page.keyboard.press("Escape")
+        expect(page.get_by_role("button", name=settings)).to_have_attribute(
+            "aria-expanded", "false"
+        )
+        expect(page.get_by_role("link", name=home, exact=True)).to_be_visible()
+        for width, height in ((360, 640), (320, 568)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate(SETTLE)
+            page.screenshot(path=str(artifacts / f"top-bar-{lang}-{width}.png"))
+            where = f"{width}×{height}, {lang}"
+            bar = page.locator("#topbar")
+            if bar.evaluate("(el) => el.scrollWidth > el.clientWidth + 0.5"):
+                problems.append(f"{where}: the top bar scrolls sideways")
+            problems += top_bar_problems(page, where)
+            links = page.get_by_role("banner").get_by_role("link").all()
+            assert len(links) == 3, [link.text_content() for link in links]
+            for control in [*links, page.get_by_role("button", name=settings)]:
+                missed = control.evaluate(CROSS)
+                if missed:
+                    problems.append(f"{where}: {control.text_content()!r} is covered at {missed}")
+    assert not problems, "\n".join(problems)
+    assert not page.errors
+
+
 def test_the_device_note_can_be_closed_and_stays_closed(server: Any, new_page: Any) -> None:
     """The "played on this device" note's close button hides it; a reload and the next
     game remember that."""

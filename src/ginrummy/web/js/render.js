@@ -157,7 +157,7 @@ function renderTopbar(state) {
       "a",
       { class: "brand", href: "/", dataset: { nav: "/", key: "nav-home" } },
       h("span", { class: "brand-mark", "aria-hidden": "true" }, "♠♥"),
-      t("app.title"),
+      h("span", { class: "brand-name" }, t("app.title")),
     ),
     h(
       "nav",
