@@ -2,9 +2,10 @@
 window at every common size, no scrolling, and cards and buttons big enough to read and
 hit. Measured from bounding boxes on a device game (Play against the computer) with the
 largest hand a round has (11 cards), tips on and the "played on this device" note shown,
-in English and German, at four desktop and tablet sizes with a mouse and three phone sizes
-(upright, small, sideways) as a touch screen. One game per language: the touch screen
-resumes it from the browser's storage (docs/device.md), and each check only resizes."""
+in English and German, at four desktop and tablet sizes with a mouse and four phone sizes
+(upright, small, the smallest: 320×568, and sideways) as a touch screen. One game per
+language: the touch screen resumes it from the browser's storage (docs/device.md), and
+each check only resizes."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.browser
 
 # (width, height) of the window.
 MOUSE_SIZES = [(1280, 720), (1366, 768), (1920, 1080), (768, 1024)]
-TOUCH_SIZES = [(390, 844), (360, 640), (844, 390)]
+TOUCH_SIZES = [(390, 844), (360, 640), (320, 568), (844, 390)]
 # The smallest target: WCAG 2.2's 2.5.8 anywhere, 44 px (2.5.5, platform guides) by touch.
 MIN_TARGET = {"mouse": 24.0, "touch": 44.0}
 # The height in CSS px of a card's rank in its corner, at least: about 9 pt, legible at
@@ -238,7 +239,7 @@ def check_sizes(
 def test_device_table_is_one_screen_at_every_size(
     server: Any, new_page: Any, artifacts: Path, lang: str
 ) -> None:
-    """At each of the seven sizes, with the mouse and by touch, in both languages: when the
+    """At each of the eight sizes, with the mouse and by touch, in both languages: when the
     person is to draw (ten cards, the piles are the buttons) and when they have drawn
     (eleven cards, the largest hand): every hand card, both piles, the status, the score,
     the other side, the tip, the device note and every enabled button lie wholly in the
@@ -389,8 +390,8 @@ def test_room_table_is_one_screen_for_a_seat_and_a_watcher(
 ) -> None:
     """A room of two people with a spectator, the chat beside or below the table: the
     seat to discard (eleven cards) by mouse at the four desktop and tablet sizes, the other
-    seat (ten cards) by touch at the three phone sizes, and the spectator (both hands
-    face down, no buttons) at all seven: every needed part wholly in the window, the
+    seat (ten cards) by touch at the four phone sizes, and the spectator (both hands
+    face down, no buttons) at all eight: every needed part wholly in the window, the
     document not scrolled, cards and buttons large enough to hit."""
     ann = new_page(width=1366, height=768)
     link = open_room(ann, server.url, "Ann")
