@@ -10,6 +10,7 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   ``wall``, ``wall_danger``, ``samples``, ``improve_cap``) changed;
 - ``master:NAME:FIELD=VALUE,...``: the master with fields of its ``MasterPlan`` changed,
   and ``danger=`` for the expert heuristic it starts from and plays its rollouts with,
+  ``rollout_danger=`` for its rollout player's danger weight alone (by default ``danger``),
   ``rollout_samples=`` for an undercut check in its rollouts (0 in the level),
   ``rollout_knock=`` for its rollout player's knock table (by default the plan's: the
   expert's with its last step at ``late_knock``, as in the level),
@@ -82,6 +83,7 @@ def heuristic(changes: dict[str, Any]) -> Chooser:
 
 def master(changes: dict[str, Any]) -> Chooser:
     danger = changes.pop("danger", EXPERT.danger)
+    rollout_danger = changes.pop("rollout_danger", danger)
     samples = changes.pop("rollout_samples", 0)
     knock = changes.pop("rollout_knock", None)  # None: the plan's (its late_knock)
     other = changes.pop("other_knock", None)  # None: both seats play the same
@@ -94,14 +96,15 @@ def master(changes: dict[str, Any]) -> Chooser:
     style = replace(EXPERT, danger=danger)
     player.expert = Expert(style)
     knock = player.rollout.style.knock if knock is None else knock
-    player.rollout = Expert(replace(style, knock=knock), replace(PLAN, samples=samples))
+    rolling = replace(style, danger=rollout_danger)
+    player.rollout = Expert(replace(rolling, knock=knock), replace(PLAN, samples=samples))
     if oracle:
         player.sample = _oracle
     if record is not None:
         model = replace(Record(), **record)
         player.sample = lambda view, count, rng: record_worlds(view, count, rng, model)
     if other is not None:  # after the sampler is chosen: it learns the seat from it
-        opponent = Expert(replace(style, knock=other), replace(PLAN, samples=samples))
+        opponent = Expert(replace(rolling, knock=other), replace(PLAN, samples=samples))
         _split_rollouts(player, opponent)
     return player
 
