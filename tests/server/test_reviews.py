@@ -201,12 +201,14 @@ def test_closing_the_pool_stops_a_running_review(tmp_path: Path) -> None:
     jobs = ReviewJobs(tmp_path / "other", Budget(samples=32, screen=8, keep=2, confirm=64))
     job = jobs.start(record, Seat.ONE)
     deadline = time.monotonic() + 30
-    while jobs.start(record, Seat.ONE).done == 0:
+    while (seen := jobs.start(record, Seat.ONE)).done == 0:
         assert time.monotonic() < deadline, "the review never started"
         time.sleep(0.005)
-    began = time.monotonic()
+    assert seen.done < seen.total  # decisions are left to judge when the pool closes
     jobs.close()
-    assert time.monotonic() - began < 5  # it stopped at its next decision
+    # It stopped at its next decision: a review left to run would have finished its
+    # decisions and stored itself. (No bound on the time: a loaded machine may take
+    # seconds for one decision on these worlds.)
     assert jobs.running() == 0
     assert jobs.cache.get(job.key) is None
 
