@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Server
-from .helpers import EN, decide, status
+from .helpers import EN, actionable, decide, status
 from .test_solo import start_solo
 
 pytestmark = pytest.mark.browser
@@ -58,7 +58,11 @@ def test_review_a_match_by_button_and_by_keyboard(
         did = decide(page, rng, knock=False)  # a round's end here may end the match too
         if did in ("next_round", "match_over"):
             break
-    if did != "match_over":  # a round may have ended the match
+    # The computer moves after the person's last decision and its knock may end the match
+    # (the Resign button goes with it): wait for the person's turn or the match's end.
+    expect(status(page)).to_have_text(actionable(EN), timeout=15_000)
+    resigned = EN.match_over not in status(page).inner_text()
+    if resigned:
         page.get_by_role("button", name="Resign", exact=True).click()
         page.get_by_role("alertdialog").get_by_role("button", name="Yes, resign").click()
     expect(status(page)).to_contain_text(EN.match_over)
@@ -169,7 +173,7 @@ def test_review_a_match_by_button_and_by_keyboard(
     page.goto(f"{review_server.url}/p/{me}")
     matches = page.get_by_role("region", name="Recent matches")
     expect(matches.get_by_role("row")).to_have_count(2)
-    expect(matches).to_contain_text("lost (by resignation)" if did != "match_over" else "Computer")
+    expect(matches).to_contain_text("lost (by resignation)" if resigned else "Computer")
     matches.get_by_role("link", name="Review").click()
     expect(_step_heading(page)).to_have_text(re.compile(r"step 1 of"))
     assert not page.errors
