@@ -15,7 +15,9 @@ true hand's: below 0, the model's opponent is closer to knocking than the real o
 
 A model is ``odds:IMPROVE`` (the expert's odds, each hand chose from IMPROVE cards more),
 ``fit:IMPROVE,PARTICLES`` (``bots.worlds.Belief``: weighed by the last discard),
-``record:k=v,...`` (``bench/record_belief.Record``: weighed by the whole record).
+``record:k=v,...`` (``bench/record_belief.Record``: weighed by the whole record; a
+string in quotes: ``record:style='simple'``). ``--opponent baseline`` plays seat two
+with the simple player instead of the expert.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from learned_belief import Learned
 from master_gains import expert_play
 from record_belief import RECORD_FIELDS, Record, record_hands
 
-from ginrummy.bots.base import mask_of
+from ginrummy.bots import PLAYABLE
+from ginrummy.bots.base import Chooser, mask_of
 from ginrummy.bots.expert import INFERENCE
 from ginrummy.bots.expert_model import holding_odds, sample_hands
 from ginrummy.bots.knowledge import read
@@ -48,11 +51,13 @@ Model = Callable[[SeatView, int, random.Random], list[int]]
 _BANDS = ((0, 10), (10, 20), (20, 32))
 
 
-def positions(count: int, seed: int, every: int) -> Iterator[tuple[SeatView, int]]:
+def positions(
+    count: int, seed: int, every: int, other: Chooser | None = None
+) -> Iterator[tuple[SeatView, int]]:
     """(seat one's view, the opponent's true hidden cards) at every ``every``-th decision
-    of seat one in a draw or discard phase."""
+    of seat one in a draw or discard phase; the opponent is the expert, or ``other``."""
     found, n = 0, 0
-    for view, match, _, _ in expert_play("belief", seed):
+    for view, match, _, _ in expert_play("belief", seed, other):
         if found >= count:
             return
         if view.seat is Seat.ONE and view.table.round_phase in (Phase.DRAW, Phase.DISCARD):
@@ -150,10 +155,12 @@ def main() -> None:
     p.add_argument("--hands", type=int, default=48, help="hands each model draws a position")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--model", action="append", default=[])
+    p.add_argument("--opponent", default="expert", help="the level seat two plays")
     args = p.parse_args()
+    other = PLAYABLE[args.opponent].choose
     models = {t: model_of(t) for t in (args.model or ["odds:0", "odds:6"])}
-    rows: list[tuple[int, list[tuple[float, float, float]]]] = []
-    for n, (view, hidden) in enumerate(positions(args.positions, args.seed, args.every)):
+    rows: list[tuple[int, list[tuple[float, float, float, float]]]] = []
+    for n, (view, hidden) in enumerate(positions(args.positions, args.seed, args.every, other)):
         scores = []
         for text, model in models.items():
             rng = random.Random(f"{n}:{text}")

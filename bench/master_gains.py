@@ -29,6 +29,7 @@ import statistics
 from collections.abc import Iterator
 from dataclasses import replace
 
+from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import PLAN, Expert
 from ginrummy.bots.master import MASTER_PLAN, Master
 from ginrummy.bots.portable import PortableRandom
@@ -91,9 +92,10 @@ def gain(
 Decision = tuple[SeatView, MatchState, Action, random.Random]
 
 
-def expert_play(tag: str, seed: int) -> Iterator[Decision]:
-    """Every decision of endless seeded expert-against-expert matches: (the view of the
-    seat to move, the match, the expert's choice, the players' generator)."""
+def expert_play(tag: str, seed: int, other: Chooser | None = None) -> Iterator[Decision]:
+    """Every decision of endless seeded expert-against-expert matches (seat two played by
+    ``other`` when given): (the view of the seat to move, the match, the choice made, the
+    players' generator)."""
     expert, rules, game = Expert(), Rules.preset("standard"), 0
     while True:
         deck = random.Random(f"{tag}:{seed}:{game}")
@@ -107,7 +109,8 @@ def expert_play(tag: str, seed: int) -> Iterator[Decision]:
             turn = match.turn
             assert turn is not None
             view = view_for_seat(match, turn)
-            action = expert(view, players)
+            player = other if other is not None and turn is Seat.TWO else expert
+            action = player(view, players)
             yield view, match, action, players
             match = apply_match(match, action)
 

@@ -13,6 +13,12 @@ points (how much worse the decision made was than the one the judgement prefers;
 the judgement would refuse, or a refusal of a card it wants, by how much), raised to
 ``temper``.
 
+``style="simple"`` reads the same record by the simple player's rules instead
+(``bots.simple.choose_baseline``: a take only to meld, the highest unmatched card
+discarded, a knock as soon as it is legal); each decision they would not have made
+weighs ``miss`` (bench/RESULTS.md, "Master: a stricter guard, and the oracle against
+the simple player").
+
 A bench prototype (bench/RESULTS.md, "Master: the opponent model"): it reads the view
 only, like every player, and ``bench/belief_quality.py`` and ``bench/bot_variants.py``
 (``record=...``) measure it before any level uses it.
@@ -28,8 +34,10 @@ from ginrummy.bots.evaluation import discard_scores, hand_score
 from ginrummy.bots.expert import EXPERT, INFERENCE
 from ginrummy.bots.expert_model import holding_odds, sample_hands, weighted_draw
 from ginrummy.bots.knowledge import Knowledge, read
+from ginrummy.bots.simple import completes_meld
 from ginrummy.bots.worlds import sample_worlds
 from ginrummy.engine import DECK, ActionKind, MatchState, SeatView
+from ginrummy.engine.melds import arrangement_of_mask, deadwood_of_mask, discard_deadwoods
 
 _ALL = (1 << 52) - 1
 
@@ -44,6 +52,17 @@ class Record:
     temper: float = 1.0  # the power of the product (below 1: trust the record less)
     draws: bool = True  # weigh takes and refusals too (else discards and knocks only)
     knocked: float = 0.3  # a turn on which the expert would have knocked and it did not
+    # Whose judgement the record is read by: "expert" (above), or "simple", the simple
+    # player's rules (``bots.simple.choose_baseline``): a decision those rules would not
+    # have made weighs ``miss``, one they would have made 1 (``fit`` and ``knocked`` unused).
+    style: str = "expert"
+    miss: float = 0.05
+
+    def __post_init__(self) -> None:
+        if self.style not in ("expert", "simple"):
+            raise ValueError(f"a record's style is expert or simple, not {self.style!r}")
+        if not 0 < self.miss <= 1:
+            raise ValueError("a record needs 0 < miss <= 1")
 
 
 RECORD_FIELDS = frozenset(Record.__dataclass_fields__)
@@ -133,6 +152,8 @@ def log_weight(
     hand: int, events: list[_Event], limit: int, model: Record, rng: random.Random
 ) -> float:
     """The log weight of the opponent's current ``hand`` by its record (see the module)."""
+    if model.style == "simple":
+        return simple_log_weight(hand, events, limit, model, rng)
     total = 0.0
     fit = model.fit
     for e in reversed(events):
@@ -162,6 +183,46 @@ def log_weight(
         elif kind is ActionKind.PASS and model.draws and e.card >= 0:
             total += _score(_want(hand, e, weight, limit), fit)
     return total * model.temper
+
+
+def simple_log_weight(
+    hand: int, events: list[_Event], limit: int, model: Record, rng: random.Random
+) -> float:
+    """The log weight of ``hand`` by the record read with the simple player's rules: it
+    takes a card only to meld it, discards its highest unmatched card and knocks as soon
+    as it may; each decision those rules would not have made counts ``log(miss)``."""
+    misses = 0
+    for e in reversed(events):
+        kind = e.kind
+        if kind is ActionKind.DISCARD:
+            before = hand | 1 << e.card
+            allowed = before & ~(1 << e.just_taken) if e.just_taken >= 0 else before
+            left = [dw for i, dw in discard_deadwoods(before) if allowed >> i & 1]
+            misses += min(left) <= limit or simple_discard(before, allowed) != e.card
+            hand = before
+        elif kind in (ActionKind.TAKE, ActionKind.DRAW_DISCARD):
+            before = hand & ~(1 << e.card)
+            misses += not completes_meld(before, DECK[e.card])
+            hand = before
+        elif kind is ActionKind.DRAW_STOCK:
+            choices = _bits(hand & ~e.taken_before)
+            if choices:
+                hand &= ~(1 << choices[int(rng.random() * len(choices))])
+            misses += e.card >= 0 and completes_meld(hand, DECK[e.card])
+        elif kind is ActionKind.PASS and e.card >= 0:
+            misses += completes_meld(hand, DECK[e.card])
+    return misses * math.log(model.miss)
+
+
+def simple_discard(before: int, allowed: int) -> int:
+    """The card the simple player discards from ``before`` (one of ``allowed``) when it
+    does not knock: its highest unmatched card, else the one that leaves least deadwood."""
+    loose = arrangement_of_mask(before).unmatched_mask & allowed
+    if loose:
+        return max(_bits(loose), key=lambda i: (DECK[i].value, i))
+    return min(
+        _bits(allowed), key=lambda i: (deadwood_of_mask(before & ~(1 << i)), -DECK[i].value, i)
+    )
 
 
 def _want(hand: int, e: _Event, weight: float, limit: int) -> float:
