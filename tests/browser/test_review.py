@@ -58,13 +58,22 @@ def test_review_a_match_by_button_and_by_keyboard(
         did = decide(page, rng, knock=False)  # a round's end here may end the match too
         if did in ("next_round", "match_over"):
             break
-    # The computer moves after the person's last decision and its knock may end the match
-    # (the Resign button goes with it): wait for the person's turn or the match's end.
-    expect(status(page)).to_have_text(actionable(EN), timeout=15_000)
-    resigned = EN.match_over not in status(page).inner_text()
-    if resigned:
+    # The computer moves after the person's last decision: its knock may end the round
+    # (its result dialog then covers the table: on to the next round) or the match (the
+    # Resign button goes with it). Resign on the person's own turn, when nothing moves.
+    resigned = False
+    for _ in range(5):
+        expect(status(page)).to_have_text(actionable(EN), timeout=15_000)
+        text = status(page).inner_text()
+        if EN.match_over in text:
+            break
+        if EN.press_next in text:
+            decide(page, rng)
+            continue
         page.get_by_role("button", name="Resign", exact=True).click()
         page.get_by_role("alertdialog").get_by_role("button", name="Yes, resign").click()
+        resigned = True
+        break
     expect(status(page)).to_contain_text(EN.match_over)
 
     page.get_by_role("link", name="Review the match").click()
