@@ -34,10 +34,10 @@ from ginrummy.bots.evaluation import discard_scores, hand_score
 from ginrummy.bots.expert import EXPERT, INFERENCE
 from ginrummy.bots.expert_model import holding_odds, sample_hands, weighted_draw
 from ginrummy.bots.knowledge import Knowledge, read
-from ginrummy.bots.simple import completes_meld
+from ginrummy.bots.simple import baseline_discard, completes_meld
 from ginrummy.bots.worlds import sample_worlds
 from ginrummy.engine import DECK, ActionKind, MatchState, SeatView
-from ginrummy.engine.melds import arrangement_of_mask, deadwood_of_mask, discard_deadwoods
+from ginrummy.engine.melds import discard_deadwoods
 
 _ALL = (1 << 52) - 1
 
@@ -198,7 +198,7 @@ def simple_log_weight(
             before = hand | 1 << e.card
             allowed = before & ~(1 << e.just_taken) if e.just_taken >= 0 else before
             left = [dw for i, dw in discard_deadwoods(before) if allowed >> i & 1]
-            misses += min(left) <= limit or simple_discard(before, allowed) != e.card
+            misses += min(left) <= limit or baseline_discard(before, allowed).index != e.card
             hand = before
         elif kind in (ActionKind.TAKE, ActionKind.DRAW_DISCARD):
             before = hand & ~(1 << e.card)
@@ -212,17 +212,6 @@ def simple_log_weight(
         elif kind is ActionKind.PASS and e.card >= 0:
             misses += completes_meld(hand, DECK[e.card])
     return misses * math.log(model.miss)
-
-
-def simple_discard(before: int, allowed: int) -> int:
-    """The card the simple player discards from ``before`` (one of ``allowed``) when it
-    does not knock: its highest unmatched card, else the one that leaves least deadwood."""
-    loose = arrangement_of_mask(before).unmatched_mask & allowed
-    if loose:
-        return max(_bits(loose), key=lambda i: (DECK[i].value, i))
-    return min(
-        _bits(allowed), key=lambda i: (deadwood_of_mask(before & ~(1 << i)), -DECK[i].value, i)
-    )
 
 
 def _want(hand: int, e: _Event, weight: float, limit: int) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ginrummy.bots.base import discardable, find, mask_of, of_kind
-from ginrummy.engine import Action, ActionKind, Card, Phase, SeatView
+from ginrummy.engine import DECK, Action, ActionKind, Card, Phase, SeatView
 from ginrummy.engine.melds import arrangement_of_mask, deadwood_of_mask
 
 
@@ -46,14 +46,20 @@ def _baseline_discard(view: SeatView, hand: int) -> Action:
     ends = of_kind(view, ActionKind.GIN) or of_kind(view, ActionKind.KNOCK)
     if ends:
         return min(ends, key=lambda a: _after(hand, a.card))
-    candidates = discardable(view)
+    card = baseline_discard(hand, mask_of(discardable(view)))
+    return find(view, ActionKind.DISCARD, card) or view.legal_actions[0]
+
+
+def baseline_discard(hand: int, allowed: int) -> Card:
+    """The card the simple player discards from ``hand`` (one of ``allowed``, a mask)
+    when it does not knock: its unmatched card of highest value, else the one that
+    leaves the least deadwood."""
+    candidates = [c for c in DECK if allowed & c.bit]
     unmatched = arrangement_of_mask(hand).unmatched_mask
     loose = [c for c in candidates if unmatched & c.bit]
     if loose:
-        card = max(loose, key=lambda c: (c.value, c.index))
-    else:
-        card = min(candidates, key=lambda c: (deadwood_of_mask(hand ^ c.bit), -c.value, c.index))
-    return find(view, ActionKind.DISCARD, card) or view.legal_actions[0]
+        return max(loose, key=lambda c: (c.value, c.index))
+    return min(candidates, key=lambda c: (deadwood_of_mask(hand ^ c.bit), -c.value, c.index))
 
 
 def _after(hand: int, card: Card | None) -> tuple[int, int, int]:
