@@ -11,6 +11,7 @@ PostgreSQL (``need_postgres``) and a ``redis-server`` binary for a private Redis
 from __future__ import annotations
 
 import asyncio
+import doctest
 import json
 import os
 import random
@@ -22,9 +23,11 @@ from typing import Any
 
 import pytest
 
+from ginrummy.benchmarks import fault_audit, fault_client
 from ginrummy.benchmarks.fault_audit import (
     CHOUETTE_LOG,
     Game,
+    audit_logs,
     check_log,
     chouette_digest,
     tally,
@@ -37,7 +40,7 @@ from ginrummy.server.chouette import log as chouette_log
 from ginrummy.server.chouette.presenter import VersionViews
 from ginrummy.server.pubsub.redis import RedisBus
 from ginrummy.server.room import replay
-from ginrummy.server.store import Event, open_store
+from ginrummy.server.store import Event, RoomRow, open_store
 
 from .helpers import auth, client, create, hello, identity, receive, simple_choice
 from .test_postgres import PG_URL, need_postgres
@@ -123,6 +126,25 @@ def test_the_audit_finds_a_log_that_does_not_replay() -> None:
     events = [*_opening()[:3], Event(4, "action", {"seat": "two", "action": "pass"})]
     problems = check_log(Game("r", "cross", ("one", "two")), events)
     assert len(problems) == 1 and "event 4 does not replay" in problems[0]
+
+
+async def test_the_audit_says_where_the_log_of_a_stuck_room_ends(tmp_path: Path) -> None:
+    """A game the harness found stopped after a fault: the audit tells how far the
+    store got and its last events (ahead of the clients, or waiting for whom)."""
+    url = f"sqlite:///{tmp_path / 'audit.db'}"
+    store = open_store(url)
+    await store.open()
+    events = _opening()
+    try:
+        await store.create_room(RoomRow("r", "room", {}, 0.0), [], events)
+    finally:
+        await store.close()
+    for stuck, said in (((), False), (("r",), True)):
+        problems: list[str] = []
+        await audit_logs(url, [_game(events)], problems.append, stuck)
+        tail = 'the store holds version 4, ending 1 match {"first_dealer"'
+        assert any(p.startswith(f"room r (cross): {tail}") for p in problems) is said, problems
+        assert any('4 action {"action": "pass", "seat": "one"}' in p for p in problems) is said
 
 
 def _chouette_opening() -> list[Event]:
@@ -230,8 +252,30 @@ def test_a_reconnect_brings_the_news_a_killed_writer_never_told(tmp_path: Path) 
                 assert msg["version"] == version + 1
 
 
+@pytest.mark.parametrize("module", [fault_audit, fault_client], ids=lambda m: m.__name__)
+def test_the_fault_harness_doctests_pass(module: Any) -> None:
+    """Its small rules (the backoff, a chouette position's ask, a stuck log's tail)."""
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def _server_logs(summary: dict[str, Any], last: int = 40) -> str:
+    """The end of each server instance's log of a failed run (kept and named in the
+    summary), for the assertion's message: what the servers said of it."""
+    kept = summary.get("server_logs")
+    if not kept:
+        return ""
+    tails = []
+    for path in sorted(Path(kept).glob("server-*.log")):
+        lines = path.read_text(errors="replace").splitlines()
+        tails.append(
+            f"--- {path.name}, last {last} of {len(lines)} lines\n" + "\n".join(lines[-last:])
+        )
+    return "\n".join(tails)
+
+
 def _assert_sound(summary: dict[str, Any]) -> None:
-    assert summary["violations"] == 0, summary["violation_list"]
+    assert summary["violations"] == 0, (summary["violation_list"], _server_logs(summary))
     assert summary["moves"] > 0 and summary["acknowledged_actions"] > 0
     assert summary["computer_moves"] > 0
     assert summary["lost"] == summary["duplicated"] == 0

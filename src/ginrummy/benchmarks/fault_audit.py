@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -240,11 +240,28 @@ def tally(game: Game, events: Sequence[Event]) -> tuple[int, int]:
     return lost, extra
 
 
+def log_tail(events: Sequence[Event], last: int = 8) -> str:
+    """The end of a stored log in short, said of a game that stopped moving: whether
+    the store is ahead of what its clients were shown, and what it waits after.
+
+    >>> log_tail([Event(1, "deal", {}), Event(2, "ready", {"position": 0})], last=1)
+    'the store holds version 2, ending 2 ready {"position": 0}'
+    """
+    said = ", ".join(
+        f"{e.seq} {e.kind} {json.dumps(e.payload, sort_keys=True)}" for e in events[-last:]
+    )
+    return f"the store holds version {len(events)}, ending {said}"
+
+
 async def audit_logs(
-    store_url: str, games: Sequence[Game], violation: Callable[[str], None]
+    store_url: str,
+    games: Sequence[Game],
+    violation: Callable[[str], None],
+    stuck: Collection[str] = (),
 ) -> dict[str, int]:
     """Read every game's table log from the store and check it against its clients
-    (each problem to ``violation``); the counts of what was read."""
+    (each problem to ``violation``); the counts of what was read. For a room of
+    ``stuck`` (one that stopped moving), the end of its log is said too."""
     store = open_store(store_url)
     await store.open()
     counts = {"events": 0, "actions": 0, "computer_moves": 0, "lost": 0, "duplicated": 0}
@@ -254,6 +271,8 @@ async def audit_logs(
             if stored is None:
                 violation(f"room {game.room}: not in the store")
                 continue
+            if game.room in stuck:
+                violation(f"room {game.room} ({game.kind}): {log_tail(stored.events)}")
             for problem in check_log(game, stored.events):
                 violation(problem)
             lost, duplicated = tally(game, stored.events)

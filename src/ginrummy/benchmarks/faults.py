@@ -148,6 +148,7 @@ class Harness:
         self.options, self.instances = options, instances
         self.rng = random.Random(options.seed)
         self.stats = Stats()
+        self.stuck: set[str] = set()  # rooms that stopped moving after a fault
         self.games: list[Game] = []
         self.stopping = False
         self.tasks: list[asyncio.Task[None]] = []
@@ -260,6 +261,7 @@ class Harness:
                 return
             if time.monotonic() > deadline:
                 for g in stuck:
+                    self.stuck.add(g.room)
                     seats = [(c.seat, c.version, c.at, c.pending, c.waits) for c in g.clients]
                     self.stats.violation(
                         f"room {g.room} ({g.kind}) stuck at {g.version()} after {what}: {seats}"
@@ -374,7 +376,7 @@ class Harness:
 
     async def audit(self, store_url: str) -> dict[str, int]:
         """Read every room's log from the store and check it against the clients."""
-        return await audit_logs(store_url, self.games, self.stats.violation)
+        return await audit_logs(store_url, self.games, self.stats.violation, self.stuck)
 
 
 def _auth(token: str) -> dict[str, str]:
