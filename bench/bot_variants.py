@@ -18,7 +18,8 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   only (the master's own seat keeps its table: a model of the opponent's style),
   ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
   the search with a perfect model of the opponent's hand; the stock is still shuffled),
-  ``record={...}`` for worlds drawn by the opponent's whole record
+  ``wide=N`` for a first search of ``N`` times the plan's worlds (the check as the
+  level's), ``record={...}`` for worlds drawn by the opponent's whole record
   (``bench/record_belief.py``, the fields of its ``Record``). ``verify=N``, a switch
   checked again on ``N`` searches of fresh worlds, was a variant here and is now a field
   of the plan (``verify=0``: one search alone, the level before).
@@ -48,7 +49,7 @@ from ginrummy.bots import PLAYABLE, Level
 from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import EXPERT, PLAN, Expert
 from ginrummy.bots.heuristic import Style
-from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan
+from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan, Search
 from ginrummy.engine import Action, MatchState, Rules, Seat, SeatView
 
 _STYLE = {f.name for f in fields(Style)}
@@ -89,6 +90,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     other = changes.pop("other_knock", None)  # None: both seats play the same
     oracle = changes.pop("oracle", False)
     record = changes.pop("record", None)
+    wide = changes.pop("wide", 1)
     unknown = set(changes) - _MASTER
     if unknown:
         raise SystemExit(f"not fields of MasterPlan: {', '.join(sorted(unknown))}")
@@ -103,10 +105,36 @@ def master(changes: dict[str, Any]) -> Chooser:
     if record is not None:
         model = replace(Record(), **record)
         player.sample = lambda view, count, rng: record_worlds(view, count, rng, model)
+    if wide > 1:
+        _widen(player, wide)
     if other is not None:  # after the sampler is chosen: it learns the seat from it
         opponent = Expert(replace(rolling, knock=other), replace(PLAN, samples=samples))
         _split_rollouts(player, opponent)
     return player
+
+
+def _widen(player: Master, batches: int) -> None:
+    """The first search of each decision plays ``batches`` times the plan's worlds, each
+    batch drawn as the level draws its worlds; the check on fresh worlds is as the
+    level's (a belief with particles draws at most 52 hands at once)."""
+    sample, check = player.sample, player.check
+    first = [True]
+
+    def sampled(view: SeatView, count: int, rng: random.Random) -> list[MatchState]:
+        rounds = batches if first[0] else 1
+        return [w for _ in range(rounds) for w in sample(view, count, rng)]
+
+    def checked(
+        view: SeatView, pair: tuple[Action, Action], spent: int, rng: random.Random
+    ) -> Search:
+        first[0] = False
+        try:
+            return check(view, pair, spent, rng)
+        finally:
+            first[0] = True
+
+    player.sample = sampled
+    setattr(player, "check", checked)  # noqa: B010
 
 
 class _Seats:
