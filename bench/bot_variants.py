@@ -16,6 +16,8 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   expert's with its last step at ``late_knock``, as in the level),
   ``other_knock=`` for the knock table of the rollouts' player in the opponent's seat
   only (the master's own seat keeps its table: a model of the opponent's style),
+  ``other_level=NAME`` for a level of the game in the opponent's seat of the rollouts
+  (``'baseline'``: the simple player's own policy, a perfect model of its style),
   ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
   the search with a perfect model of the opponent's hand; the stock is still shuffled),
   ``wide=N`` for a first search of ``N`` times the plan's worlds (the check as the
@@ -88,6 +90,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     samples = changes.pop("rollout_samples", 0)
     knock = changes.pop("rollout_knock", None)  # None: the plan's (its late_knock)
     other = changes.pop("other_knock", None)  # None: both seats play the same
+    other_level = changes.pop("other_level", None)  # a level in the opponent's seat
     oracle = changes.pop("oracle", False)
     record = changes.pop("record", None)
     wide = changes.pop("wide", 1)
@@ -107,9 +110,13 @@ def master(changes: dict[str, Any]) -> Chooser:
         player.sample = lambda view, count, rng: record_worlds(view, count, rng, model)
     if wide > 1:
         _widen(player, wide)
+    if other is not None and other_level is not None:
+        raise SystemExit("other_knock and other_level both name the rollouts' opponent")
     if other is not None:  # after the sampler is chosen: it learns the seat from it
         opponent = Expert(replace(rolling, knock=other), replace(PLAN, samples=samples))
         _split_rollouts(player, opponent)
+    if other_level is not None:
+        _split_rollouts(player, PLAYABLE[other_level].choose)
     return player
 
 
