@@ -20,6 +20,12 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   (``'baseline'``: the simple player's own policy, a perfect model of its style),
   ``oracle=True`` for worlds with the opponent's true hand (a diagnostic:
   the search with a perfect model of the opponent's hand; the stock is still shuffled),
+  ``equity=ROUNDS`` for rollouts valued by the match they leave (``bench/match_equity.py``:
+  the change in the chance to win the match, from a table of ROUNDS expert rounds, in
+  hundredths of a point at the current scores' rate, the margin scaled alike),
+  ``check_samples=N`` for the check on fresh worlds played by the full expert (its
+  stock table and its undercut check over N sampled hands) in both seats of its rollouts,
+  where the first search plays the level's rollout player,
   ``wide=N`` for a first search of ``N`` times the plan's worlds (the check as the
   level's), ``record={...}`` for worlds drawn by the opponent's whole record
   (``bench/record_belief.py``, the fields of its ``Record``). ``verify=N``, a switch
@@ -44,6 +50,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from master_gains import oracle_worlds
+from match_equity import equity_table, round_points
 from record_belief import Record, record_worlds
 
 from ginrummy import arena
@@ -94,6 +101,10 @@ def master(changes: dict[str, Any]) -> Chooser:
     oracle = changes.pop("oracle", False)
     record = changes.pop("record", None)
     wide = changes.pop("wide", 1)
+    equity = changes.pop("equity", 0)
+    check_samples = changes.pop("check_samples", None)
+    if equity:
+        changes["margin"] = 100 * changes.get("margin", MASTER_PLAN.margin)
     unknown = set(changes) - _MASTER
     if unknown:
         raise SystemExit(f"not fields of MasterPlan: {', '.join(sorted(unknown))}")
@@ -110,6 +121,10 @@ def master(changes: dict[str, Any]) -> Chooser:
         player.sample = lambda view, count, rng: record_worlds(view, count, rng, model)
     if wide > 1:
         _widen(player, wide)
+    if check_samples is not None:
+        _judged_by(player, Expert(style, replace(PLAN, samples=check_samples)))
+    if equity:
+        _by_the_match(player, equity_table(round_points(equity, 1), 100), 100)
     if other is not None and other_level is not None:
         raise SystemExit("other_knock and other_level both name the rollouts' opponent")
     if other is not None:  # after the sampler is chosen: it learns the seat from it
@@ -142,6 +157,53 @@ def _widen(player: Master, batches: int) -> None:
 
     player.sample = sampled
     setattr(player, "check", checked)  # noqa: B010
+
+
+def _judged_by(player: Master, judge: Chooser) -> None:
+    """The check on fresh worlds played by ``judge`` in both seats of its rollouts (the
+    first search keeps the player's rollout player)."""
+    check, first = player.check, player.rollout
+
+    def checked(
+        view: SeatView, pair: tuple[Action, Action], spent: int, rng: random.Random
+    ) -> Search:
+        setattr(player, "rollout", judge)  # noqa: B010
+        try:
+            return check(view, pair, spent, rng)
+        finally:
+            setattr(player, "rollout", first)  # noqa: B010
+
+    setattr(player, "check", checked)  # noqa: B010
+
+
+def _by_the_match(player: Master, table: list[list[float]], target: int) -> None:
+    """Every search's round points turned into the change of the chance to win the match
+    (``table``, first to ``target``), in hundredths of a point at the current scores' rate:
+    the rate is the chance 10 points more for the player gain against 10 for the opponent."""
+    search = player.search
+
+    def equity(a: int, b: int) -> float:
+        return 1.0 if a >= target else 0.0 if b >= target else table[a][b]
+
+    def valued(
+        view: SeatView,
+        candidates: tuple[Action, ...],
+        rng: random.Random,
+        budget: int | None = None,
+    ) -> Search:
+        found = search(view, candidates, rng, budget)
+        a, b = view.table.scores[view.seat], view.table.scores[view.seat.other]
+        now = equity(a, b)
+        rate = max((equity(a + 10, b) - equity(a, b + 10)) / 20, 1e-6)
+
+        def value(points: int) -> int:
+            after = equity(a + points, b) if points >= 0 else equity(a, b - points)
+            return round(100 * (after - now) / rate)
+
+        points = tuple(tuple(value(p) for p in column) for column in found.points)
+        return Search(found.candidates, points, found.moves)
+
+    setattr(player, "search", valued)  # noqa: B010
 
 
 class _Seats:
