@@ -162,11 +162,12 @@ def _widen(player: Master, batches: int) -> None:
 def _judged_by(player: Master, judge: Chooser) -> None:
     """The check on fresh worlds played by ``judge`` in both seats of its rollouts (the
     first search keeps the player's rollout player)."""
-    check, first = player.check, player.rollout
+    check = player.check
 
     def checked(
         view: SeatView, pair: tuple[Action, Action], spent: int, rng: random.Random
     ) -> Search:
+        first = player.rollout  # as it is now: a later option may have replaced it
         setattr(player, "rollout", judge)  # noqa: B010
         try:
             return check(view, pair, spent, rng)
