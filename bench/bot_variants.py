@@ -50,7 +50,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from master_gains import oracle_worlds
-from match_equity import equity_table, round_points
+from match_equity import chance, equity_table, round_points
 from record_belief import Record, record_worlds
 
 from ginrummy import arena
@@ -124,7 +124,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     if check_samples is not None:
         _judged_by(player, Expert(style, replace(PLAN, samples=check_samples)))
     if equity:
-        _by_the_match(player, equity_table(round_points(equity, 1), 100), 100)
+        _by_the_match(player, equity_table(round_points(equity, 1), 100))
     if other is not None and other_level is not None:
         raise SystemExit("other_knock and other_level both name the rollouts' opponent")
     if other is not None:  # after the sampler is chosen: it learns the seat from it
@@ -177,14 +177,14 @@ def _judged_by(player: Master, judge: Chooser) -> None:
     setattr(player, "check", checked)  # noqa: B010
 
 
-def _by_the_match(player: Master, table: list[list[float]], target: int) -> None:
+def _by_the_match(player: Master, table: list[list[float]]) -> None:
     """Every search's round points turned into the change of the chance to win the match
-    (``table``, first to ``target``), in hundredths of a point at the current scores' rate:
+    (``table``, ``match_equity.chance``), in hundredths of a point at the current scores' rate:
     the rate is the chance 10 points more for the player gain against 10 for the opponent."""
     search = player.search
 
     def equity(a: int, b: int) -> float:
-        return 1.0 if a >= target else 0.0 if b >= target else table[a][b]
+        return chance(table, a, b)
 
     def valued(
         view: SeatView,

@@ -56,6 +56,13 @@ def round_points(rounds: int, seed: int) -> Counter[int]:
     return tally
 
 
+def chance(table: list[list[float]], a: int, b: int) -> float:
+    """The chance to win from ``a`` against ``b`` points: 1 once ``a`` reaches the target
+    (the table's size), 0 once ``b`` does, else the table's."""
+    target = len(table)
+    return 1.0 if a >= target else 0.0 if b >= target else table[a][b]
+
+
 def equity_table(tally: Mapping[int, int], target: int) -> list[list[float]]:
     """``E[a][b]``: the chance that a player with ``a`` points wins a match to ``target``
     against one with ``b`` (a and b below the target), each round won by either player
@@ -68,8 +75,8 @@ def equity_table(tally: Mapping[int, int], target: int) -> list[list[float]]:
         for b in range(target - 1, -1, -1):
             value = 0.0
             for k, p in odds:
-                value += p * (1.0 if a + k >= target else table[a + k][b])
-                value += p * (0.0 if b + k >= target else table[a][b + k])
+                value += p * chance(table, a + k, b)
+                value += p * chance(table, a, b + k)
             table[a][b] = value
     return table
 
