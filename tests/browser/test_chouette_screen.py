@@ -63,6 +63,11 @@ RESULT = """() => {
       : [],
     scrollX: scrollX, scrollY: scrollY,
     docWidth: document.documentElement.scrollWidth,
+    docHeight: document.documentElement.scrollHeight,
+    modal: !!dialog && dialog.matches(":modal"),
+    focus: document.activeElement && (document.activeElement.tagName + " " +
+      (document.activeElement.getAttribute("aria-label") || document.activeElement.innerText || "")
+      .slice(0, 40)),
   };
 }"""
 
@@ -70,7 +75,8 @@ RESULT = """() => {
 def result_problems(page: Any, sizes: list[tuple[int, int]], who: str) -> list[str]:
     """What keeps the match's result from lying in the window: the dialog (it scrolls
     inside itself when long, never the page), its heading or one of its buttons reaching
-    outside the window, the document scrolled or wider than the window."""
+    outside the window, the dialog no longer modal, the document scrolled or wider than
+    the window."""
     problems = []
     for width, height in sizes:
         page.set_viewport_size({"width": width, "height": height})
@@ -80,8 +86,13 @@ def result_problems(page: Any, sizes: list[tuple[int, int]], who: str) -> list[s
         if m["dialog"] is None:
             problems.append(f"{at}: no match result shown")
             continue
+        if not m["modal"]:
+            problems.append(f"{at}: the match result is not modal (moved out of the top layer)")
         if m["scrollX"] or m["scrollY"]:
-            problems.append(f"{at}: the document is scrolled to {m['scrollX']}, {m['scrollY']}")
+            problems.append(
+                f"{at}: the document is scrolled to {m['scrollX']}, {m['scrollY']}"
+                f" ({m['docHeight']} px high, the focus on {m['focus']!r})"
+            )
         if m["docWidth"] > width:
             problems.append(f"{at}: the document is {m['docWidth']} px wide")
         for name, r in [("the result", m["dialog"])] + [(b["name"], b) for b in m["buttons"]]:

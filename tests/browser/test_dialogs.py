@@ -219,3 +219,68 @@ def test_the_score_sheet_lists_the_rounds_with_running_totals(
     german.get_by_role("button", name="Punkteblatt schließen").click()
     expect(page.get_by_role("button", name="Punkteblatt")).to_be_focused()
     assert not page.errors  # type: ignore[attr-defined]
+
+
+# The page's render (web/js/dom.js) and its dialogs (web/js/dialogs.js) in Chromium, on a
+# page of a top bar and a main part taller than the window, as a chouette table with its
+# ledger below: what no fake DOM shows, the top layer and the scroll.
+RENDER = """async ([step]) => {
+  const { h, morphChildren } = await import('/static/js/dom.js');
+  const { settleDialogs } = await import('/static/js/dialogs.js');
+  const main = document.querySelector('main');
+  const result = () => h('dialog', {dataset: {key: 'result-dialog', modal: 'result'}},
+    h('h2', {}, 'Match over'), h('button', {type: 'button', dataset: {key: 'next'}}, 'Next match'));
+  const screen = (...parts) => h('div', {class: 'screen'}, ...parts);
+  const ledger = h('section', {dataset: {key: 'ledger'}, style: 'height: 1500px'}, 'Ledger');
+  const parts = {
+    notice: [screen(h('p', {role: 'alert'}, 'Bob is back'), result()), ledger],
+    result: [screen(result()), ledger],
+    table: [screen(h('p', {}, 'Round 2')), ledger],
+  }[step];
+  morphChildren(main, parts);
+  settleDialogs(main);
+  const dialog = document.querySelector('dialog');
+  return {
+    modal: dialog ? dialog.matches(':modal') : null,
+    focus: document.activeElement.tagName === 'BUTTON'
+      ? document.activeElement.innerText : document.activeElement.tagName,
+    scrollY,
+  };
+}"""
+
+
+def render_page(server: Any, new_page: Any) -> Any:
+    page = new_page(width=1280, height=720)
+    page.goto(f"{server.url}/static/llms.txt")
+    page.set_content(
+        '<body style="margin:0"><header style="height:48px">bar</header>'
+        '<main tabindex="-1"></main></body>'
+    )
+    return page
+
+
+def test_a_render_never_takes_the_open_result_out_of_the_top_layer(
+    server: Any, new_page: Any
+) -> None:
+    """A part above the open result that goes (a notice) moved the dialog with a render:
+    the browser then takes it out of the top layer, no longer modal, the focus lost, and
+    the page could scroll under it (a chouette partner's page scrolled by 48 px)."""
+    page = render_page(server, new_page)
+    opened = page.evaluate(RENDER, ["notice"])
+    assert opened == {"modal": True, "focus": "Next match", "scrollY": 0}
+    assert page.evaluate(RENDER, ["result"]) == opened
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_a_result_that_goes_gives_the_focus_back_without_scrolling_the_page(
+    server: Any, new_page: Any
+) -> None:
+    """Opened while the page's main part had the focus (as after entering a page), the
+    result goes with the next round: the focus goes back to the main part, and the page,
+    taller than the window, stays where it was."""
+    page = render_page(server, new_page)
+    page.evaluate("() => document.querySelector('main').focus()")
+    assert page.evaluate(RENDER, ["result"])["modal"] is True
+    gone = page.evaluate(RENDER, ["table"])
+    assert gone == {"modal": None, "focus": "MAIN", "scrollY": 0}
+    assert not page.errors  # type: ignore[attr-defined]

@@ -260,3 +260,71 @@ test("a dialog the page opened stays open over a render; one the render opens is
   assert.equal(dialog.hasAttribute("class"), false);
   assert.equal(markup(dialog), JSON.stringify("Round 2"));
 });
+
+/**
+ * `specs` built with an open dialog keyed "result" (showModal set its `open`) inserted
+ * at `at`: directly, or (`inside`) in a div around it, as the table screen holds it.
+ * @param {FakeDocument} doc @param {Spec[]} specs @param {number} at @param {boolean} inside
+ */
+function withOpenDialog(doc, specs, at, inside) {
+  const nodes = build(
+    doc,
+    specs.filter((s) => s.key !== "result"),
+  );
+  const [dialog] = build(doc, [spec("dialog", { "data-key": "result" }, "Match over")]);
+  dialog.setAttribute("open", "");
+  let holder = dialog;
+  if (inside) {
+    holder = doc.createElement("div");
+    holder.setAttribute("data-key", "screen");
+    holder.appendChild(dialog);
+  }
+  nodes.splice(Math.min(at, nodes.length), 0, holder);
+  return { nodes, dialog, holder };
+}
+
+test("an open dialog is never moved by a render: the parts before it that go or move leave it where it is", () => {
+  // The result came up while a notice (unkeyed) stood above it; the notice goes.
+  const { doc, root } = page([]);
+  const first = withOpenDialog(
+    doc,
+    [spec("p", { class: "notice" }, "Bob is back")],
+    1,
+    false,
+  );
+  for (const node of first.nodes) root.appendChild(node);
+  const moves = first.dialog.moves;
+  const next = withOpenDialog(doc, [], 0, false).nodes;
+  morphChildren(/** @type {any} */ (root), /** @type {any} */ (next));
+  assert.equal(root.childNodes.length, 1);
+  assert.equal(root.childNodes[0], first.dialog);
+  assert.equal(first.dialog.moves, moves, "the open dialog was moved");
+  assert.equal(first.dialog.getAttribute("open"), "");
+});
+
+test("any render keeps an open dialog (or the part holding it) in place, with the new tree's markup", () => {
+  fc.assert(
+    fc.property(
+      forestArb,
+      forestArb,
+      fc.nat(5),
+      fc.nat(5),
+      fc.boolean(),
+      (a, b, atA, atB, inside) => {
+        const { doc, root } = page([]);
+        const before = withOpenDialog(doc, a, atA, inside);
+        for (const node of before.nodes) root.appendChild(node);
+        const moves = [before.holder.moves, before.dialog.moves];
+        const want = withOpenDialog(doc, b, atB, inside);
+        morphChildren(/** @type {any} */ (root), /** @type {any} */ (want.nodes));
+        const fresh = page([]);
+        for (const node of withOpenDialog(fresh.doc, b, atB, inside).nodes)
+          fresh.root.appendChild(node);
+        assert.equal(markup(root), markup(fresh.root));
+        assert.equal(root.childNodes.includes(before.holder), true);
+        assert.deepEqual([before.holder.moves, before.dialog.moves], moves, "moved");
+      },
+    ),
+    { numRuns: 400 },
+  );
+});

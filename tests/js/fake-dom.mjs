@@ -40,7 +40,7 @@ export class FakeNode {
     if (at < 0) throw new Error("insertBefore: the reference node is not a child");
     this.childNodes.splice(at, 0, node);
     node.parentNode = this;
-    this.moves = (this.moves ?? 0) + 1;
+    node.moves = (node.moves ?? 0) + 1; // how often it was inserted (a move is an insertion)
     return node;
   }
 

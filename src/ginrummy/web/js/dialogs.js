@@ -31,7 +31,10 @@ export function settleDialogs(root) {
       (opener instanceof HTMLElement && opener !== document.body && opener.isConnected
         ? opener
         : null);
-    if (back instanceof HTMLElement) back.focus();
+    // A control is shown where it is; a region the page focused itself (the page's main
+    // part, tabindex -1, taller than the window) keeps the page where the person had it.
+    if (back instanceof HTMLElement)
+      back.focus({ preventScroll: !back.matches(FOCUSABLE) });
   }
   for (const dialog of root.querySelectorAll("dialog[data-modal]")) {
     if (!(dialog instanceof HTMLDialogElement) || dialog.open) continue;

@@ -111,7 +111,17 @@ export function morphChildren(parent, wanted) {
       used.add(match);
       if (match !== want) morphNode(match, want);
       if (match === cursor) cursor = cursor.nextSibling;
-      else parent.insertBefore(match, cursor);
+      else if (holdsOpenDialog(match)) {
+        // Moved, its open dialog would leave the top layer: no longer modal, no backdrop,
+        // the focus lost (the browser closes nothing, it only stops trapping). It stays;
+        // the nodes not yet placed before it go to the end, where they are still found.
+        while (cursor && cursor !== match) {
+          const before = cursor;
+          cursor = cursor.nextSibling;
+          parent.appendChild(before);
+        }
+        cursor = match.nextSibling;
+      } else parent.insertBefore(match, cursor);
     } else {
       parent.insertBefore(want, cursor);
     }
@@ -121,6 +131,20 @@ export function morphChildren(parent, wanted) {
     cursor = cursor.nextSibling;
     parent.removeChild(gone);
   }
+}
+
+/**
+ * Whether `node` is, or holds, a dialog the page opened (`showModal`).
+ * @param {Node} node
+ * @returns {boolean}
+ */
+function holdsOpenDialog(node) {
+  if (node.nodeType !== ELEMENT_NODE) return false;
+  const el = /** @type {Element} */ (node);
+  if (el.nodeName === "DIALOG" && el.hasAttribute("open")) return true;
+  for (let child = el.firstChild; child; child = child.nextSibling)
+    if (holdsOpenDialog(child)) return true;
+  return false;
 }
 
 /**
