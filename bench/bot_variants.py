@@ -24,8 +24,9 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   the change in the chance to win the match, from a table of ROUNDS expert rounds, in
   hundredths of a point at the current scores' rate, the margin scaled alike),
   ``check_samples=N`` for the check on fresh worlds played by the full expert (its
-  stock table and its undercut check over N sampled hands) in both seats of its rollouts,
-  where the first search plays the level's rollout player,
+  stock table and its undercut check over N sampled hands, its danger weight the
+  rollouts') in both seats of its rollouts, where the first search plays the level's
+  rollout player,
   ``wide=N`` for a first search of ``N`` times the plan's worlds (the check as the
   level's), ``record={...}`` for worlds drawn by the opponent's whole record
   (``bench/record_belief.py``, the fields of its ``Record``). ``verify=N``, a switch
@@ -122,7 +123,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     if wide > 1:
         _widen(player, wide)
     if check_samples is not None:
-        _judged_by(player, Expert(style, replace(PLAN, samples=check_samples)))
+        _judged_by(player, Expert(rolling, replace(PLAN, samples=check_samples)))
     if equity:
         _by_the_match(player, equity_table(round_points(equity, 1), 100))
     if other is not None and other_level is not None:
