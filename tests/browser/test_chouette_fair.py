@@ -88,7 +88,7 @@ def test_a_finished_chouette_round_verifies_through_the_tables_link(
     expect(mark).to_be_visible()
     assert "Standard-Startwerte" in (mark.get_attribute("title") or "")
     with page.expect_popup() as popup:
-        page.get_by_role("link", name=re.compile(r"^Runde \d+ prüfen$")).click()
+        page.get_by_role("link", name=re.compile(r"^Runde \d+ prüfen$")).last.click()
     expect(popup.value.get_by_role("status")).to_contain_text("Die Austeilung ist fair.")
     check_frames(frames)
     assert not page.errors  # type: ignore[attr-defined]
