@@ -27,6 +27,10 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   stock table and its undercut check over N sampled hands, its danger weight the
   rollouts') in both seats of its rollouts, where the first search plays the level's
   rollout player,
+  ``learned=PATH`` for the expert's choice taken from the learned discard of
+  ``bench/learned_q.py`` (its weights file; the other candidates still the expert's
+  next best), ``learned_draw=PATH`` for its learned draw too, ``rollout_learned=True``
+  for that player in the rollouts as well,
   ``wide=N`` for a first search of ``N`` times the plan's worlds (the check as the
   level's), ``record={...}`` for worlds drawn by the opponent's whole record
   (``bench/record_belief.py``, the fields of its ``Record``). ``verify=N``, a switch
@@ -44,12 +48,15 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import random
 import time
 from collections.abc import Callable
 from dataclasses import fields, replace
+from pathlib import Path
 from typing import Any
 
+from learned_q import Learned
 from master_gains import oracle_worlds
 from match_equity import chance, equity_table, round_points
 from record_belief import Record, record_worlds
@@ -104,6 +111,9 @@ def master(changes: dict[str, Any]) -> Chooser:
     wide = changes.pop("wide", 1)
     equity = changes.pop("equity", 0)
     check_samples = changes.pop("check_samples", None)
+    learned = changes.pop("learned", None)  # a weights file of learned_q.py: the base
+    learned_draw = changes.pop("learned_draw", None)  # ... and its draw's
+    rollout_learned = changes.pop("rollout_learned", False)  # ... and the rollouts' player
     if equity:
         changes["margin"] = 100 * changes.get("margin", MASTER_PLAN.margin)
     unknown = set(changes) - _MASTER
@@ -115,6 +125,17 @@ def master(changes: dict[str, Any]) -> Chooser:
     knock = player.rollout.style.knock if knock is None else knock
     rolling = replace(style, danger=rollout_danger)
     player.rollout = Expert(replace(rolling, knock=knock), replace(PLAN, samples=samples))
+    if learned is not None or learned_draw is not None:
+        weights = _weights(learned)
+        draw = _weights(learned_draw)
+        player.expert = Learned(weights, draw, style=style)
+        if rollout_learned:
+            player.rollout = Learned(
+                weights,
+                draw,
+                style=replace(rolling, knock=knock),
+                plan=replace(PLAN, samples=samples),
+            )
     if oracle:
         player.sample = _oracle
     if record is not None:
@@ -134,6 +155,10 @@ def master(changes: dict[str, Any]) -> Chooser:
     if other_level is not None:
         _split_rollouts(player, PLAYABLE[other_level].choose)
     return player
+
+
+def _weights(path: str | None) -> list[float] | None:
+    return None if path is None else list(json.loads(Path(path).read_text())["weights"])
 
 
 def _widen(player: Master, batches: int) -> None:

@@ -1,0 +1,66 @@
+"""bench/learned_q.py: its features hold the expert's own discard score, and its player
+plays by the weights it is given (bench/RESULTS.md, "Master: a discard value learned
+from true outcomes")."""
+
+from __future__ import annotations
+
+import json
+import sys
+from itertools import islice
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+sys.path.insert(0, str(BENCH))
+
+from learned_q import NAMES, Learned, expert_weights  # noqa: E402
+from master_gains import expert_play  # noqa: E402
+
+from ginrummy.bots.expert import Expert  # noqa: E402
+from ginrummy.bots.portable import PortableRandom  # noqa: E402
+from ginrummy.engine import ActionKind  # noqa: E402
+
+DECISIONS = 600
+
+
+def _compare(player: Learned) -> tuple[int, int]:
+    """(decisions where ``player`` and the expert differ, discard decisions seen) over
+    the first ``DECISIONS`` decisions of seeded expert-against-expert play; every
+    action of ``player`` legal."""
+    expert = Expert()
+    differ = discards = 0
+    for k, (view, _match, _action, _players) in enumerate(
+        islice(expert_play("test-learned-q", 1), DECISIONS)
+    ):
+        mine = player(view, PortableRandom(k))
+        theirs = expert(view, PortableRandom(k))
+        assert mine in view.legal_actions
+        discards += theirs.kind is ActionKind.DISCARD
+        differ += mine != theirs
+    return differ, discards
+
+
+def test_the_expert_score_as_weights_discards_as_the_expert() -> None:
+    differ, discards = _compare(Learned(expert_weights()))
+    assert discards > 100
+    assert differ == 0
+
+
+def test_the_learned_weights_change_some_discards_and_stay_legal() -> None:
+    shipped = json.loads((BENCH / "learned_q.json").read_text())
+    assert shipped["names"] == NAMES
+    differ, discards = _compare(Learned(shipped["weights"]))
+    assert 0 < differ < discards
+
+
+def test_a_lighter_danger_weight_changes_discards() -> None:
+    differ, _ = _compare(Learned(expert_weights(danger=1.0)))
+    assert differ > 0
+
+
+def test_weights_of_the_wrong_length_are_refused() -> None:
+    with pytest.raises(ValueError, match="a discard needs 12 weights, not 2"):
+        Learned([1.0, 2.0])
+    with pytest.raises(ValueError, match="a draw needs 9 weights, not 12"):
+        Learned(None, expert_weights())
