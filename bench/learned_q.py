@@ -1,5 +1,5 @@
-"""A discard value learned from the true outcomes of expert-against-expert play
-(bench/RESULTS.md, "Master: a discard value learned from true outcomes").
+"""A discard (and draw) value learned from the true outcomes of expert-against-expert
+play (bench/RESULTS.md, "Master: a discard value learned from true outcomes").
 
 Every search of the master judges its candidates on worlds drawn from a picture of the
 opponent's hand, and that picture is the measured limit: with the true hand the same
@@ -80,7 +80,6 @@ NAMES = [
     "knockable*late",
     "deadwood<=4",
 ]
-
 
 DRAW_NAMES = [
     "take",
