@@ -199,7 +199,9 @@ def test_the_sockets_of_a_dead_instance_stop_counting(tmp_path: Path) -> None:
         waited = time.monotonic() - died
         assert waited >= 2 * INTERVAL, waited  # B's last renewal had to run out first
         assert msg["players"]["two"]["grace_remaining_ms"] == GRACE * 1000
-        assert room_a.presence.remote == {}
+        # Counts past their time already count for nothing (the frame above); the entry
+        # itself goes at A's next renewal step, which may finish after the frame is sent.
+        _until(lambda: room_a.presence.remote == {}, "A never forgot B's counts")
         _claim_refused(ws1)
         _advance(a, GRACE)
         _claim_wins(ws1)
