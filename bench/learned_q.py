@@ -55,13 +55,13 @@ from ginrummy.bots.worlds import play_out
 from ginrummy.engine import (
     Action,
     ActionKind,
-    Card,
     MatchState,
     Phase,
     Rules,
     SeatView,
     apply_match,
 )
+from ginrummy.engine.cards import card_from_index
 
 CANDIDATES = 4  # the expert's choice and up to three more discards
 SPREAD = 8.0  # ... each scored by the expert within this much of its best
@@ -146,10 +146,12 @@ def expert_weights(danger: float = EXPERT.danger) -> list[float]:
     return [weights[name] for name in NAMES]
 
 
-def discard_candidates(expert: Expert, view: SeatView, know: Knowledge) -> list[int]:
+def discard_candidates(
+    expert: Expert, view: SeatView, know: Knowledge, odds: list[float] | None
+) -> list[int]:
     """The card indices worth judging: the expert's best discards by its own score, the
     best first (its choice), at most ``CANDIDATES`` within ``SPREAD`` of it."""
-    scored = expert.scores(know.hand, know, expert.odds(know))
+    scored = expert.scores(know.hand, know, odds)
     plain = {a.card.index for a in view.legal_actions if a.kind is ActionKind.DISCARD and a.card}
     ranked = sorted(
         (scored[c.index][1], -c.value, c.index) for c in discardable(view) if c.index in plain
@@ -160,9 +162,8 @@ def discard_candidates(expert: Expert, view: SeatView, know: Knowledge) -> list[
     return [i for s, _, i in ranked[:CANDIDATES] if s <= floor + SPREAD]
 
 
-def features(expert: Expert, know: Knowledge, cards: list[int]) -> list[list[float]]:
+def features(know: Knowledge, odds: list[float] | None, cards: list[int]) -> list[list[float]]:
     """Each candidate discard's features (``NAMES``)."""
-    odds = expert.odds(know)
     assert odds is not None
     plain = discard_scores(know.hand, know.unseen, 1.0)
     late = 1.0 - min(know.stock_size, 31) / 31
@@ -172,7 +173,7 @@ def features(expert: Expert, know: Knowledge, cards: list[int]) -> list[list[flo
         dw, score = plain[i]
         outs = dw - score
         d = danger(i, odds)
-        value = min(i % 13 + 1, 10)
+        value = card_from_index(i).value
         knockable = float(dw <= 10)
         rows.append(
             [
@@ -220,12 +221,13 @@ def _collect(job: tuple[str, int, int, int]) -> tuple[list[list[float]], list[fl
         if kind == "discard":
             if view.table.round_phase is not Phase.DISCARD or action.kind is not ActionKind.DISCARD:
                 continue
-            cards = discard_candidates(expert, view, know)
+            odds = expert.odds(know)
+            cards = discard_candidates(expert, view, know, odds)
             if len(cards) < 2:
                 continue
             assert action.card is not None and action.card.index == cards[0], "the expert's choice"
-            actions = [find(view, ActionKind.DISCARD, _card_of(view, i)) for i in cards]
-            found_rows = features(expert, know, cards)
+            actions = [find(view, ActionKind.DISCARD, card_from_index(i)) for i in cards]
+            found_rows = features(know, odds, cards)
         else:
             take = draw_features(expert, view, know)
             if take is None:
@@ -257,13 +259,6 @@ def _collect(job: tuple[str, int, int, int]) -> tuple[list[list[float]], list[fl
             groups.append(seed * 10_000_000 + found)
         found += 1
     return rows, values, groups
-
-
-def _card_of(view: SeatView, index: int) -> Card:
-    for c in view.hand:
-        if c.index == index:
-            return c
-    raise ValueError(f"card {index} not in hand")
 
 
 def collect(kind: str, positions: int, seed: int, rollouts: int, workers: int, out: Path) -> None:
@@ -376,17 +371,18 @@ class Learned(Expert):
         choice = super().discard(view, know, rng)
         if self.weights is None or choice.kind is not ActionKind.DISCARD:
             return choice
-        cards = discard_candidates(self, view, know)
+        odds = self.odds(know)  # the inference once, for the candidates and their features
+        cards = discard_candidates(self, view, know, odds)
         if len(cards) < 2:
             return choice
         values = [
             sum(w * f for w, f in zip(self.weights, row, strict=True))
-            for row in features(self, know, cards)
+            for row in features(know, odds, cards)
         ]
         best = max(range(len(cards)), key=lambda k: (values[k], -k))
         if best == 0:
             return choice
-        return find(view, ActionKind.DISCARD, _card_of(view, cards[best])) or choice
+        return find(view, ActionKind.DISCARD, card_from_index(cards[best])) or choice
 
 
 def play(
