@@ -27,10 +27,11 @@ swapped on each deal, the same JSON. Nothing here changes a level of the game.
   stock table and its undercut check over N sampled hands, its danger weight the
   rollouts') in both seats of its rollouts, where the first search plays the level's
   rollout player,
-  ``learned=PATH`` for the expert's choice taken from the learned discard of
-  ``bench/learned_q.py`` (its weights file; the other candidates still the expert's
-  next best), ``learned_draw=PATH`` for its learned draw too, ``rollout_learned=True``
-  for that player in the rollouts as well,
+  ``learned=PATH`` for other weights of the learned discard the level starts from
+  (``bots/learned.py``; a weights file of ``bench/learned_q.py``; the other candidates
+  still the expert's next best), ``learned_draw=PATH`` for its learned draw too,
+  ``rollout_learned=True`` for that player in the rollouts as well,
+  ``plain_base=True`` for the expert as the base, the level before the learned discard,
   ``wide=N`` for a first search of ``N`` times the plan's worlds (the check as the
   level's), ``record={...}`` for worlds drawn by the opponent's whole record
   (``bench/record_belief.py``, the fields of its ``Record``). ``verify=N``, a switch
@@ -66,6 +67,7 @@ from ginrummy.bots import PLAYABLE, Level
 from ginrummy.bots.base import Chooser
 from ginrummy.bots.expert import EXPERT, PLAN, Expert
 from ginrummy.bots.heuristic import Style
+from ginrummy.bots.learned import WEIGHTS
 from ginrummy.bots.master import MASTER_PLAN, Master, MasterPlan, Search
 from ginrummy.engine import Action, MatchState, Rules, Seat, SeatView
 
@@ -114,6 +116,7 @@ def master(changes: dict[str, Any]) -> Chooser:
     learned = changes.pop("learned", None)  # a weights file of learned_q.py: the base
     learned_draw = changes.pop("learned_draw", None)  # ... and its draw's
     rollout_learned = changes.pop("rollout_learned", False)  # ... and the rollouts' player
+    plain_base = changes.pop("plain_base", False)  # the expert as the base (the level before)
     if equity:
         changes["margin"] = 100 * changes.get("margin", MASTER_PLAN.margin)
     unknown = set(changes) - _MASTER
@@ -121,21 +124,21 @@ def master(changes: dict[str, Any]) -> Chooser:
         raise SystemExit(f"not fields of MasterPlan: {', '.join(sorted(unknown))}")
     player = Master(replace(MASTER_PLAN, **changes))
     style = replace(EXPERT, danger=danger)
-    player.expert = Expert(style)
+    weights = _weights(learned) or list(WEIGHTS)  # the level's base: the learned discard
+    draw = _weights(learned_draw)
+    player.expert = Expert(style) if plain_base else Learned(weights, draw, style=style)
     knock = player.rollout.style.knock if knock is None else knock
     rolling = replace(style, danger=rollout_danger)
     player.rollout = Expert(replace(rolling, knock=knock), replace(PLAN, samples=samples))
-    if learned is not None or learned_draw is not None:
-        weights = _weights(learned)
-        draw = _weights(learned_draw)
-        player.expert = Learned(weights, draw, style=style)
-        if rollout_learned:
-            player.rollout = Learned(
-                weights,
-                draw,
-                style=replace(rolling, knock=knock),
-                plan=replace(PLAN, samples=samples),
-            )
+    if plain_base and (learned is not None or learned_draw is not None):
+        raise SystemExit("plain_base is the expert: no learned weights with it")
+    if rollout_learned and not plain_base:
+        player.rollout = Learned(
+            weights,
+            draw,
+            style=replace(rolling, knock=knock),
+            plan=replace(PLAN, samples=samples),
+        )
     if oracle:
         player.sample = _oracle
     if record is not None:

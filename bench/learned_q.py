@@ -44,12 +44,12 @@ import numpy as np
 from master_gains import expert_play
 
 from ginrummy import arena
-from ginrummy.bots import PLAYABLE, Level
-from ginrummy.bots.base import discardable, find
-from ginrummy.bots.evaluation import danger, discard_scores
+from ginrummy.bots import PLAYABLE, Level, learned
+from ginrummy.bots.base import find
 from ginrummy.bots.expert import EXPERT, PLAN, Expert, Plan
 from ginrummy.bots.heuristic import Style, threw_top
 from ginrummy.bots.knowledge import Knowledge, read
+from ginrummy.bots.learned import FEATURES, discard_candidates, discard_features
 from ginrummy.bots.portable import PortableRandom
 from ginrummy.bots.worlds import play_out
 from ginrummy.engine import (
@@ -61,25 +61,8 @@ from ginrummy.engine import (
     SeatView,
     apply_match,
 )
-from ginrummy.engine.cards import card_from_index
 
-CANDIDATES = 4  # the expert's choice and up to three more discards
-SPREAD = 8.0  # ... each scored by the expert within this much of its best
-
-NAMES = [
-    "deadwood",
-    "outs",
-    "danger",
-    "value",
-    "deadwood*late",
-    "outs*late",
-    "danger*late",
-    "value*late",
-    "danger*wall",
-    "knockable",
-    "knockable*late",
-    "deadwood<=4",
-]
+NAMES = list(FEATURES)
 
 DRAW_NAMES = [
     "take",
@@ -146,54 +129,6 @@ def expert_weights(danger: float = EXPERT.danger) -> list[float]:
     return [weights[name] for name in NAMES]
 
 
-def discard_candidates(
-    expert: Expert, view: SeatView, know: Knowledge, odds: list[float] | None
-) -> list[int]:
-    """The card indices worth judging: the expert's best discards by its own score, the
-    best first (its choice), at most ``CANDIDATES`` within ``SPREAD`` of it."""
-    scored = expert.scores(know.hand, know, odds)
-    plain = {a.card.index for a in view.legal_actions if a.kind is ActionKind.DISCARD and a.card}
-    ranked = sorted(
-        (scored[c.index][1], -c.value, c.index) for c in discardable(view) if c.index in plain
-    )
-    if not ranked:
-        return []
-    floor = ranked[0][0]
-    return [i for s, _, i in ranked[:CANDIDATES] if s <= floor + SPREAD]
-
-
-def features(know: Knowledge, odds: list[float] | None, cards: list[int]) -> list[list[float]]:
-    """Each candidate discard's features (``NAMES``)."""
-    assert odds is not None
-    plain = discard_scores(know.hand, know.unseen, 1.0)
-    late = 1.0 - min(know.stock_size, 31) / 31
-    wall = float(know.stock_size <= PLAN.wall)
-    rows = []
-    for i in cards:
-        dw, score = plain[i]
-        outs = dw - score
-        d = danger(i, odds)
-        value = card_from_index(i).value
-        knockable = float(dw <= 10)
-        rows.append(
-            [
-                dw,
-                outs,
-                d,
-                value,
-                dw * late,
-                outs * late,
-                d * late,
-                value * late,
-                d * wall,
-                knockable,
-                knockable * late,
-                float(dw <= 4),
-            ]
-        )
-    return rows
-
-
 def _reshuffled(match: MatchState, rng: random.Random) -> MatchState:
     rnd = match.round
     assert rnd is not None
@@ -225,9 +160,9 @@ def _collect(job: tuple[str, int, int, int]) -> tuple[list[list[float]], list[fl
             cards = discard_candidates(expert, view, know, odds)
             if len(cards) < 2:
                 continue
-            assert action.card is not None and action.card.index == cards[0], "the expert's choice"
-            actions = [find(view, ActionKind.DISCARD, card_from_index(i)) for i in cards]
-            found_rows = features(know, odds, cards)
+            assert odds is not None and action.card == cards[0], "the expert's choice"
+            actions = [find(view, ActionKind.DISCARD, c) for c in cards]
+            found_rows = discard_features(know, odds, cards)
         else:
             take = draw_features(expert, view, know)
             if take is None:
@@ -342,9 +277,10 @@ def fit(files: list[Path], ridge: float, out: Path | None) -> None:
         out.write_text(json.dumps({"names": names, "weights": [float(v) for v in w]}, indent=1))
 
 
-class Learned(Expert):
-    """The expert whose discard is the candidate of the best learned value, and who
-    takes the pile's top when its learned value beats the stock's (with draw weights)."""
+class Learned(learned.Learned):
+    """The learned discard of ``bots/learned.py`` with other weights (None: the expert's
+    own discard), and the pile's top taken when its learned value beats the stock's
+    (with draw weights)."""
 
     def __init__(
         self,
@@ -353,36 +289,22 @@ class Learned(Expert):
         style: Style = EXPERT,
         plan: Plan = PLAN,
     ) -> None:
-        super().__init__(style, plan)
-        if weights is not None and len(weights) != len(NAMES):
-            raise ValueError(f"a discard needs {len(NAMES)} weights, not {len(weights)}")
+        super().__init__(learned.WEIGHTS if weights is None else weights, style, plan)
         if draw is not None and len(draw) != len(DRAW_NAMES):
             raise ValueError(f"a draw needs {len(DRAW_NAMES)} weights, not {len(draw)}")
-        self.weights = weights
+        self.plain = weights is None
         self.draw = draw
 
     def wants_top(self, view: SeatView, know: Knowledge) -> bool:
         row = draw_features(self, view, know) if self.draw is not None else None
         if row is None or self.draw is None:
             return super().wants_top(view, know)
-        return sum(w * f for w, f in zip(self.draw, row, strict=True)) > 0
+        return learned.learned_value(self.draw, row) > 0
 
     def discard(self, view: SeatView, know: Knowledge, rng: random.Random) -> Action:
-        choice = super().discard(view, know, rng)
-        if self.weights is None or choice.kind is not ActionKind.DISCARD:
-            return choice
-        odds = self.odds(know)  # the inference once, for the candidates and their features
-        cards = discard_candidates(self, view, know, odds)
-        if len(cards) < 2:
-            return choice
-        values = [
-            sum(w * f for w, f in zip(self.weights, row, strict=True))
-            for row in features(know, odds, cards)
-        ]
-        best = max(range(len(cards)), key=lambda k: (values[k], -k))
-        if best == 0:
-            return choice
-        return find(view, ActionKind.DISCARD, card_from_index(cards[best])) or choice
+        if self.plain:
+            return Expert.discard(self, view, know, rng)
+        return super().discard(view, know, rng)
 
 
 def play(

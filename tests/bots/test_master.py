@@ -157,7 +157,7 @@ def test_master_knocks_within_the_knock_limit(preset: str) -> None:
 def test_a_spent_budget_gives_the_experts_choice_or_the_best_so_far() -> None:
     broke = Master(MasterPlan(budget=0))
     tight = Master(MasterPlan(budget=40))
-    expert = Expert()
+    expert = broke.expert  # its base: the learned discard (bots/learned.py)
     for i, view in enumerate(islice((v for v in views(6) if choices(v)), 0, 40, 4)):
         local = PortableRandom(PortableRandom(i).getrandbits(64))  # as the master seeds it
         assert broke(view, PortableRandom(i)) == expert(view, local)
@@ -172,7 +172,7 @@ def test_a_switch_is_checked_on_fresh_worlds_and_stands_or_falls_back() -> None:
     that pick or returns to the expert's choice, never a third action; both happen."""
     once = Master(MasterPlan(verify=0))
     checked = Master(MasterPlan(verify=2))
-    expert = Expert()
+    expert = once.expert  # its base: the learned discard (bots/learned.py)
     kept = reverted = 0
     for i, view in enumerate(islice((v for v in views(8) if choices(v)), 80)):
         local = PortableRandom(PortableRandom(i).getrandbits(64))  # as the master seeds it

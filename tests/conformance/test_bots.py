@@ -137,3 +137,26 @@ def test_a_switch_checked_on_fresh_worlds_decides_as_in_python() -> None:
     assert len(checked) >= 5, checked
     report = bots_harness.run(2, seed=0, master_every=2, only="master")
     assert report.divergence is None, str(report)
+
+
+@pytest.mark.system  # against Node
+def test_the_learned_discard_master_starts_from_decides_as_in_python() -> None:
+    """With no budget, master answers with its base's choice: the expert with the learned
+    discard (bots/learned.py). Asked at every step, both languages agree, and that
+    choice is another discard than the expert's in some of them."""
+    plan = {"budget": 0}
+    changed = 0
+    for seed in range(3):
+        played = bots_harness.play(seed, expert_every=1, master_every=1, plan=plan)
+        at: dict[int, dict[str, str]] = {}
+        for (step, level, _), action in zip(played.asks, played.actions, strict=True):
+            at.setdefault(step, {})[level] = action.split(" [[")[0]
+        changed += sum(
+            a["master"] != a["expert"] and a["master"].startswith("discard ")
+            for a in at.values()
+            if a["expert"].startswith("discard ")
+        )
+    assert changed >= 5, changed
+    report = bots_harness.run(3, seed=0, expert_every=1, master_every=1, only="master", plan=plan)
+    assert report.divergence is None, str(report)
+    assert report.decisions > 150

@@ -138,11 +138,11 @@ def test_judge_refuses_anything_but_a_seat_view():
 
 def test_the_master_evaluator_shows_the_masters_choice():
     # Seat one's third decision of bot match 32: with this generator the master
-    # throws Js where the expert throws Qd.
+    # throws 8h (its learned discard, bots/learned.py) where the expert throws Qd.
     d = [d for d in decisions(first_rounds(bot_match(32), 1), Seat.ONE) if isinstance(d, Decision)]
     (d,) = [x for x in d if x.index == 2]
     expert = judge(d.view, d.played, TINY, random.Random(1))
     master = judge(d.view, d.played, TINY, random.Random(1), evaluator=MASTER)
-    assert (str(expert.expert), str(master.expert)) == ("discard Qd", "discard Js")
+    assert (str(expert.expert), str(master.expert)) == ("discard Qd", "discard 8h")
     assert master.expert == Master()(d.view, random.Random(random.Random(1).getrandbits(64)))
     assert len(master.value_of(master.expert).points) >= TINY.samples  # played on all worlds

@@ -11,6 +11,7 @@ import { discardable } from "./base.js";
 import { EXPERT, Expert, PLAN } from "./expert.js";
 import { lowestKnock, style } from "./heuristic.js";
 import { read } from "./knowledge.js";
+import { Learned } from "./learned.js";
 import { PortableRandom } from "./random.js";
 import { WorldError, belief, playOutWithin, sampleWorlds } from "./worlds.js";
 
@@ -109,7 +110,9 @@ export class Master {
   /** @param {MasterPlan} [plan] */
   constructor(plan = MASTER_PLAN) {
     this.plan = plan;
-    this.expert = new Expert();
+    // The base player: the expert with the learned discard (bots/master.py says why).
+    /** @type {Expert} */
+    this.expert = new Learned();
     this.belief = belief({
       improveCap: plan.improve,
       particles: plan.particles,
