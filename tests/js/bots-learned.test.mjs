@@ -8,18 +8,8 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 
 import { ActionKind } from "../../src/ginrummy/web/js/engine/actions.js";
-import { DECK } from "../../src/ginrummy/web/js/engine/cards.js";
-import {
-  MatchPhase,
-  apply,
-  deal,
-  matchTurn,
-  newMatch,
-} from "../../src/ginrummy/web/js/engine/match.js";
 import { deadwoodOfMask } from "../../src/ginrummy/web/js/engine/melds.js";
 import { Phase } from "../../src/ginrummy/web/js/engine/round.js";
-import { Rules } from "../../src/ginrummy/web/js/engine/rules.js";
-import { viewForSeat } from "../../src/ginrummy/web/js/engine/views.js";
 import { EXPERT, Expert, PLAN } from "../../src/ginrummy/web/js/bots/expert.js";
 import { read } from "../../src/ginrummy/web/js/bots/knowledge.js";
 import {
@@ -34,32 +24,10 @@ import {
 } from "../../src/ginrummy/web/js/bots/learned.js";
 import { Master } from "../../src/ginrummy/web/js/bots/master.js";
 import { PortableRandom } from "../../src/ginrummy/web/js/bots/random.js";
+import { views as played } from "./bots-helpers.mjs";
 
-/** @param {PortableRandom} rng */
-function shuffled(rng) {
-  const deck = DECK.slice();
-  rng.shuffle(deck);
-  return deck;
-}
-
-/** Every view of a seeded expert-against-expert match (the decisions with a choice).
- * @param {number} seed */
-function views(seed) {
-  const rng = new PortableRandom(seed);
-  const bot = new Expert();
-  let m = newMatch(new Rules(), seed % 2);
-  const out = [];
-  while (m.phase !== MatchPhase.OVER) {
-    if (m.phase === MatchPhase.DEAL) {
-      m = deal(m, shuffled(rng));
-      continue;
-    }
-    const view = viewForSeat(m, matchTurn(m));
-    if (view.legalActions.length > 1) out.push(view);
-    m = apply(m, bot.choose(view, rng));
-  }
-  return out;
-}
+/** Every view of a seeded expert-against-expert match with a choice. @param {number} seed */
+const views = (seed) => played(seed, "expert", Infinity);
 
 const EXPERT_PLAYER = new Expert();
 const LEARNED = new Learned();

@@ -5,7 +5,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 
-import { DECK } from "../../src/ginrummy/web/js/engine/cards.js";
 import {
   MatchPhase,
   apply,
@@ -25,32 +24,7 @@ import {
 } from "../../src/ginrummy/web/js/bots/master.js";
 import { PortableRandom } from "../../src/ginrummy/web/js/bots/random.js";
 import { belief } from "../../src/ginrummy/web/js/bots/worlds.js";
-
-/** @param {PortableRandom} rng */
-function shuffled(rng) {
-  const deck = DECK.slice();
-  rng.shuffle(deck);
-  return deck;
-}
-
-/** Views of decisions with a choice, from a seeded match of `level` against itself.
- * @param {number} seed @param {string} level @param {number} count */
-function views(seed, level = "expert", count = 40, rules = new Rules()) {
-  const rng = new PortableRandom(seed);
-  const bot = makeBot(level);
-  let m = newMatch(rules, 0);
-  const out = [];
-  while (m.phase !== MatchPhase.OVER && out.length < count) {
-    if (m.phase === MatchPhase.DEAL) {
-      m = deal(m, shuffled(rng));
-      continue;
-    }
-    const view = viewForSeat(m, matchTurn(m));
-    if (view.legalActions.length > 1) out.push(view);
-    m = apply(m, bot(view, rng));
-  }
-  return out;
-}
+import { shuffled, views } from "./bots-helpers.mjs";
 
 const MASTER = new Master();
 

@@ -4,19 +4,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { DECK } from "../../src/ginrummy/web/js/engine/cards.js";
-import {
-  MatchPhase,
-  apply,
-  deal,
-  matchTurn,
-  newMatch,
-} from "../../src/ginrummy/web/js/engine/match.js";
+import { deal, matchTurn, newMatch } from "../../src/ginrummy/web/js/engine/match.js";
 import { Rules } from "../../src/ginrummy/web/js/engine/rules.js";
 import { viewForSeat } from "../../src/ginrummy/web/js/engine/views.js";
 import { ActionKind } from "../../src/ginrummy/web/js/engine/actions.js";
 import { andNot52, hasBit, or52 } from "../../src/ginrummy/web/js/engine/masks.js";
-import { makeBot } from "../../src/ginrummy/web/js/bots/index.js";
 import { maskOf } from "../../src/ginrummy/web/js/bots/base.js";
 import { discardScores } from "../../src/ginrummy/web/js/bots/evaluation.js";
 import {
@@ -36,31 +28,7 @@ import {
   playOut,
   sampleWorlds,
 } from "../../src/ginrummy/web/js/bots/worlds.js";
-
-/** @param {PortableRandom} rng */
-function shuffled(rng) {
-  const deck = DECK.slice();
-  rng.shuffle(deck);
-  return deck;
-}
-
-/** Views of decisions with a choice, from a seeded match of `level` against itself. */
-function views(seed, level, count) {
-  const rng = new PortableRandom(seed);
-  const bot = makeBot(level);
-  let m = newMatch(new Rules(), 0);
-  const out = [];
-  while (m.phase !== MatchPhase.OVER && out.length < count) {
-    if (m.phase === MatchPhase.DEAL) {
-      m = deal(m, shuffled(rng));
-      continue;
-    }
-    const view = viewForSeat(m, matchTurn(m));
-    if (view.legalActions.length > 1) out.push(view);
-    m = apply(m, bot(view, rng));
-  }
-  return out;
-}
+import { shuffled, views } from "./bots-helpers.mjs";
 
 const QUICK = new Master(masterPlan({ worlds: 3 }));
 
