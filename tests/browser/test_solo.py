@@ -87,7 +87,7 @@ def test_the_level_menu_says_how_each_level_plays(server: Any, new_page: Any) ->
     expect(level).to_have_accessible_description(re.compile("^Reads your hand"))
     expect(en.get_by_text("Reads your hand from what you take")).to_be_visible()
     level.select_option(label="Master")
-    expect(level).to_have_accessible_description(re.compile("^Plays like the expert"))
+    expect(level).to_have_accessible_description(re.compile("^Learned from thousands of"))
     # Another render (the page's language) keeps the level chosen.
     en.get_by_role("button", name="Deutsch").click()
     stufe = en.get_by_role("combobox", name="Spielstärke des Computers")
@@ -95,7 +95,7 @@ def test_the_level_menu_says_how_each_level_plays(server: Any, new_page: Any) ->
     expect(stufe.get_by_role("option")).to_have_text(
         ["Anfänger", "Gelegenheitsspieler", "Stark", "Experte", "Meister"]
     )
-    expect(stufe).to_have_accessible_description(re.compile("^Spielt wie der Experte"))
+    expect(stufe).to_have_accessible_description(re.compile("^Hat aus Tausenden zu Ende"))
     en.get_by_role("button", name="English").click()
 
     de = new_page(locale="de-DE")

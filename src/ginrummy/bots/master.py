@@ -145,8 +145,9 @@ class Master:
     def __init__(self, plan: MasterPlan = MASTER_PLAN) -> None:
         self.plan = plan
         # The base player (the learned discard): with the search below 60.7% of 2,000
-        # matches against the expert, where the expert as the base won 55.6% (bench/
-        # RESULTS.md, "Master: the learned discard is the level's base, over 2,000 matches").
+        # matches against the expert, where the expert as the base won 55.6%
+        # (bench/RESULTS.md, "Master: the learned discard is the level's base, over
+        # 2,000 matches").
         self.expert: Expert = Learned()
         late = (*EXPERT.knock[:-1], (EXPERT.knock[-1][0], plan.late_knock))
         self.rollout = Expert(replace(EXPERT, knock=late), replace(PLAN, samples=0))
