@@ -45,12 +45,13 @@ from master_gains import expert_play
 
 from ginrummy import arena
 from ginrummy.bots import PLAYABLE, Level, learned
-from ginrummy.bots.base import find
+from ginrummy.bots.base import Chooser, find
 from ginrummy.bots.expert import EXPERT, PLAN, Expert, Plan
 from ginrummy.bots.heuristic import Style, threw_top
 from ginrummy.bots.knowledge import Knowledge, read
 from ginrummy.bots.learned import FEATURES, discard_candidates, discard_features
 from ginrummy.bots.portable import PortableRandom
+from ginrummy.bots.simple import choose_baseline
 from ginrummy.bots.worlds import play_out
 from ginrummy.engine import (
     Action,
@@ -58,6 +59,7 @@ from ginrummy.engine import (
     MatchState,
     Phase,
     Rules,
+    Seat,
     SeatView,
     apply_match,
 )
@@ -137,21 +139,37 @@ def _reshuffled(match: MatchState, rng: random.Random) -> MatchState:
     return replace(match, round=replace(rnd, stock=tuple(stock)))
 
 
-def _collect(job: tuple[str, int, int, int]) -> tuple[list[list[float]], list[float], list[int]]:
+OPPONENTS = ("expert", "baseline")
+
+
+def _collect(
+    job: tuple[str, int, int, int, str],
+) -> tuple[list[list[float]], list[float], list[int]]:
     """``count`` positions of seed ``seed`` where a ``kind`` decision ('discard' or
     'draw') is a choice: rows of features, the mean playout points of each row, and
-    the position each row belongs to (its first row: the expert's choice)."""
-    kind, seed, count, rollouts = job
-    expert, judge = Expert(), Expert()
+    the position each row belongs to (its first row: the expert's choice). Against
+    ``opponent`` 'expert' the decisions of both seats count; against 'baseline' (the
+    simple player in seat two, in the matches and in the playouts) seat one's only."""
+    kind, seed, count, rollouts, opponent = job
+    expert = Expert()
+    other: Chooser | None = None
+    judge: Chooser = Expert()
+    if opponent == "baseline":
+        other = choose_baseline
+        judge = _seated(Expert(), choose_baseline)
     tag = "learned-q" if kind == "discard" else f"learned-q:{kind}"
+    if opponent != "expert":
+        tag += f":{opponent}"
     shuffler = random.Random(f"{tag}:{seed}")
     rows: list[list[float]] = []
     values: list[float] = []
     groups: list[int] = []
     found = 0
-    for view, match, action, _players in expert_play(tag, seed):
+    for view, match, action, _players in expert_play(tag, seed, other):
         if found >= count:
             break
+        if other is not None and view.seat is not Seat.ONE:
+            continue
         know = read(view)
         if kind == "discard":
             if view.table.round_phase is not Phase.DISCARD or action.kind is not ActionKind.DISCARD:
@@ -196,10 +214,21 @@ def _collect(job: tuple[str, int, int, int]) -> tuple[list[list[float]], list[fl
     return rows, values, groups
 
 
-def collect(kind: str, positions: int, seed: int, rollouts: int, workers: int, out: Path) -> None:
+def _seated(one: Chooser, two: Chooser) -> Chooser:
+    """A chooser that plays seat one by ``one`` and seat two by ``two``."""
+
+    def choose(view: SeatView, rng: random.Random) -> Action:
+        return (one if view.seat is Seat.ONE else two)(view, rng)
+
+    return choose
+
+
+def collect(
+    kind: str, positions: int, seed: int, rollouts: int, workers: int, out: Path, opponent: str
+) -> None:
     chunk = 500
     jobs = [
-        (kind, seed * 1000 + k, min(chunk, positions - k * chunk), rollouts)
+        (kind, seed * 1000 + k, min(chunk, positions - k * chunk), rollouts, opponent)
         for k in range((positions + chunk - 1) // chunk)
     ]
     started = time.monotonic()
@@ -337,6 +366,9 @@ def main() -> None:
     c.add_argument("--rollouts", type=int, default=4)
     c.add_argument("--workers", type=int, default=2)
     c.add_argument("--out", type=Path, required=True)
+    c.add_argument(
+        "--opponent", choices=OPPONENTS, default="expert", help="who plays the other seat"
+    )
     f = sub.add_parser("fit")
     f.add_argument("files", type=Path, nargs="+")
     f.add_argument("--ridge", type=float, default=1.0)
@@ -350,7 +382,15 @@ def main() -> None:
     a.add_argument("--workers", type=int, default=2)
     args = p.parse_args()
     if args.command == "collect":
-        collect(args.kind, args.positions, args.seed, args.rollouts, args.workers, args.out)
+        collect(
+            args.kind,
+            args.positions,
+            args.seed,
+            args.rollouts,
+            args.workers,
+            args.out,
+            args.opponent,
+        )
     elif args.command == "fit":
         fit(args.files, args.ridge, args.out)
     else:

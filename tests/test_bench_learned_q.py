@@ -14,12 +14,13 @@ import pytest
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 sys.path.insert(0, str(BENCH))
 
-from learned_q import NAMES, Learned, expert_weights  # noqa: E402
+from learned_q import NAMES, Learned, _collect, _seated, expert_weights  # noqa: E402
 from master_gains import expert_play  # noqa: E402
 
 from ginrummy.bots.expert import Expert  # noqa: E402
 from ginrummy.bots.portable import PortableRandom  # noqa: E402
-from ginrummy.engine import ActionKind  # noqa: E402
+from ginrummy.bots.simple import choose_baseline  # noqa: E402
+from ginrummy.engine import ActionKind, Seat  # noqa: E402
 
 DECISIONS = 600
 
@@ -64,3 +65,24 @@ def test_weights_of_the_wrong_length_are_refused() -> None:
         Learned([1.0, 2.0])
     with pytest.raises(ValueError, match="a draw needs 9 weights, not 12"):
         Learned(None, expert_weights())
+
+
+def test_against_the_simple_player_its_seat_plays_by_it_in_the_matches_and_playouts() -> None:
+    """``collect --opponent baseline``: seat two is the simple player in the matches the
+    positions come from and in the playouts that value them."""
+    expert, judge = Expert(), _seated(Expert(), choose_baseline)
+    seats = set()
+    for k, (view, _match, action, _players) in enumerate(
+        islice(expert_play("test-learned-q", 1, choose_baseline), 300)
+    ):
+        simple = choose_baseline(view, PortableRandom(k))
+        if view.seat is Seat.TWO:
+            assert action == simple
+        assert judge(view, PortableRandom(k)) == (
+            simple if view.seat is Seat.TWO else expert(view, PortableRandom(k))
+        )
+        seats.add(view.seat)
+    assert seats == {Seat.ONE, Seat.TWO}
+    rows, values, groups = _collect(("discard", 1, 3, 1, "baseline"))
+    assert len(set(groups)) == 3
+    assert len(rows) == len(values) == len(groups) > 3
