@@ -14,7 +14,7 @@ import pytest
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 sys.path.insert(0, str(BENCH))
 
-from learned_q import NAMES, Learned, _collect, _seated, expert_weights  # noqa: E402
+from learned_q import DRAW_NAMES, NAMES, Learned, _collect, _seated, expert_weights  # noqa: E402
 from master_gains import expert_play  # noqa: E402
 
 from ginrummy.bots.expert import Expert  # noqa: E402
@@ -86,3 +86,17 @@ def test_against_the_simple_player_its_seat_plays_by_it_in_the_matches_and_playo
     rows, values, groups = _collect(("discard", 1, 3, 1, "baseline"))
     assert len(set(groups)) == 3
     assert len(rows) == len(values) == len(groups) > 3
+
+
+@pytest.mark.parametrize("path", sorted(BENCH.glob("learned_q*.json")), ids=lambda p: p.name)
+def test_every_weights_file_names_its_features_and_plays(path: Path) -> None:
+    """Each weights file of the bench (the level's, and those measured beside it) is a
+    discard's or a draw's, a weight per feature, and a player takes it."""
+    data = json.loads(path.read_text())
+    assert data["names"] in (NAMES, DRAW_NAMES)
+    assert len(data["weights"]) == len(data["names"])
+    assert all(isinstance(w, float) for w in data["weights"])
+    if data["names"] == NAMES:
+        Learned(data["weights"])
+    else:
+        Learned(None, data["weights"])
