@@ -27,7 +27,10 @@ its training labels.
     ../.venv/bin/python learned_q.py arena --weights q1.json --matches 2000 --workers 1
 
 ``collect --kind draw`` and ``arena --draw-weights`` do the same for the choice
-between the pile's top and the stock.
+between the pile's top and the stock. ``collect --opponent baseline`` values the
+candidates against the simple player instead (seat two plays by it in the matches and
+the playouts; bench/RESULTS.md, "Master: the simple player over 2,000 matches, and a
+discard learned against it").
 """
 
 from __future__ import annotations
