@@ -40,7 +40,9 @@ import json
 import multiprocessing
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import replace
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -145,33 +147,26 @@ def _reshuffled(match: MatchState, rng: random.Random) -> MatchState:
 OPPONENTS = ("expert", "baseline")
 
 
-def _collect(
-    job: tuple[str, int, int, int, str],
-) -> tuple[list[list[float]], list[float], list[int]]:
-    """``count`` positions of seed ``seed`` where a ``kind`` decision ('discard' or
-    'draw') is a choice: rows of features, the mean playout points of each row, and
-    the position each row belongs to (its first row: the expert's choice). Against
-    ``opponent`` 'expert' the decisions of both seats count; against 'baseline' (the
-    simple player in seat two, in the matches and in the playouts) seat one's only."""
-    kind, seed, count, rollouts, opponent = job
-    expert = Expert()
-    other: Chooser | None = None
-    judge: Chooser = Expert()
-    if opponent == "baseline":
-        other = choose_baseline
-        judge = _seated(Expert(), choose_baseline)
+def _tag(kind: str, opponent: str) -> str:
+    """The name the matches' and the playouts' generators are seeded by."""
     tag = "learned-q" if kind == "discard" else f"learned-q:{kind}"
-    if opponent != "expert":
-        tag += f":{opponent}"
-    shuffler = random.Random(f"{tag}:{seed}")
-    rows: list[list[float]] = []
-    values: list[float] = []
-    groups: list[int] = []
-    found = 0
-    for view, match, action, _players in expert_play(tag, seed, other):
-        if found >= count:
-            break
-        if other is not None and view.seat is not Seat.ONE:
+    return tag if opponent == "expert" else f"{tag}:{opponent}"
+
+
+Position = tuple[SeatView, MatchState, list[Action], list[list[float]]]
+
+
+def _positions(kind: str, seed: int, opponent: str) -> Iterator[Position]:
+    """Every position of seed ``seed``'s matches where a ``kind`` decision ('discard' or
+    'draw') is a choice: the view, the true match, the candidates (the expert's choice
+    first) and their rows of features. Against ``opponent`` 'expert' the decisions of
+    both seats count; against 'baseline' (the simple player in seat two) seat one's
+    only."""
+    expert = Expert()
+    simple = choose_baseline if opponent == "baseline" else None
+    tag = _tag(kind, opponent)
+    for view, match, action, _players in expert_play(tag, seed, simple):
+        if simple is not None and view.seat is not Seat.ONE:
             continue
         know = read(view)
         if kind == "discard":
@@ -182,30 +177,50 @@ def _collect(
             if len(cards) < 2:
                 continue
             assert odds is not None and action.card == cards[0], "the expert's choice"
-            actions = [find(view, ActionKind.DISCARD, c) for c in cards]
-            found_rows = discard_features(know, odds, cards)
-        else:
-            take = draw_features(expert, view, know)
-            if take is None:
-                continue
-            taking = (
-                view.legal_actions[0]
-                if view.table.round_phase is Phase.FIRST_UPCARD
-                else find(view, ActionKind.DRAW_DISCARD)
-            )
-            other = [a for a in view.legal_actions if a != taking]
-            assert len(other) == 1
-            actions = [taking, other[0]]
-            found_rows = [take, [0.0] * len(take)]
-            if action != taking:
-                actions.reverse()
-                found_rows.reverse()
+            plain = [a for a in (find(view, ActionKind.DISCARD, c) for c in cards) if a is not None]
+            assert len(plain) == len(cards)
+            yield view, match, plain, discard_features(know, odds, cards)
+            continue
+        take = draw_features(expert, view, know)
+        if take is None:
+            continue
+        taking = (
+            view.legal_actions[0]
+            if view.table.round_phase is Phase.FIRST_UPCARD
+            else find(view, ActionKind.DRAW_DISCARD)
+        )
+        assert taking is not None
+        refusing = [a for a in view.legal_actions if a != taking]
+        assert len(refusing) == 1
+        actions, rows = [taking, refusing[0]], [take, [0.0] * len(take)]
+        if action != taking:  # the expert's choice first
+            actions.reverse()
+            rows.reverse()
+        yield view, match, actions, rows
+
+
+def _collect(
+    job: tuple[str, int, int, int, str],
+) -> tuple[list[list[float]], list[float], list[int]]:
+    """``count`` positions of ``_positions(kind, seed, opponent)``: rows of features, the
+    mean playout points of each row, and the position each row belongs to (its first
+    row: the expert's choice). The playouts are the full expert's in both seats, the
+    simple player's in seat two against 'baseline'."""
+    kind, seed, count, rollouts, opponent = job
+    judge: Chooser = _seated(Expert(), choose_baseline) if opponent == "baseline" else Expert()
+    tag = _tag(kind, opponent)
+    shuffler = random.Random(f"{tag}:{seed}")
+    rows: list[list[float]] = []
+    values: list[float] = []
+    groups: list[int] = []
+    for found, (view, match, actions, found_rows) in enumerate(
+        islice(_positions(kind, seed, opponent), count)
+    ):
         sums = [0.0] * len(actions)
         for _ in range(rollouts):
             world = _reshuffled(match, shuffler)
             seed64 = shuffler.getrandbits(64)
             for k, act in enumerate(actions):
-                assert act is not None
                 sums[k] += play_out(
                     apply_match(world, act), view.seat, PortableRandom(seed64), judge
                 )
@@ -213,7 +228,6 @@ def _collect(
             rows.append(row)
             values.append(total / rollouts)
             groups.append(seed * 10_000_000 + found)
-        found += 1
     return rows, values, groups
 
 

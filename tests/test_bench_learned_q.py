@@ -14,7 +14,15 @@ import pytest
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 sys.path.insert(0, str(BENCH))
 
-from learned_q import DRAW_NAMES, NAMES, Learned, _collect, _seated, expert_weights  # noqa: E402
+from learned_q import (  # noqa: E402
+    DRAW_NAMES,
+    NAMES,
+    Learned,
+    _collect,
+    _positions,
+    _seated,
+    expert_weights,
+)
 from master_gains import expert_play  # noqa: E402
 
 from ginrummy.bots.expert import Expert  # noqa: E402
@@ -86,6 +94,25 @@ def test_against_the_simple_player_its_seat_plays_by_it_in_the_matches_and_playo
     rows, values, groups = _collect(("discard", 1, 3, 1, "baseline"))
     assert len(set(groups)) == 3
     assert len(rows) == len(values) == len(groups) > 3
+
+
+@pytest.mark.parametrize("kind", ["discard", "draw"])
+def test_positions_come_from_both_seats_against_the_expert_from_seat_one_against_the_simple(
+    kind: str,
+) -> None:
+    """Against the expert every seat's decisions count, all the way through (a draw
+    position once made later positions seat one's only); against the simple player
+    seat one's only. Each position's candidates are legal and distinct, a row of features each."""
+    for opponent, wanted in (("expert", {Seat.ONE, Seat.TWO}), ("baseline", {Seat.ONE})):
+        found = list(islice(_positions(kind, 1, opponent), 60))
+        assert {view.seat for view, *_ in found} == wanted
+        assert {view.seat for view, *_ in found[30:]} == wanted
+        for view, _match, actions, rows in found:
+            assert len(actions) == len(rows) >= 2 and len(set(actions)) == len(actions)
+            assert all(a in view.legal_actions for a in actions)
+            assert len(rows[0]) == len(NAMES if kind == "discard" else DRAW_NAMES)
+            if kind == "discard":
+                assert all(a.kind is ActionKind.DISCARD for a in actions)
 
 
 @pytest.mark.parametrize("path", sorted(BENCH.glob("learned_q*.json")), ids=lambda p: p.name)
