@@ -144,7 +144,8 @@ def _reshuffled(match: MatchState, rng: random.Random) -> MatchState:
     return replace(match, round=replace(rnd, stock=tuple(stock)))
 
 
-OPPONENTS = ("expert", "baseline")
+# Who plays seat two, by name: the expert (None: as seat one) or the simple player.
+OPPONENTS: dict[str, Chooser | None] = {"expert": None, "baseline": choose_baseline}
 
 
 def _tag(kind: str, opponent: str) -> str:
@@ -163,10 +164,9 @@ def _positions(kind: str, seed: int, opponent: str) -> Iterator[Position]:
     both seats count; against 'baseline' (the simple player in seat two) seat one's
     only."""
     expert = Expert()
-    simple = choose_baseline if opponent == "baseline" else None
-    tag = _tag(kind, opponent)
-    for view, match, action, _players in expert_play(tag, seed, simple):
-        if simple is not None and view.seat is not Seat.ONE:
+    other = OPPONENTS[opponent]
+    for view, match, action, _players in expert_play(_tag(kind, opponent), seed, other):
+        if other is not None and view.seat is not Seat.ONE:
             continue
         know = read(view)
         if kind == "discard":
@@ -207,9 +207,9 @@ def _collect(
     row: the expert's choice). The playouts are the full expert's in both seats, the
     simple player's in seat two against 'baseline'."""
     kind, seed, count, rollouts, opponent = job
-    judge: Chooser = _seated(Expert(), choose_baseline) if opponent == "baseline" else Expert()
-    tag = _tag(kind, opponent)
-    shuffler = random.Random(f"{tag}:{seed}")
+    other = OPPONENTS[opponent]
+    judge = Expert() if other is None else _seated(Expert(), other)
+    shuffler = random.Random(f"{_tag(kind, opponent)}:{seed}")
     rows: list[list[float]] = []
     values: list[float] = []
     groups: list[int] = []
@@ -384,7 +384,7 @@ def main() -> None:
     c.add_argument("--workers", type=int, default=2)
     c.add_argument("--out", type=Path, required=True)
     c.add_argument(
-        "--opponent", choices=OPPONENTS, default="expert", help="who plays the other seat"
+        "--opponent", choices=list(OPPONENTS), default="expert", help="who plays the other seat"
     )
     f = sub.add_parser("fit")
     f.add_argument("files", type=Path, nargs="+")
