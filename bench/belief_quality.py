@@ -30,6 +30,7 @@ import statistics
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from exact_belief import exact_hands
 from learned_belief import Learned
 from master_gains import expert_play
 from record_belief import RECORD_FIELDS, Record, record_hands
@@ -117,7 +118,16 @@ def model_of(text: str) -> Model:
             return learned.hands(view, count, rng, improve)
 
         return learn
-    raise SystemExit(f"a model is odds:..., fit:..., record:... or learned:..., not {text!r}")
+    if kind == "exact":
+        tries = int(body or 400)
+
+        def exact(view: SeatView, count: int, rng: random.Random) -> list[int]:
+            return exact_hands(view, count, rng, tries)
+
+        return exact
+    raise SystemExit(
+        f"a model is odds:..., fit:..., record:..., learned:... or exact:..., not {text!r}"
+    )
 
 
 def judge(view: SeatView, hidden: int, hands: list[int]) -> tuple[float, float, float, float]:
