@@ -4,20 +4,21 @@ of the simple player's hand").
 
 The simple player (``bots.simple.choose_baseline``) decides by fixed rules: it takes a
 card only to meld it, discards its highest unmatched card and knocks as soon as it may.
-Its hidden cards over the round are its ten dealt cards and its stock draws. Seen from
-the other seat, they are the cards it discarded that it had not taken from the pile,
-and as many unseen cards as it holds hidden now; before the record is read every choice
-of those unseen cards and every order of the hidden cards (which ten were dealt, which
-came at each stock draw) is equally likely. So a hand drawn like this is a draw from the
-exact posterior:
+Its hidden cards over the round are its ten dealt cards and its stock draws: seen from
+the other seat, the cards it discarded that it had not taken from the pile, and as many
+unseen cards as it holds hidden now. Before the record is read every such history (which
+ten were dealt, which card came at each stock draw) is equally likely, so the exact
+posterior of its hand is uniform over the histories on which its rules make every
+decision of the record (each take, each refusal, each discard, each turn it did not
+knock).
 
-1. the hidden cards now: a uniform choice among the unseen cards;
-2. their order: going back from its last stock draw, each draw's card a uniform choice
-   among the cards not yet placed that were not discarded before that draw (the rest
-   are the dealt ten), weighed by the product of those choices' counts (so that every
-   order allowed counts the same);
-3. the record replayed forward on that history: kept only when the rules make every
-   decision it made (each take, each refusal, each discard, each turn it did not knock).
+``rejection_hands`` draws such histories whole and keeps those that fit: exact, and
+only for short records (its yield falls fast). ``exact_weighted`` is a particle filter
+over the same histories, for records of any length: the dealt ten and each stock draw
+drawn forward with importance weights that keep every history alike, the particles
+that break a rule dropped, the rest resampled after each draw and discard; the tests
+hold it to the rejection sampler on short records. Long records need many particles
+(tens of thousands; it can run dry, and ``exact_hands`` says so).
 
 ``record_belief.py`` weighs hands drawn by the expert's odds by the same rules with one
 guessed order of draws; this sampler is the reference such models are judged against.
