@@ -10,8 +10,13 @@ import sys
 from itertools import islice
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 sys.path.insert(0, str(BENCH))
+
+# A bench measured (about 15 s of CPU in all): the system layer, out of `make quick`.
+pytestmark = pytest.mark.system
 
 from belief_quality import positions  # noqa: E402
 from exact_belief import _fits, exact_hands, exact_weighted, rejection_hands  # noqa: E402
