@@ -14,7 +14,8 @@ true hand's: below 0, the model's opponent is closer to knocking than the real o
         --model odds:0 --model odds:6 --model fit:3,4 --model record:proposals=96
 
 A model is ``odds:IMPROVE`` (the expert's odds, each hand chose from IMPROVE cards more),
-``fit:IMPROVE,PARTICLES`` (``bots.worlds.Belief``: weighed by the last discard),
+``fit:IMPROVE,PARTICLES[,KNOCKED]`` (``bots.worlds.Belief``: weighed by the last
+discard, a hand with which the expert would have knocked weighing KNOCKED, 1 unless given),
 ``record:k=v,...`` (``bench/record_belief.Record``: weighed by the whole record; a
 string in quotes: ``record:style='simple'``). ``--opponent baseline`` plays seat two
 with the simple player instead of the expert.
@@ -81,8 +82,8 @@ def model_of(text: str) -> Model:
 
         return odds
     if kind == "fit":
-        cap, particles = (int(x) for x in body.split(","))
-        belief = Belief(cap, particles)
+        cap, particles, *more = body.split(",")
+        belief = Belief(int(cap), int(particles), knocked=float(more[0]) if more else 1.0)
 
         def fit(view: SeatView, count: int, rng: random.Random) -> list[int]:
             out: list[int] = []
