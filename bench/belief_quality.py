@@ -87,7 +87,7 @@ def model_of(text: str) -> Model:
 
         def fit(view: SeatView, count: int, rng: random.Random) -> list[int]:
             out: list[int] = []
-            batch = max(1, 52 // particles)
+            batch = max(1, 52 // belief.particles)
             while len(out) < count:
                 for w in sample_worlds(view, min(batch, count - len(out)), rng, belief):
                     assert w.round is not None
