@@ -32,7 +32,7 @@ import logging
 import math
 import random
 
-from record_belief import _Event, _events
+from record_belief import _bits, _Event, _events
 
 from ginrummy.bots.base import mask_of
 from ginrummy.bots.knowledge import read
@@ -41,15 +41,6 @@ from ginrummy.engine import DECK, ActionKind, SeatView
 from ginrummy.engine.melds import discard_deadwoods
 
 log = logging.getLogger(__name__)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _record(events: list[_Event]) -> tuple[dict[int, int], list[int]]:
