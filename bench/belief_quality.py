@@ -120,7 +120,7 @@ def model_of(text: str) -> Model:
 
         return learn
     if kind == "exact":
-        tries = int(body or 400)
+        tries = int(body or 4000)
 
         def exact(view: SeatView, count: int, rng: random.Random) -> list[int]:
             return exact_hands(view, count, rng, tries)
