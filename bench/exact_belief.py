@@ -32,9 +32,10 @@ import logging
 import math
 import random
 
-from record_belief import _bits, _Event, _events
+from record_belief import RecordEvent, record_events
 
 from ginrummy.bots.base import mask_of
+from ginrummy.bots.evaluation import indices
 from ginrummy.bots.knowledge import read
 from ginrummy.bots.simple import baseline_discard, completes_meld
 from ginrummy.engine import DECK, ActionKind, SeatView
@@ -43,7 +44,7 @@ from ginrummy.engine.melds import discard_deadwoods
 log = logging.getLogger(__name__)
 
 
-def _record(events: list[_Event]) -> tuple[dict[int, int], list[int]]:
+def _record(events: list[RecordEvent]) -> tuple[dict[int, int], list[int]]:
     """The record's hidden-origin discards (a card it discarded that it had not taken
     from the pile: card -> its event's index) and the indexes of its stock draws."""
     taken = 0
@@ -62,7 +63,7 @@ def _record(events: list[_Event]) -> tuple[dict[int, int], list[int]]:
     return discarded_at, draws
 
 
-def _fits(e: _Event, hand: int, limit: int) -> bool:
+def _fits(e: RecordEvent, hand: int, limit: int) -> bool:
     """True when the simple player's rules, holding ``hand``, make decision ``e`` (for a
     stock draw: when they would not have taken the pile's top instead)."""
     kind = e.kind
@@ -80,7 +81,7 @@ def _fits(e: _Event, hand: int, limit: int) -> bool:
     return True
 
 
-def _after(e: _Event, hand: int) -> int:
+def _after(e: RecordEvent, hand: int) -> int:
     """The hand after decision ``e`` (a stock draw adds its card apart)."""
     if e.kind is ActionKind.DISCARD:
         return hand & ~(1 << e.card)
@@ -97,7 +98,7 @@ def exact_weighted(view: SeatView, tries: int, rng: random.Random) -> list[tuple
     0 where the rules would not have made a decision; resampled by weight after each
     draw and discard). The hidden hand now of each (a mask, with the cards known to be
     held) and its weight; empty when no particle explains the record."""
-    events = _events(view)
+    events = record_events(view)
     known = mask_of(view.table.known[view.seat.other])
     unseen = read(view).unseen
     limit = view.table.knock_limit
@@ -105,7 +106,7 @@ def exact_weighted(view: SeatView, tries: int, rng: random.Random) -> list[tuple
     pool = unseen
     for c in discarded_at:
         pool |= 1 << c
-    rest = _bits(unseen)
+    rest = indices(unseen)
     if len(rest) + len(discarded_at) < 10:
         return []
     # The dealt ten: each hidden card it discarded dealt with the chance a card it held by
@@ -153,7 +154,7 @@ def exact_weighted(view: SeatView, tries: int, rng: random.Random) -> list[tuple
 
 
 def _advance(
-    e: _Event, hand: int, used: int, must: int, pool: int, limit: int, rng: random.Random
+    e: RecordEvent, hand: int, used: int, must: int, pool: int, limit: int, rng: random.Random
 ) -> tuple[int, int, float]:
     """A particle's hand and hidden cards had after decision ``e``, and the factor of its
     weight: 0 where the rules would not have made it, the number of cards a free stock
@@ -168,7 +169,7 @@ def _advance(
         if used >> must & 1:
             return hand, used, 0.0
         return hand | 1 << must, used | 1 << must, 1.0
-    free = _bits(pool & ~used)
+    free = indices(pool & ~used)
     if not free:
         return hand, used, 0.0
     card = free[int(rng.random() * len(free))]
@@ -182,9 +183,9 @@ def rejection_hands(view: SeatView, tries: int, rng: random.Random) -> list[int]
     the hidden hands now of those in which no card is drawn after it was discarded and
     the rules make every decision of the record. Its yield falls fast with the record's
     length: for short records only."""
-    events = _events(view)
+    events = record_events(view)
     known = mask_of(view.table.known[view.seat.other])
-    pool = _bits(read(view).unseen)
+    pool = indices(read(view).unseen)
     limit = view.table.knock_limit
     discarded_at, draws = _record(events)
     out = []
@@ -226,7 +227,7 @@ def exact_hands(view: SeatView, count: int, rng: random.Random, tries: int = 400
             return [hands[i] for i in rng.choices(range(len(hands)), weights, k=count)]
     log.warning("no history of %d particles explains the record; uniform hands", 4 * tries)
     known = mask_of(view.table.known[view.seat.other])
-    pool = _bits(read(view).unseen)
+    pool = indices(read(view).unseen)
     out = []
     for _ in range(count):
         h = known

@@ -30,7 +30,7 @@ import math
 import random
 from dataclasses import dataclass, replace
 
-from ginrummy.bots.evaluation import discard_scores, hand_score
+from ginrummy.bots.evaluation import discard_scores, hand_score, indices
 from ginrummy.bots.expert import EXPERT, INFERENCE
 from ginrummy.bots.expert_model import holding_odds, sample_hands, weighted_draw
 from ginrummy.bots.knowledge import Knowledge, read
@@ -69,7 +69,7 @@ RECORD_FIELDS = frozenset(Record.__dataclass_fields__)
 
 
 @dataclass(frozen=True, slots=True)
-class _Event:
+class RecordEvent:
     """One decision of the opponent, with the public facts of its moment."""
 
     kind: ActionKind
@@ -80,14 +80,14 @@ class _Event:
     just_taken: int  # the card it took this turn, which it may not discard (-1: none)
 
 
-def _events(view: SeatView) -> list[_Event]:
+def record_events(view: SeatView) -> list[RecordEvent]:
     other = view.seat.other
     first = view.table.first_upcard
     pile: list[int] = [first.index] if first is not None else []
     draws = sum(1 for m in view.moves if m.kind is ActionKind.DRAW_STOCK)
     stock = view.table.stock_size + draws
     taken, just, previous = 0, -1, None
-    out: list[_Event] = []
+    out: list[RecordEvent] = []
     for m in view.moves:
         mask = 0
         for i in pile:
@@ -96,13 +96,13 @@ def _events(view: SeatView) -> list[_Event]:
         kind = m.kind
         if m.seat is other:
             if kind is ActionKind.DISCARD and m.card is not None:
-                out.append(_Event(kind, m.card.index, mask, stock, taken, just))
+                out.append(RecordEvent(kind, m.card.index, mask, stock, taken, just))
             elif kind in (ActionKind.TAKE, ActionKind.DRAW_DISCARD, ActionKind.PASS):
-                out.append(_Event(kind, top, mask, stock, taken, -1))
+                out.append(RecordEvent(kind, top, mask, stock, taken, -1))
             elif kind is ActionKind.DRAW_STOCK:
                 # After both passed on the first upcard the stock is the only draw.
                 refused = -1 if previous is ActionKind.PASS else top
-                out.append(_Event(kind, refused, mask, stock, taken, -1))
+                out.append(RecordEvent(kind, refused, mask, stock, taken, -1))
         if kind is ActionKind.DISCARD and m.card is not None:
             pile.append(m.card.index)
             if m.seat is other:
@@ -134,22 +134,13 @@ def _knock_wanted(stock: int, deadwood: int) -> bool:
     return True
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _score(gap: float, fit: float) -> float:
     g = max(gap, 0.0) / fit
     return -2.0 * math.log1p(g)
 
 
 def log_weight(
-    hand: int, events: list[_Event], limit: int, model: Record, rng: random.Random
+    hand: int, events: list[RecordEvent], limit: int, model: Record, rng: random.Random
 ) -> float:
     """The log weight of the opponent's current ``hand`` by its record (see the module)."""
     if model.style == "simple":
@@ -175,7 +166,7 @@ def log_weight(
                 total += _score(-_want(before, e, weight, limit), fit)
             hand = before
         elif kind is ActionKind.DRAW_STOCK:
-            choices = _bits(hand & ~e.taken_before)
+            choices = indices(hand & ~e.taken_before)
             if choices:
                 hand &= ~(1 << choices[int(rng.random() * len(choices))])
             if model.draws and e.card >= 0:
@@ -186,7 +177,7 @@ def log_weight(
 
 
 def simple_log_weight(
-    hand: int, events: list[_Event], limit: int, model: Record, rng: random.Random
+    hand: int, events: list[RecordEvent], limit: int, model: Record, rng: random.Random
 ) -> float:
     """The log weight of ``hand`` by the record read with the simple player's rules: it
     takes a card only to meld it, discards its highest unmatched card and knocks as soon
@@ -205,7 +196,7 @@ def simple_log_weight(
             misses += not completes_meld(before, DECK[e.card])
             hand = before
         elif kind is ActionKind.DRAW_STOCK:
-            choices = _bits(hand & ~e.taken_before)
+            choices = indices(hand & ~e.taken_before)
             if choices:
                 hand &= ~(1 << choices[int(rng.random() * len(choices))])
             misses += e.card >= 0 and completes_meld(hand, DECK[e.card])
@@ -214,7 +205,7 @@ def simple_log_weight(
     return misses * math.log(model.miss)
 
 
-def _want(hand: int, e: _Event, weight: float, limit: int) -> float:
+def _want(hand: int, e: RecordEvent, weight: float, limit: int) -> float:
     """How much the expert would want the pile's top card with ``hand`` (score points:
     above 0 it takes it, below 0 it draws), as ``Player.wants_top`` decides."""
     top = 1 << e.card
@@ -234,7 +225,7 @@ def record_hands(view: SeatView, count: int, rng: random.Random, model: Record) 
     know: Knowledge = read(view)
     odds = holding_odds(know, INFERENCE)
     hands = sample_hands(know, odds, model.proposals, model.improve, rng)
-    events = _events(view)
+    events = record_events(view)
     limit = view.table.knock_limit
     logs = [log_weight(h, events, limit, model, rng) for h in hands]
     top = max(logs)

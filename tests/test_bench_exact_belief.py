@@ -21,7 +21,7 @@ pytestmark = pytest.mark.system
 from belief_quality import positions  # noqa: E402
 from exact_belief import _fits, exact_hands, exact_weighted, rejection_hands  # noqa: E402
 from master_gains import expert_play  # noqa: E402
-from record_belief import _events  # noqa: E402
+from record_belief import record_events  # noqa: E402
 
 from ginrummy.bots.base import mask_of  # noqa: E402
 from ginrummy.bots.knowledge import read  # noqa: E402
@@ -48,7 +48,7 @@ def test_the_rules_read_make_the_simple_players_own_decisions() -> None:
         if after.round is None or after.round.phase is Phase.OVER:
             continue  # a knock or gin: the round's end, not a record the sampler reads
         assert match.round is not None
-        last = _events(view_for_seat(after, Seat.ONE))[-1]
+        last = record_events(view_for_seat(after, Seat.ONE))[-1]
         assert _fits(last, match.round.hands[Seat.TWO], view.table.knock_limit), (view, last)
         checked += 1
     assert checked > 2000
@@ -57,7 +57,7 @@ def test_the_rules_read_make_the_simple_players_own_decisions() -> None:
 def test_every_hand_drawn_could_have_made_the_record() -> None:
     checked = 0
     for n, (view, _) in enumerate(_positions(8)):
-        events = _events(view)
+        events = record_events(view)
         known = mask_of(view.table.known[view.seat.other])
         unseen = read(view).unseen
         limit = view.table.knock_limit
@@ -87,7 +87,7 @@ def test_the_particle_filter_draws_what_rejection_draws() -> None:
     card's chance of being held agrees within sampling noise."""
     compared = 0
     for n, (view, _) in enumerate(_positions(12)):
-        if len(_events(view)) not in (2, 4):
+        if len(record_events(view)) not in (2, 4):
             continue
         exact = rejection_hands(view, 6000, random.Random(n))
         if len(exact) < 600:

@@ -122,7 +122,7 @@ def test_full_match_against_the_computer(server: Any, new_page: Any, artifacts: 
     shots: list[int] = []
 
     def round_end() -> None:
-        expect(page.get_by_role("heading", name=re.compile(r"Round \d+: result"))).to_be_visible()
+        expect(result).to_be_visible()
         if not shots:
             page.screenshot(path=str(artifacts / "round-end.png"), full_page=True)
         shots.append(1)
